@@ -1,0 +1,1 @@
+//! XcodeML-like XML dump of the IR.

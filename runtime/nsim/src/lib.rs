@@ -1,0 +1,1 @@
+//! Interconnect simulator.
