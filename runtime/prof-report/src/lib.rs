@@ -1,0 +1,1 @@
+//! Profile data model and reports.
