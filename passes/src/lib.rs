@@ -1,1 +1,3 @@
-//! Passes over the IR.
+//! Passes over the IR: semantic checks now, translations later.
+
+pub mod check;
