@@ -115,7 +115,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     let mut diags = parsed.diags;
     let has_syntax_errors = diags.iter().any(|d| d.severity >= Severity::Error);
     if !has_syntax_errors {
-        diags.extend(xmpc_passes::check::check(&parsed.unit));
+        diags.extend(xmpc_passes::check::check(&parsed.unit, &text));
     }
     report(&files, &diags, cli.color);
     if diags.iter().any(|d| d.severity >= Severity::Error) {
@@ -140,7 +140,10 @@ fn directives_listing(name: &str, text: &str, unit: &xmpc_ir::FileUnit) -> Strin
     let mut s = String::new();
     for p in unit.pragmas() {
         let (line, col) = line_col(text, p.dir.span.start);
-        s.push_str(&format!("{name}:{line}:{col}: {:?}\n", p.dir.kind));
+        s.push_str(&format!("{name}:{line}:{col}: {}\n", p.dir.name()));
+        for l in p.dir.to_string().lines() {
+            s.push_str(&format!("    {l}\n"));
+        }
     }
     s
 }

@@ -235,11 +235,11 @@ impl Xml {
     }
 
     fn pragma(&mut self, p: &Pragma, scope: Option<&SymbolTable>, src: &str) {
-        let el = if matches!(p.dir.kind, directive::DirectiveKind::Acc(..)) { "ACCPragma" } else { "XMPPragma" };
+        let el = if matches!(p.dir.kind, directive::DirectiveKind::Acc { .. }) { "ACCPragma" } else { "XMPPragma" };
         let ln = self.lineno(p.dir.span);
         self.open(el, &[("lineno", &ln)]);
         self.leaf("string", &[], src.get(p.dir.span.range()).unwrap_or("").trim_end());
-        self.leaf("directive", &[], &format!("{:?}", p.dir.kind));
+        self.leaf("directive", &[("name", p.dir.name())], &p.dir.to_string());
         if let Some(b) = &p.body {
             self.open("body", &[]);
             self.stmt(b, scope, src);
