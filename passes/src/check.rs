@@ -23,7 +23,7 @@ pub fn check(unit: &FileUnit, src: &str) -> Vec<Diag> {
     let mut c = Checker { file: unit.file, src, types: &unit.types, fortran: unit.lang.is_fortran(), diags: Vec::new() };
     let modules = module_envs(unit);
     let mut global = Env::default();
-    global.add_symbols(&unit.globals, c.fortran);
+    global.add_ranks(&unit.globals, &unit.types, c.fortran);
     // File-scope directives and declarations (C).
     let file_pragmas: Vec<&Pragma> = unit.items.iter().filter_map(|i| if let Item::Pragma(p) = i { Some(p) } else { None }).collect();
     for p in &file_pragmas {
@@ -71,11 +71,6 @@ struct Env {
 }
 
 impl Env {
-    fn add_symbols(&mut self, t: &SymbolTable, fortran: bool) {
-        for s in &t.symbols {
-            self.arrays.insert(key(&s.name, fortran), (None, s.span));
-        }
-    }
     fn add_ranks(&mut self, t: &SymbolTable, types: &TypeTable, fortran: bool) {
         for s in &t.symbols {
             let rank = match types.types.get(s.ty) {
@@ -213,7 +208,7 @@ impl Checker<'_> {
                     let Some(&(rank, decl)) = self.template(n, env) else { continue };
                     if dists.dists.len() != rank {
                         self.diags.push(
-                            xmpc_ir::diag::error("XMP0107", format!("`distribute` gives {} format(s) for the {rank}-dimensional template `{}`", dists.dists.len(), n.name), self.file, n.span, format!("{}-dimensional", rank))
+                            xmpc_ir::diag::error("XMP0107", format!("`distribute` gives {} format(s) for the {rank}-dimensional template `{}`", dists.dists.len(), n.name), self.file, n.span, format!("template with {rank} dimension(s)"))
                                 .with_labels(vec![Label::secondary(self.file, decl.range()).with_message("declared here")])
                                 .with_notes(vec![format!("help: give one format (block, cyclic, gblock or *) per template dimension, {rank} in all")]),
                         );
@@ -323,7 +318,11 @@ impl Checker<'_> {
             self.diags.push(
                 xmpc_ir::diag::error("XMP0109", format!("`{}` is not aligned with a template", n.name), self.file, n.span, "not a distributed array")
                     .with_labels(vec![Label::secondary(self.file, a.1.range()).with_message("declared here")])
-                    .with_notes(vec![format!("help: add `align {}[i] with t(i)` (or the Fortran form) before using it here", n.name)]),
+                    .with_notes(vec![if self.fortran {
+                        format!("help: add `!$xmp align {}(i) with t(i)` before using it here", n.name)
+                    } else {
+                        format!("help: add `#pragma xmp align {}[i] with t(i)` before using it here", n.name)
+                    }]),
             );
             return None;
         }
