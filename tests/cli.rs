@@ -98,3 +98,52 @@ fn help_shows_examples_and_version_works() {
     let o = xmpc(&["--version"]);
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("xmpc "));
 }
+
+mod malformed {
+    use xmpc_frontend::directive::DirLang;
+    const C: DirLang = DirLang::C;
+    const F: DirLang = DirLang::Fortran;
+    include!("../frontend/tests/directives_support/malformed.rs");
+
+    /// Every malformed directive of the parser's golden set, through the driver: exit
+    /// status 1, a `file:line:col` diagnostic, no panic, and no output file.
+    #[test]
+    fn every_malformed_directive_exits_1_without_output() {
+        assert!(BAD.len() >= 40, "only {} malformed cases", BAD.len());
+        let d = tempfile::tempdir().unwrap();
+        let mut failures = Vec::new();
+        for (name, lang, src) in BAD {
+            // `#pragma xpm` is not an XMP directive to a C compiler: it is passed through
+            // (the front end warns about the look-alike sentinel; see c_typo_sentinel).
+            if *name == "bad_sentinel" {
+                continue;
+            }
+            let ext = if *lang == C { "c" } else if name.contains("fixed") { "f" } else { "f90" };
+            let file = format!("{name}.{ext}");
+            let path = super::write(d.path(), &file, src.as_bytes());
+            let out = d.path().join(format!("{name}.out"));
+            let o = super::xmpc(&[&path, "-o", out.to_str().unwrap()]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            if o.status.code() != Some(1) {
+                failures.push(format!("{name}: exit status {:?}\n{err}", o.status));
+                continue;
+            }
+            assert!(err.contains(&format!("{file}:")) && err.contains("error[XMP"), "{name}: no located diagnostic:\n{err}");
+            assert!(!err.contains("panicked"), "{name}: panic\n{err}");
+            assert!(!out.exists(), "{name}: output written despite errors");
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        let _ = F;
+    }
+}
+
+#[test]
+fn c_typo_sentinel_warns_but_compiles() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "typo.c", b"int x;\n#pragma xpm nodes p(4)\n#pragma omp parallel\nint y;\n");
+    let o = xmpc(&[&src]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning[XMP0003]") && err.contains("typo.c:2:9") && err.contains("did you mean `xmp`?"), "{err}");
+    assert!(!err.contains("omp"), "omp must not be flagged:\n{err}");
+}

@@ -215,16 +215,40 @@ impl Pragma {
 #[derive(Clone, Debug, Default)]
 pub struct TypeTable {
     pub types: Vec<Type>,
+    /// Basic, pointer and function types by value, so `intern` is O(1).
+    index: std::collections::HashMap<TypeKey, TypeId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum TypeKey {
+    Basic(String),
+    Pointer(TypeId),
+    Function(TypeId, Vec<TypeId>),
 }
 
 impl TypeTable {
-    /// Adds a type, reusing an equal entry.
+    /// Adds a type, reusing an equal basic, pointer or function type. Arrays and
+    /// structs are always new entries: their bound expressions carry source spans, so two
+    /// declarations are never equal anyway, and comparing them would make lowering
+    /// quadratic in the number of declarations.
     pub fn intern(&mut self, t: Type) -> TypeId {
-        if let Some(i) = self.types.iter().position(|x| *x == t) {
-            return i;
+        let key = match &t {
+            Type::Basic(n) => Some(TypeKey::Basic(n.clone())),
+            Type::Pointer(r) => Some(TypeKey::Pointer(*r)),
+            Type::Function { ret, params } => Some(TypeKey::Function(*ret, params.clone())),
+            Type::Array { .. } | Type::Struct { .. } => None,
+        };
+        if let Some(&id) = key.as_ref().and_then(|k| self.index.get(k)) {
+            if self.types.get(id) == Some(&t) {
+                return id;
+            }
         }
         self.types.push(t);
-        self.types.len() - 1
+        let id = self.types.len() - 1;
+        if let Some(k) = key {
+            self.index.insert(k, id);
+        }
+        id
     }
     pub fn get(&self, id: TypeId) -> &Type {
         &self.types[id]

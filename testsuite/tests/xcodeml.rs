@@ -46,7 +46,7 @@ fn every_dump_is_well_formed_xml() {
 #[test]
 fn golden_dumps() {
     let dir = xmpc_testsuite::corpus_dir();
-    for rel in ["c/laplace_round.c", "f90/laplace.f90", "f/cg_fixed.f"] {
+    for rel in ["c/laplace2d_square.c", "f90/laplace2d.f90", "f/cg_nas.f"] {
         let p = dir.join(rel);
         if !p.exists() {
             panic!("golden input {rel} is missing");

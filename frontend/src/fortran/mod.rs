@@ -1,8 +1,109 @@
-//! Fortran front end (stub).
-use crate::Parsed;
-use xmpc_ir::{FileId, FileUnit, Lang};
+//! Fortran front end: fixed-form normalisation, directive collection, tree-sitter
+//! parsing and lowering to the IR.
 
+mod expr;
+pub mod fixed;
+mod lower;
+pub mod sentinel;
+
+use crate::directive::DirLang;
+use crate::Parsed;
+use std::collections::HashMap;
+use xmpc_ir::diag::{Diagnostic, Label};
+use xmpc_ir::{FileId, FileUnit, Lang, Span};
+
+/// Parses one Fortran file (free or fixed form). Never fails: unparsable code stays
+/// verbatim with a warning.
 pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
-    let unit = FileUnit { file, name: name.into(), lang, len: text.len(), types: Default::default(), globals: Default::default(), items: vec![], host_errors: vec![] };
-    Parsed { unit, diags: vec![] }
+    let n = if lang == Lang::FortranFixed { fixed::normalise(text) } else { fixed::Normalised::identity(text) };
+    let mut diags = Vec::new();
+
+    let mut dirs = Vec::new();
+    let mut dir_at = HashMap::new();
+    for raw in sentinel::collect(&n) {
+        if let Some(sp) = raw.dangling {
+            diags.push(
+                Diagnostic::warning()
+                    .with_code("XMP0202")
+                    .with_message("directive line ends with `&` but the next line does not continue it")
+                    .with_labels(vec![Label::primary(file, sp.range()).with_message("continued here")]),
+            );
+        }
+        let dir = match crate::directive::parse(&raw.text, DirLang::Fortran, file) {
+            Ok(mut d) => {
+                d.span = raw.span;
+                Some(d)
+            }
+            Err(e) => {
+                diags.extend(e);
+                None
+            }
+        };
+        dir_at.insert(raw.lines[0], dirs.len());
+        dirs.push(lower::Dir { span: raw.span, dir, used: false });
+    }
+
+    let mut parser = tree_sitter::Parser::new();
+    let tree = parser.set_language(&tree_sitter_fortran::LANGUAGE.into()).ok().and_then(|_| parser.parse(&n.text, None));
+    let Some(tree) = tree else {
+        // Only without a grammar: keep everything as text.
+        let all = Span::new(0, text.len());
+        let unit = FileUnit { file, name: name.into(), lang, len: text.len(), types: Default::default(), globals: Default::default(), items: vec![xmpc_ir::Item::Verbatim(all)], host_errors: vec![all] };
+        return Parsed { unit, diags };
+    };
+    let root = tree.root_node();
+    let mut l = lower::Lower::new(text, &n, file, dirs, dir_at, root);
+    let items = l.items(root);
+    let host_errors = host_errors(&l, root);
+    for d in l.dirs.iter().filter(|d| !d.used) {
+        // A directive comment the walk never met (inside an expression or between
+        // contained procedures).
+        diags.push(
+            Diagnostic::warning()
+                .with_code("XMP0203")
+                .with_message("directive is not in a statement list and is not translated")
+                .with_labels(vec![Label::primary(file, d.span.range()).with_message("kept as a comment")]),
+        );
+    }
+    for sp in &host_errors {
+        diags.push(
+            Diagnostic::warning()
+                .with_code("XMP0201")
+                .with_message("cannot parse this Fortran; it is kept as written")
+                .with_labels(vec![Label::primary(file, sp.range()).with_message("not understood")]),
+        );
+    }
+    diags.append(&mut l.diags);
+    let unit = FileUnit { file, name: name.into(), lang, len: text.len(), types: l.types, globals: l.globals, items, host_errors };
+    Parsed { unit, diags }
+}
+
+/// ERROR and MISSING regions, merged when they touch.
+fn host_errors(l: &lower::Lower, root: tree_sitter::Node) -> Vec<Span> {
+    let mut out: Vec<Span> = Vec::new();
+    if !root.has_error() {
+        return out;
+    }
+    let mut stack = vec![root];
+    let mut found = Vec::new();
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            found.push(l.span(n));
+            continue;
+        }
+        let mut c = n.walk();
+        for k in n.children(&mut c) {
+            if k.has_error() {
+                stack.push(k);
+            }
+        }
+    }
+    found.sort();
+    for s in found {
+        match out.last_mut() {
+            Some(last) if s.start <= last.end => last.end = last.end.max(s.end),
+            _ => out.push(s),
+        }
+    }
+    out
 }
