@@ -13,7 +13,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
 echo "== directives found in a C program (round and square syntax) and a fixed-form Fortran program"
-for f in testsuite/corpus/c/laplace_round.c testsuite/corpus/f/cg_fixed.f; do
+for f in testsuite/corpus/c/laplace1d_round.c testsuite/corpus/f/cg_nas.f; do
   [ -f "$f" ] && $x "$f" --emit=directives | head -n 8
 done
 
@@ -26,10 +26,10 @@ done
 echo "$n files byte-identical"
 
 echo; echo "== the IR as XcodeML-like XML (first lines)"
-$x testsuite/corpus/c/laplace_round.c --emit=xcodeml | head -n 12
+$x testsuite/corpus/c/laplace1d_round.c --emit=xcodeml | head -n 12
 
 echo; echo "== a directive error: located diagnostic, exit status 1, no output file"
-sed 's/distribute t(block/distribute t(blok/' testsuite/corpus/c/laplace_round.c > "$out/bad.c"
+sed 's/distribute t(block/distribute t(blok/' testsuite/corpus/c/laplace1d_round.c > "$out/bad.c"
 set +e
 $x "$out/bad.c" -o "$out/bad.out.c"
 rc=$?

@@ -211,7 +211,7 @@ end program
     let r = parse(src, Lang::FortranFree);
     assert!(!r.unit.host_errors.is_empty());
     assert!(r.diags.iter().all(|d| d.severity == Severity::Warning), "{:?}", codes(&r));
-    assert!(r.diags.iter().any(|d| d.code.as_deref() == Some("XMP0201")));
+    assert!(r.diags.iter().any(|d| d.code.as_deref() == Some("XMP0200")));
     assert_eq!(r.unit.pragmas().len(), 1);
 }
 

@@ -17,13 +17,16 @@ pub fn error(code: &str, msg: impl std::fmt::Display, file: FileId, span: crate:
         .with_labels(vec![Label::primary(file, span.range()).with_message(label)])
 }
 
-/// Edit distance for "did you mean" hints.
+/// The closest candidate for a "did you mean" hint. Ties go to the alphabetically
+/// first name so output is stable; a candidate must keep at least one character of the
+/// name (`x` is not a typo of `a`).
 pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let mut best: Option<(usize, &str)> = None;
+    let lower = name.to_ascii_lowercase();
     for c in candidates {
-        let d = levenshtein(&name.to_ascii_lowercase(), &c.to_ascii_lowercase());
+        let d = levenshtein(&lower, &c.to_ascii_lowercase());
         let limit = (name.len().max(c.len()) / 3).max(1);
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+        if d <= limit && d < name.chars().count().max(c.chars().count()) && best.is_none_or(|b| (d, c) < b) {
             best = Some((d, c));
         }
     }
@@ -49,6 +52,9 @@ mod tests {
     fn suggestions() {
         assert_eq!(super::did_you_mean("blok", ["block", "cyclic", "gblock"]), Some("block"));
         assert_eq!(super::did_you_mean("zzz", ["block", "cyclic"]), None);
+        assert_eq!(super::did_you_mean("x", ["b", "a"]), None);
+        assert_eq!(super::did_you_mean("tt", ["u", "t"]), Some("t"));
+        assert_eq!(super::did_you_mean("ab", ["ac", "aa"]), Some("aa"));
     }
 }
 

@@ -289,7 +289,12 @@ impl Checker<'_> {
             let decl = candidates.iter().find(|c| c.0 == best).map(|c| c.1).expect("suggestion comes from the candidates");
             d = d.with_labels(vec![Label::secondary(self.file, decl.range()).with_message(format!("did you mean `{best}`? declared here"))]);
         } else {
-            d = d.with_notes(vec![format!("help: declare it first, e.g. with a `{}` directive", if what == "template" { "template" } else if what == "array" { "host declaration and an `align`" } else { "nodes" })]);
+            let help = match what {
+                "template" => "help: declare it first with a `template` directive".to_string(),
+                "array" => format!("help: declare `{}` in the program before the directive that distributes it", n.name),
+                _ => "help: declare it first with a `nodes` directive".to_string(),
+            };
+            d = d.with_notes(vec![help]);
         }
         self.diags.push(d);
     }

@@ -68,7 +68,7 @@ impl Lower<'_> {
             if !d.used && d.dir.is_some() {
                 self.diags.push(
                     Diagnostic::warning()
-                        .with_code("XMP0201")
+                        .with_code("XMP0203")
                         .with_message("directive in a position xmpc does not handle is ignored")
                         .with_labels(vec![Label::primary(self.file, d.span.range()).with_message("not attached to any statement")]),
                 );

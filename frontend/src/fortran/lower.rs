@@ -9,8 +9,8 @@ use tree_sitter::Node;
 use xmpc_ir::diag::{Diagnostic, Label};
 use xmpc_ir::directive::Directive;
 use xmpc_ir::{
-    Diag, Dim, Expr, FileId, FuncKind, Function, Item, Module, Pragma, Span, StmtKind, StorageClass, Stmt, Symbol,
-    SymbolId, SymbolTable, Type, TypeId, TypeTable,
+    Diag, Expr, FileId, FuncKind, Function, Item, Module, Pragma, Span, StmtKind, StorageClass, Stmt, Symbol,
+    SymbolTable, Type, TypeId, TypeTable,
 };
 
 /// A directive found by the sentinel scan: parsed (or not) and where it is.
@@ -20,6 +20,7 @@ pub struct Dir {
     pub used: bool,
 }
 
+/// Lowering state for one file.
 pub struct Lower<'a> {
     /// Original text (spans) and derived free-form text (the tree).
     pub orig: &'a str,
@@ -32,12 +33,11 @@ pub struct Lower<'a> {
     /// Sorted derived offsets of first lines, for range queries.
     pub dir_starts: Vec<(usize, usize)>,
     pub types: TypeTable,
-    pub basic: HashMap<String, TypeId>,
     pub globals: SymbolTable,
     pub diags: Vec<Diag>,
     /// The symbol table being filled and its default storage class.
-    scope: SymbolTable,
-    class: StorageClass,
+    pub(super) scope: SymbolTable,
+    pub(super) class: StorageClass,
     /// One cursor reused for every child walk (a new one allocates).
     cur: tree_sitter::TreeCursor<'a>,
     pub f: Fields,
@@ -86,7 +86,6 @@ impl<'a> Lower<'a> {
             dir_at,
             dir_starts,
             types: TypeTable::default(),
-            basic: HashMap::new(),
             globals: SymbolTable::default(),
             diags: Vec::new(),
             scope: SymbolTable::default(),
@@ -138,13 +137,7 @@ impl<'a> Lower<'a> {
     }
 
     pub fn basic(&mut self, name: &str) -> TypeId {
-        if let Some(&t) = self.basic.get(name) {
-            return t;
-        }
-        self.types.types.push(Type::Basic(name.to_string()));
-        let id = self.types.types.len() - 1;
-        self.basic.insert(name.to_string(), id);
-        id
+        self.types.intern(Type::Basic(name.to_string()))
     }
 
     // ------------------------------------------------------------ items
@@ -457,18 +450,19 @@ impl<'a> Lower<'a> {
         }
         if t == "continue" {
             StmtKind::Nop
-        } else if t.starts_with("exit") {
+        } else if t == "exit" {
             StmtKind::Break
-        } else if t.starts_with("cycle") {
+        } else if t == "cycle" {
             StmtKind::Continue
         } else if t.starts_with("return") {
             StmtKind::Return(parts.first().map(|e| self.expr(*e)))
         } else {
+            // `exit outer` / `cycle outer` name a loop the IR cannot point at.
             StmtKind::Verbatim
         }
     }
 
-    fn compound(&self, body: Vec<Stmt>, at: usize) -> Stmt {
+    pub(super) fn compound(&self, body: Vec<Stmt>, at: usize) -> Stmt {
         let span = match (body.first(), body.last()) {
             (Some(a), Some(b)) => a.span.to(b.span),
             _ => Span::new(at, at),
@@ -594,202 +588,6 @@ impl<'a> Lower<'a> {
         Some(StmtKind::If { cond, then, els })
     }
 
-    // ------------------------------------------------------------ declarations
-
-    fn implicit(&mut self, name: &str) -> TypeId {
-        let c = name.bytes().next().unwrap_or(b'a');
-        self.basic(if (b'i'..=b'n').contains(&c) { "integer" } else { "real" })
-    }
-
-    fn type_of(&mut self, t: Node<'a>) -> TypeId {
-        let s = norm_text(self.text(t));
-        self.basic(&s)
-    }
-
-    /// Adds or updates a symbol of the current scope.
-    fn declare(&mut self, name: &str, span: Span, info: SymInfo) -> SymbolId {
-        let SymInfo { ty, dims, attrs, init, class } = info;
-        let idx = self.scope.symbols.iter().position(|s| s.name == name);
-        let idx = match idx {
-            Some(i) => i,
-            None => {
-                let t = self.implicit(name);
-                self.scope.add(Symbol { name: name.to_string(), ty: t, span, sclass: self.class, attrs: vec![], init: None })
-            }
-        };
-        // Element type and dims: keep what is known, replace what is given.
-        let old = self.scope.symbols[idx].ty;
-        let (old_elem, old_dims) = match self.types.get(old) {
-            Type::Array { elem, dims } => (*elem, Some(dims.clone())),
-            _ => (old, None),
-        };
-        let elem = ty.unwrap_or(old_elem);
-        let dims = dims.or(old_dims);
-        let new_ty = match dims {
-            Some(d) => {
-                self.types.types.push(Type::Array { elem, dims: d });
-                self.types.types.len() - 1
-            }
-            None => elem,
-        };
-        let s = &mut self.scope.symbols[idx];
-        s.ty = new_ty;
-        for a in attrs {
-            if !s.attrs.contains(a) {
-                s.attrs.push(a.clone());
-            }
-        }
-        if init.is_some() {
-            s.init = init;
-        }
-        if let Some(c) = class {
-            if s.sclass != StorageClass::Param {
-                s.sclass = c;
-            }
-        }
-        idx
-    }
-
-    fn dims(&mut self, list: Node<'a>) -> Vec<Dim> {
-        self.named(list).into_iter().map(|d| self.dim(d)).collect()
-    }
-
-    fn dim(&mut self, d: Node<'a>) -> Dim {
-        match d.kind() {
-            "assumed_size" => Dim { lower: None, upper: None, deferred: true },
-            "extent_specifier" => {
-                let mut lower = None;
-                let mut upper = None;
-                let mut deferred = false;
-                let mut after = false;
-                for c in self.kids(d) {
-                    if c.kind() == ":" {
-                        after = true;
-                    } else if c.kind() == "assumed_size" {
-                        deferred = true;
-                    } else if c.is_named() && c.kind() != "comment" {
-                        let e = self.expr(c);
-                        if after {
-                            upper = Some(e);
-                        } else {
-                            lower = Some(e);
-                        }
-                    }
-                }
-                if upper.is_none() {
-                    deferred = true;
-                }
-                Dim { lower, upper, deferred }
-            }
-            _ => Dim { lower: None, upper: Some(self.expr(d)), deferred: false },
-        }
-    }
-
-    /// A declarator: name node, dims node, initial value.
-    fn declarator(&mut self, d: Node<'a>) -> Option<(Node<'a>, Option<Node<'a>>, Option<Node<'a>>)> {
-        match d.kind() {
-            "identifier" => Some((d, None, None)),
-            "sized_declarator" => {
-                let v = self.named(d);
-                let name = v.iter().copied().find(|c| c.kind() == "identifier")?;
-                Some((name, v.iter().copied().find(|c| c.kind() == "size"), None))
-            }
-            "init_declarator" | "pointer_init_declarator" => {
-                let v = self.named(d);
-                let l = d.child_by_field_id(self.f.left).or_else(|| v.first().copied())?;
-                let r = d.child_by_field_id(self.f.right).or_else(|| v.get(1).copied());
-                let (n, s, _) = self.declarator(l)?;
-                Some((n, s, r))
-            }
-            _ => None,
-        }
-    }
-
-    fn decl(&mut self, k: Node<'a>) -> Vec<SymbolId> {
-        let mut ids = Vec::new();
-        match k.kind() {
-            "variable_declaration" | "variable_modification" => {
-                let mut c = k.walk();
-                let ty = k.child_by_field_id(self.f.type_).map(|t| self.type_of(t));
-                let quals: Vec<Node> = if k.kind() == "variable_declaration" {
-                    k.children_by_field_name("attribute", &mut c).collect()
-                } else {
-                    self.named(k).into_iter().filter(|n| n.kind() == "type_qualifier").collect()
-                };
-                let mut attrs = Vec::new();
-                let mut attr_dims = None;
-                for q in quals {
-                    let t = norm_text(self.text(q));
-                    if t.starts_with("dimension") {
-                        attr_dims = self.named(q).into_iter().find(|n| n.kind() == "argument_list").map(|a| self.dims(a));
-                    } else {
-                        attrs.push(t);
-                    }
-                }
-                let decls: Vec<Node> = {
-                    let mut c = k.walk();
-                    k.children_by_field_name("declarator", &mut c).collect()
-                };
-                for d in decls {
-                    let Some((name, size, init)) = self.declarator(d) else { continue };
-                    let dims = size.map(|s| self.dims(s)).or_else(|| attr_dims.clone());
-                    let init = init.map(|i| self.expr(i));
-                    let nm = lower_name(self.text(name));
-                    let sp = self.span(name);
-                    ids.push(self.declare(&nm, sp, SymInfo { ty, dims, attrs: &attrs, init, class: None }));
-                }
-            }
-            "common_statement" => {
-                let mut block = String::new();
-                let mut flat = Vec::new();
-                for c in self.kids(k) {
-                    if c.kind() == "variable_group" {
-                        flat.extend(self.kids(c));
-                    } else {
-                        flat.push(c);
-                    }
-                }
-                for c in flat {
-                    match c.kind() {
-                        "name" => {
-                            block = lower_name(self.text(c));
-                            if self.globals.lookup(&block).is_none() {
-                                let ty = self.basic("common");
-                                let s = Symbol { name: block.clone(), ty, span: self.span(c), sclass: StorageClass::Common, attrs: vec![], init: None };
-                                self.globals.add(s);
-                            }
-                        }
-                        "identifier" | "sized_declarator" => {
-                            let Some((name, size, _)) = self.declarator(c) else { continue };
-                            let dims = size.map(|s| self.dims(s));
-                            let nm = lower_name(self.text(name));
-                            let sp = self.span(name);
-                            let attr = format!("common /{block}/");
-                            let info = SymInfo { ty: None, dims, attrs: &[attr], init: None, class: Some(StorageClass::Common) };
-                            ids.push(self.declare(&nm, sp, info));
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "parameter_statement" => {
-                for pa in self.named(k).into_iter().filter(|n| n.kind() == "parameter_assignment") {
-                    let v = self.named(pa);
-                    if v.len() < 2 {
-                        continue;
-                    }
-                    let nm = lower_name(self.text(v[0]));
-                    let sp = self.span(v[0]);
-                    let init = self.expr(v[1]);
-                    let info = SymInfo { ty: None, dims: None, attrs: &["parameter".to_string()], init: Some(init), class: None };
-                    ids.push(self.declare(&nm, sp, info));
-                }
-            }
-            _ => {}
-        }
-        ids
-    }
-
     // ------------------------------------------------------------ expressions
 
     pub fn args(&mut self, list: Node<'a>) -> Vec<Expr> {
@@ -800,160 +598,6 @@ impl<'a> Lower<'a> {
         super::expr::lower(self, k)
     }
 
-    // ------------------------------------------------------------ directive blocks
-
-    fn err(&mut self, msg: String, at: Span, label: &str, other: Option<(Span, String)>) {
-        let mut d = xmpc_ir::diag::error("XMP0105", msg, self.file, at, label);
-        if let Some((s, m)) = other {
-            d = d.with_labels(vec![Label::secondary(self.file, s.range()).with_message(m)]);
-        }
-        self.diags.push(d);
-    }
-
-    /// Folds `task ... end task`-style blocks, then attaches directives to the
-    /// statement after them.
-    fn fold_blocks(&mut self, items: Vec<Stmt>) -> Vec<Stmt> {
-        if !items.iter().any(|s| matches!(s.kind, StmtKind::Pragma(_))) {
-            return items;
-        }
-        struct Frame {
-            opener: Stmt,
-            name: String,
-            body: Vec<Stmt>,
-        }
-        let mut stack: Vec<Frame> = Vec::new();
-        let mut top: Vec<Stmt> = Vec::new();
-        for s in items {
-            match role(&s) {
-                Role::Open(name) => stack.push(Frame { opener: s, name, body: Vec::new() }),
-                Role::Close(name) => {
-                    if let Some(pos) = stack.iter().rposition(|f| f.name == name) {
-                        while stack.len() > pos + 1 {
-                            let f = stack.pop().unwrap_or_else(|| unreachable!());
-                            let m = format!("`{}` has no matching `end {}`", f.name, f.name);
-                            self.err(m, f.opener.span, "opened here", Some((s.span, format!("`end {name}` closes an outer block here"))));
-                            let level = stack.last_mut().map_or(&mut top, |f| &mut f.body);
-                            level.push(f.opener);
-                            level.extend(f.body);
-                        }
-                        let f = stack.pop().unwrap_or_else(|| unreachable!());
-                        let body = self.attach(f.body);
-                        let body = self.compound(body, f.opener.span.end);
-                        let mut p = f.opener;
-                        if let StmtKind::Pragma(pr) = &mut p.kind {
-                            pr.body = Some(Box::new(body));
-                            pr.end_span = Some(s.span);
-                            p.span = pr.span();
-                        }
-                        stack.last_mut().map_or(&mut top, |f| &mut f.body).push(p);
-                    } else {
-                        let level = stack.last_mut().map_or(&mut top, |f| &mut f.body);
-                        if !optional_end(level, &name) {
-                            let other = stack.last().map(|f| (f.opener.span, format!("the open block is `{}`", f.name)));
-                            self.err(format!("`end {name}` without a matching `{name}`"), s.span, "no open block to close", other);
-                        }
-                        stack.last_mut().map_or(&mut top, |f| &mut f.body).push(s);
-                    }
-                }
-                Role::None => stack.last_mut().map_or(&mut top, |f| &mut f.body).push(s),
-            }
-        }
-        while let Some(f) = stack.pop() {
-            let m = format!("`{}` has no matching `end {}`", f.name, f.name);
-            self.err(m, f.opener.span, "opened here", None);
-            let level = stack.last_mut().map_or(&mut top, |f| &mut f.body);
-            level.push(f.opener);
-            level.extend(f.body);
-        }
-        self.attach(top)
-    }
-
-    /// Gives each directive that applies to the next statement that statement, and an
-    /// optional `end <construct>` right after it.
-    fn attach(&mut self, items: Vec<Stmt>) -> Vec<Stmt> {
-        let mut rev: Vec<Stmt> = Vec::with_capacity(items.len());
-        for mut s in items.into_iter().rev() {
-            if let StmtKind::Pragma(p) = &mut s.kind {
-                if p.body.is_none() && p.end_span.is_none() && p.dir.attaches_to_next() {
-                    let next_ok = rev.last().is_some_and(|n| !is_bare_pragma(n));
-                    if next_ok {
-                        let b = rev.pop().unwrap_or_else(|| unreachable!());
-                        p.body = Some(Box::new(b));
-                        if let (Some(c), Some(n)) = (construct(&p.dir), rev.last()) {
-                            if bare_closes(n).is_some_and(|x| x == c) {
-                                p.end_span = Some(n.span);
-                                rev.pop();
-                            }
-                        }
-                        s.span = p.span();
-                    }
-                }
-            }
-            rev.push(s);
-        }
-        rev.reverse();
-        rev
-    }
-}
-
-/// What a declaration says about one name (`None`: unchanged).
-struct SymInfo<'x> {
-    ty: Option<TypeId>,
-    dims: Option<Vec<Dim>>,
-    attrs: &'x [String],
-    init: Option<Expr>,
-    class: Option<StorageClass>,
-}
-
-enum Role {
-    Open(String),
-    Close(String),
-    None,
-}
-
-fn bare_dir(s: &Stmt) -> Option<&Directive> {
-    match &s.kind {
-        StmtKind::Pragma(p) if p.body.is_none() && p.end_span.is_none() => Some(&p.dir),
-        _ => None,
-    }
-}
-
-fn is_bare_pragma(s: &Stmt) -> bool {
-    bare_dir(s).is_some()
-}
-
-fn bare_closes(s: &Stmt) -> Option<&str> {
-    bare_dir(s).and_then(|d| d.closes_block())
-}
-
-fn role(s: &Stmt) -> Role {
-    match bare_dir(s) {
-        Some(d) => {
-            if let Some(n) = d.opens_block() {
-                Role::Open(n.to_string())
-            } else if let Some(n) = d.closes_block() {
-                Role::Close(n.to_string())
-            } else {
-                Role::None
-            }
-        }
-        None => Role::None,
-    }
-}
-
-/// The OpenACC construct of a directive that may take an optional `end` line.
-fn construct(d: &Directive) -> Option<&str> {
-    match &d.kind {
-        xmpc_ir::directive::DirectiveKind::Acc { construct, .. } => Some(construct),
-        _ => None,
-    }
-}
-
-/// An `end <name>` that closes a directive taking the statement before it
-/// (`!$acc parallel loop` / DO loop / `!$acc end parallel loop`).
-fn optional_end(level: &[Stmt], name: &str) -> bool {
-    let n = level.len();
-    n >= 2 && bare_dir(&level[n - 2]).is_some_and(|d| d.attaches_to_next() && construct(d) == Some(name))
 }
 
 /// Puts a labelled DO's terminal statement into the innermost loop that shares the
@@ -992,25 +636,4 @@ fn absorb(st: &mut Stmt, label: Option<&str>, s: Stmt) -> Result<(), Box<Stmt>> 
         st.span = st.span.to(sp);
     }
     r
-}
-
-/// Lower case, runs of blanks collapsed, blanks next to punctuation removed.
-pub fn norm_text(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut blank = false;
-    for c in s.chars() {
-        if c.is_whitespace() || c == '&' {
-            blank = true;
-            continue;
-        }
-        if blank {
-            let prev = out.chars().last();
-            if prev.is_some_and(|p| p.is_alphanumeric() || p == '_') && (c.is_alphanumeric() || c == '_') {
-                out.push(' ');
-            }
-            blank = false;
-        }
-        out.push(c.to_ascii_lowercase());
-    }
-    out
 }

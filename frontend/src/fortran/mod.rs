@@ -1,6 +1,8 @@
 //! Fortran front end: fixed-form normalisation, directive collection, tree-sitter
 //! parsing and lowering to the IR.
 
+mod blocks;
+mod decl;
 mod expr;
 pub mod fixed;
 mod lower;
@@ -68,7 +70,7 @@ pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
     for sp in &host_errors {
         diags.push(
             Diagnostic::warning()
-                .with_code("XMP0201")
+                .with_code("XMP0200")
                 .with_message("cannot parse this Fortran; it is kept as written")
                 .with_labels(vec![Label::primary(file, sp.range()).with_message("not understood")]),
         );
