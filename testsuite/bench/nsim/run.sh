@@ -6,6 +6,7 @@
 #   quick  small sizes (a minute)
 #   paper  random ring 1 MiB x 5 at 1K/2K/8K ranks and pairwise all-to-all 4 B
 #          at 1K/4K/8K ranks on a 3-D torus, 1 and 2 threads (long: an hour on 2 cores)
+#   speedup  1K/2K ring and 1K/4K all-to-all with 1 and 2 threads back to back
 #   bgl    BlueGene/L-like 128-node torus, Bruck all-to-all 8 B .. 256 KiB
 #
 # Environment: THREADS="1 2" (thread counts), TIMEOUT=600 (seconds per case),
@@ -48,6 +49,15 @@ case $mode in
       run "alltoall pairwise 4B, 16x8x8" torus1k 1024 alltoall:bytes=4 "$t"
     done
     for b in 8 2K 64K; do run "BG/L bruck $b" bgl128 128 "bruck:bytes=$b" 1; done
+    ;;
+  speedup)
+    for c in "ring 1MiB x5, 16x8x8|torus1k|1024|ring:bytes=1M,loops=5" \
+             "ring 1MiB x5, 16x16x8|torus2k|2048|ring:bytes=1M,loops=5" \
+             "alltoall pairwise 4B, 16x8x8|torus1k|1024|alltoall:bytes=4" \
+             "alltoall pairwise 4B, 16x16x16|torus4k|4096|alltoall:bytes=4"; do
+      IFS='|' read -r n c r p <<<"$c"
+      for t in 1 2; do run "$n" "$c" "$r" "$p" "$t"; done
+    done
     ;;
   paper|all)
     for t in $THREADS; do
