@@ -15,14 +15,19 @@ Examples:
   xmpc himeno.f90 --emit=xcodeml                  dump the IR as XcodeML-like XML on stdout
   xmpc nas.f --emit=directives                    list the directives found, one per line
   xmpc prog.F --lang=fixed                        force fixed-form Fortran
+  xmpc prof report run/xmpc_prof.json             re-render an MPI profile and draw charts
 
 Exit status: 0 success, 1 errors in the input, 2 bad command line.";
 
 #[derive(Parser, Debug)]
 #[command(name = "xmpc", version, about = "XcalableMP compiler for C and Fortran", after_help = EXAMPLES)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
+    #[command(subcommand)]
+    tool: Option<Tool>,
     /// Source file (.c; .f90/.F90/.f95 free form; .f/.F/.for fixed form).
-    file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// Output file (default: standard output).
     #[arg(short = 'o', value_name = "OUT")]
     output: Option<PathBuf>,
@@ -41,6 +46,22 @@ struct Cli {
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     color: Colour,
+}
+
+/// The tools that share the front end and runtime.
+#[derive(clap::Subcommand, Debug)]
+enum Tool {
+    /// MPI profiler (libxmpc_prof) reports.
+    Prof {
+        #[command(subcommand)]
+        cmd: ProfCmd,
+    },
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum ProfCmd {
+    /// Re-render a profile written by libxmpc_prof and draw charts.
+    Report(xmpc_prof_report::ReportArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -73,6 +94,9 @@ enum Colour {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(tool) = &cli.tool {
+        return run_tool(tool);
+    }
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input) => ExitCode::from(1),
@@ -83,6 +107,23 @@ fn main() -> ExitCode {
     }
 }
 
+fn run_tool(tool: &Tool) -> ExitCode {
+    match tool {
+        Tool::Prof { cmd: ProfCmd::Report(args) } => match xmpc_prof_report::run_report(args) {
+            Ok(paths) => {
+                for p in paths {
+                    eprintln!("wrote {}", p.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
+    }
+}
+
 enum Failure {
     /// Diagnostics were printed already.
     Input,
@@ -90,7 +131,8 @@ enum Failure {
 }
 
 fn run(cli: &Cli) -> Result<(), Failure> {
-    let name = cli.file.display().to_string();
+    let path = cli.file.as_deref().expect("clap requires FILE without a subcommand");
+    let name = path.display().to_string();
     let lang = match cli.lang {
         Some(LangArg::C) => Lang::C,
         Some(LangArg::Fortran) => Lang::FortranFree,
@@ -99,7 +141,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)"))
         })?,
     };
-    let bytes = std::fs::read(&cli.file).map_err(|e| {
+    let bytes = std::fs::read(path).map_err(|e| {
         eprintln!("error: cannot read '{name}': {e}");
         Failure::Input
     })?;

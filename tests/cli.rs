@@ -147,3 +147,18 @@ fn c_typo_sentinel_warns_but_compiles() {
     assert!(err.contains("warning[XMP0003]") && err.contains("typo.c:2:9") && err.contains("did you mean `xmp`?"), "{err}");
     assert!(!err.contains("omp"), "omp must not be flagged:\n{err}");
 }
+
+#[test]
+fn prof_report_subcommand() {
+    let d = tempfile::tempdir().unwrap();
+    let missing = d.path().join("missing.json");
+    let o = xmpc(&["prof", "report", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("missing.json"));
+    assert_eq!(xmpc(&["prof", "report"]).status.code(), Some(2));
+    assert_eq!(xmpc(&["prof"]).status.code(), Some(2));
+    let bad = write(d.path(), "bad.json", b"{\"not\": \"a profile\"}");
+    let o = xmpc(&["prof", "report", &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not an xmpc-prof profile"), "{}", String::from_utf8_lossy(&o.stderr));
+}

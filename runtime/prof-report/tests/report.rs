@@ -1,0 +1,122 @@
+//! Re-rendering a profile: JSON round trip, text report, SVG charts, CLI.
+use xmpc_prof_report::*;
+
+fn sample() -> Profile {
+    let mut send = SizeStats::default();
+    for b in [0u64, 1, 1024, 1 << 20, 16 << 20] {
+        send.add(b);
+    }
+    let f = |name: &str, calls, t: f64, send: SizeStats| FuncStats {
+        name: name.into(),
+        calls,
+        time_total_ns: t,
+        time_min_ns: t / calls as f64,
+        time_max_ns: t / calls as f64,
+        short_calls: 0,
+        send,
+        recv: SizeStats::default(),
+    };
+    let r = |rank: i64, scale: f64| RankProfile {
+        rank,
+        host: "h".into(),
+        pid: 1,
+        wall_ns: 1e9,
+        mpi_ns: 0.0,
+        partial: false,
+        functions: vec![
+            f("MPI_Send", 5, 5e6 * scale, send.clone()),
+            f("MPI_Comm_rank", 1000, 10_000.0, SizeStats::default()),
+        ],
+        peers: vec![PeerStats {
+            peer: 1 - rank,
+            send_count: 5,
+            send_bytes: send.total,
+            recv_count: 0,
+            recv_bytes: 0,
+        }],
+    };
+    let mut p = Profile {
+        format: FORMAT.into(),
+        mpi_library: "test".into(),
+        command: "./app".into(),
+        world_size: 2,
+        timer: TimerInfo {
+            source: "tsc".into(),
+            ticks_per_ns: 2.0,
+            calibration_pairs: 2000,
+            timer_pair_ns: 10.0,
+            record_ns: 5.0,
+            overhead_ns: 15.0,
+        },
+        unreliable_factor: 5.0,
+        ranks: vec![r(0, 1.0), r(1, 3.0)],
+        summary: vec![],
+    };
+    p.summarize();
+    p
+}
+
+#[test]
+fn summary_imbalance_and_flags() {
+    let p = sample();
+    let s = p.func("MPI_Send").unwrap();
+    assert_eq!(s.calls, 10);
+    assert_eq!(s.rank_time_min_ns, 5e6);
+    assert_eq!(s.rank_time_max_ns, 15e6);
+    assert_eq!(s.rank_time_mean_ns, 10e6);
+    assert!(!s.unreliable);
+    assert!(p.func("MPI_Comm_rank").unwrap().unreliable); // 10 ns < 5 x 15 ns
+    assert_eq!(p.summary[0].name, "MPI_Send");
+    assert_eq!(p.send_matrix()[0][1].0, 5);
+}
+
+#[test]
+fn json_round_trip_and_report_files() {
+    let p = sample();
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("prof.json");
+    std::fs::write(&json, serde_json::to_string(&p).unwrap()).unwrap();
+    let args = ReportArgs {
+        profile: json.clone(),
+        out_dir: None,
+        charts: vec!["svg".into()],
+        top: 10,
+        print: false,
+    };
+    let written = run_report(&args).unwrap();
+    assert_eq!(written.len(), 3, "{written:?}");
+    let txt = std::fs::read_to_string(dir.path().join("prof.txt")).unwrap();
+    assert!(
+        txt.contains("!MPI_Comm_rank") && txt.contains("MPI_Send"),
+        "{txt}"
+    );
+    assert!(txt.contains(">=8M:2"), "{txt}");
+    for f in ["prof_time.svg", "prof_sizes.svg"] {
+        let svg = std::fs::read_to_string(dir.path().join(f)).unwrap();
+        assert!(
+            svg.contains("<svg") && svg.contains("MPI_Send") || f.contains("sizes"),
+            "{f}"
+        );
+        assert!(svg.contains("<rect"), "{f}");
+    }
+    assert_eq!(load_profile(&json).unwrap(), p);
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"format\": 3}").unwrap();
+    let e = load_profile(&bad).unwrap_err();
+    assert!(e.contains("bad.json"), "{e}");
+    let e = load_profile(&dir.path().join("missing.json")).unwrap_err();
+    assert!(e.contains("missing.json"), "{e}");
+    let args = ReportArgs {
+        profile: bad,
+        out_dir: None,
+        charts: vec![],
+        top: 5,
+        print: false,
+    };
+    assert!(run_report(&args).is_err());
+}
