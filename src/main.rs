@@ -1,5 +1,7 @@
 //! `xmpc`: the XcalableMP compiler driver.
 
+mod compile;
+
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,6 +13,9 @@ use xmpc_ir::{diag::Severity, Diag, Lang, Program};
 
 const EXAMPLES: &str = "\
 Examples:
+  xmpc laplace.c -o laplace -O2                   translate, compile with mpicc and link the runtime
+  xmpc -c part1.c                                 translate and compile to part1.o
+  xmpc main.c solver.c -o app --keep              several files; keep main.xmpc.c, solver.xmpc.c
   xmpc laplace.c --emit=source -o laplace.out.c   parse, check and write the (translated) source
   xmpc himeno.f90 --emit=xcodeml                  dump the IR as XcodeML-like XML on stdout
   xmpc nas.f --emit=directives                    list the directives found, one per line
@@ -25,15 +30,47 @@ Exit status: 0 success, 1 errors in the input, 2 bad command line.";
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
-    /// Source file (.c; .f90/.F90/.f95 free form; .f/.F/.for fixed form).
-    #[arg(required = true)]
-    file: Option<PathBuf>,
-    /// Output file (default: standard output).
+    /// Source files (.c; .f90/.F90/.f95 free form; .f/.F/.for fixed form); objects
+    /// (.o, .a) are linked as they are.
+    #[arg(required = true, num_args = 1..)]
+    file: Vec<PathBuf>,
+    /// Output: an executable (linked with mpicc and the runtime), an object with -c,
+    /// or translated source when it ends in .c (no -o: translated source on stdout).
     #[arg(short = 'o', value_name = "OUT")]
     output: Option<PathBuf>,
-    /// What to produce.
-    #[arg(long, value_enum, default_value_t = Emit::Source)]
-    emit: Emit,
+    /// What to produce (`source`: the translated C).
+    #[arg(long, value_enum)]
+    emit: Option<Emit>,
+    /// Compile to object files, do not link.
+    #[arg(short = 'c')]
+    compile_only: bool,
+    /// Optimisation level passed to the C compiler (-O2, -O3, -O).
+    #[arg(short = 'O', value_name = "LEVEL", num_args = 0..=1, default_missing_value = "")]
+    opt: Option<String>,
+    /// Debug information (passed to the C compiler).
+    #[arg(short = 'g')]
+    debug: bool,
+    /// Library directory (passed to the linker).
+    #[arg(short = 'L', value_name = "DIR")]
+    libdir: Vec<PathBuf>,
+    /// Library (passed to the linker).
+    #[arg(short = 'l', value_name = "LIB")]
+    lib: Vec<String>,
+    /// Warning option passed to the C compiler (-Wall).
+    #[arg(short = 'W', value_name = "WARN")]
+    warn: Vec<String>,
+    /// Code-generation option passed to the C compiler (-fopenmp, -fno-strict-aliasing).
+    #[arg(short = 'f', value_name = "FLAG")]
+    fflag: Vec<String>,
+    /// Machine option passed to the C compiler (-march=native).
+    #[arg(short = 'm', value_name = "FLAG")]
+    mflag: Vec<String>,
+    /// C language standard passed to the C compiler (-std=c11).
+    #[arg(long = "std", value_name = "STD")]
+    std: Option<String>,
+    /// Keep the translated C beside each input (prog.xmpc.c).
+    #[arg(long, alias = "tmp")]
+    keep: bool,
     /// Source language, overriding the file extension.
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
@@ -66,7 +103,7 @@ enum ProfCmd {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 enum Emit {
-    /// C or Fortran source (unchanged input comes out byte for byte).
+    /// Translated C (a C file without XMP comes out byte for byte; Fortran unchanged).
     Source,
     /// The IR as XcodeML-like XML.
     Xcodeml,
@@ -93,7 +130,12 @@ enum Colour {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // `-std=c11` is a single-dash long option to C compilers.
+    let args = std::env::args_os().map(|a| match a.to_str() {
+        Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
+        _ => a,
+    });
+    let cli = Cli::parse_from(args);
     if let Some(tool) = &cli.tool {
         return run_tool(tool);
     }
@@ -130,8 +172,145 @@ enum Failure {
     Usage(String),
 }
 
+/// What the command line asks for.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Mode {
+    Source,
+    Xcodeml,
+    Directives,
+    Object,
+    Link,
+}
+
+fn mode(cli: &Cli) -> Mode {
+    match cli.emit {
+        Some(Emit::Source) => return Mode::Source,
+        Some(Emit::Xcodeml) => return Mode::Xcodeml,
+        Some(Emit::Directives) => return Mode::Directives,
+        None => {}
+    }
+    if cli.compile_only {
+        return Mode::Object;
+    }
+    match &cli.output {
+        None => Mode::Source,
+        Some(o) if Lang::from_path(&o.display().to_string()).is_some() => Mode::Source,
+        Some(_) => Mode::Link,
+    }
+}
+
+fn is_object(p: &Path) -> bool {
+    matches!(p.extension().and_then(|e| e.to_str()), Some("o" | "a" | "so"))
+}
+
 fn run(cli: &Cli) -> Result<(), Failure> {
-    let path = cli.file.as_deref().expect("clap requires FILE without a subcommand");
+    let mode = mode(cli);
+    let sources: Vec<&PathBuf> = cli.file.iter().filter(|p| !(matches!(mode, Mode::Link) && is_object(p))).collect();
+    if matches!(mode, Mode::Source | Mode::Xcodeml | Mode::Directives) && cli.file.len() != 1 {
+        return Err(Failure::Usage("several input files need -c or -o EXECUTABLE".into()));
+    }
+    if mode == Mode::Object && cli.output.is_some() && sources.len() > 1 {
+        return Err(Failure::Usage("-c with -o takes one input file".into()));
+    }
+    // Front end, checks and translation of every file first: nothing is written when
+    // any of them has an error.
+    let mut translated = Vec::new();
+    let mut failed = false;
+    for path in &sources {
+        match front(cli, path, mode) {
+            Ok(t) => translated.push((path.to_path_buf(), t)),
+            Err(Failure::Input) => failed = true,
+            Err(e) => return Err(e),
+        }
+    }
+    if failed {
+        return Err(Failure::Input);
+    }
+    let out_err = |e: String| {
+        eprintln!("error: {e}");
+        Failure::Input
+    };
+    match mode {
+        Mode::Source | Mode::Xcodeml | Mode::Directives => write_output(cli.output.as_deref(), &translated[0].1).map_err(out_err),
+        Mode::Object | Mode::Link => {
+            let opts = compile::CcOpts {
+                opt: cli.opt.clone(),
+                debug: cli.debug,
+                include: cli.include.clone(),
+                define: cli.define.clone(),
+                libdirs: cli.libdir.clone(),
+                libs: cli.lib.clone(),
+                warnings: cli.warn.clone(),
+                extra: cli
+                    .fflag
+                    .iter()
+                    .map(|f| format!("-f{f}"))
+                    .chain(cli.mflag.iter().map(|m| format!("-m{m}")))
+                    .chain(cli.std.iter().map(|s| format!("-std={s}")))
+                    .collect(),
+            };
+            let tmp = tempfile::Builder::new().prefix("xmpc-").tempdir().map_err(|e| out_err(format!("cannot create a temporary directory: {e}")))?;
+            let mut cs = Vec::new();
+            for (k, (path, text)) in translated.iter().enumerate() {
+                let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
+                let c = if cli.keep { path.with_file_name(format!("{stem}.xmpc.c")) } else { tmp.path().join(format!("{k}_{stem}.xmpc.c")) };
+                write_output(Some(&c), text).map_err(out_err)?;
+                let obj = tmp.path().join(format!("{k}_{stem}.o"));
+                cs.push((c, obj, stem));
+            }
+            let pairs: Vec<(PathBuf, PathBuf)> = cs.iter().map(|(c, o, _)| (c.clone(), o.clone())).collect();
+            compile::compile_objects(&pairs, &opts).map_err(out_err)?;
+            if mode == Mode::Object {
+                for (_, obj, stem) in &cs {
+                    let dest = match &cli.output {
+                        Some(o) => o.clone(),
+                        None => PathBuf::from(format!("{stem}.o")),
+                    };
+                    persist(obj, &dest).map_err(out_err)?;
+                }
+                return Ok(());
+            }
+            let mut objs: Vec<PathBuf> = Vec::new();
+            let mut k = 0;
+            for f in &cli.file {
+                if is_object(f) {
+                    objs.push(f.clone());
+                } else {
+                    objs.push(cs[k].1.clone());
+                    k += 1;
+                }
+            }
+            let out = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
+            let linked = tmp.path().join("a.out");
+            compile::link(&objs, &linked, &opts).map_err(out_err)?;
+            persist(&linked, &out).map_err(out_err)
+        }
+    }
+}
+
+/// Moves a finished file into place (copy + rename in the destination directory, so a
+/// failure never leaves a half-written output).
+fn persist(from: &Path, to: &Path) -> Result<(), String> {
+    let bytes = std::fs::read(from).map_err(|e| format!("cannot read '{}': {e}", from.display()))?;
+    let dir = match to.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))?;
+    tmp.write_all(&bytes).map_err(|e| format!("cannot write '{}': {e}", to.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(m) = std::fs::metadata(from) {
+            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(m.permissions().mode()));
+        }
+    }
+    tmp.persist(to).map_err(|e| format!("cannot write '{}': {}", to.display(), e.error))?;
+    Ok(())
+}
+
+/// Reads, parses, checks and translates one file; returns the text to write.
+fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
     let name = path.display().to_string();
     let lang = match cli.lang {
         Some(LangArg::C) => Lang::C,
@@ -153,29 +332,47 @@ fn run(cli: &Cli) -> Result<(), Failure> {
 
     let mut files = SimpleFiles::new();
     let file = files.add(name.clone(), text.clone());
+    // XMPC_TIMINGS=1 prints the time of each phase (stderr).
+    let timings = std::env::var_os("XMPC_TIMINGS").is_some();
+    let t0 = std::time::Instant::now();
     let parsed = xmpc_frontend::parse_source(file, &name, &text, lang);
+    let t1 = std::time::Instant::now();
     let mut diags = parsed.diags;
     let has_syntax_errors = diags.iter().any(|d| d.severity >= Severity::Error);
     if !has_syntax_errors {
         diags.extend(xmpc_passes::check::check(&parsed.unit, &text));
     }
+    let t2 = std::time::Instant::now();
     report(&files, &diags, cli.color);
     if diags.iter().any(|d| d.severity >= Severity::Error) {
         return Err(Failure::Input);
     }
+    if lang != Lang::C && matches!(mode, Mode::Object | Mode::Link) {
+        eprintln!("error: '{name}': compiling Fortran is not supported yet (use --emit=source)");
+        return Err(Failure::Input);
+    }
 
-    let out = match cli.emit {
-        Emit::Source => xmpc_backends::emit(&parsed.unit, &text, &[]).map_err(|e| {
-            eprintln!("error: {name}: {e}");
-            Failure::Input
-        })?,
-        Emit::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
-        Emit::Directives => directives_listing(&name, &text, &parsed.unit),
+    let out = match mode {
+        Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
+        Mode::Directives => directives_listing(&name, &text, &parsed.unit),
+        _ => match compile::translate_c(&parsed.unit, &text, mode != Mode::Source) {
+            Ok(s) => s,
+            Err(Ok(diags)) => {
+                report(&files, &diags, cli.color);
+                return Err(Failure::Input);
+            }
+            Err(Err(e)) => {
+                eprintln!("error: {name}: {e}");
+                return Err(Failure::Input);
+            }
+        },
     };
-    write_output(cli.output.as_deref(), &out).map_err(|e| {
-        eprintln!("error: {e}");
-        Failure::Input
-    })
+    if timings {
+        let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
+        let t3 = std::time::Instant::now();
+        eprintln!("xmpc: {name}: parse {:.2} ms, check {:.2} ms, translate+emit {:.2} ms, total {:.2} ms", ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t0, t3));
+    }
+    Ok(out)
 }
 
 fn directives_listing(name: &str, text: &str, unit: &xmpc_ir::FileUnit) -> String {

@@ -15,14 +15,76 @@ fn write(dir: &Path, name: &str, text: &[u8]) -> String {
 
 const GOOD: &str = "#include <stdio.h>\n#pragma xmp nodes p(2)\n#pragma xmp template t(0:99)\n#pragma xmp distribute t(block) onto p\ndouble a[100];\n#pragma xmp align a[i] with t(i)\nint main(void) {\n  /* 日本語のコメント */\n#pragma xmp loop on t(i)\n  for (int i = 0; i < 100; i++) a[i] = i;\n  return 0;\n}\n";
 
+/// Changed with the C translator: `--emit=source` (and `-o x.c`) writes the
+/// *translated* C; a C file without XMP still comes out byte for byte.
 #[test]
-fn unchanged_input_comes_out_byte_for_byte() {
+fn source_output_is_translated_and_plain_c_is_unchanged() {
     let d = tempfile::tempdir().unwrap();
     let src = write(d.path(), "good.c", GOOD.as_bytes());
     let out = d.path().join("good.out.c");
     let o = xmpc(&[&src, "--emit=source", "-o", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(std::fs::read_to_string(&out).unwrap(), GOOD);
+    let t = std::fs::read_to_string(&out).unwrap();
+    assert!(t.contains("#include \"xmpc_rt.h\""), "{t}");
+    assert!(t.contains("xmpc_loop_sched(") && t.contains("_XMP_ADDR_a[i - _XMP_a_off0] = i;"), "{t}");
+    assert!(t.contains("int xmpc_user_main(void)") && t.contains("xmpc_finalize("), "{t}");
+    assert!(t.contains("/* 日本語のコメント */"), "{t}");
+    // The same with `-o x.c` and no --emit.
+    let out2 = d.path().join("good2.c");
+    assert!(xmpc(&[&src, "-o", out2.to_str().unwrap()]).status.success());
+    assert_eq!(std::fs::read_to_string(&out2).unwrap(), t);
+    let plain = "#include <stdio.h>\n/* 日本語 */\nint main(void) { return 0; }\n";
+    let p = write(d.path(), "plain.c", plain.as_bytes());
+    let o = xmpc(&[&p, "--emit=source"]);
+    assert_eq!(String::from_utf8(o.stdout).unwrap(), plain);
+}
+
+#[test]
+fn translation_error_is_located_and_writes_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    let bad = GOOD.replace("a[i] = i;", "a[i] = i; f(a);");
+    let src = write(d.path(), "pass.c", bad.as_bytes());
+    let out = d.path().join("pass.out.c");
+    let o = xmpc(&[&src, "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("error[XMP0301]") && err.contains("pass.c:10:"), "{err}");
+    assert!(!out.exists());
+}
+
+/// `xmpc prog.c -o prog` with mpicc and the runtime library, when both are there.
+#[test]
+fn compiles_and_links_an_executable() {
+    if std::process::Command::new("mpicc").arg("--version").output().is_err() {
+        eprintln!("skipped: no mpicc");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "good.c", GOOD.as_bytes());
+    // -c makes an object.
+    let obj = d.path().join("good.o");
+    let o = xmpc(&[&src, "-c", "-O2", "-o", obj.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(obj.exists());
+    let exe = d.path().join("good");
+    let o = xmpc(&[&src, "-O2", "-g", "--keep", "-o", exe.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    if err.contains("libxmpc_rt.a was not found") {
+        assert_eq!(o.status.code(), Some(1));
+        assert!(err.contains("cargo build -p xmpc-rt"), "{err}");
+        assert!(!exe.exists());
+        return;
+    }
+    assert!(o.status.success(), "{err}");
+    assert!(exe.exists());
+    assert!(d.path().join("good.xmpc.c").exists(), "--keep keeps the translated C");
+    // A C compiler error: exit 1, its message shown, no output.
+    let broken = write(d.path(), "broken.c", b"int main(void) { return undefined_thing; }\n");
+    let exe2 = d.path().join("broken");
+    let o = xmpc(&[&broken, "-o", exe2.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("undefined_thing"));
+    assert!(!exe2.exists());
 }
 
 #[test]

@@ -1,3 +1,5 @@
-//! Passes over the IR: semantic checks now, translations later.
+//! Passes over the IR: semantic checks (`check`) and the XMP C → C + runtime-calls
+//! translation (`xmp_c`).
 
 pub mod check;
+pub mod xmp_c;

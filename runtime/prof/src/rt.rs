@@ -294,8 +294,11 @@ fn partial(sig: c_int) {
     };
     let path = out_path(&st.cfg, &format!(".rank{}.partial.json", st.rank));
     let _ = std::fs::create_dir_all(&st.cfg.output_dir);
+    // Written under a temporary name and renamed (rename is async-signal-safe): the
+    // launcher may kill this rank mid-write, and a reader must never see half a file.
+    let tmp = path.with_extension("json.tmp");
     if let Ok(text) = serde_json::to_string_pretty(&prof) {
-        if std::fs::write(&path, text).is_ok() {
+        if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, &path).is_ok() {
             let why = match sig {
                 0 => "exit without MPI_Finalize".to_string(),
                 -1 => "MPI_Abort".to_string(),

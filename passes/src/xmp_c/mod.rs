@@ -1,0 +1,1255 @@
+//! XcalableMP C → C + xmpc runtime calls (`runtime/xmp/include/xmpc_rt.h`).
+//!
+//! The pass produces edits of the original text; `xmpc_backends::emit` splices them.
+//! Scheme (see `docs/diagnostics.md` for the XMP03xx errors):
+//! - file-scope `nodes`/`template`/`distribute`/`align`/`shadow` → static descriptors
+//!   (`_XMP_NODES_p`, `_XMP_TEMPL_t`, `_XMP_DESC_a`) created by a per-file init function
+//!   registered from a constructor; inside functions the same calls at that point;
+//! - a distributed array `double a[N][M]` becomes `double *_XMP_ADDR_a` (the node's
+//!   part with shadows); every `a[i][j]` becomes
+//!   `_XMP_ADDR_a[(i - _XMP_a_off0) * _XMP_a_str0 + (j - _XMP_a_off1)]` with the layout
+//!   read once at init into file statics and copied into `const long` locals at the top
+//!   of each function that uses it;
+//! - `loop` rewrites the `for` headers to the node's share (`xmpc_loop_sched`);
+//! - communication directives become one runtime call each;
+//! - `main` becomes `xmpc_user_main`, called by a generated `main`.
+
+mod cexpr;
+
+pub use cexpr::TextEdit;
+use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, splice};
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+use xmpc_ir::directive::{
+    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, LoopOption, Name, NodesMapping, RedOp, Ref, ShadowWidth, Spelling, SubKind, TemplateShape, Width,
+};
+use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
+
+/// Translates one C file. Errors are located diagnostics; on error no edit is returned.
+pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<TextEdit>, Vec<Diag>> {
+    let mut t = Tr::new(unit, src);
+    t.run();
+    if !t.diags.is_empty() {
+        return Err(t.diags);
+    }
+    Ok(t.edits)
+}
+
+/// True when the file has XMP directives or calls the XMP library: such a file gets a
+/// wrapped `main`. A file that calls `MPI_Init` itself is left to do so.
+pub fn needs_runtime(unit: &FileUnit, src: &str) -> bool {
+    !unit.pragmas().is_empty() || src.contains("xmp_")
+}
+
+// ------------------------------------------------------------------ model
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Fmt {
+    /// block, gblock, `*`, not aligned: `g - off`.
+    Linear,
+    /// cyclic: `(g - off) / np`.
+    Cyclic,
+    /// cyclic(w) or not known when translating: the general formula.
+    General,
+}
+
+#[derive(Clone)]
+struct NodesInfo {
+    cname: String,
+    ndims: usize,
+}
+
+#[derive(Clone)]
+struct TemplInfo {
+    cname: String,
+    /// lower/upper as C text, when fixed.
+    bounds: Option<Vec<(String, String)>>,
+    /// Distribution formats per dim (round order), when known; the bool: `cyclic(w)` with w ≠ 1.
+    dists: Option<Vec<(DistFormat, bool)>>,
+    /// The nodes it is distributed onto (C expression).
+    onto: Option<String>,
+}
+
+#[derive(Clone)]
+struct ArrInfo {
+    name: String,
+    /// The C lvalue holding the local storage.
+    storage: String,
+    desc: String,
+    /// Layout variable stem: `_XMP_{lay}_off0`.
+    lay: String,
+    ndims: usize,
+    fmts: Vec<Fmt>,
+    /// File-scope array (layout in file statics, copied into function locals).
+    global: bool,
+    /// A pointer aligned array (`double *d`; storage allocated by `xmp_malloc`): its
+    /// layout is read from the file statics directly.
+    pointer: bool,
+    templ: usize,
+    align_dim: Vec<i64>,
+    align_off: Vec<String>,
+    extents: Vec<String>,
+    shadow: Vec<(String, String, bool)>,
+    has_shadow: bool,
+    /// Aligned with a template not fixed yet: created by `template_fix`.
+    deferred: bool,
+}
+
+#[derive(Clone)]
+enum Var {
+    Plain(TypeId),
+    Dist(usize),
+    Typedef(TypeId),
+}
+
+#[derive(Default, Clone)]
+struct Scope {
+    vars: HashMap<String, Var>,
+    nodes: HashMap<String, usize>,
+    templs: HashMap<String, usize>,
+}
+
+struct FnCtx {
+    /// Layout variables used, per array.
+    used: HashMap<usize, BTreeSet<String>>,
+    /// Where function-top locals go (after the body's `{`).
+    indent: String,
+}
+
+struct Tr<'a> {
+    unit: &'a FileUnit,
+    src: &'a str,
+    file: usize,
+    diags: Vec<Diag>,
+    edits: Vec<TextEdit>,
+    nodes: Vec<NodesInfo>,
+    templs: Vec<TemplInfo>,
+    arrs: Vec<ArrInfo>,
+    scopes: Vec<Scope>,
+    /// File-scope declarations, in order.
+    statics: Vec<String>,
+    /// Statements of the file init function.
+    init: Vec<String>,
+    locs: HashMap<usize, String>,
+    square_nodes: bool,
+    fctx: Option<FnCtx>,
+    /// Local-array layouts waiting for the function's uses: (position, array, indent).
+    pending_local: Vec<(Span, String, usize, String)>,
+    need_typeof: bool,
+    need_limits: bool,
+    uniq: usize,
+    cur_fn: Option<&'a Function>,
+    /// Offsets where lines start (line numbers by binary search).
+    line_starts: Vec<usize>,
+    loc_names: std::collections::HashSet<String>,
+}
+
+fn err(code: &str, msg: impl std::fmt::Display, file: usize, span: Span, label: &str) -> Diag {
+    xmpc_ir::diag::error(code, msg, file, span, label)
+}
+
+impl<'a> Tr<'a> {
+    fn new(unit: &'a FileUnit, src: &'a str) -> Self {
+        let square_nodes = unit.pragmas().iter().find_map(|p| match &p.dir.kind {
+            DirectiveKind::Nodes { spelling, .. } => Some(*spelling == Spelling::Square),
+            _ => None,
+        });
+        Tr {
+            unit,
+            src,
+            file: unit.file,
+            diags: vec![],
+            edits: vec![],
+            nodes: vec![],
+            templs: vec![],
+            arrs: vec![],
+            scopes: vec![Scope::default()],
+            statics: vec![],
+            init: vec![],
+            locs: HashMap::new(),
+            square_nodes: square_nodes.unwrap_or(false),
+            fctx: None,
+            pending_local: vec![],
+            need_typeof: false,
+            need_limits: false,
+            uniq: 0,
+            cur_fn: None,
+            line_starts: std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect(),
+            loc_names: Default::default(),
+        }
+    }
+
+    fn error(&mut self, code: &str, msg: impl std::fmt::Display, span: Span, label: &str, help: Option<String>) {
+        let mut d = err(code, msg, self.file, span, label);
+        if let Some(h) = help {
+            d = d.with_notes(vec![format!("help: {h}")]);
+        }
+        self.diags.push(d);
+    }
+
+    fn edit(&mut self, span: Span, text: impl Into<String>) {
+        self.edits.push(TextEdit { span, text: text.into() });
+    }
+
+    fn line_of(&self, off: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= off)
+    }
+
+    /// Indentation of the line holding `off`; for a directive written in column 0,
+    /// the indentation of the next non-blank line (the code it sits in).
+    fn indent_at(&self, off: usize) -> String {
+        let ls = self.src[..off].rfind('\n').map_or(0, |p| p + 1);
+        let own: String = self.src[ls..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        if !own.is_empty() || !self.src[off..].starts_with('#') {
+            return own;
+        }
+        let mut rest = &self.src[off..];
+        // Skip this (possibly continued) directive line.
+        loop {
+            let Some(nl) = rest.find('\n') else { return own };
+            let line = &rest[..nl];
+            rest = &rest[nl + 1..];
+            if !line.trim_end().ends_with('\\') {
+                break;
+            }
+        }
+        for line in rest.lines() {
+            let t = line.trim_start();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            if t.starts_with('}') {
+                return line[..line.len() - t.len()].to_string() + "    ";
+            }
+            return line[..line.len() - t.len()].to_string();
+        }
+        own
+    }
+
+    /// The `xmpc_loc` constant of a directive.
+    fn loc(&mut self, p: &Pragma) -> String {
+        let off = p.dir.span.start;
+        if let Some(n) = self.locs.get(&off) {
+            return format!("&{n}");
+        }
+        let line = self.line_of(off);
+        let mut name = format!("_XMP_LOC_{line}");
+        if self.loc_names.contains(&name) {
+            name = format!("_XMP_LOC_{line}_{}", self.locs.len());
+        }
+        self.loc_names.insert(name.clone());
+        let text = one_line(&self.src[p.dir.span.range()], true);
+        self.statics.push(format!("static const xmpc_loc {name} = {{\"{}\", {line}, \"{}\"}};", c_string(&self.unit.name), c_string(&text)));
+        self.locs.insert(off, name.clone());
+        format!("&{name}")
+    }
+
+    fn dir_comment(&self, p: &Pragma) -> String {
+        format!("/* {} */", comment_safe(&one_line(&self.src[p.dir.span.range()], false)))
+    }
+
+    // -------------------------------------------------------------- scopes
+
+    fn lookup_var(&self, name: &str) -> Option<&Var> {
+        self.scopes.iter().rev().find_map(|s| s.vars.get(name))
+    }
+    fn lookup_nodes(&self, name: &str) -> Option<usize> {
+        self.scopes.iter().rev().find_map(|s| s.nodes.get(name).copied())
+    }
+    fn lookup_templ(&self, name: &str) -> Option<usize> {
+        self.scopes.iter().rev().find_map(|s| s.templs.get(name).copied())
+    }
+    fn dist(&self, name: &str) -> Option<usize> {
+        match self.lookup_var(name) {
+            Some(Var::Dist(a)) => Some(*a),
+            _ => None,
+        }
+    }
+    fn declare(&mut self, syms: &SymbolTable, ids: &[usize]) {
+        for &id in ids {
+            let s = syms.get(id);
+            let v = if s.sclass == StorageClass::Typedef { Var::Typedef(s.ty) } else { Var::Plain(s.ty) };
+            self.scopes.last_mut().expect("a scope").vars.insert(s.name.clone(), v);
+        }
+    }
+
+    // -------------------------------------------------------------- driver
+
+    fn run(&mut self) {
+        let unit = self.unit;
+        let mut file_arrays: Vec<(usize, &Pragma)> = vec![];
+        for it in &unit.items {
+            match it {
+                Item::Decl(s) => {
+                    if let StmtKind::Decl(ids) = &s.kind {
+                        self.declare(&unit.globals, ids);
+                    }
+                }
+                Item::Pragma(p) => self.file_pragma(p, &mut file_arrays),
+                Item::Function(f) => self.function(f),
+                Item::Verbatim(s) => self.verbatim_check(*s),
+                Item::Module(_) => {}
+            }
+        }
+        // Arrays aligned at file scope: create, shadow, allocate, read the layout.
+        for (a, p) in file_arrays {
+            if self.arrs[a].deferred {
+                continue; // created by template_fix
+            }
+            let code = self.create_array(a, p, "    ");
+            self.init.push(code);
+        }
+        self.finish();
+    }
+
+    fn finish(&mut self) {
+        let unit = self.unit;
+        let mut pre = String::new();
+        let base = if self.src.starts_with('\u{feff}') { 3 } else { 0 };
+        let _ = writeln!(pre, "/* Translated by xmpc from {}: XcalableMP directives became xmpc runtime calls. */", comment_safe(&unit.name));
+        pre.push_str("#include \"xmpc_rt.h\"\n");
+        if self.need_limits {
+            pre.push_str("#include <limits.h>\n");
+        }
+        if self.need_typeof {
+            pre.push_str(TYPEOF_MACRO);
+        }
+        for s in &self.statics {
+            pre.push_str(s);
+            pre.push('\n');
+        }
+        self.edits.push(TextEdit { span: Span::new(base, base), text: pre });
+
+        let mut post = String::new();
+        let end = self.src.len();
+        if !self.src.ends_with('\n') {
+            post.push('\n');
+        }
+        if !self.init.is_empty() {
+            post.push_str("\n/* xmpc: this file's global nodes, templates and distributed arrays */\nstatic void _XMP_init_file(void)\n{\n");
+            for s in &self.init {
+                post.push_str(s);
+                if !s.ends_with('\n') {
+                    post.push('\n');
+                }
+            }
+            post.push_str("}\n\n__attribute__((constructor)) static void _XMP_register_file(void)\n{\n    xmpc_register_file_init(_XMP_init_file);\n}\n");
+        }
+        // main → xmpc_user_main + a generated main.
+        if let Some(f) = unit.functions().into_iter().find(|f| f.name == "main") {
+            if !self.src.contains("MPI_Init") {
+                self.edits.push(TextEdit { span: f.name_span, text: "xmpc_user_main".into() });
+                let void_ret = matches!(f.ret.map(|t| unit.types.get(t)), Some(Type::Basic(b)) if b == "void");
+                let args = match f.params.len() {
+                    0 => "",
+                    2 => "argc, argv",
+                    _ => "argc, argv, envp",
+                };
+                let sig = if f.params.len() >= 3 { "int argc, char **argv, char **envp" } else { "int argc, char **argv" };
+                post.push_str(&format!(
+                    "\n/* xmpc: MPI start-up and shut-down around the program's main */\nint main({sig})\n{{\n    xmpc_init(&argc, &argv);\n"
+                ));
+                if f.params.is_empty() {
+                    post.push_str("    (void)argc;\n    (void)argv;\n");
+                }
+                if void_ret {
+                    post.push_str(&format!("    xmpc_user_main({args});\n    return xmpc_finalize(0);\n}}\n"));
+                } else {
+                    post.push_str(&format!("    return xmpc_finalize(xmpc_user_main({args}));\n}}\n"));
+                }
+            }
+        }
+        if !post.is_empty() {
+            // `#line` directives would make the appended code point at the user's file.
+            self.edits.push(TextEdit { span: Span::new(end, end), text: post });
+        }
+        self.edits.sort_by_key(|e| (e.span.start, e.span.end));
+        // Two inserts at the same point (e.g. a for's end and a pragma's end) keep order.
+    }
+
+    fn verbatim_check(&mut self, s: Span) {
+        let text = &self.src[s.range()];
+        // Preprocessor lines other than `#define` cannot refer to an array.
+        let mut skip = vec![];
+        let mut pos = 0;
+        for line in text.split_inclusive('\n') {
+            let t = line.trim_start();
+            if let Some(rest) = t.strip_prefix('#') {
+                if !rest.trim_start().starts_with("define") {
+                    skip.push(pos..pos + line.len());
+                }
+            }
+            pos += line.len();
+        }
+        // Struct/union/enum definitions and typedefs declare names; they use none.
+        let head = text.trim_start();
+        if ["struct", "union", "enum", "typedef"].iter().any(|k| head.starts_with(k)) {
+            return;
+        }
+        for (off, w) in words(text) {
+            if skip.iter().any(|r| r.contains(&off)) {
+                continue;
+            }
+            // A member name (`s.a`, `p->a`) is not the array.
+            let before = text[..off].trim_end();
+            if before.ends_with('.') || before.ends_with("->") {
+                continue;
+            }
+            if let Some(a) = self.dist(w) {
+                if self.arrs[a].pointer {
+                    continue;
+                }
+                let sp = Span::new(s.start + off, s.start + off + w.len());
+                self.error(
+                    "XMP0305",
+                    format!("distributed array `{w}` is used in code xmpc cannot translate"),
+                    sp,
+                    "inside a macro, an initialiser or a construct the C front end keeps as text",
+                    Some("write the reference in plain C code (not in a macro body) so xmpc can map it to the local part".into()),
+                );
+                return;
+            }
+        }
+    }
+
+    // -------------------------------------------------------------- file-scope directives
+
+    fn file_pragma(&mut self, p: &'a Pragma, arrays: &mut Vec<(usize, &'a Pragma)>) {
+        let comment = self.dir_comment(p);
+        match &p.dir.kind {
+            DirectiveKind::Nodes { .. } | DirectiveKind::Template { .. } | DirectiveKind::Distribute { .. } => {
+                if let Some(code) = self.decl_directive(p, true) {
+                    self.init.push(format!("    {comment}\n{code}"));
+                }
+                self.edit(p.dir.span, comment);
+            }
+            DirectiveKind::Align { names, .. } => {
+                for n in names {
+                    if let Some(a) = self.align(p, n, true) {
+                        arrays.push((a, p));
+                    }
+                }
+                self.edit(p.dir.span, comment);
+            }
+            DirectiveKind::Shadow { names, widths } => {
+                for n in names {
+                    self.shadow(n, widths);
+                }
+                self.edit(p.dir.span, comment);
+            }
+            DirectiveKind::StaticDesc { .. } => self.edit(p.dir.span, comment),
+            DirectiveKind::Acc { .. } => {}
+            _ => {
+                let name = p.dir.name();
+                self.error("XMP0303", format!("`{name}` cannot appear outside a function"), p.dir.name_span, "at file scope", None);
+            }
+        }
+    }
+
+    /// nodes/template/distribute: creates the object, returns the init code (file
+    /// scope: assignment to the static; function: a declaration).
+    fn decl_directive(&mut self, p: &Pragma, file_scope: bool) -> Option<String> {
+        let loc = self.loc(p);
+        let ind = "    ";
+        let mut out = String::new();
+        match &p.dir.kind {
+            DirectiveKind::Nodes { names, dims, mapping, .. } => {
+                for n in names {
+                    let cname = format!("_XMP_NODES_{}", n.name);
+                    let sizes: Vec<String> = dims.iter().map(|d| d.size.as_ref().map_or("0".into(), c_expr)).collect();
+                    let lhs = if file_scope {
+                        self.statics.push(format!("static xmpc_nodes *{cname};"));
+                        cname.clone()
+                    } else {
+                        format!("xmpc_nodes *{cname}")
+                    };
+                    let sz = format!("{{{}}}", sizes.join(", "));
+                    match mapping {
+                        Some(NodesMapping::Ref(r)) if r.subs.is_some() => {
+                            let Some(pi) = self.lookup_nodes(&r.name.name) else {
+                                self.error("XMP0101", format!("node set `{}` is not declared", r.name.name), r.name.span, "unknown node set", None);
+                                return None;
+                            };
+                            let parent = self.nodes[pi].cname.clone();
+                            let (lo, hi, st) = self.triplets(r, &parent)?;
+                            let _ = writeln!(
+                                out,
+                                "{ind}{{\n{ind}    const long _XMP_sizes[{nd}] = {sz}, _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};\n{ind}    {lhs0} = xmpc_nodes_new_sub({loc}, {nd}, _XMP_sizes, {parent}, _XMP_lo, _XMP_hi, _XMP_st);\n{ind}}}",
+                                lo.join(", "),
+                                hi.join(", "),
+                                st.join(", "),
+                                nd = dims.len(),
+                                lhs0 = cname
+                            );
+                            if !file_scope {
+                                out = format!("{ind}xmpc_nodes *{cname};\n{out}");
+                            }
+                        }
+                        _ => {
+                            let _ = writeln!(out, "{ind}{lhs} = xmpc_nodes_new({loc}, {}, (const long[]){sz});", dims.len());
+                        }
+                    }
+                    let idx = self.nodes.len();
+                    self.nodes.push(NodesInfo { cname, ndims: dims.len() });
+                    self.scopes.last_mut().expect("scope").nodes.insert(n.name.clone(), idx);
+                }
+            }
+            DirectiveKind::Template { names, shape } => {
+                for n in names {
+                    let cname = format!("_XMP_TEMPL_{}", n.name);
+                    let (bounds, lo, hi) = shape_bounds(shape);
+                    let lhs = if file_scope {
+                        self.statics.push(format!("static xmpc_template *{cname};"));
+                        cname.clone()
+                    } else {
+                        format!("xmpc_template *{cname}")
+                    };
+                    let fixed = bounds.is_some() as i32;
+                    let _ = writeln!(
+                        out,
+                        "{ind}{lhs} = xmpc_template_new({loc}, {}, (const long[]){{{}}}, (const long[]){{{}}}, {fixed});",
+                        shape.dims.len(),
+                        lo.join(", "),
+                        hi.join(", ")
+                    );
+                    let idx = self.templs.len();
+                    self.templs.push(TemplInfo { cname, bounds, dists: None, onto: None });
+                    self.scopes.last_mut().expect("scope").templs.insert(n.name.clone(), idx);
+                }
+            }
+            DirectiveKind::Distribute { names, dists, onto } => {
+                let Some(ni) = self.lookup_nodes(&onto.name.name) else {
+                    self.error("XMP0101", format!("node set `{}` is not declared", onto.name.name), onto.name.span, "unknown node set", None);
+                    return None;
+                };
+                if onto.subs.is_some() {
+                    self.error(
+                        "XMP0303",
+                        "`distribute ... onto` a node subset is not supported",
+                        onto.span,
+                        "declare the subset with `nodes q(..) = p(..)`",
+                        None,
+                    );
+                    return None;
+                }
+                let nodes = self.nodes[ni].cname.clone();
+                for n in names {
+                    let Some(ti) = self.lookup_templ(&n.name) else {
+                        self.error("XMP0102", format!("template `{}` is not declared", n.name), n.span, "unknown template", None);
+                        return None;
+                    };
+                    let code = self.distribute_code(p, ti, dists, &nodes, ind);
+                    out.push_str(&code);
+                }
+            }
+            _ => {}
+        }
+        Some(out)
+    }
+
+    fn distribute_code(&mut self, p: &Pragma, ti: usize, dists: &xmpc_ir::directive::DistList, nodes: &str, ind: &str) -> String {
+        let loc = self.loc(p);
+        let mut formats = vec![];
+        let mut args = vec![];
+        let mut gb = vec![];
+        let mut known = vec![];
+        let mut node_dim = 0;
+        for d in &dists.dists {
+            let (f, a) = match d.format {
+                DistFormat::Dup => ("XMPC_DIST_DUP", "0".to_string()),
+                DistFormat::Block => ("XMPC_DIST_BLOCK", d.arg.as_ref().map_or("0".into(), c_expr)),
+                DistFormat::Cyclic => ("XMPC_DIST_CYCLIC", d.arg.as_ref().map_or("1".into(), c_expr)),
+                DistFormat::GBlock => ("XMPC_DIST_GBLOCK", "0".into()),
+            };
+            let wide = d.format == DistFormat::Cyclic && d.arg.as_ref().is_some_and(|a| int_lit(a) != Some(1));
+            known.push((d.format, wide));
+            formats.push(f);
+            args.push(a);
+            if d.format == DistFormat::GBlock {
+                match &d.arg {
+                    Some(e) if !matches!(e.kind, ExprKind::Star) => gb.push(Some((node_dim, c_expr(e)))),
+                    _ => gb.push(None),
+                }
+            } else {
+                gb.push(None);
+            }
+            if d.format != DistFormat::Dup {
+                node_dim += 1;
+            }
+        }
+        self.templs[ti].dists = Some(known);
+        self.templs[ti].onto = Some(nodes.to_string());
+        if dists.dists.iter().any(|d| d.format == DistFormat::GBlock && d.arg.as_ref().is_none_or(|a| matches!(a.kind, ExprKind::Star))) {
+            return format!("{ind}/* gblock(*): distributed by template_fix with its mapping array */\n");
+        }
+        let t = self.templs[ti].cname.clone();
+        let mut out =
+            format!("{ind}{{\n{ind}    const int _XMP_formats[] = {{{}}};\n{ind}    const long _XMP_args[] = {{{}}};\n", formats.join(", "), args.join(", "));
+        if gb.iter().any(|g| g.is_some()) {
+            let mut maps = vec![];
+            for (k, g) in gb.iter().enumerate() {
+                match g {
+                    Some((nd, m)) => {
+                        // gblock(m): the runtime takes `long` sizes; the user's array may be int.
+                        let _ = writeln!(
+                            out,
+                            "{ind}    long _XMP_gblock{k}[xmpc_nodes_dim_size({nodes}, {nd})];\n{ind}    for (int _XMP_q = 0; _XMP_q < xmpc_nodes_dim_size({nodes}, {nd}); _XMP_q++)\n{ind}        _XMP_gblock{k}[_XMP_q] = {m}[_XMP_q];"
+                        );
+                        maps.push(format!("_XMP_gblock{k}"));
+                    }
+                    None => maps.push("NULL".into()),
+                }
+            }
+            let _ = writeln!(out, "{ind}    const long *const _XMP_maps[] = {{{}}};", maps.join(", "));
+            let _ = writeln!(out, "{ind}    xmpc_distribute({loc}, {t}, {nodes}, _XMP_formats, _XMP_args, _XMP_maps);\n{ind}}}");
+        } else {
+            let _ = writeln!(out, "{ind}    xmpc_distribute({loc}, {t}, {nodes}, _XMP_formats, _XMP_args, NULL);\n{ind}}}");
+        }
+        out
+    }
+
+    /// Node reference subscripts → 1-based lo/hi/st (st 0 = the whole dimension).
+    fn triplets(&mut self, r: &Ref, parent: &str) -> Option<(Vec<String>, Vec<String>, Vec<String>)> {
+        let base = r.spelling.node_base() as i64;
+        let shift = 1 - base;
+        let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+        for (d, s) in r.subs.iter().flatten().enumerate() {
+            match &s.kind {
+                SubKind::Expr(e) => {
+                    let v = plus(&c_expr(e), shift);
+                    lo.push(v.clone());
+                    hi.push(v);
+                    st.push("1".into());
+                }
+                SubKind::Triplet { lower, upper, stride } => {
+                    let l = lower.as_ref().map_or("1".into(), |e| plus(&c_expr(e), shift));
+                    let step = stride.as_ref().map_or("1".into(), c_expr);
+                    let h = upper.as_ref().map_or(format!("xmpc_nodes_dim_size({parent}, {d})"), |e| plus(&c_expr(e), shift));
+                    // Square `start:len:st` was normalised to `start : start+len-1`.
+                    let h = if r.spelling == Spelling::Square && step != "1" && upper.is_some() {
+                        format!("{} + ({} - {}) * {}", paren(&l), paren(&h), paren(&l), paren(&step))
+                    } else {
+                        h
+                    };
+                    lo.push(l);
+                    hi.push(h);
+                    st.push(step);
+                }
+                SubKind::Star => {
+                    lo.push("1".into());
+                    hi.push(format!("xmpc_nodes_dim_size({parent}, {d})"));
+                    st.push("0".into());
+                }
+            }
+        }
+        Some((lo, hi, st))
+    }
+
+    /// `on`/`from` clause naming a node set: the C expression of the nodes object
+    /// (a subset is created once and cached when its bounds are constant).
+    fn on_nodes(&mut self, p: &Pragma, r: &Ref) -> Option<(String, String)> {
+        let Some(ni) = self.lookup_nodes(&r.name.name) else {
+            if let Some(ti) = self.lookup_templ(&r.name.name) {
+                if r.subs.is_none() {
+                    let t = self.templs[ti].cname.clone();
+                    return Some((String::new(), format!("xmpc_template_nodes({t})")));
+                }
+            }
+            self.error("XMP0303", format!("`on {}`: only node sets (or a whole template) are supported here", r.name.name), r.span, "not a node set", None);
+            return None;
+        };
+        let parent = self.nodes[ni].cname.clone();
+        if r.subs.is_none() {
+            return Some((String::new(), parent));
+        }
+        let (lo, hi, st) = self.triplets(r, &parent)?;
+        let loc = self.loc(p);
+        let nd = lo.len();
+        let sizes: Vec<String> = (0..nd)
+            .map(|d| {
+                if st[d] == "0" {
+                    format!("xmpc_nodes_dim_size({parent}, {d})")
+                } else {
+                    format!("({} - {}) / {} + 1", paren(&hi[d]), paren(&lo[d]), paren(&st[d]))
+                }
+            })
+            .collect();
+        let constant = r.subs.iter().flatten().all(|s| !self.mentions_vars(s)) && self.nodes_file_scope(ni);
+        let line = self.line_of(p.dir.span.start);
+        self.uniq += 1;
+        let name = format!("_XMP_ON_{line}_{}", self.uniq);
+        let mut pre = String::new();
+        if constant {
+            self.statics.push(format!("static xmpc_nodes *{name};"));
+            let _ = write!(
+                pre,
+                "if (!{name}) {{\n        const long _XMP_sizes[] = {{{}}}, _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};\n        {name} = xmpc_nodes_new_sub({loc}, {nd}, _XMP_sizes, {parent}, _XMP_lo, _XMP_hi, _XMP_st);\n    }}",
+                sizes.join(", "),
+                lo.join(", "),
+                hi.join(", "),
+                st.join(", ")
+            );
+        } else {
+            let _ = write!(
+                pre,
+                "const long _XMP_sizes[] = {{{}}}, _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};\n    xmpc_nodes *const {name} = xmpc_nodes_new_sub({loc}, {nd}, _XMP_sizes, {parent}, _XMP_lo, _XMP_hi, _XMP_st);",
+                sizes.join(", "),
+                lo.join(", "),
+                hi.join(", "),
+                st.join(", ")
+            );
+        }
+        Some((pre, name))
+    }
+
+    fn nodes_file_scope(&self, ni: usize) -> bool {
+        self.scopes[0].nodes.values().any(|&v| v == ni)
+    }
+
+    fn mentions_vars(&self, s: &xmpc_ir::directive::Sub) -> bool {
+        let mut found = false;
+        let mut f = |e: &Expr| {
+            walk_expr(e, &mut |x| {
+                if let ExprKind::Ident(n) = &x.kind {
+                    if self.lookup_var(n).is_some() {
+                        found = true;
+                    }
+                }
+            })
+        };
+        match &s.kind {
+            SubKind::Expr(e) => f(e),
+            SubKind::Triplet { lower, upper, stride } => {
+                for e in [lower, upper, stride].into_iter().flatten() {
+                    f(e);
+                }
+            }
+            SubKind::Star => {}
+        }
+        found
+    }
+
+    // -------------------------------------------------------------- arrays
+
+    /// `align A[...] with T(...)`: records the array as distributed. Returns its index.
+    fn align(&mut self, p: &Pragma, n: &Name, file_scope: bool) -> Option<usize> {
+        let DirectiveKind::Align { source, with, .. } = &p.dir.kind else { return None };
+        let Some(ti) = self.lookup_templ(&with.name.name) else {
+            self.error("XMP0102", format!("template `{}` is not declared", with.name.name), with.name.span, "unknown template", None);
+            return None;
+        };
+        // Find the array's symbol in the innermost scope that has it.
+        let (sym, global): (Symbol, bool) = match self.find_symbol(&n.name, file_scope) {
+            Some(x) => x,
+            None => {
+                self.error("XMP0103", format!("array `{}` is not declared", n.name), n.span, "unknown array", None);
+                return None;
+            }
+        };
+        if sym.sclass == StorageClass::Extern || sym.sclass == StorageClass::Param || (!global && sym.sclass == StorageClass::Static) {
+            self.error(
+                "XMP0303",
+                format!(
+                    "aligning `{}` ({}) is not supported",
+                    n.name,
+                    match sym.sclass {
+                        StorageClass::Extern => "an `extern` declaration",
+                        StorageClass::Param => "a function parameter",
+                        _ => "a `static` local",
+                    }
+                ),
+                n.span,
+                "here",
+                Some("align the array where it is defined (file scope or an automatic local)".into()),
+            );
+            return None;
+        }
+        let (pointer, extents): (bool, Vec<String>) = match self.unit_type(sym.ty) {
+            Type::Array { dims, .. } => (false, dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect()),
+            Type::Pointer(_) => (true, vec![]),
+            _ => {
+                self.error("XMP0303", format!("`{}` is not an array or pointer", n.name), n.span, "cannot be aligned", None);
+                return None;
+            }
+        };
+        if sym.init.is_some() {
+            self.error(
+                "XMP0303",
+                format!("distributed array `{}` cannot have an initialiser", n.name),
+                sym.span,
+                "initialised here",
+                Some("initialise it in a `loop` instead".into()),
+            );
+            return None;
+        }
+        let ndims = if pointer { source.len() } else { extents.len() };
+        if extents.iter().any(|e| e.is_empty()) || ndims != source.len() {
+            self.error(
+                "XMP0303",
+                format!("`{}`: the align source must list one subscript per array dimension with known extents", n.name),
+                n.span,
+                "here",
+                None,
+            );
+            return None;
+        }
+        if pointer && ndims != 1 {
+            self.error("XMP0303", "only 1-dimensional pointer arrays can be aligned", n.span, "here", None);
+            return None;
+        }
+        // align_dim / offsets.
+        let subs = with.subs.clone().unwrap_or_default();
+        let mut align_dim = vec![];
+        let mut align_off = vec![];
+        let mut colon_k = 0;
+        for s in source {
+            match s {
+                AlignSrc::Index(v) => {
+                    let mut found = None;
+                    for (k, sub) in subs.iter().enumerate() {
+                        if let SubKind::Expr(e) = &sub.kind {
+                            if let Some(off) = index_offset(e, &v.name) {
+                                found = Some((k, off));
+                            }
+                        }
+                    }
+                    match found {
+                        Some((k, off)) => {
+                            align_dim.push(k as i64);
+                            align_off.push(off);
+                        }
+                        None => {
+                            align_dim.push(-1);
+                            align_off.push("0".into());
+                        }
+                    }
+                }
+                AlignSrc::Star(_) => {
+                    align_dim.push(-1);
+                    align_off.push("0".into());
+                }
+                AlignSrc::Colon(_) => {
+                    let mut seen = 0;
+                    let mut found = -1;
+                    for (k, sub) in subs.iter().enumerate() {
+                        if matches!(&sub.kind, SubKind::Triplet { lower: None, upper: None, .. }) {
+                            if seen == colon_k {
+                                found = k as i64;
+                            }
+                            seen += 1;
+                        }
+                    }
+                    colon_k += 1;
+                    align_dim.push(found);
+                    align_off.push("0".into());
+                }
+            }
+        }
+        let dists = self.templs[ti].dists.clone();
+        let fmts: Vec<Fmt> = align_dim
+            .iter()
+            .map(|&k| {
+                if k < 0 {
+                    return Fmt::Linear;
+                }
+                match dists.as_ref().and_then(|d| d.get(k as usize)) {
+                    Some((DistFormat::Cyclic, false)) => Fmt::Cyclic,
+                    Some((DistFormat::Cyclic, true)) | None => Fmt::General,
+                    Some(_) => Fmt::Linear,
+                }
+            })
+            .collect();
+        let extents = if pointer {
+            // The extent follows the template: upper - offset + 1.
+            match &self.templs[ti].bounds {
+                Some(b) if align_dim[0] >= 0 && (align_dim[0] as usize) < b.len() => {
+                    vec![format!("{} + 1", paren(&plus_str(&b[align_dim[0] as usize].1, &align_off[0], true)))]
+                }
+                _ => vec![String::new()],
+            }
+        } else {
+            extents
+        };
+        let lay = if global { n.name.clone() } else { format!("{}_{}", n.name, self.line_of(p.dir.span.start)) };
+        let storage = if pointer { n.name.clone() } else { format!("_XMP_ADDR_{}", n.name) };
+        let desc = format!("_XMP_DESC_{}", n.name);
+        let idx = self.arrs.len();
+        self.arrs.push(ArrInfo {
+            name: n.name.clone(),
+            storage,
+            desc: desc.clone(),
+            lay: lay.clone(),
+            ndims,
+            fmts,
+            global,
+            pointer,
+            templ: ti,
+            align_dim,
+            align_off,
+            extents,
+            shadow: vec![("0".into(), "0".into(), false); ndims],
+            has_shadow: false,
+            deferred: self.templs[ti].bounds.is_none(),
+        });
+        // Rewrite the declaration: `double a[N][M]` → `double *_XMP_ADDR_a`.
+        if !pointer {
+            let end = declarator_end(self.src, sym.span.end);
+            // `restrict` on the file-scope pointer: distinct distributed arrays never
+            // overlap, and GCC then vectorises / turns row copies into memcpy at -O2
+            // exactly as it does for plain C arrays (a local copy is ignored by GCC).
+            let text = if global { format!("*restrict _XMP_ADDR_{}", n.name) } else { format!("*_XMP_ADDR_{}", n.name) };
+            self.edit(Span::new(sym.span.start, end), text);
+        }
+        if global {
+            self.statics.push(format!("static xmpc_array *{desc};"));
+            let mut vars = vec![];
+            for d in 0..ndims {
+                vars.push(format!("_XMP_G_{lay}_off{d}"));
+                if d + 1 < ndims {
+                    vars.push(format!("_XMP_G_{lay}_str{d}"));
+                }
+                match self.arrs[idx].fmts[d] {
+                    Fmt::Linear => {}
+                    Fmt::Cyclic => vars.push(format!("_XMP_G_{lay}_np{d}")),
+                    Fmt::General => {
+                        vars.push(format!("_XMP_G_{lay}_w{d}"));
+                        vars.push(format!("_XMP_G_{lay}_wp{d}"));
+                    }
+                }
+            }
+            self.statics.push(format!("static long {};", vars.join(", ")));
+        }
+        // The array is distributed from now on in its scope.
+        let scope = if global { 0 } else { self.scopes.len() - 1 };
+        let target = (0..=scope).rev().find(|&k| self.scopes[k].vars.contains_key(&n.name)).unwrap_or(scope);
+        self.scopes[target].vars.insert(n.name.clone(), Var::Dist(idx));
+        Some(idx)
+    }
+
+    fn unit_type(&self, t: TypeId) -> Type {
+        self.unit.types.get(t).clone()
+    }
+
+    fn find_symbol(&self, name: &str, file_scope: bool) -> Option<(Symbol, bool)> {
+        if !file_scope {
+            if let Some(f) = self.cur_fn {
+                if let Some(s) = f.symbols.symbols.iter().rev().find(|s| s.name == name) {
+                    return Some((s.clone(), false));
+                }
+            }
+        }
+        self.unit.globals.symbols.iter().rev().find(|s| s.name == name).map(|s| (s.clone(), true))
+    }
+
+    fn shadow(&mut self, n: &Name, widths: &[ShadowWidth]) {
+        let Some(a) = self.dist(&n.name) else {
+            self.error("XMP0109", format!("`{}` is not aligned with a template", n.name), n.span, "not a distributed array", None);
+            return;
+        };
+        let mut sh = vec![];
+        for w in widths {
+            match w {
+                ShadowWidth::Full(_) => sh.push(("0".into(), "0".into(), true)),
+                ShadowWidth::Width(w) => sh.push((c_expr(&w.lower), c_expr(&w.upper), false)),
+            }
+        }
+        if sh.len() == self.arrs[a].ndims {
+            self.arrs[a].shadow = sh;
+            self.arrs[a].has_shadow = true;
+        }
+    }
+
+    /// Creation of an array: new (+ shadow) (+ alloc unless a pointer array) + layout.
+    fn create_array(&mut self, a: usize, p: &Pragma, ind: &str) -> String {
+        let loc = self.loc(p);
+        let ar = self.arrs[a].clone();
+        let t = self.templs[ar.templ].cname.clone();
+        let elem = format!("sizeof(*{})", ar.storage);
+        let mut out = String::new();
+        let decl = if ar.global { String::new() } else { "xmpc_array *".to_string() };
+        let _ = writeln!(
+            out,
+            "{ind}{decl}{} = xmpc_array_new({loc}, {t}, {}, {elem}, (const long[]){{{}}}, (const int[]){{{}}}, (const long[]){{{}}});",
+            ar.desc,
+            ar.ndims,
+            ar.extents.join(", "),
+            ar.align_dim.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", "),
+            ar.align_off.join(", ")
+        );
+        if ar.has_shadow {
+            let lo: Vec<&str> = ar.shadow.iter().map(|s| s.0.as_str()).collect();
+            let hi: Vec<&str> = ar.shadow.iter().map(|s| s.1.as_str()).collect();
+            let full: Vec<&str> = ar.shadow.iter().map(|s| if s.2 { "1" } else { "0" }).collect();
+            let _ = writeln!(
+                out,
+                "{ind}xmpc_array_shadow({loc}, {}, (const long[]){{{}}}, (const long[]){{{}}}, (const int[]){{{}}});",
+                ar.desc,
+                lo.join(", "),
+                hi.join(", "),
+                full.join(", ")
+            );
+        }
+        if !ar.pointer {
+            let _ = writeln!(out, "{ind}{} = xmpc_array_alloc({loc}, {});", ar.storage, ar.desc);
+        }
+        if ar.global || ar.pointer || ar.deferred {
+            out.push_str(&self.layout_load(a, ind, &format!("_XMP_G_{}_", ar.lay), None));
+        }
+        out
+    }
+
+    /// Reads the layout of array `a` into variables `{prefix}off0`...; `only` limits
+    /// it to the variables a function uses (local arrays declare them `const long`).
+    fn layout_load(&self, a: usize, ind: &str, prefix: &str, only: Option<&BTreeSet<String>>) -> String {
+        let ar = &self.arrs[a];
+        let n = ar.ndims;
+        let mut out = String::new();
+        let dv = format!("_XMP_{}_dim", ar.lay);
+        let want = |v: &str| only.is_none_or(|s| s.contains(v));
+        let decl = if only.is_some() { "const long " } else { "" };
+        let mut body = String::new();
+        for d in 0..n {
+            let v = format!("off{d}");
+            if want(&v) {
+                let _ = writeln!(body, "{ind}{decl}{prefix}{v} = {dv}[{d}].offset;");
+            }
+            if d + 1 < n {
+                let v = format!("str{d}");
+                if want(&v) {
+                    let prod: Vec<String> = (d + 1..n).map(|k| format!("{dv}[{k}].alloc")).collect();
+                    let _ = writeln!(body, "{ind}{decl}{prefix}{v} = {};", prod.join(" * "));
+                }
+            }
+            match ar.fmts[d] {
+                Fmt::Linear => {}
+                Fmt::Cyclic => {
+                    let v = format!("np{d}");
+                    if want(&v) {
+                        let _ = writeln!(body, "{ind}{decl}{prefix}{v} = {dv}[{d}].procs;");
+                    }
+                }
+                Fmt::General => {
+                    for (v, e) in [(format!("w{d}"), format!("{dv}[{d}].width")), (format!("wp{d}"), format!("{dv}[{d}].width * {dv}[{d}].procs"))] {
+                        if want(&v) {
+                            let _ = writeln!(body, "{ind}{decl}{prefix}{v} = {e};");
+                        }
+                    }
+                }
+            }
+        }
+        if body.is_empty() {
+            return out;
+        }
+        if only.is_none() {
+            let _ = writeln!(out, "{ind}{{");
+            let _ = writeln!(out, "{ind}    xmpc_dim {dv}[{n}];");
+            for d in 0..n {
+                let _ = writeln!(out, "{ind}    xmpc_array_dim({}, {d}, &{dv}[{d}]);", ar.desc);
+            }
+            for l in body.lines() {
+                let _ = writeln!(out, "    {l}");
+            }
+            let _ = writeln!(out, "{ind}}}");
+        } else {
+            let _ = writeln!(out, "{ind}xmpc_dim {dv}[{n}];");
+            for d in 0..n {
+                let _ = writeln!(out, "{ind}xmpc_array_dim({}, {d}, &{dv}[{d}]);", ar.desc);
+            }
+            out.push_str(&body);
+        }
+        out
+    }
+
+    /// A local access `storage[linear]` for global index texts `idx`.
+    fn access(&mut self, a: usize, idx: &[String]) -> String {
+        let ar = self.arrs[a].clone();
+        let direct = ar.pointer || ar.deferred;
+        let mut used = vec![];
+        let mut var = |v: String| -> String {
+            used.push(v.clone());
+            if direct {
+                format!("_XMP_G_{}_{v}", ar.lay)
+            } else {
+                format!("_XMP_{}_{v}", ar.lay)
+            }
+        };
+        let mut terms = vec![];
+        for (d, g) in idx.iter().enumerate() {
+            let g = paren(g);
+            let off = var(format!("off{d}"));
+            let l = match ar.fmts[d] {
+                Fmt::Linear => format!("{g} - {off}"),
+                Fmt::Cyclic => format!("({g} - {off}) / {}", var(format!("np{d}"))),
+                Fmt::General => {
+                    let w = var(format!("w{d}"));
+                    let wp = var(format!("wp{d}"));
+                    format!("({g} - {off}) / {wp} * {w} + ({g} - {off}) % {w}")
+                }
+            };
+            if d + 1 < ar.ndims {
+                terms.push(format!("({l}) * {}", var(format!("str{d}"))));
+            } else {
+                terms.push(l);
+            }
+        }
+        if !direct {
+            if let Some(f) = &mut self.fctx {
+                let set = f.used.entry(a).or_default();
+                set.extend(used);
+            }
+        }
+        format!("{}[{}]", ar.storage, terms.join(" + "))
+    }
+}
+
+const TYPEOF_MACRO: &str = "#define _XMP_TYPE_OF(x) _Generic((x), char: XMPC_TYPE_CHAR, signed char: XMPC_TYPE_CHAR, unsigned char: XMPC_TYPE_UCHAR, \\
+    short: XMPC_TYPE_SHORT, unsigned short: XMPC_TYPE_USHORT, int: XMPC_TYPE_INT, unsigned int: XMPC_TYPE_UINT, \\
+    long: XMPC_TYPE_LONG, unsigned long: XMPC_TYPE_ULONG, long long: XMPC_TYPE_LONGLONG, unsigned long long: XMPC_TYPE_ULONGLONG, \\
+    float: XMPC_TYPE_FLOAT, double: XMPC_TYPE_DOUBLE, long double: XMPC_TYPE_LONGDOUBLE, _Bool: XMPC_TYPE_BOOL, \\
+    float _Complex: XMPC_TYPE_FLOAT_COMPLEX, double _Complex: XMPC_TYPE_DOUBLE_COMPLEX)\n";
+
+/// Template shape → (bounds when fixed, lower texts, upper texts).
+#[allow(clippy::type_complexity)]
+fn shape_bounds(shape: &TemplateShape) -> (Option<Vec<(String, String)>>, Vec<String>, Vec<String>) {
+    let mut b = vec![];
+    let mut lo = vec![];
+    let mut hi = vec![];
+    let mut fixed = true;
+    for d in &shape.dims {
+        match &d.bounds {
+            Some((l, u)) => {
+                let (l, u) = (c_expr(l), c_expr(u));
+                lo.push(l.clone());
+                hi.push(u.clone());
+                b.push((l, u));
+            }
+            None => {
+                fixed = false;
+                lo.push("0".into());
+                hi.push("-1".into());
+            }
+        }
+    }
+    (fixed.then_some(b), lo, hi)
+}
+
+fn plus_str(a: &str, off: &str, minus: bool) -> String {
+    if off == "0" {
+        return a.to_string();
+    }
+    format!("{} {} {}", paren(a), if minus { "-" } else { "+" }, paren(off))
+}
+
+/// `i`, `i + c`, `i - c`, `c + i` → the offset text.
+fn index_offset(e: &Expr, var: &str) -> Option<String> {
+    match &e.kind {
+        ExprKind::Ident(n) if n == var => Some("0".into()),
+        ExprKind::Binary(xmpc_ir::BinOp::Add, a, b) => {
+            if a.ident() == Some(var) {
+                Some(c_expr(b))
+            } else if b.ident() == Some(var) {
+                Some(c_expr(a))
+            } else {
+                None
+            }
+        }
+        ExprKind::Binary(xmpc_ir::BinOp::Sub, a, b) if a.ident() == Some(var) => Some(format!("-{}", paren(&c_expr(b)))),
+        _ => None,
+    }
+}
+
+/// End of a declarator's array part: `a[N][M]` from the name's end.
+fn declarator_end(src: &str, mut i: usize) -> usize {
+    let b = src.as_bytes();
+    loop {
+        let mut j = i;
+        while j < b.len() && b[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if j < b.len() && b[j] == b'[' {
+            let mut depth = 0;
+            while j < b.len() {
+                if b[j] == b'[' {
+                    depth += 1;
+                } else if b[j] == b']' {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                j += 1;
+            }
+            i = j + 1;
+        } else {
+            return i;
+        }
+    }
+}
+
+/// Identifier words of a text with their offsets (comments and strings skipped roughly).
+fn words(text: &str) -> Vec<(usize, &str)> {
+    let b = text.as_bytes();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i += 1;
+        } else if b[i..].starts_with(b"/*") {
+            i = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+        } else if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                i += 1;
+            }
+            out.push((s, &text[s..i]));
+        } else if c.is_ascii_digit() {
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::SizeOf(a) => walk_expr(a, f),
+        ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Index(a, b) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+        }
+        ExprKind::Call(c, args) => {
+            walk_expr(c, f);
+            args.iter().for_each(|a| walk_expr(a, f));
+        }
+        ExprKind::Member { base, .. } => walk_expr(base, f),
+        ExprKind::Cond(a, b, c) => {
+            walk_expr(a, f);
+            walk_expr(b, f);
+            walk_expr(c, f);
+        }
+        ExprKind::Triplet(a, b, c) => {
+            for x in [a, b, c].into_iter().flatten() {
+                walk_expr(x, f);
+            }
+        }
+        _ => {}
+    }
+}
+
+mod stmt;

@@ -1,0 +1,1397 @@
+//! Functions, statements, expressions and the directives inside functions.
+
+use super::*;
+
+/// One level of a work-shared loop nest.
+struct Level<'a> {
+    stmt: &'a Stmt,
+    body: &'a Stmt,
+    var: String,
+    /// Text that starts the new init (`i = ` or `int i = `).
+    init_prefix: String,
+    lo: String,
+    /// Inclusive upper bound.
+    hi: String,
+    step: String,
+    step_text: String,
+    /// A loop counting downwards (`for (i = hi; i >= lo; i--)`): lo/hi/step are those of
+    /// the same iterations counted upwards.
+    down: bool,
+    tdim: usize,
+    off: String,
+}
+
+impl<'a> Tr<'a> {
+    pub(super) fn function(&mut self, f: &'a Function) {
+        self.cur_fn = Some(f);
+        let top = body_open(self.src, f.name_span.end).unwrap_or(f.span.start);
+        self.fctx = Some(FnCtx { used: HashMap::new(), indent: "    ".into() });
+        self.scopes.push(Scope::default());
+        self.declare(&f.symbols, &f.params);
+        self.stmts(&f.body);
+        self.scopes.pop();
+        let ctx = self.fctx.take().expect("function context");
+        // Layout locals of file-scope arrays at the top of the function.
+        let mut text = String::new();
+        let mut used: Vec<(&usize, &BTreeSet<String>)> = ctx.used.iter().collect();
+        used.sort();
+        for (&a, set) in &used {
+            let ar = &self.arrs[a];
+            if !ar.global || ar.pointer || ar.deferred {
+                continue;
+            }
+            let decls: Vec<String> = set.iter().map(|v| format!("_XMP_{}_{v} = _XMP_G_{}_{v}", ar.lay, ar.lay)).collect();
+            let _ = write!(text, "\n{}const long {};", ctx.indent, decls.join(", "));
+        }
+        if !text.is_empty() {
+            self.edit(Span::new(top, top), format!("{text} /* xmpc: layout of distributed arrays */"));
+        }
+        for (span, prefix, a, ind) in std::mem::take(&mut self.pending_local) {
+            let empty = BTreeSet::new();
+            let set = ctx.used.get(&a).unwrap_or(&empty);
+            let lay = format!("_XMP_{}_", self.arrs[a].lay);
+            let body = self.layout_load(a, &ind, &lay, Some(set));
+            self.edit(span, format!("{prefix}{}", body.trim_end()));
+        }
+        self.cur_fn = None;
+    }
+
+    fn stmts(&mut self, list: &'a [Stmt]) {
+        // Local arrays are created at the last align/shadow directive naming them.
+        let mut last: HashMap<String, usize> = HashMap::new();
+        for (k, s) in list.iter().enumerate() {
+            if let StmtKind::Pragma(p) = &s.kind {
+                match &p.dir.kind {
+                    DirectiveKind::Align { names, .. } | DirectiveKind::Shadow { names, .. } => {
+                        for n in names {
+                            last.insert(n.name.clone(), k);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut created: Vec<(usize, usize)> = vec![]; // (array, creating statement)
+        for (k, s) in list.iter().enumerate() {
+            if let StmtKind::Pragma(p) = &s.kind {
+                if matches!(p.dir.kind, DirectiveKind::Align { .. } | DirectiveKind::Shadow { .. }) {
+                    self.local_layout_directive(p, k, &last, &mut created);
+                    continue;
+                }
+            }
+            self.stmt(s);
+        }
+    }
+
+    /// align/shadow inside a function.
+    fn local_layout_directive(&mut self, p: &'a Pragma, k: usize, last: &HashMap<String, usize>, _created: &mut Vec<(usize, usize)>) {
+        let comment = self.dir_comment(p);
+        let ind = self.indent_at(p.dir.span.start);
+        let mut code = String::new();
+        let mut pending = None;
+        match &p.dir.kind {
+            DirectiveKind::Align { names, .. } => {
+                for n in names {
+                    if let Some(a) = self.align(p, n, false) {
+                        if self.arrs[a].global {
+                            self.error(
+                                "XMP0303",
+                                format!("`{}` is a file-scope array: align it at file scope", n.name),
+                                n.span,
+                                "aligned inside a function",
+                                None,
+                            );
+                        } else if last.get(&n.name) == Some(&k) {
+                            pending = Some(a);
+                        }
+                    }
+                }
+            }
+            DirectiveKind::Shadow { names, widths } => {
+                for n in names {
+                    self.shadow(n, widths);
+                    if let Some(a) = self.dist(&n.name) {
+                        if !self.arrs[a].global && last.get(&n.name) == Some(&k) {
+                            pending = Some(a);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(a) = pending {
+            code = self.create_array(a, p, &ind);
+            let prefix = format!("{comment}\n{code}");
+            self.pending_local.push((p.dir.span, prefix, a, ind));
+        } else {
+            let _ = &code;
+            self.edit(p.dir.span, comment);
+        }
+    }
+
+    fn stmt(&mut self, s: &'a Stmt) {
+        match &s.kind {
+            StmtKind::Compound(v) => {
+                self.scopes.push(Scope::default());
+                self.stmts(v);
+                self.scopes.pop();
+            }
+            StmtKind::Decl(ids) => {
+                let f = self.cur_fn.expect("in a function");
+                for &id in ids {
+                    if let Some(init) = &f.symbols.get(id).init {
+                        self.expr(init);
+                    }
+                }
+                self.declare(&f.symbols, ids);
+            }
+            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::If { cond, then, els } => {
+                self.expr(cond);
+                self.stmt(then);
+                if let Some(e) = els {
+                    self.stmt(e);
+                }
+            }
+            StmtKind::For { init, cond, step, body } => {
+                self.scopes.push(Scope::default());
+                if let Some(i) = init {
+                    self.stmt(i);
+                }
+                for e in [cond, step].into_iter().flatten() {
+                    self.expr(e);
+                }
+                self.stmt(body);
+                self.scopes.pop();
+            }
+            StmtKind::While { cond, body } => {
+                if let Some(c) = cond {
+                    self.expr(c);
+                }
+                self.stmt(body);
+            }
+            StmtKind::DoWhile { body, cond } => {
+                self.stmt(body);
+                self.expr(cond);
+            }
+            StmtKind::Switch { cond, body } => {
+                self.expr(cond);
+                self.stmt(body);
+            }
+            StmtKind::Return(Some(e)) => self.expr(e),
+            StmtKind::Pragma(p) => self.pragma(p),
+            StmtKind::Verbatim => self.verbatim_check(s.span),
+            _ => {}
+        }
+    }
+
+    /// Rewrites the distributed-array references of an expression (as edits).
+    pub(super) fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Index(..) => {
+                let (base, subs) = index_chain(e);
+                if let ExprKind::Ident(n) = &base.kind {
+                    if let Some(a) = self.dist(n) {
+                        let nd = self.arrs[a].ndims;
+                        if subs.len() != nd {
+                            self.error(
+                                "XMP0301",
+                                format!("distributed array `{n}` has {nd} dimension(s) but is subscripted with {}", subs.len()),
+                                e.span,
+                                "partial subscript",
+                                Some("only whole elements of a distributed array can be used".into()),
+                            );
+                            return;
+                        }
+                        let idx: Vec<String> = subs.iter().map(|s| self.render(s)).collect();
+                        let text = self.access(a, &idx);
+                        self.edit(e.span, text);
+                        return;
+                    }
+                }
+                if let ExprKind::Index(a, i) = &e.kind {
+                    self.expr(a);
+                    self.expr(i);
+                }
+            }
+            ExprKind::Ident(n) => {
+                if let Some(a) = self.dist(n) {
+                    if !self.arrs[a].pointer {
+                        self.error(
+                            "XMP0301",
+                            format!("distributed array `{n}` is used without subscripts"),
+                            e.span,
+                            "each node holds only its part of this array",
+                            Some("pass or use single elements (`a[i]`), or use `gmove` to copy a section into a local array".into()),
+                        );
+                    }
+                }
+            }
+            ExprKind::Call(f, args) => {
+                let callee = f.ident();
+                if callee == Some("xmp_desc_of") && args.len() == 1 {
+                    if let Some(a) = args[0].ident().and_then(|n| self.dist(n)) {
+                        let d = self.arrs[a].desc.clone();
+                        self.edit(e.span, d);
+                        return;
+                    }
+                    // A template or node set (not shadowed by a C variable).
+                    if let Some(n) = args[0].ident().filter(|n| self.lookup_var(n).is_none()) {
+                        let obj = match (self.lookup_templ(n), self.lookup_nodes(n)) {
+                            (Some(t), _) => Some(self.templs[t].cname.clone()),
+                            (None, Some(q)) => Some(self.nodes[q].cname.clone()),
+                            _ => None,
+                        };
+                        if let Some(o) = obj {
+                            self.edit(e.span, format!("(xmp_desc_t){o}"));
+                            return;
+                        }
+                    }
+                }
+                if callee == Some("xmp_node_num") && args.is_empty() && self.square_nodes {
+                    self.edit(e.span, "(xmp_node_num() - 1)");
+                    return;
+                }
+                for a in args {
+                    if let Some(n) = a.ident() {
+                        if let Some(ai) = self.dist(n) {
+                            if !self.arrs[ai].pointer {
+                                let fname = callee.unwrap_or("a function").to_string();
+                                self.error(
+                                    "XMP0301",
+                                    format!("distributed array `{n}` is passed to `{fname}`"),
+                                    a.span,
+                                    "each node holds only its part of this array",
+                                    Some("pass single elements, or copy a section into a local array with `gmove` first".into()),
+                                );
+                                continue;
+                            }
+                        }
+                    }
+                    self.expr(a);
+                }
+                self.expr(f);
+            }
+            ExprKind::Verbatim(_) => self.verbatim_check(e.span),
+            _ => {
+                let mut kids: Vec<&Expr> = vec![];
+                match &e.kind {
+                    ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::SizeOf(a) => kids.push(a),
+                    ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) => {
+                        kids.push(a);
+                        kids.push(b);
+                    }
+                    ExprKind::Member { base, .. } => kids.push(base),
+                    ExprKind::Cond(a, b, c) => {
+                        kids.push(a);
+                        kids.push(b);
+                        kids.push(c);
+                    }
+                    _ => {}
+                }
+                for k in kids {
+                    self.expr(k);
+                }
+            }
+        }
+    }
+
+    /// The text of an expression with its distributed references rewritten.
+    fn render(&mut self, e: &Expr) -> String {
+        let mark = self.edits.len();
+        self.expr(e);
+        let inner: Vec<TextEdit> = self.edits.drain(mark..).collect();
+        splice(self.src, e.span, &inner)
+    }
+
+    // -------------------------------------------------------------- directives
+
+    fn pragma(&mut self, p: &'a Pragma) {
+        let comment = self.dir_comment(p);
+        let ind = self.indent_at(p.dir.span.start);
+        if let Some(acc) = p.dir.kind_trailers().and_then(|t| t.acc) {
+            self.error("XMP0304", format!("`{}` with the `acc` clause (XcalableACC) is not translated yet", p.dir.name()), acc, "device memory", None);
+            return;
+        }
+        match &p.dir.kind {
+            DirectiveKind::Nodes { .. } | DirectiveKind::Template { .. } | DirectiveKind::Distribute { .. } => {
+                if let Some(code) = self.decl_directive(p, false) {
+                    self.edit(p.dir.span, format!("{comment}\n{}", code.trim_end()));
+                }
+            }
+            DirectiveKind::Loop(l) => self.loop_dir(p, l),
+            // XACC on the host: the runtime caches the exchange plan anyway, so
+            // `reflect_init` has nothing to do and `reflect_do` is a `reflect`.
+            DirectiveKind::ReflectInit { .. } => self.edit(p.dir.span, format!("{comment} /* the plan is built by the first reflect */")),
+            DirectiveKind::ReflectDo { vars, trailers } => {
+                let loc = self.loc(p);
+                let asy = trailers.async_id.as_ref().map_or("-1".into(), c_expr);
+                let mut code = comment.clone();
+                for v in vars {
+                    let Some(a) = self.dist(&v.name) else {
+                        self.error("XMP0109", format!("`{}` is not aligned with a template", v.name), v.span, "not a distributed array", None);
+                        continue;
+                    };
+                    let desc = self.arrs[a].desc.clone();
+                    let _ = write!(code, "\n{ind}xmpc_reflect({loc}, {desc}, NULL, NULL, NULL, {asy});");
+                }
+                self.edit(p.dir.span, code);
+            }
+            DirectiveKind::Reflect { vars, widths, trailers } => {
+                let loc = self.loc(p);
+                let asy = trailers.async_id.as_ref().map_or("-1".into(), c_expr);
+                let mut code = comment.clone();
+                for v in vars {
+                    let Some(a) = self.dist(&v.name) else {
+                        self.error("XMP0109", format!("`{}` is not aligned with a template", v.name), v.span, "not a distributed array", None);
+                        continue;
+                    };
+                    let desc = self.arrs[a].desc.clone();
+                    match widths {
+                        None => {
+                            let _ = write!(code, "\n{ind}xmpc_reflect({loc}, {desc}, NULL, NULL, NULL, {asy});");
+                        }
+                        Some(ws) => {
+                            let nd = self.arrs[a].ndims;
+                            let (lo, hi, per) = widths_c(ws, nd);
+                            let _ = write!(
+                                code,
+                                "\n{ind}{{\n{ind}    const long _XMP_width_lo[] = {{{lo}}}, _XMP_width_hi[] = {{{hi}}};\n{ind}    const int _XMP_periodic[] = {{{per}}};\n{ind}    xmpc_reflect({loc}, {desc}, _XMP_width_lo, _XMP_width_hi, _XMP_periodic, {asy});\n{ind}}}"
+                            );
+                        }
+                    }
+                }
+                self.edit(p.dir.span, code);
+            }
+            DirectiveKind::WaitAsync { ids, .. } => {
+                let loc = self.loc(p);
+                let mut code = comment.clone();
+                for id in ids {
+                    let _ = write!(code, "\n{ind}xmpc_wait_async({loc}, {});", c_expr(id));
+                }
+                self.edit(p.dir.span, code);
+            }
+            DirectiveKind::Reduction { reductions, on, .. } => {
+                let loc = self.loc(p);
+                let (pre, nodes) = match on {
+                    Some(r) => match self.on_nodes(p, r) {
+                        Some(x) => x,
+                        None => return,
+                    },
+                    None => (String::new(), "NULL".into()),
+                };
+                let mut body = String::new();
+                for r in reductions {
+                    body.push_str(&self.reduction_calls(r, &loc, &nodes, &format!("{ind}    ")));
+                }
+                let code = if pre.is_empty() {
+                    format!("{comment}{}", dedent(&body))
+                } else {
+                    format!("{comment}\n{ind}{{\n{ind}    {}{body}\n{ind}}}", pre.replace("\n", &format!("\n{ind}")))
+                };
+                self.edit(p.dir.span, code);
+            }
+            DirectiveKind::Bcast { vars, from, on, .. } => {
+                let loc = self.loc(p);
+                let (pre, on_c) = match on {
+                    Some(r) => match self.on_nodes(p, r) {
+                        Some(x) => x,
+                        None => return,
+                    },
+                    None => (String::new(), "NULL".into()),
+                };
+                let (from_n, from_i) = match from {
+                    None => ("NULL".to_string(), "NULL".to_string()),
+                    Some(r) => {
+                        let Some(ni) = self.lookup_nodes(&r.name.name) else {
+                            self.error("XMP0303", "`bcast ... from` must name a node set", r.span, "not a node set", None);
+                            return;
+                        };
+                        let n = self.nodes[ni].cname.clone();
+                        match &r.subs {
+                            None => (n, "NULL".into()),
+                            Some(subs) => {
+                                let shift = 1 - r.spelling.node_base() as i64;
+                                let mut idx = vec![];
+                                for s in subs {
+                                    match &s.kind {
+                                        SubKind::Expr(e) => idx.push(plus(&c_expr(e), shift)),
+                                        _ => {
+                                            self.error("XMP0303", "`bcast ... from` must name a single node", s.span, "a range", None);
+                                            return;
+                                        }
+                                    }
+                                }
+                                (n, format!("(const long[]){{{}}}", idx.join(", ")))
+                            }
+                        }
+                    }
+                };
+                let mut body = String::new();
+                for v in vars {
+                    if self.dist(&v.name).is_some() {
+                        self.error(
+                            "XMP0303",
+                            format!("`bcast` of the distributed array `{}`", v.name),
+                            v.span,
+                            "not supported",
+                            Some("use `gmove` to copy distributed data".into()),
+                        );
+                        continue;
+                    }
+                    let _ = write!(body, "\n{ind}    xmpc_bcast({loc}, &{0}, sizeof({0}), {from_n}, {from_i}, {on_c});", v.name);
+                }
+                let code = if pre.is_empty() {
+                    format!("{comment}{}", dedent(&body))
+                } else {
+                    format!("{comment}\n{ind}{{\n{ind}    {}{body}\n{ind}}}", pre.replace("\n", &format!("\n{ind}")))
+                };
+                self.edit(p.dir.span, code);
+            }
+            DirectiveKind::Barrier { on, .. } => {
+                let loc = self.loc(p);
+                let code = match on {
+                    None => format!("{comment}\n{ind}xmpc_barrier({loc}, NULL);"),
+                    Some(r) => match self.on_nodes(p, r) {
+                        Some((pre, n)) if pre.is_empty() => format!("{comment}\n{ind}xmpc_barrier({loc}, {n});"),
+                        Some((pre, n)) => {
+                            format!("{comment}\n{ind}{{\n{ind}    {}\n{ind}    xmpc_barrier({loc}, {n});\n{ind}}}", pre.replace("\n", &format!("\n{ind}")))
+                        }
+                        None => return,
+                    },
+                };
+                self.edit(p.dir.span, code);
+            }
+            DirectiveKind::Task { on, nocomm, .. } => self.task(p, on, *nocomm),
+            DirectiveKind::Tasks { .. } => {
+                self.edit(p.dir.span, comment);
+                if let Some(b) = &p.body {
+                    self.stmt(b);
+                }
+            }
+            DirectiveKind::TemplateFix { dists, name, shape } => {
+                let loc = self.loc(p);
+                let Some(ti) = self.lookup_templ(&name.name) else {
+                    self.error("XMP0102", format!("template `{}` is not declared", name.name), name.span, "unknown template", None);
+                    return;
+                };
+                let t = self.templs[ti].cname.clone();
+                let mut code = comment.clone();
+                if let Some(shape) = shape {
+                    let (bounds, lo, hi) = shape_bounds(shape);
+                    let _ = write!(code, "\n{ind}xmpc_template_fix({loc}, {t}, (const long[]){{{}}}, (const long[]){{{}}});", lo.join(", "), hi.join(", "));
+                    self.templs[ti].bounds = bounds;
+                } else {
+                    self.error("XMP0303", "`template_fix` without a shape is not supported", p.dir.name_span, "give the bounds", None);
+                    return;
+                }
+                if let Some(d) = dists {
+                    let Some(onto) = self.templs[ti].onto.clone() else {
+                        self.error("XMP0303", "`template_fix` with formats needs a `distribute` of the template first", p.dir.name_span, "here", None);
+                        return;
+                    };
+                    let dcode = self.distribute_code(p, ti, d, &onto, &ind);
+                    let _ = write!(code, "\n{}", dcode.trim_end());
+                }
+                // Arrays aligned with this template: create them now.
+                let bounds = self.templs[ti].bounds.clone().unwrap_or_default();
+                for a in 0..self.arrs.len() {
+                    if self.arrs[a].templ != ti || !self.arrs[a].deferred {
+                        continue;
+                    }
+                    let ad = self.arrs[a].align_dim.clone();
+                    let off = self.arrs[a].align_off.clone();
+                    let mut ext = vec![];
+                    for (d, &k) in ad.iter().enumerate() {
+                        if k < 0 || k as usize >= bounds.len() {
+                            self.error(
+                                "XMP0303",
+                                format!("the extent of `{}` cannot be derived from the template", self.arrs[a].name),
+                                p.dir.span,
+                                "here",
+                                None,
+                            );
+                            return;
+                        }
+                        ext.push(format!("{} + 1", paren(&plus_str(&bounds[k as usize].1, &off[d], true))));
+                    }
+                    self.arrs[a].extents = ext;
+                    let c = self.create_array(a, p, &ind);
+                    let _ = write!(code, "\n{}", c.trim_end());
+                }
+                self.edit(p.dir.span, code);
+            }
+            DirectiveKind::StaticDesc { .. } => self.edit(p.dir.span, comment),
+            DirectiveKind::Gmove { mode, trailers } => self.gmove(p, *mode, trailers.async_id.as_ref()),
+            DirectiveKind::Array { on, .. } => self.array_dir(p, on),
+            DirectiveKind::Acc { .. } => {
+                if let Some(b) = &p.body {
+                    self.stmt(b);
+                }
+            }
+            DirectiveKind::ReduceShadow { .. } => {
+                self.error("XMP0304", "`reduce_shadow` is not translated yet (the runtime ABI has no call for it)", p.dir.name_span, "not supported", None);
+            }
+            _ => {
+                self.error("XMP0304", format!("`{}` is not translated yet", p.dir.name()), p.dir.name_span, "not supported by the C translator", None);
+            }
+        }
+    }
+
+    fn reduction_calls(&mut self, r: &xmpc_ir::directive::Reduction, loc: &str, nodes: &str, ind: &str) -> String {
+        let op = match r.op {
+            RedOp::Sum | RedOp::Sub => "XMPC_OP_SUM",
+            RedOp::Prod => "XMPC_OP_PROD",
+            RedOp::BitAnd => "XMPC_OP_BAND",
+            RedOp::BitOr => "XMPC_OP_BOR",
+            RedOp::BitXor => "XMPC_OP_BXOR",
+            RedOp::LogAnd => "XMPC_OP_LAND",
+            RedOp::LogOr => "XMPC_OP_LOR",
+            RedOp::Max => "XMPC_OP_MAX",
+            RedOp::Min => "XMPC_OP_MIN",
+            RedOp::FirstMax => "XMPC_OP_FIRSTMAX",
+            RedOp::FirstMin => "XMPC_OP_FIRSTMIN",
+            RedOp::LastMax => "XMPC_OP_LASTMAX",
+            RedOp::LastMin => "XMPC_OP_LASTMIN",
+            RedOp::Eqv | RedOp::Neqv => {
+                self.error("XMP0303", format!("reduction operator `{}` is Fortran only", r.op.as_str()), r.op_span, "not a C operator", None);
+                return String::new();
+            }
+        };
+        let mut out = String::new();
+        for v in &r.vars {
+            if self.dist(&v.name.name).is_some() {
+                self.error("XMP0303", format!("reduction of the distributed array `{}`", v.name.name), v.name.span, "not supported", None);
+                continue;
+            }
+            let (ty, array) = self.c_type_of(&v.name.name);
+            if v.locs.is_empty() {
+                let (addr, count) =
+                    if array { (v.name.name.clone(), format!("sizeof({0}) / sizeof({0}[0])", v.name.name)) } else { (format!("&{}", v.name.name), "1".into()) };
+                let _ = write!(out, "\n{ind}xmpc_reduction({loc}, {addr}, {count}, {ty}, {op}, {nodes});");
+            } else {
+                if !matches!(r.op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
+                    self.error("XMP0303", "location variables are only allowed with max/min/firstmax/firstmin/lastmax/lastmin", r.op_span, "here", None);
+                    continue;
+                }
+                let locs: Vec<String> = v.locs.iter().map(|l| format!("&{}", l.name)).collect();
+                let tys: Vec<String> = v.locs.iter().map(|l| self.c_type_of(&l.name).0).collect();
+                let n = v.locs.len();
+                let _ = write!(
+                    out,
+                    "\n{ind}{{\n{ind}    void *const _XMP_locs[] = {{{}}};\n{ind}    const int _XMP_loc_types[] = {{{}}};\n{ind}    xmpc_reduction_loc({loc}, &{}, {ty}, {op}, {nodes}, {n}, _XMP_locs, _XMP_loc_types);\n{ind}}}",
+                    locs.join(", "),
+                    tys.join(", "),
+                    v.name.name
+                );
+            }
+        }
+        out
+    }
+
+    /// The XMPC_TYPE_* of a variable (or of its elements), and whether it is an array.
+    fn c_type_of(&mut self, name: &str) -> (String, bool) {
+        let ty = match self.lookup_var(name) {
+            Some(Var::Plain(t)) => Some(*t),
+            _ => None,
+        };
+        let mut array = false;
+        let mut cur = ty;
+        for _ in 0..16 {
+            let Some(t) = cur else { break };
+            match self.unit.types.get(t) {
+                Type::Array { elem, .. } => {
+                    array = true;
+                    cur = Some(*elem);
+                }
+                Type::Basic(b) => {
+                    if let Some(c) = basic_type(b) {
+                        return (c.into(), array);
+                    }
+                    match self.lookup_var(b) {
+                        Some(Var::Typedef(t2)) => cur = Some(*t2),
+                        _ => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+        self.need_typeof = true;
+        (if array { format!("_XMP_TYPE_OF({name}[0])") } else { format!("_XMP_TYPE_OF({name})") }, array)
+    }
+
+    // -------------------------------------------------------------- loop
+
+    fn loop_dir(&mut self, p: &'a Pragma, l: &LoopDir) {
+        let Some(ti) = self.lookup_templ(&l.on.name.name) else {
+            self.error("XMP0102", format!("template `{}` is not declared", l.on.name.name), l.on.name.span, "unknown template", None);
+            return;
+        };
+        let Some(subs) = &l.on.subs else {
+            self.error("XMP0302", "`loop on` needs template subscripts", l.on.span, "e.g. `on t(i)`", None);
+            return;
+        };
+        // index variable → (template dim, offset)
+        let mut map: Vec<(String, usize, String)> = vec![];
+        for (k, s) in subs.iter().enumerate() {
+            if let SubKind::Expr(e) = &s.kind {
+                let mut names = vec![];
+                walk_expr(e, &mut |x| {
+                    if let ExprKind::Ident(n) = &x.kind {
+                        names.push(n.clone());
+                    }
+                });
+                for n in names {
+                    if let Some(off) = index_offset(e, &n) {
+                        map.push((n, k, off));
+                    }
+                }
+            }
+        }
+        let indices: Vec<String> =
+            if l.indices.is_empty() { map.iter().map(|m| m.0.clone()).collect() } else { l.indices.iter().map(|n| n.name.clone()).collect() };
+        if indices.is_empty() {
+            self.error("XMP0302", "`loop` names no loop variable", l.on.span, "e.g. `on t(i)`", None);
+            return;
+        }
+        let mut remaining = indices.clone();
+        let Some(mut cur) = p.body.as_deref() else {
+            self.error("XMP0106", "`loop` directive is not followed by a loop", p.dir.name_span, "expects a loop next", None);
+            return;
+        };
+        while let StmtKind::Pragma(inner) = &cur.kind {
+            match inner.body.as_deref() {
+                Some(b) if matches!(inner.dir.kind, DirectiveKind::Acc { .. }) => cur = b,
+                _ => break,
+            }
+        }
+        let mut levels: Vec<Level<'a>> = vec![];
+        let f = self.cur_fn.expect("in a function");
+        while !remaining.is_empty() {
+            let Some(lv) = self.parse_for(cur, f) else { return };
+            let Some(pos) = remaining.iter().position(|v| *v == lv.var) else {
+                self.error(
+                    "XMP0302",
+                    format!("loop variable `{}` is not an index of the `loop` directive", lv.var),
+                    cur.span,
+                    "this loop",
+                    Some(format!("the directive work-shares {}; nest those loops directly below it", indices.join(", "))),
+                );
+                return;
+            };
+            remaining.remove(pos);
+            let Some(m) = map.iter().find(|m| m.0 == lv.var) else {
+                self.error("XMP0302", format!("`{}` does not appear as a subscript of `{}`", lv.var, l.on.name.name), l.on.span, "here", None);
+                return;
+            };
+            let mut lv = lv;
+            lv.tdim = m.1;
+            lv.off = m.2.clone();
+            let body = lv.body;
+            levels.push(lv);
+            if remaining.is_empty() {
+                break;
+            }
+            match inner_for(body) {
+                Some(s) => cur = s,
+                None => {
+                    self.error(
+                        "XMP0302",
+                        format!("`loop ({})` needs perfectly nested loops over {}", indices.join(", "), remaining.join(", ")),
+                        body.span,
+                        "no nested loop here",
+                        None,
+                    );
+                    return;
+                }
+            }
+        }
+        let loc = self.loc(p);
+        let t = self.templs[ti].cname.clone();
+        let outer = levels[0].stmt;
+        let ind = self.indent_at(outer.span.start);
+        let comment = self.dir_comment(p);
+        let mut head = format!("{comment}\n{ind}{{");
+        let expand = match &l.option {
+            Some(LoopOption::Expand(w)) => Some(w.clone()),
+            Some(LoopOption::Margin(_)) | Some(LoopOption::PeelAndWait(..)) => {
+                self.error("XMP0304", "`margin` / `peel_and_wait` loop options are not translated yet", p.dir.span, "not supported", None);
+                return;
+            }
+            None => None,
+        };
+        for lv in &levels {
+            let v = &lv.var;
+            let fmt = self.templs[ti].dists.as_ref().and_then(|d| d.get(lv.tdim).copied());
+            let (lo_t, hi_t) =
+                if lv.off == "0" { (lv.lo.clone(), lv.hi.clone()) } else { (plus_str(&lv.lo, &lv.off, false), plus_str(&lv.hi, &lv.off, false)) };
+            let kind = match fmt {
+                Some((DistFormat::Block | DistFormat::GBlock | DistFormat::Dup, _)) => 0,
+                Some((DistFormat::Cyclic, false)) => 1,
+                _ => 2,
+            };
+            let shift = |x: &str| if lv.off == "0" { x.to_string() } else { plus_str(x, &lv.off, true) };
+            if lv.down && kind == 2 {
+                self.error(
+                    "XMP0302",
+                    "a loop counting downwards over a cyclic(w) dimension is not supported",
+                    lv.stmt.span.start_span(),
+                    "count upwards here",
+                    None,
+                );
+                return;
+            }
+            if kind == 2 {
+                // cyclic(w) (or a format decided at run time): up to step + 1 chunk sets.
+                let _ = write!(
+                    head,
+                    "\n{ind}    xmpc_sched _XMP_scheds_{v}[8];\n{ind}    const int _XMP_nsched_{v} = xmpc_loop_sched_multi({loc}, {t}, {}, {lo_t}, {hi_t}, {}, _XMP_scheds_{v}, 8);\n{ind}    if (_XMP_nsched_{v} > 8)\n{ind}        xmpc_fatal({loc}, \"loop step too large for a cyclic(w) distribution\");",
+                    lv.tdim, lv.step
+                );
+                let f = shift(&format!("_XMP_scheds_{v}[_XMP_k_{v}].first"));
+                let l = shift(&format!("_XMP_scheds_{v}[_XMP_k_{v}].last"));
+                let header = format!(
+                    "for (int _XMP_k_{v} = 0; _XMP_k_{v} < _XMP_nsched_{v}; _XMP_k_{v}++)\n{ind}for (long _XMP_c_{v} = {f}; _XMP_c_{v} <= {l}; _XMP_c_{v} += _XMP_scheds_{v}[_XMP_k_{v}].stride)\n{ind}    for ({}_XMP_c_{v}; {v} <= (_XMP_c_{v} + _XMP_scheds_{v}[_XMP_k_{v}].width - 1 < {l} ? _XMP_c_{v} + _XMP_scheds_{v}[_XMP_k_{v}].width - 1 : {l}); {})",
+                    lv.init_prefix, lv.step_text
+                );
+                let hend = self.src[..lv.body.span.start].rfind(')').map_or(lv.body.span.start, |p| p + 1).max(lv.stmt.span.start);
+                self.edit(Span::new(lv.stmt.span.start, hend), header);
+                continue;
+            }
+            let _ = write!(
+                head,
+                "\n{ind}    xmpc_sched _XMP_sched_{v};\n{ind}    xmpc_loop_sched({loc}, {t}, {}, {lo_t}, {hi_t}, {}, &_XMP_sched_{v});",
+                lv.tdim, lv.step
+            );
+            let first = shift(&format!("_XMP_sched_{v}.first"));
+            let last = shift(&format!("_XMP_sched_{v}.last"));
+            let ew = expand.as_ref().and_then(|w| w.get(lv.tdim));
+            if let (Some(w), 0, false) = (ew, kind, lv.down) {
+                let (wl, wu) = (c_expr(&w.lower), c_expr(&w.upper));
+                let _ = write!(
+                    head,
+                    "\n{ind}    long _XMP_lo_{v} = {first}, _XMP_hi_{v} = {last};\n{ind}    if (_XMP_lo_{v} <= _XMP_hi_{v}) {{ /* expand */\n{ind}        _XMP_lo_{v} = _XMP_lo_{v} - {wl} < {lo} ? {lo} : _XMP_lo_{v} - {wl};\n{ind}        _XMP_hi_{v} = _XMP_hi_{v} + {wu} > {hi} ? {hi} : _XMP_hi_{v} + {wu};\n{ind}    }}",
+                    lo = paren(&lv.lo),
+                    hi = paren(&lv.hi)
+                );
+            } else {
+                let _ = write!(head, "\n{ind}    const long _XMP_lo_{v} = {first}, _XMP_hi_{v} = {last};");
+            }
+            if kind >= 1 {
+                let _ = write!(head, "\n{ind}    const long _XMP_st_{v} = _XMP_sched_{v}.stride;");
+            }
+            if kind == 2 {
+                let _ = write!(head, "\n{ind}    const long _XMP_w_{v} = _XMP_sched_{v}.width;");
+            }
+            let header = if lv.down {
+                let s_ = if kind == 0 { lv.step.clone() } else { format!("_XMP_st_{v}") };
+                let _ = write!(
+                    head,
+                    "\n{ind}    const long _XMP_top_{v} = _XMP_hi_{v} < _XMP_lo_{v} ? _XMP_lo_{v} - 1 : _XMP_lo_{v} + (_XMP_hi_{v} - _XMP_lo_{v}) / {0} * {0};",
+                    paren(&s_)
+                );
+                let dec = if kind == 0 { lv.step_text.clone() } else { format!("{v} -= _XMP_st_{v}") };
+                format!("for ({}_XMP_top_{v}; {v} >= _XMP_lo_{v}; {dec})", lv.init_prefix)
+            } else {
+                match kind {
+                0 => format!("for ({}_XMP_lo_{v}; {v} <= _XMP_hi_{v}; {})", lv.init_prefix, lv.step_text),
+                1 => format!("for ({}_XMP_lo_{v}; {v} <= _XMP_hi_{v}; {v} += _XMP_st_{v})", lv.init_prefix),
+                _ => format!(
+                    "for (long _XMP_c_{v} = _XMP_lo_{v}; _XMP_c_{v} <= _XMP_hi_{v}; _XMP_c_{v} += _XMP_st_{v})\n{ind}    for ({}_XMP_c_{v}; {v} <= (_XMP_c_{v} + _XMP_w_{v} - 1 < _XMP_hi_{v} ? _XMP_c_{v} + _XMP_w_{v} - 1 : _XMP_hi_{v}); {})",
+                    lv.init_prefix, lv.step_text
+                ),
+            }
+            };
+            let hend = self.src[..lv.body.span.start].rfind(')').map_or(lv.body.span.start, |p| p + 1).max(lv.stmt.span.start);
+            self.edit(Span::new(lv.stmt.span.start, hend), header);
+        }
+        self.edit(p.dir.span, head);
+        // The innermost body.
+        self.scopes.push(Scope::default());
+        for lv in &levels {
+            if let Some(StmtKind::Decl(ids)) = for_init(lv.stmt).map(|s| &s.kind) {
+                self.declare(&f.symbols, ids);
+            }
+        }
+        let body = levels.last().expect("one level").body;
+        self.stmt(body);
+        self.scopes.pop();
+        let mut tail = String::new();
+        let nodes = format!("xmpc_template_nodes({t})");
+        for r in &l.reductions {
+            // In the for's column: `-Wmisleading-indentation` after an unbraced body.
+            tail.push_str(&self.reduction_calls(r, &loc, &nodes, &ind));
+        }
+        let _ = write!(tail, "\n{ind}}}");
+        self.edit(Span::new(outer.span.end, outer.span.end), tail);
+    }
+
+    /// A canonical `for (i = lo; i < hi; i++)` header.
+    fn parse_for(&mut self, s: &'a Stmt, f: &'a Function) -> Option<Level<'a>> {
+        let bad = |t: &mut Self, what: &str| {
+            t.error(
+                "XMP0302",
+                format!("cannot work-share this loop: {what}"),
+                s.span.start_span(),
+                "loop of a `loop` directive",
+                Some("write it as `for (i = lower; i < upper; i++)` (also `<=`, `i += step`)".into()),
+            );
+            None
+        };
+        let StmtKind::For { init, cond, step, body } = &s.kind else {
+            return bad(self, "not a `for` loop");
+        };
+        let Some(init) = init else { return bad(self, "no initialisation") };
+        let (var, lo, init_prefix) = match &init.kind {
+            StmtKind::Expr(Expr { kind: ExprKind::Assign(None, v, lo), .. }) if v.ident().is_some() => {
+                let var = v.ident().expect("checked").to_string();
+                let lo_t = self.render(lo);
+                (var.clone(), lo_t, format!("{var} = "))
+            }
+            StmtKind::Decl(ids) if ids.len() == 1 => {
+                let sym = f.symbols.get(ids[0]);
+                let Some(lo) = &sym.init else { return bad(self, "no initial value") };
+                let Some(prefix) = self.src.get(init.span.start..lo.span.start).map(str::to_string) else {
+                    return bad(self, "the initialisation is not `int i = lower`");
+                };
+                let lo_t = self.render(lo);
+                (sym.name.clone(), lo_t, prefix)
+            }
+            _ => return bad(self, "the initialisation is not `i = lower`"),
+        };
+        let Some(cond) = cond else { return bad(self, "no condition") };
+        use xmpc_ir::BinOp::{Ge, Gt, Le, Lt, Ne};
+        // (bound, inclusive bound, counting down)
+        let (bound, down) = match &cond.kind {
+            ExprKind::Binary(op, a, b) if a.ident() == Some(&var) => {
+                let h = self.render(b);
+                match op {
+                    Lt | Ne => (plus(&h, -1), false),
+                    Le => (h, false),
+                    Gt => (plus(&h, 1), true),
+                    Ge => (h, true),
+                    _ => return bad(self, "the condition must compare the loop variable with `<`, `<=`, `>` or `>=`"),
+                }
+            }
+            ExprKind::Binary(op, a, b) if b.ident() == Some(&var) => {
+                let h = self.render(a);
+                match op {
+                    Gt => (plus(&h, -1), false),
+                    Ge => (h, false),
+                    Lt => (plus(&h, 1), true),
+                    Le => (h, true),
+                    _ => return bad(self, "the condition must compare the loop variable with `<`, `<=`, `>` or `>=`"),
+                }
+            }
+            _ => return bad(self, "the condition is not a comparison of the loop variable"),
+        };
+        let Some(step) = step else { return bad(self, "no increment") };
+        let st = match (&step.kind, down) {
+            (ExprKind::Unary(UnOp::PostInc | UnOp::PreInc, v), false) if v.ident() == Some(&var) => "1".to_string(),
+            (ExprKind::Unary(UnOp::PostDec | UnOp::PreDec, v), true) if v.ident() == Some(&var) => "1".to_string(),
+            (ExprKind::Assign(Some(xmpc_ir::BinOp::Add), v, c), false) if v.ident() == Some(&var) => c_expr(c),
+            (ExprKind::Assign(Some(xmpc_ir::BinOp::Sub), v, c), true) if v.ident() == Some(&var) => c_expr(c),
+            (ExprKind::Assign(None, v, rhs), false) if v.ident() == Some(&var) => match &rhs.kind {
+                ExprKind::Binary(xmpc_ir::BinOp::Add, a, c) if a.ident() == Some(&var) => c_expr(c),
+                ExprKind::Binary(xmpc_ir::BinOp::Add, c, a) if a.ident() == Some(&var) => c_expr(c),
+                _ => return bad(self, "the increment is not `i++` or `i += step`"),
+            },
+            (ExprKind::Assign(None, v, rhs), true) if v.ident() == Some(&var) => match &rhs.kind {
+                ExprKind::Binary(xmpc_ir::BinOp::Sub, a, c) if a.ident() == Some(&var) => c_expr(c),
+                _ => return bad(self, "the decrement is not `i--` or `i -= step`"),
+            },
+            _ => return bad(self, "the step does not move the loop variable towards the bound (`i++`, `i += s`, `i--`, `i -= s`)"),
+        };
+        let step_text = self.src[step.span.range()].to_string();
+        let (lo, hi) = if !down {
+            (lo, bound)
+        } else if st == "1" {
+            (bound, lo)
+        } else {
+            // The lowest iteration of `lo, lo - st, ...` that is >= bound.
+            let (h, b, s) = (paren(&lo), paren(&bound), paren(&st));
+            (format!("{h} - ({h} - {b}) / {s} * {s}"), lo)
+        };
+        Some(Level { stmt: s, body, var, init_prefix, lo, hi, step: st, step_text, down, tdim: 0, off: "0".into() })
+    }
+
+    // -------------------------------------------------------------- task
+
+    fn task(&mut self, p: &'a Pragma, on: &Ref, nocomm: bool) {
+        let comment = self.dir_comment(p);
+        let Some(body) = p.body.as_deref() else {
+            self.error("XMP0303", "`task` is not followed by a statement", p.dir.name_span, "here", None);
+            return;
+        };
+        let loc = self.loc(p);
+        let ind = self.indent_at(p.dir.span.start);
+        let nc = nocomm as i32;
+        let mut head = format!("{comment}\n{ind}{{");
+        let cond;
+        if let Some(ni) = self.lookup_nodes(&on.name.name) {
+            let n = self.nodes[ni].cname.clone();
+            let nd = self.nodes[ni].ndims;
+            let (lo, hi, st) = match &on.subs {
+                Some(_) => match self.triplets(on, &n) {
+                    Some(x) => x,
+                    None => return,
+                },
+                None => (
+                    (0..nd).map(|_| "1".to_string()).collect(),
+                    (0..nd).map(|d| format!("xmpc_nodes_dim_size({n}, {d})")).collect(),
+                    (0..nd).map(|_| "0".to_string()).collect(),
+                ),
+            };
+            let _ =
+                write!(head, "\n{ind}    const long _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};", lo.join(", "), hi.join(", "), st.join(", "));
+            cond = format!("xmpc_task_begin({loc}, {n}, _XMP_lo, _XMP_hi, _XMP_st, {nc})");
+        } else if let Some(ti) = self.lookup_templ(&on.name.name) {
+            let t = self.templs[ti].cname.clone();
+            let mut idx = vec![];
+            for s in on.subs.iter().flatten() {
+                match &s.kind {
+                    SubKind::Expr(e) => idx.push(c_expr(e)),
+                    SubKind::Star => {
+                        self.need_limits = true;
+                        idx.push("LONG_MIN".into())
+                    }
+                    SubKind::Triplet { .. } => {
+                        self.error("XMP0303", "`task on` a template range is not supported", s.span, "use a single index", None);
+                        return;
+                    }
+                }
+            }
+            if idx.is_empty() {
+                self.error("XMP0303", "`task on` a whole template is not supported", on.span, "here", None);
+                return;
+            }
+            let _ = write!(head, "\n{ind}    const long _XMP_idx[] = {{{}}};", idx.join(", "));
+            cond = format!("xmpc_task_begin_template({loc}, {t}, _XMP_idx, {nc})");
+        } else {
+            self.error("XMP0101", format!("node set or template `{}` is not declared", on.name.name), on.name.span, "unknown", None);
+            return;
+        }
+        let _ = write!(head, "\n{ind}    if ({cond}) {{");
+        // return/goto would skip xmpc_task_end.
+        body.walk(&mut |s| {
+            if matches!(s.kind, StmtKind::Return(_) | StmtKind::Goto(_)) {
+                self.diags.push(
+                    err("XMP0307", "`return` or `goto` out of a `task` body", self.file, s.span, "leaves the task without ending it")
+                        .with_notes(vec!["help: set a flag and leave the task body normally".into()]),
+                );
+            }
+        });
+        self.edit(p.dir.span, head);
+        self.stmt(body);
+        self.edit(Span::new(body.span.end, body.span.end), format!("\n{ind}        xmpc_task_end();\n{ind}    }}\n{ind}}}"));
+    }
+
+    // -------------------------------------------------------------- gmove / array
+
+    fn section_side(&mut self, e: &Expr, tag: &str, ind: &str, out: &mut String) -> Option<String> {
+        let (base, subs) = index_chain(e);
+        let Some(name) = base.ident() else {
+            self.error("XMP0306", "a `gmove` side must be an array section or a variable", e.span, "here", None);
+            return None;
+        };
+        let var = format!("_XMP_{tag}");
+        if let Some(a) = self.dist(name) {
+            let ar = self.arrs[a].clone();
+            if subs.len() != ar.ndims {
+                self.error("XMP0306", format!("`{name}` has {} dimension(s)", ar.ndims), e.span, "subscript count", None);
+                return None;
+            }
+            let (lo, hi, st) = self.section_bounds(&subs, &ar.extents);
+            let _ = write!(
+                out,
+                "\n{ind}    const long {var}_lo[] = {{{}}}, {var}_hi[] = {{{}}}, {var}_st[] = {{{}}};\n{ind}    const xmpc_section {var} = {{{}, NULL, {}, sizeof(*{}), NULL, {var}_lo, {var}_hi, {var}_st}};",
+                lo.join(", "),
+                hi.join(", "),
+                st.join(", "),
+                ar.desc,
+                ar.ndims,
+                ar.storage
+            );
+            return Some(var);
+        }
+        // A local array or scalar.
+        let ty = match self.lookup_var(name) {
+            Some(Var::Plain(t)) => Some(*t),
+            _ => None,
+        };
+        let dims: Vec<String> = match ty.map(|t| self.unit.types.get(t)) {
+            Some(Type::Array { dims, .. }) => dims.iter().map(|d| d.upper.as_ref().map_or("0".into(), c_expr)).collect(),
+            _ => vec![],
+        };
+        if dims.is_empty() {
+            if !subs.is_empty() {
+                self.error("XMP0306", format!("`{name}` is not an array xmpc knows the shape of"), e.span, "here", None);
+                return None;
+            }
+            let _ = write!(
+                out,
+                "\n{ind}    const long {var}_ext[] = {{1}}, {var}_lo[] = {{0}}, {var}_hi[] = {{0}}, {var}_st[] = {{1}};\n{ind}    const xmpc_section {var} = {{NULL, &{name}, 1, sizeof({name}), {var}_ext, {var}_lo, {var}_hi, {var}_st}};"
+            );
+            return Some(var);
+        }
+        if subs.len() != dims.len() {
+            self.error("XMP0306", format!("`{name}` has {} dimension(s)", dims.len()), e.span, "subscript count", None);
+            return None;
+        }
+        let (lo, hi, st) = self.section_bounds(&subs, &dims);
+        let _ = write!(
+            out,
+            "\n{ind}    const long {var}_ext[] = {{{}}}, {var}_lo[] = {{{}}}, {var}_hi[] = {{{}}}, {var}_st[] = {{{}}};\n{ind}    const xmpc_section {var} = {{NULL, {name}, {}, sizeof({name}[0]{}), {var}_ext, {var}_lo, {var}_hi, {var}_st}};",
+            dims.join(", "),
+            lo.join(", "),
+            hi.join(", "),
+            st.join(", "),
+            dims.len(),
+            "[0]".repeat(dims.len() - 1)
+        );
+        Some(var)
+    }
+
+    fn section_bounds(&mut self, subs: &[&Expr], ext: &[String]) -> (Vec<String>, Vec<String>, Vec<String>) {
+        let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+        for (d, s) in subs.iter().enumerate() {
+            match &s.kind {
+                ExprKind::Triplet(l, u, stv) => {
+                    let l = l.as_ref().map_or("0".into(), |e| c_expr(e));
+                    let step = stv.as_ref().map_or("1".into(), |e| c_expr(e));
+                    // The front end normalises `start:len[:st]` to `start : start+len-1`;
+                    // with a stride the last element is start + (len-1)*st.
+                    let h = match u {
+                        Some(e) if step != "1" => format!("{} + ({} - {}) * {}", paren(&l), paren(&c_expr(e)), paren(&l), paren(&step)),
+                        Some(e) => c_expr(e),
+                        None => plus(ext.get(d).map_or("0", |s| s.as_str()), -1),
+                    };
+                    lo.push(l);
+                    hi.push(h);
+                    st.push(step);
+                }
+                _ => {
+                    let v = c_expr(s);
+                    lo.push(v.clone());
+                    hi.push(v);
+                    st.push("1".into());
+                }
+            }
+        }
+        (lo, hi, st)
+    }
+
+    fn gmove(&mut self, p: &'a Pragma, mode: Option<GmoveMode>, async_id: Option<&Expr>) {
+        let comment = self.dir_comment(p);
+        let Some(body) = p.body.as_deref() else {
+            self.error("XMP0306", "`gmove` is not followed by an assignment", p.dir.name_span, "here", None);
+            return;
+        };
+        let StmtKind::Expr(Expr { kind: ExprKind::Assign(None, lhs, rhs), .. }) = &body.kind else {
+            self.error("XMP0306", "`gmove` must be followed by an assignment between array sections", body.span, "not understood", None);
+            return;
+        };
+        let loc = self.loc(p);
+        let ind = self.indent_at(body.span.start);
+        let mut code = format!("{comment}\n{ind}{{");
+        let Some(dst) = self.section_side(lhs, "dst", &ind, &mut code) else { return };
+        let Some(src) = self.section_side(rhs, "src", &ind, &mut code) else { return };
+        let m = match mode {
+            None => "XMPC_GMOVE_NORMAL",
+            Some(GmoveMode::In) => "XMPC_GMOVE_IN",
+            Some(GmoveMode::Out) => "XMPC_GMOVE_OUT",
+        };
+        let asy = async_id.map_or("-1".into(), c_expr);
+        let _ = write!(code, "\n{ind}    xmpc_gmove({loc}, &{dst}, &{src}, {m}, {asy});\n{ind}}}");
+        self.edit(p.dir.span, code);
+        self.edit(body.span, format!("/* {} */", comment_safe(&one_line(&self.src[body.span.range()], false))));
+    }
+
+    /// `array on t(...)` + `a[lo:len] = expr-of-sections;`: a loop over the local part.
+    fn array_dir(&mut self, p: &'a Pragma, on: &Ref) {
+        let comment = self.dir_comment(p);
+        let Some(body) = p.body.as_deref() else {
+            self.error("XMP0306", "`array` is not followed by an assignment", p.dir.name_span, "here", None);
+            return;
+        };
+        let StmtKind::Expr(stmt_e @ Expr { kind: ExprKind::Assign(_, lhs, _), .. }) = &body.kind else {
+            self.error("XMP0306", "`array` must be followed by an array assignment", body.span, "not understood", None);
+            return;
+        };
+        let (base, subs) = index_chain(lhs);
+        let Some(a) = base.ident().and_then(|n| self.dist(n)) else {
+            self.error("XMP0306", "the left side of an `array` assignment must be a distributed array", lhs.span, "here", None);
+            return;
+        };
+        let ar = self.arrs[a].clone();
+        let Some(ti) = self.lookup_templ(&on.name.name) else {
+            self.error("XMP0102", format!("template `{}` is not declared", on.name.name), on.name.span, "unknown template", None);
+            return;
+        };
+        if ti != ar.templ || subs.len() != ar.ndims {
+            self.error("XMP0306", "`array on t` must name the template the left-hand array is aligned with", on.span, "here", None);
+            return;
+        }
+        let loc = self.loc(p);
+        let t = self.templs[ti].cname.clone();
+        let ind = self.indent_at(body.span.start);
+        let mut head = format!("{comment}\n{ind}{{");
+        // One loop per sectioned dim of the left side.
+        let mut vars: Vec<(usize, String, String)> = vec![]; // (dim, var, lower)
+        let (lo, hi, st) = self.section_bounds(&subs, &ar.extents);
+        let mut loops = String::new();
+        let mut depth = 1;
+        for (d, s) in subs.iter().enumerate() {
+            if !matches!(s.kind, ExprKind::Triplet(..)) {
+                continue;
+            }
+            let v = format!("_XMP_i{d}");
+            let pad = "    ".repeat(depth);
+            if ar.align_dim[d] >= 0 && ar.fmts[d] == Fmt::Linear {
+                let tdim = ar.align_dim[d];
+                let off = &ar.align_off[d];
+                let _ = write!(
+                    head,
+                    "\n{ind}    xmpc_sched _XMP_sched{d};\n{ind}    xmpc_loop_sched({loc}, {t}, {tdim}, {}, {}, {}, &_XMP_sched{d});",
+                    plus_str(&lo[d], off, false),
+                    plus_str(&hi[d], off, false),
+                    st[d]
+                );
+                let _ = write!(
+                    loops,
+                    "\n{ind}{pad}for (long {v} = {}; {v} <= {}; {v} += {})",
+                    plus_str(&format!("_XMP_sched{d}.first"), off, true),
+                    plus_str(&format!("_XMP_sched{d}.last"), off, true),
+                    st[d]
+                );
+            } else if ar.align_dim[d] < 0 {
+                let _ = write!(loops, "\n{ind}{pad}for (long {v} = {}; {v} <= {}; {v} += {})", lo[d], hi[d], st[d]);
+            } else {
+                // cyclic / cyclic(w): chunk sets, chunks, then the elements of a chunk.
+                let tdim = ar.align_dim[d];
+                let off = &ar.align_off[d];
+                let _ = write!(
+                    head,
+                    "\n{ind}    xmpc_sched _XMP_scheds{d}[8];\n{ind}    const int _XMP_nsched{d} = xmpc_loop_sched_multi({loc}, {t}, {tdim}, {}, {}, {}, _XMP_scheds{d}, 8);\n{ind}    if (_XMP_nsched{d} > 8)\n{ind}        xmpc_fatal({loc}, \"array: step too large for a cyclic(w) distribution\");",
+                    plus_str(&lo[d], off, false),
+                    plus_str(&hi[d], off, false),
+                    st[d]
+                );
+                let sd = format!("_XMP_scheds{d}[_XMP_k{d}]");
+                let _ = write!(
+                    loops,
+                    "\n{ind}{pad}for (int _XMP_k{d} = 0; _XMP_k{d} < _XMP_nsched{d}; _XMP_k{d}++)\n{ind}{pad}for (long _XMP_c{d} = {sd}.first; _XMP_c{d} <= {sd}.last; _XMP_c{d} += {sd}.stride)\n{ind}{pad}for (long {v} = {}; {v} <= {}; {v} += {})",
+                    plus_str(&format!("_XMP_c{d}"), off, true),
+                    plus_str(&format!("(_XMP_c{d} + {sd}.width - 1 < {sd}.last ? _XMP_c{d} + {sd}.width - 1 : {sd}.last)"), off, true),
+                    st[d]
+                );
+            }
+            vars.push((d, v, lo[d].clone()));
+            depth += 1;
+        }
+        // The statement with each section replaced by the element of this iteration.
+        let text = self.elementwise(stmt_e, &vars);
+        let Some(text) = text else { return };
+        let pad = "    ".repeat(depth);
+        let _ = write!(head, "{loops}\n{ind}{pad}{text};\n{ind}}}");
+        self.edit(p.dir.span, head);
+        self.edit(body.span, format!("/* {} */", comment_safe(&one_line(&self.src[body.span.range()], false))));
+    }
+
+    /// Prints `e` with every section `x[l:u]` in dim k replaced by `x[l + (i_k - L_k)]`.
+    fn elementwise(&mut self, e: &Expr, vars: &[(usize, String, String)]) -> Option<String> {
+        match &e.kind {
+            ExprKind::Index(..) => {
+                let (base, subs) = index_chain(e);
+                let name = base.ident()?;
+                let mut idx = vec![];
+                let mut k = 0;
+                for s in &subs {
+                    match &s.kind {
+                        ExprKind::Triplet(l, _, stv) => {
+                            let (_, v, lo) = vars.get(k)?;
+                            k += 1;
+                            let l = l.as_ref().map_or("0".into(), |e| c_expr(e));
+                            let rel = if *lo == "0" { v.clone() } else { format!("({v} - {})", paren(lo)) };
+                            let rel = match stv {
+                                Some(_) => rel, // strides are equal on both sides
+                                None => rel,
+                            };
+                            idx.push(if l == "0" { rel } else { format!("{} + {rel}", paren(&l)) });
+                        }
+                        _ => idx.push(c_expr(s)),
+                    }
+                }
+                match self.dist(name) {
+                    Some(a) => Some(self.access(a, &idx)),
+                    None => Some(format!("{name}{}", idx.iter().map(|i| format!("[{i}]")).collect::<String>())),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.elementwise(a, vars)?, self.elementwise(b, vars)?);
+                let mut tmp = Expr::new(
+                    e.span,
+                    ExprKind::Binary(
+                        *op,
+                        Box::new(Expr::new(a.span, ExprKind::Verbatim(format!("({x})")))),
+                        Box::new(Expr::new(b.span, ExprKind::Verbatim(format!("({y})")))),
+                    ),
+                );
+                tmp.span = e.span;
+                Some(c_expr(&tmp))
+            }
+            ExprKind::Assign(op, a, b) => {
+                let (x, y) = (self.elementwise(a, vars)?, self.elementwise(b, vars)?);
+                Some(c_expr(&Expr::new(
+                    e.span,
+                    ExprKind::Assign(*op, Box::new(Expr::new(a.span, ExprKind::Verbatim(x))), Box::new(Expr::new(b.span, ExprKind::Verbatim(y)))),
+                )))
+            }
+            ExprKind::Unary(op, a) => {
+                let x = self.elementwise(a, vars)?;
+                Some(c_expr(&Expr::new(e.span, ExprKind::Unary(*op, Box::new(Expr::new(a.span, ExprKind::Verbatim(format!("({x})"))))))))
+            }
+            ExprKind::Call(f, args) => {
+                let mut v = vec![];
+                for a in args {
+                    v.push(self.elementwise(a, vars)?);
+                }
+                Some(format!("{}({})", c_expr(f), v.join(", ")))
+            }
+            _ => Some(c_expr(e)),
+        }
+    }
+}
+
+fn dedent(body: &str) -> String {
+    // Calls built at `ind + 4` for a block, used without one: drop 4 spaces.
+    body.replace("\n    ", "\n")
+}
+
+fn widths_c(ws: &[Width], nd: usize) -> (String, String, String) {
+    let mut lo = vec![];
+    let mut hi = vec![];
+    let mut per = vec![];
+    for d in 0..nd {
+        match ws.get(d) {
+            Some(w) => {
+                lo.push(c_expr(&w.lower));
+                hi.push(c_expr(&w.upper));
+                per.push(if w.periodic { "1" } else { "0" }.to_string());
+            }
+            None => {
+                lo.push("0".into());
+                hi.push("0".into());
+                per.push("0".into());
+            }
+        }
+    }
+    (lo.join(", "), hi.join(", "), per.join(", "))
+}
+
+fn basic_type(b: &str) -> Option<&'static str> {
+    Some(match b {
+        "char" | "signed char" => "XMPC_TYPE_CHAR",
+        "unsigned char" => "XMPC_TYPE_UCHAR",
+        "short" | "short int" | "signed short" | "signed short int" => "XMPC_TYPE_SHORT",
+        "unsigned short" | "unsigned short int" => "XMPC_TYPE_USHORT",
+        "int" | "signed" | "signed int" => "XMPC_TYPE_INT",
+        "unsigned" | "unsigned int" => "XMPC_TYPE_UINT",
+        "long" | "long int" | "signed long" | "signed long int" => "XMPC_TYPE_LONG",
+        "unsigned long" | "unsigned long int" => "XMPC_TYPE_ULONG",
+        "long long" | "long long int" | "signed long long" => "XMPC_TYPE_LONGLONG",
+        "unsigned long long" | "unsigned long long int" => "XMPC_TYPE_ULONGLONG",
+        "float" => "XMPC_TYPE_FLOAT",
+        "double" => "XMPC_TYPE_DOUBLE",
+        "long double" => "XMPC_TYPE_LONGDOUBLE",
+        "_Bool" | "bool" => "XMPC_TYPE_BOOL",
+        "float _Complex" | "_Complex float" | "float complex" => "XMPC_TYPE_FLOAT_COMPLEX",
+        "double _Complex" | "_Complex double" | "double complex" => "XMPC_TYPE_DOUBLE_COMPLEX",
+        _ => return None,
+    })
+}
+
+/// `a[i][j]` → (`a`, [i, j]).
+fn index_chain(e: &Expr) -> (&Expr, Vec<&Expr>) {
+    let mut subs = vec![];
+    let mut cur = e;
+    while let ExprKind::Index(a, i) = &cur.kind {
+        subs.push(&**i);
+        cur = a;
+    }
+    subs.reverse();
+    (cur, subs)
+}
+
+fn for_init(s: &Stmt) -> Option<&Stmt> {
+    match &s.kind {
+        StmtKind::For { init, .. } => init.as_deref(),
+        _ => None,
+    }
+}
+
+/// The loop directly nested in a loop body (`for` or `{ for }`).
+fn inner_for(s: &Stmt) -> Option<&Stmt> {
+    match &s.kind {
+        StmtKind::For { .. } => Some(s),
+        StmtKind::Compound(v) => {
+            let real: Vec<&Stmt> = v.iter().filter(|x| !matches!(x.kind, StmtKind::Verbatim)).collect();
+            match real.as_slice() {
+                [one] => inner_for(one),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Offset just after the `{` that opens a function body (parameters skipped).
+fn body_open(src: &str, from: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = from;
+    let mut depth = 0i32;
+    while i < b.len() {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => depth -= 1,
+            b'{' if depth == 0 => return Some(i + 1),
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = src[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 1);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+trait StartSpan {
+    fn start_span(self) -> Span;
+}
+impl StartSpan for Span {
+    fn start_span(self) -> Span {
+        Span::new(self.start, self.start + 3.min(self.len()))
+    }
+}
+
+trait KindTrailers {
+    fn kind_trailers(&self) -> Option<&xmpc_ir::directive::Trailers>;
+}
+impl KindTrailers for xmpc_ir::Directive {
+    fn kind_trailers(&self) -> Option<&xmpc_ir::directive::Trailers> {
+        match &self.kind {
+            DirectiveKind::Loop(l) => Some(&l.trailers),
+            DirectiveKind::Reflect { trailers, .. }
+            | DirectiveKind::ReflectInit { trailers, .. }
+            | DirectiveKind::ReflectDo { trailers, .. }
+            | DirectiveKind::ReduceShadow { trailers, .. }
+            | DirectiveKind::Reduction { trailers, .. }
+            | DirectiveKind::Bcast { trailers, .. }
+            | DirectiveKind::Barrier { trailers, .. }
+            | DirectiveKind::Task { trailers, .. }
+            | DirectiveKind::Gmove { trailers, .. }
+            | DirectiveKind::Array { trailers, .. } => Some(trailers),
+            _ => None,
+        }
+    }
+}

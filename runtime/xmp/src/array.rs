@@ -1,0 +1,342 @@
+//! Aligned arrays: local layout per dimension and allocation.
+
+use crate::dist::{div_ceil, div_floor, BLOCK, CYCLIC, DUP, GBLOCK};
+use crate::err::{fatal, guard, XmpcLoc};
+use crate::reflect::Plan;
+use crate::state;
+use crate::template::{xmpc_template, Template};
+use std::collections::HashMap;
+use std::ffi::{c_int, c_long, c_void};
+
+const HUGE: usize = 2 << 20;
+
+/// Local layout of one array dimension (`xmpc_dim` in C; see the header).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct XmpcDim {
+    pub format: c_int,
+    pub offset: c_long,
+    pub procs: c_long,
+    pub width: c_long,
+    pub alloc: c_long,
+    pub lower: c_long,
+    pub upper: c_long,
+    pub shadow_lo: c_long,
+    pub shadow_hi: c_long,
+}
+
+/// An array descriptor (`xmpc_array` in C).
+#[allow(non_camel_case_types)]
+pub struct xmpc_array {
+    pub id: i32,
+    pub tmpl: *const xmpc_template,
+    pub elem: usize,
+    pub extent: Vec<i64>,
+    pub align_dim: Vec<i32>,
+    pub align_off: Vec<i64>,
+    pub shadow_lo: Vec<i64>,
+    pub shadow_hi: Vec<i64>,
+    pub full: Vec<bool>,
+    pub dims: Vec<XmpcDim>,
+    /// 64-byte aligned, zeroed; `bytes` long (≥ 64 so it is never dangling).
+    pub base: *mut u8,
+    pub bytes: usize,
+    /// (widths lo, widths hi, periodic) → persistent reflect plan.
+    pub plans: HashMap<PlanKey, Plan>,
+}
+
+pub type Array = xmpc_array;
+
+/// Reflect widths (lower, upper) and periodic flags per array dim.
+pub type PlanKey = (Vec<i64>, Vec<i64>, Vec<bool>);
+
+impl Array {
+    pub fn ndims(&self) -> usize {
+        self.extent.len()
+    }
+
+    pub fn template(&self) -> &Template {
+        // SAFETY: templates are never freed; checked non-null at creation.
+        unsafe { &*self.tmpl }
+    }
+
+    pub fn member(&self) -> bool {
+        self.template().nodes().is_some_and(|n| n.member())
+    }
+
+    /// Layout of dim `d` for node coordinate `c` on its template dim.
+    pub fn layout_for(&self, d: usize, c: Option<i64>) -> Result<XmpcDim, String> {
+        let ext = self.extent[d];
+        let (slo, shi) = (self.shadow_lo[d], self.shadow_hi[d]);
+        let dup = XmpcDim {
+            format: DUP,
+            offset: -slo,
+            procs: 1,
+            width: 1,
+            alloc: ext + slo + shi,
+            lower: 0,
+            upper: ext - 1,
+            shadow_lo: slo,
+            shadow_hi: shi,
+        };
+        let td = self.align_dim[d];
+        if td < 0 {
+            return Ok(dup);
+        }
+        let t = self.template();
+        let dist = &t.dist[td as usize];
+        let off = self.align_off[d];
+        let Some(c) = c else {
+            // not a member: owns nothing
+            return Ok(XmpcDim { lower: 0, upper: -1, alloc: 0, offset: 0, shadow_lo: 0, shadow_hi: 0, ..dup });
+        };
+        if off < dist.lower || ext - 1 + off > dist.upper {
+            return Err(format!(
+                "array dimension {} (0:{}) aligned with offset {off} falls outside the template's {}:{}",
+                d + 1,
+                ext - 1,
+                dist.lower,
+                dist.upper
+            ));
+        }
+        match dist.format {
+            BLOCK | GBLOCK | DUP => {
+                let (a, b) = dist.range(c);
+                let (lower, upper) = ((a - off).max(0), (b - off).min(ext - 1));
+                let n = (upper - lower + 1).max(0);
+                if self.full[d] {
+                    return Ok(XmpcDim {
+                        format: dist.format,
+                        offset: 0,
+                        procs: dist.procs,
+                        width: dist.w,
+                        alloc: ext,
+                        lower,
+                        upper,
+                        shadow_lo: if n > 0 { lower } else { 0 },
+                        shadow_hi: if n > 0 { ext - 1 - upper } else { ext },
+                    });
+                }
+                Ok(XmpcDim {
+                    format: dist.format,
+                    offset: lower - slo,
+                    procs: dist.procs,
+                    width: dist.w,
+                    alloc: n + slo + shi,
+                    lower,
+                    upper,
+                    shadow_lo: slo,
+                    shadow_hi: shi,
+                })
+            }
+            CYCLIC => {
+                if self.full[d] || slo != 0 || shi != 0 {
+                    return Err(format!("shadow on cyclic array dimension {} is not supported", d + 1));
+                }
+                let (p, w) = (dist.procs, dist.w);
+                let base = dist.cyc_start(c, 0);
+                // my first block intersecting t in [off, ext-1+off], and my last
+                let k0 = div_ceil(off - base - w + 1, p * w).max(0);
+                let k1 = div_floor(ext - 1 + off - base, p * w);
+                if k1 < k0 {
+                    return Ok(XmpcDim { format: CYCLIC, procs: p, width: w, offset: 0, alloc: 0, lower: 0, upper: -1, ..dup });
+                }
+                let offset = dist.cyc_start(c, k0) - off;
+                let lower = offset.max(0);
+                let upper = (dist.cyc_start(c, k1) + w - 1 - off).min(ext - 1);
+                let local = |g: i64| ((g - offset) / (w * p)) * w + (g - offset) % w;
+                Ok(XmpcDim {
+                    format: CYCLIC,
+                    offset,
+                    procs: p,
+                    width: w,
+                    alloc: local(upper) + 1,
+                    lower,
+                    upper,
+                    shadow_lo: 0,
+                    shadow_hi: 0,
+                })
+            }
+            f => Err(format!("unknown format {f}")),
+        }
+    }
+
+    pub fn layout(&mut self) -> Result<(), String> {
+        let mut dims = vec![];
+        for d in 0..self.ndims() {
+            let td = self.align_dim[d];
+            let c = if td < 0 {
+                Some(0)
+            } else {
+                self.template().coord(td as usize)
+            };
+            dims.push(self.layout_for(d, c)?);
+        }
+        self.dims = dims;
+        Ok(())
+    }
+
+    /// Element strides (in elements) of the local C-order block.
+    pub fn strides(&self) -> Vec<i64> {
+        let mut s = vec![1; self.ndims()];
+        for d in (0..self.ndims().saturating_sub(1)).rev() {
+            s[d] = s[d + 1] * self.dims[d + 1].alloc;
+        }
+        s
+    }
+
+    /// Local index of global index `g` on dim `d` (valid on its owner).
+    pub fn local(&self, d: usize, g: i64) -> i64 {
+        let x = &self.dims[d];
+        if x.format == CYCLIC {
+            ((g - x.offset) / (x.width * x.procs)) * x.width + (g - x.offset) % x.width
+        } else {
+            g - x.offset
+        }
+    }
+
+    fn allocate(&mut self) -> Result<*mut u8, String> {
+        self.layout()?;
+        // cached reflect plans point into the old block (re-allocation by xmp_malloc)
+        self.plans.clear();
+        let n: i64 = self.dims.iter().map(|d| d.alloc.max(0)).product();
+        let bytes = (n as usize * self.elem).max(64);
+        // large blocks on 2 MiB boundaries so they can be backed by huge pages
+        let align = if bytes >= HUGE { HUGE } else { 64 };
+        let lay = std::alloc::Layout::from_size_align(bytes, align).map_err(|e| e.to_string())?;
+        // SAFETY: non-zero size, valid layout; the block is owned by this array.
+        // Advise huge pages before the first touch (zeroing), or the kernel
+        // has already mapped 4 KiB pages.
+        let p = unsafe { std::alloc::alloc(lay) };
+        if p.is_null() {
+            return Err(format!("cannot allocate {bytes} bytes"));
+        }
+        // SAFETY: `p` owns `bytes` bytes.
+        unsafe {
+            if bytes >= HUGE {
+                crate::ffi::xs_hugepage(p as *mut c_void, bytes & !(HUGE - 1));
+            }
+            std::ptr::write_bytes(p, 0, bytes);
+        }
+        self.base = p;
+        self.bytes = bytes;
+        state::with(|s| s.arrays.insert(p as usize, self as *mut Array as usize));
+        Ok(p)
+    }
+}
+
+unsafe fn vec_of<T: Copy>(p: *const T, n: usize, dflt: T) -> Vec<T> {
+    if p.is_null() {
+        vec![dflt; n]
+    } else {
+        std::slice::from_raw_parts(p, n).to_vec()
+    }
+}
+/// `align a[i][j] with t(j, i)`: extent per array dim (C order, global index
+/// 0..extent-1); align_dim[d] = template dim (round order) or -1 for `*`;
+/// align_offset[d] = c for `t(i + c)` (NULL = all 0). The template must be fixed and
+/// distributed.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_new(
+    loc: *const XmpcLoc,
+    t: *const xmpc_template,
+    ndims: c_int,
+    elem_size: usize,
+    extent: *const c_long,
+    align_dim: *const c_int,
+    align_offset: *const c_long,
+) -> *mut xmpc_array {
+    let n = ndims.max(0) as usize;
+    let extent: Vec<i64> = vec_of(extent, n, 0).into_iter().collect();
+    let align_dim = vec_of(align_dim, n, -1);
+    let align_off: Vec<i64> = vec_of(align_offset, n, 0).into_iter().collect();
+    guard(loc, || {
+        let Some(tt) = (unsafe { t.as_ref() }) else { fatal(loc, "align with no template") };
+        if !tt.ready() {
+            fatal(loc, "align with a template that is not fixed and distributed");
+        }
+        if let Some(&bad) = align_dim.iter().find(|&&a| a >= tt.ndims() as i32) {
+            fatal(loc, &format!("align with template dimension {} of {}", bad + 1, tt.ndims()));
+        }
+        let id = state::with(|s| {
+            s.next_array_id += 1;
+            s.next_array_id
+        });
+        Box::into_raw(Box::new(Array {
+            id,
+            tmpl: t,
+            elem: elem_size,
+            extent,
+            align_dim,
+            align_off,
+            shadow_lo: vec![0; n],
+            shadow_hi: vec![0; n],
+            full: vec![false; n],
+            dims: vec![],
+            base: std::ptr::null_mut(),
+            bytes: 0,
+            plans: HashMap::new(),
+        }))
+    })
+}
+/// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Shadows on cyclic dims are an error.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_shadow(
+    loc: *const XmpcLoc,
+    a: *mut xmpc_array,
+    lo: *const c_long,
+    hi: *const c_long,
+    full: *const c_int,
+) {
+    let a = a.as_mut().unwrap_or_else(|| fatal(loc, "shadow of no array"));
+    let n = a.ndims();
+    a.shadow_lo = vec_of(lo, n, 0).into_iter().collect();
+    a.shadow_hi = vec_of(hi, n, 0).into_iter().collect();
+    a.full = vec_of(full, n, 0).into_iter().map(|x| x != 0).collect();
+    if let Some(d) = (0..n).find(|&d| a.shadow_lo[d] < 0 || a.shadow_hi[d] < 0) {
+        fatal(loc, &format!("negative shadow width on dimension {}", d + 1));
+    }
+    guard(loc, || a.layout().unwrap_or_else(|e| fatal(loc, &e)));
+}
+/// Allocates the local part with its shadows (zeroed, 64-byte aligned; blocks ≥ 2 MiB are 2 MiB aligned and advised to use huge pages); returns it.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_alloc(loc: *const XmpcLoc, a: *mut xmpc_array) -> *mut c_void {
+    let a = a.as_mut().unwrap_or_else(|| fatal(loc, "allocation of no array"));
+    guard(loc, || a.allocate().unwrap_or_else(|e| fatal(loc, &e)) as *mut c_void)
+}
+/// Local layout of array dim d. A global index g is stored at local index
+///   block, gblock, dup:  g - offset
+///   cyclic:              (g - offset) / procs
+///   cyclic(w):           ((g - offset) / (w * procs)) * w + (g - offset) % w
+/// `alloc` is the allocated extent (shadows included); lower..upper the owned global
+/// range (for cyclic: first and last owned index). Full shadow: offset 0, alloc =
+/// extent, shadow_lo/hi = the rest of the array.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_dim(a: *const xmpc_array, dim: c_int, out: *mut XmpcDim) {
+    let Some(a) = a.as_ref() else { return };
+    let d = dim as usize;
+    let v = match a.dims.get(d) {
+        Some(x) => *x,
+        None if d < a.ndims() => {
+            let td = a.align_dim[d];
+            let c = if td < 0 { Some(0) } else { a.template().coord(td as usize) };
+            a.layout_for(d, c).unwrap_or_else(|e| fatal(std::ptr::null(), &e))
+        }
+        None => XmpcDim::default(),
+    };
+    *out = v;
+}
+/// Added: the local block returned by xmpc_array_alloc (NULL before).
+#[no_mangle]
+pub extern "C" fn xmpc_array_base(a: *const xmpc_array) -> *mut c_void {
+    // SAFETY: array handles are never freed.
+    unsafe { a.as_ref() }.map_or(std::ptr::null_mut(), |a| a.base as *mut c_void)
+}
+
+/// Used by xmp_malloc: sets the extents, then allocates.
+pub fn malloc_dims(a: &mut Array, sizes: &[i64]) -> *mut c_void {
+    for (d, &s) in sizes.iter().enumerate().take(a.ndims()) {
+        a.extent[d] = s;
+    }
+    a.allocate().unwrap_or_else(|e| fatal(std::ptr::null(), &e)) as *mut c_void
+}

@@ -1,0 +1,286 @@
+//! Shadow update (`reflect`): halo exchange with MPI subarray datatypes and
+//! persistent requests, built once per (array, widths, periodic) and cached.
+//!
+//! Dimensions are exchanged one after another, each including the shadows of
+//! the dimensions before it, so corner halos are correct (9-point stencils).
+//! A full shadow (`*`) is an all-gather along its node dimension, done as one
+//! broadcast per owner with a subarray type (no packing).
+//!
+//! Non-contiguous halos (any dimension but the first) are staged: MPI_Pack
+//! with the subarray type into a buffer, persistent send of the bytes,
+//! MPI_Unpack on arrival. Same datatype engine, but MPICH's shared-memory path
+//! for a non-contiguous persistent send is 10-20x slower than pack + a
+//! contiguous send (measured on the 2048x2048 column halo).
+
+use crate::array::{xmpc_array, Array};
+use crate::dist::{BLOCK, DUP, GBLOCK};
+use crate::err::{fatal, guard, XmpcLoc};
+use crate::ffi::{self, Fint};
+use crate::state::{self, Unpack};
+use std::ffi::{c_int, c_long, c_void};
+
+/// A halo staged through a contiguous buffer (`buf` never moves: boxed).
+pub struct Staged {
+    ty: Fint,
+    buf: Box<[u8]>,
+}
+
+/// One phase: persistent requests started and completed together, or the
+/// broadcasts of a full shadow.
+pub enum Phase {
+    P2p { reqs: Vec<Fint>, packs: Vec<Staged>, unpacks: Vec<Staged> },
+    Bcast { comm: Fint, items: Vec<(c_int, Fint)> },
+}
+
+pub struct Plan {
+    pub phases: Vec<Phase>,
+}
+
+fn subarray(a: &Array, d: usize, start: i64, count: i64) -> Fint {
+    let sizes: Vec<c_int> = a.dims.iter().map(|x| x.alloc as c_int).collect();
+    let mut subs = sizes.clone();
+    let mut starts = vec![0 as c_int; sizes.len()];
+    subs[d] = count as c_int;
+    starts[d] = start as c_int;
+    // SAFETY: the subarray lies inside the local block (checked by callers).
+    unsafe { ffi::xs_type_subarray(sizes.len() as c_int, sizes.as_ptr(), subs.as_ptr(), starts.as_ptr(), a.elem as c_int) }
+}
+
+/// Owned count of coordinate `c` on array dim `d`.
+fn owned(a: &Array, d: usize, c: i64) -> i64 {
+    a.layout_for(d, Some(c)).map_or(0, |x| (x.upper - x.lower + 1).max(0))
+}
+
+fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan, String> {
+    let t = a.template();
+    let nodes = t.nodes().ok_or("array has no node set")?;
+    let mut phases = vec![];
+    let base = a.base as *mut c_void;
+    for d in 0..a.ndims() {
+        let td = a.align_dim[d];
+        if td < 0 || (wlo[d] == 0 && whi[d] == 0 && !a.full[d]) {
+            continue;
+        }
+        let nd = t.node_dim[td as usize];
+        let fmt = t.dist[td as usize].format;
+        if nd < 0 || fmt == DUP {
+            continue;
+        }
+        let nd = nd as usize;
+        let x = a.dims[d];
+        let procs = nodes.dims[nd];
+        let me = nodes.coords[nd];
+        if a.full[d] {
+            let comm = nodes.line(nd);
+            let mut items = vec![];
+            for q in 0..procs {
+                let l = a.layout_for(d, Some(q))?;
+                if l.upper >= l.lower {
+                    items.push((q as c_int, subarray(a, d, l.lower, l.upper - l.lower + 1)));
+                }
+            }
+            phases.push(Phase::Bcast { comm, items });
+            continue;
+        }
+        if fmt != BLOCK && fmt != GBLOCK {
+            return Err(format!("reflect on a cyclic array dimension {}", d + 1));
+        }
+        if wlo[d] > x.shadow_lo || whi[d] > x.shadow_hi {
+            return Err(format!(
+                "reflect width {}:{} exceeds the shadow {}:{} of dimension {}",
+                wlo[d],
+                whi[d],
+                x.shadow_lo,
+                x.shadow_hi,
+                d + 1
+            ));
+        }
+        let n = x.upper - x.lower + 1;
+        if n <= 0 {
+            continue;
+        }
+        // neighbours among the coordinates that own something
+        let live: Vec<i64> = (0..procs).filter(|&q| owned(a, d, q) > 0).collect();
+        let pos = live.iter().position(|&q| q == me).unwrap();
+        let wrap = periodic[d];
+        let lower_nb = if pos > 0 { Some(live[pos - 1]) } else if wrap { live.last().copied() } else { None };
+        let upper_nb = if pos + 1 < live.len() { Some(live[pos + 1]) } else if wrap { Some(live[0]) } else { None };
+        let rank_of = |q: i64| {
+            let mut c = nodes.coords.clone();
+            c[nd] = q;
+            nodes.linear(&c) as c_int
+        };
+        let tag = |dir: i64| ((a.id as i64 % 256) * 64 + d as i64 * 2 + dir) as c_int;
+        let slo = x.shadow_lo;
+        let contiguous = a.dims[..d].iter().all(|o| o.alloc == 1);
+        let (mut reqs, mut packs, mut unpacks) = (vec![], vec![], vec![]);
+        let inner: i64 = a.dims[d + 1..].iter().map(|o| o.alloc).product::<i64>() * a.elem as i64;
+        let mut add = |send: bool, start: i64, count: i64, peer: i64, tag: c_int| {
+            let peer = rank_of(peer);
+            // SAFETY: regions lie inside the local block; the block and the
+            // staging buffers outlive the plan's requests (never freed).
+            unsafe {
+                if contiguous {
+                    // plain bytes at an offset: MPICH may treat a derived type
+                    // spanning the whole block as a large (IPC) transfer
+                    let p = (base as *mut u8).add((start * inner) as usize) as *mut c_void;
+                    let n = (count * inner) as c_int;
+                    let c = nodes.comm;
+                    reqs.push(if send { ffi::xs_send_init_bytes(p, n, peer, tag, c) } else { ffi::xs_recv_init_bytes(p, n, peer, tag, c) });
+                    return;
+                }
+                let ty = subarray(a, d, start, count);
+                let bytes = ffi::xs_type_size(ty);
+                let mut buf = vec![0u8; bytes as usize].into_boxed_slice();
+                let p = buf.as_mut_ptr() as *mut c_void;
+                if send {
+                    reqs.push(ffi::xs_send_init_bytes(p, bytes, peer, tag, nodes.comm));
+                    packs.push(Staged { ty, buf });
+                } else {
+                    reqs.push(ffi::xs_recv_init_bytes(p, bytes, peer, tag, nodes.comm));
+                    unpacks.push(Staged { ty, buf });
+                }
+            }
+        };
+        for (w, dir) in [(wlo[d], 0), (whi[d], 1)] {
+            if w == 0 {
+                continue;
+            }
+            if n < w {
+                return Err(format!("reflect width {w} exceeds a node's {n} elements on dimension {}", d + 1));
+            }
+            // dir 0 fills lower shadows from below; dir 1 upper shadows from above
+            let (from, to) = if dir == 0 { (lower_nb, upper_nb) } else { (upper_nb, lower_nb) };
+            if let Some(q) = from {
+                add(false, if dir == 0 { slo - w } else { slo + n }, w, q, tag(dir));
+            }
+            if let Some(q) = to {
+                add(true, if dir == 0 { slo + n - w } else { slo }, w, q, tag(dir));
+            }
+        }
+        if !reqs.is_empty() {
+            phases.push(Phase::P2p { reqs, packs, unpacks });
+        }
+    }
+    Ok(Plan { phases })
+}
+
+fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {
+    unpacks
+        .iter()
+        .map(|u| Unpack { buf: u.buf.as_ptr(), bytes: u.buf.len() as i32, base: a.base, ty: u.ty })
+        .collect()
+}
+
+/// Packs and starts a P2p phase.
+fn start(a: &Array, reqs: &[Fint], packs: &[Staged]) {
+    for s in packs {
+        // SAFETY: the type lies inside the block; the buffer has its size.
+        unsafe { ffi::xs_pack(a.base as *const c_void, s.ty, s.buf.as_ptr() as *mut c_void, s.buf.len() as c_int) };
+    }
+    // SAFETY: persistent requests of this plan.
+    unsafe { ffi::xs_startall(reqs.len() as c_int, reqs.as_ptr()) };
+}
+
+fn run_phase(a: &Array, p: &Phase) {
+    match p {
+        Phase::P2p { reqs, packs, unpacks } => {
+            start(a, reqs, packs);
+            // SAFETY: started persistent requests.
+            unsafe { ffi::xs_waitall(reqs.len() as c_int, reqs.as_ptr()) };
+            for u in unpack_list(a, unpacks) {
+                u.run();
+            }
+        }
+        Phase::Bcast { comm, items } => {
+            for &(root, ty) in items {
+                // SAFETY: the type describes a region of the local block.
+                unsafe { ffi::xs_bcast_typed(a.base as *mut c_void, ty, root, *comm) };
+            }
+        }
+    }
+}
+/// `reflect (a) [width(...)] [async(id)]`: widths per array dim (NULL = the declared
+/// shadow widths), periodic per dim (NULL = none), async_id < 0 = synchronous.
+/// Contiguous halos are sent in place; strided halos are packed with MPI subarray
+/// datatypes (MPI_Pack, no element loops); requests are persistent and cached per
+/// (array, widths, periodic). Dims are exchanged in order so corners are filled. A full
+/// shadow is gathered from all owners. With async, the last dim is left in flight
+/// until xmpc_wait_async.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_reflect(
+    loc: *const XmpcLoc,
+    a: *mut xmpc_array,
+    width_lo: *const c_long,
+    width_hi: *const c_long,
+    periodic: *const c_int,
+    async_id: c_int,
+) {
+    let a = a.as_mut().unwrap_or_else(|| fatal(loc, "reflect of no array"));
+    if a.base.is_null() {
+        fatal(loc, "reflect of an array that is not allocated");
+    }
+    if !a.member() {
+        return;
+    }
+    let n = a.ndims();
+    let get = |p: *const c_long, dflt: &[i64]| -> Vec<i64> {
+        if p.is_null() {
+            dflt.to_vec()
+        } else {
+            std::slice::from_raw_parts(p, n).to_vec()
+        }
+    };
+    let dl: Vec<i64> = a.dims.iter().map(|x| x.shadow_lo).collect();
+    let dh: Vec<i64> = a.dims.iter().map(|x| x.shadow_hi).collect();
+    let (dl, dh) = if a.full.iter().any(|&f| f) {
+        // full-shadow dims are gathered whole; their widths are not used
+        (dl.iter().zip(&a.full).map(|(&w, &f)| if f { 0 } else { w }).collect(), dh.iter().zip(&a.full).map(|(&w, &f)| if f { 0 } else { w }).collect())
+    } else {
+        (dl, dh)
+    };
+    let wlo = get(width_lo, &dl);
+    let whi = get(width_hi, &dh);
+    let per: Vec<bool> = if periodic.is_null() {
+        vec![false; n]
+    } else {
+        std::slice::from_raw_parts(periodic, n).iter().map(|&x| x != 0).collect()
+    };
+    guard(loc, || {
+        let key = (wlo.clone(), whi.clone(), per.clone());
+        if !a.plans.contains_key(&key) {
+            let p = build(a, &wlo, &whi, &per).unwrap_or_else(|e| fatal(loc, &e));
+            a.plans.insert(key.clone(), p);
+        }
+        let plan = &a.plans[&key];
+        let np = plan.phases.len();
+        for (i, ph) in plan.phases.iter().enumerate() {
+            if async_id >= 0 && i + 1 == np {
+                if let Phase::P2p { reqs, packs, unpacks } = ph {
+                    start(a, reqs, packs);
+                    let u = unpack_list(a, unpacks);
+                    state::with(|s| {
+                        let e = s.pending.entry(async_id).or_default();
+                        e.0.extend_from_slice(reqs);
+                        e.1.extend(u);
+                    });
+                    continue;
+                }
+            }
+            run_phase(a, ph);
+        }
+    })
+}
+/// Completes every reflect started with `async(async_id)`.
+#[no_mangle]
+pub extern "C" fn xmpc_wait_async(loc: *const XmpcLoc, async_id: c_int) {
+    guard(loc, || {
+        if let Some((r, u)) = state::with(|s| s.pending.remove(&async_id)) {
+            // SAFETY: started persistent requests.
+            unsafe { ffi::xs_waitall(r.len() as c_int, r.as_ptr()) };
+            for x in u {
+                x.run();
+            }
+        }
+    })
+}

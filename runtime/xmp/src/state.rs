@@ -1,0 +1,85 @@
+//! Process-wide state: the executing-nodes stack, async requests, caches.
+
+use crate::ffi::{self, Fint};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// A set of executing nodes: world ranks in node order and their communicator.
+#[derive(Clone)]
+pub struct Exec {
+    pub world: Vec<i32>,
+    pub comm: Fint,
+    pub rank: i32,
+}
+
+/// A staged halo to unpack once its receive completed. The buffer and the
+/// array block belong to a cached reflect plan, which lives as long as the array.
+pub struct Unpack {
+    pub buf: *const u8,
+    pub bytes: i32,
+    pub base: *mut u8,
+    pub ty: Fint,
+}
+
+impl Unpack {
+    pub fn run(&self) {
+        // SAFETY: see the struct invariant; the type describes a region of `base`.
+        unsafe { ffi::xs_unpack(self.buf as *const _, self.bytes, self.base as *mut _, self.ty) };
+    }
+}
+
+#[derive(Default)]
+pub struct State {
+    pub inits: Vec<extern "C" fn()>,
+    pub world_rank: i32,
+    pub world_size: i32,
+    pub exec: Vec<Exec>,
+    /// async id → started requests and the unpacks to do after them.
+    pub pending: HashMap<i32, (Vec<Fint>, Vec<Unpack>)>,
+    /// (nodes address, member indices) → task communicator.
+    pub task_comms: HashMap<(usize, Vec<usize>), Fint>,
+    /// local base address → array descriptor (for xmp_desc_of).
+    pub arrays: HashMap<usize, usize>,
+    pub next_array_id: i32,
+}
+
+thread_local! {
+    static STATE: RefCell<State> = RefCell::new(State::default());
+}
+
+/// Short borrow of the global state; never call back into the runtime inside.
+pub fn with<R>(f: impl FnOnce(&mut State) -> R) -> R {
+    STATE.with(|s| f(&mut s.borrow_mut()))
+}
+
+pub fn init_world() {
+    // SAFETY: MPI is initialised.
+    let (r, n, w) = unsafe {
+        let w = ffi::xs_comm_world();
+        (ffi::xs_comm_rank(w), ffi::xs_comm_size(w), w)
+    };
+    with(|s| {
+        s.world_rank = r;
+        s.world_size = n;
+        s.exec = vec![Exec {
+            world: (0..n).collect(),
+            comm: w,
+            rank: r,
+        }];
+    });
+}
+
+pub fn world_rank() -> i32 {
+    with(|s| s.world_rank)
+}
+
+/// The current executing nodes (all processes before xmpc_init too, as 1 node).
+pub fn exec() -> Exec {
+    with(|s| {
+        s.exec.last().cloned().unwrap_or(Exec {
+            world: vec![0],
+            comm: ffi::comm_null(),
+            rank: 0,
+        })
+    })
+}

@@ -1,0 +1,167 @@
+//! `xmpc prog.c -o prog`: translate each XMP C file, compile it with `mpicc` (or
+//! `$XMPC_CC`) against the runtime header and link the runtime library.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use xmpc_ir::{FileUnit, Lang};
+
+/// Native libraries a Rust static library needs on Linux (`rustc --print
+/// native-static-libs`), after `libxmpc_rt.a`.
+pub const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl"];
+
+/// Translated C of one parsed file. `force`: translate even a file without XMP
+/// directives (its `main` still needs `xmpc_init` when it is linked into an XMP
+/// program); without it such a file comes out byte for byte.
+pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+    if unit.lang != Lang::C {
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+    }
+    if !force && !xmpc_passes::xmp_c::needs_runtime(unit, text) {
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+    }
+    let edits = xmpc_passes::xmp_c::translate(unit, text).map_err(Ok)?;
+    let edits: Vec<xmpc_backends::Edit> = edits.into_iter().map(|e| xmpc_backends::Edit { span: e.span, text: e.text }).collect();
+    xmpc_backends::emit(unit, text, &edits).map_err(|e| Err(e.to_string()))
+}
+
+/// The runtime include directory: `$XMPC_INCLUDE`, else the source tree's.
+pub fn include_dir() -> PathBuf {
+    match std::env::var_os("XMPC_INCLUDE") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/xmp/include"),
+    }
+}
+
+/// Where `libxmpc_rt.a` is: `$XMPC_RUNTIME_DIR`, next to the executable, its `deps/`.
+pub fn runtime_dir() -> Result<PathBuf, String> {
+    if let Some(d) = std::env::var_os("XMPC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        let d = PathBuf::from(d);
+        if d.join("libxmpc_rt.a").is_file() {
+            return Ok(d);
+        }
+        return Err(format!("XMPC_RUNTIME_DIR={} holds no libxmpc_rt.a", d.display()));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate the xmpc executable: {e}"))?;
+    let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    for d in [dir.clone(), dir.join("deps"), dir.parent().map(Path::to_path_buf).unwrap_or_default()] {
+        if d.join("libxmpc_rt.a").is_file() {
+            return Ok(d);
+        }
+    }
+    Err(format!(
+        "the xmpc runtime library libxmpc_rt.a was not found next to {} (nor in its deps/ folder): build it with `cargo build -p xmpc-rt` (same profile as xmpc), or set XMPC_RUNTIME_DIR",
+        exe.display()
+    ))
+}
+
+/// Options passed through to the C compiler.
+#[derive(Default, Debug)]
+pub struct CcOpts {
+    pub opt: Option<String>,
+    pub debug: bool,
+    pub include: Vec<PathBuf>,
+    pub define: Vec<String>,
+    pub libdirs: Vec<PathBuf>,
+    pub libs: Vec<String>,
+    pub warnings: Vec<String>,
+    /// Other options for compiling and linking (-fopenmp, -march=native, -std=c11).
+    pub extra: Vec<String>,
+}
+
+pub fn cc() -> String {
+    std::env::var("XMPC_CC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "mpicc".into())
+}
+
+/// True when the C compiler is GCC (whose `-O2` cost model will not version a loop
+/// for aliasing: distributed arrays are pointers, so their loops would not vectorise).
+fn cc_is_gcc() -> bool {
+    Command::new(cc()).arg("--version").output().is_ok_and(|o| {
+        let v = String::from_utf8_lossy(&o.stdout);
+        v.contains("Free Software Foundation") && !v.contains("clang")
+    })
+}
+
+fn base_args(o: &CcOpts) -> Vec<String> {
+    let mut a = vec![];
+    if let Some(l) = &o.opt {
+        a.push(format!("-O{l}"));
+        // Plain C arrays are distinct objects; xmpc's local parts are pointers. Let
+        // GCC -O2 vectorise with a run-time alias check, as it does at -O3.
+        if l == "2" && cc_is_gcc() {
+            a.push("-fvect-cost-model=cheap".into());
+        }
+    }
+    if o.debug {
+        a.push("-g".into());
+    }
+    a.extend(o.extra.iter().cloned());
+    for w in &o.warnings {
+        a.push(format!("-W{w}"));
+    }
+    a.push("-D_XMP".into());
+    a.push("-D_XCALABLEMP".into());
+    for d in &o.define {
+        a.push(format!("-D{d}"));
+    }
+    for i in &o.include {
+        a.push(format!("-I{}", i.display()));
+    }
+    a.push(format!("-I{}", include_dir().display()));
+    a
+}
+
+/// Runs the C compiler; on failure returns its stderr (already shown).
+fn run(args: &[String]) -> Result<(), String> {
+    let cc = cc();
+    let out = Command::new(&cc).args(args).output().map_err(|e| format!("cannot run `{cc}`: {e} (set XMPC_CC to your MPI C compiler)"))?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    if !err.is_empty() {
+        eprint!("{err}");
+    }
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{cc}` failed ({})", out.status))
+    }
+}
+
+/// Compiles translated sources (path of the .c written, path of the object wanted).
+pub fn compile_objects(srcs: &[(PathBuf, PathBuf)], o: &CcOpts) -> Result<(), String> {
+    for (c, obj) in srcs {
+        let mut args = base_args(o);
+        args.push("-c".into());
+        args.push(c.display().to_string());
+        args.push("-o".into());
+        args.push(obj.display().to_string());
+        run(&args)?;
+    }
+    Ok(())
+}
+
+/// Links objects into `out` with the runtime.
+pub fn link(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
+    let rt = runtime_dir()?;
+    let mut args = vec![];
+    if let Some(l) = &o.opt {
+        args.push(format!("-O{l}"));
+    }
+    if o.debug {
+        args.push("-g".into());
+    }
+    args.extend(o.extra.iter().filter(|x| !x.starts_with("-std=")).cloned());
+    for obj in objs {
+        args.push(obj.display().to_string());
+    }
+    for d in &o.libdirs {
+        args.push(format!("-L{}", d.display()));
+    }
+    for l in &o.libs {
+        args.push(format!("-l{l}"));
+    }
+    args.push(rt.join("libxmpc_rt.a").display().to_string());
+    args.extend(NATIVE_LIBS.iter().map(|s| s.to_string()));
+    args.push("-o".into());
+    args.push(out.display().to_string());
+    run(&args)
+}
