@@ -6,6 +6,8 @@
 #   quick  small sizes (a minute)
 #   paper  random ring 1 MiB x 5 at 1K/2K/8K ranks and pairwise all-to-all 4 B
 #          at 1K/4K/8K ranks on a 3-D torus, 1 and 2 threads (long: an hour on 2 cores)
+#   targets  the acceptance cases in one go (2K ring and 1K/4K all-to-all with 1 and 2
+#          threads, 8K ring with 1 loop measured (x5 projected), 8K all-to-all, BG/L)
 #   speedup  1K/2K ring and 1K/4K all-to-all with 1 and 2 threads back to back
 #   bgl    BlueGene/L-like 128-node torus, Bruck all-to-all 8 B .. 256 KiB
 #
@@ -49,6 +51,18 @@ case $mode in
       run "alltoall pairwise 4B, 16x8x8" torus1k 1024 alltoall:bytes=4 "$t"
     done
     for b in 8 2K 64K; do run "BG/L bruck $b" bgl128 128 "bruck:bytes=$b" 1; done
+    ;;
+  targets)
+    run "ring 1MiB x5, 16x8x8" torus1k 1024 ring:bytes=1M,loops=5 1
+    run "ring 1MiB x5, 16x16x8" torus2k 2048 ring:bytes=1M,loops=5 1
+    run "ring 1MiB x5, 16x16x8" torus2k 2048 ring:bytes=1M,loops=5 2
+    run "alltoall pairwise 4B, 16x8x8" torus1k 1024 alltoall:bytes=4 1
+    run "alltoall pairwise 4B, 16x8x8" torus1k 1024 alltoall:bytes=4 2
+    run "alltoall pairwise 4B, 16x16x16" torus4k 4096 alltoall:bytes=4 1
+    run "alltoall pairwise 4B, 16x16x16" torus4k 4096 alltoall:bytes=4 2
+    run "ring 1MiB x1 (of 5), 32x16x16" torus8k 8192 ring:bytes=1M,loops=1 1
+    run "alltoall pairwise 4B, 32x16x16" torus8k 8192 alltoall:bytes=4 1
+    for b in 8 128 2K 8K 64K 256K; do run "BG/L bruck $b" bgl128 128 "bruck:bytes=$b" 1; done
     ;;
   speedup)
     for c in "ring 1MiB x5, 16x8x8|torus1k|1024|ring:bytes=1M,loops=5" \
