@@ -1,6 +1,7 @@
 //! Test-suite helpers: the corpus of realistic XMP/MPI sources and ways to run the
 //! pipeline over it.
 
+pub mod conformance;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,144 @@
+/* Himeno benchmark, hand-written MPI C: the baseline for the XMP versions.
+ * A PI x PJ process grid over the i and j dimensions (k stays whole and
+ * contiguous). Each process holds its block plus one halo layer in i and j.
+ * Halo exchange with MPI_Sendrecv: j halos first (an MPI_Type_vector of k-runs,
+ * no packing loop) over the owned i range, then i halos (contiguous planes that
+ * include the j halos, which fills the corners the diagonal terms need).
+ *   compile: mpicc -O2 [-DSIZE_MIDDLE] himeno_mpi.c -o himeno_mpi
+ *   usage:   mpiexec -n P himeno_mpi [NN PJ]   (default 100 iterations, PJ = 1)
+ *   PJ = 1: planes along i only (himeno_xmp_1d); PJ = P: j only (all halos strided).
+ * Prints the same lines as himeno_seq; `halo` is the time of the halo exchange.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <mpi.h>
+#include "himeno_common.h"
+
+static void split(int n, int parts, int r, int *lo, int *len)
+{
+    int c = (n + parts - 1) / parts; /* the XMP block rule */
+    *lo = r * c;
+    *len = *lo >= n ? 0 : (*lo + c > n ? n - *lo : c);
+}
+
+enum { P, BND, WRK1, WRK2, A0, A1, A2, A3, B0, B1, B2, C0, C1, C2, NARR };
+
+int main(int argc, char **argv)
+{
+    int nn, pj, pi, np, rank, dims[2], periods[2] = {0, 0}, coords[2], n, i, j, k, q;
+    int i0, lni, j0, lnj, nj, up, down, left, right;
+    const int imax = MIMAX - 1, jmax = MJMAX - 1, kmax = MKMAX - 1;
+    float *arr[NARR], gosa = 0, lgosa, s0, ss;
+    double t0, t1, th, halo = 0, sum = 0, gsum, ghalo;
+    size_t sz;
+    MPI_Comm cart;
+    MPI_Datatype jplane;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    nn = argc > 1 ? atoi(argv[1]) : 100;
+    pj = argc > 2 ? atoi(argv[2]) : 1;
+    if (pj < 1 || np % pj) {
+        fprintf(stderr, "himeno_mpi: PJ=%d does not divide %d processes\n", pj, np);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    pi = np / pj;
+    dims[0] = pi;
+    dims[1] = pj;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Comm_rank(cart, &rank);
+    MPI_Cart_coords(cart, rank, 2, coords);
+    MPI_Cart_shift(cart, 0, 1, &up, &down);
+    MPI_Cart_shift(cart, 1, 1, &left, &right);
+    split(MIMAX, pi, coords[0], &i0, &lni);
+    split(MJMAX, pj, coords[1], &j0, &lnj);
+    nj = lnj + 2;
+    sz = (size_t)(lni + 2) * nj * MKMAX;
+    for (q = 0; q < NARR; q++)
+        arr[q] = calloc(sz, sizeof(float));
+    /* global (i, j, k) -> local storage */
+#define X(a, i, j, k) arr[a][((size_t)((i) - i0 + 1) * nj + ((j) - j0 + 1)) * MKMAX + (k)]
+    MPI_Type_vector(lni, MKMAX, nj * MKMAX, MPI_FLOAT, &jplane);
+    MPI_Type_commit(&jplane);
+    for (i = i0; i < i0 + lni; i++)
+        for (j = j0; j < j0 + lnj; j++)
+            for (k = 0; k < MKMAX; k++) {
+                X(A0, i, j, k) = X(A1, i, j, k) = X(A2, i, j, k) = 1.0f;
+                X(A3, i, j, k) = 1.0f / 6.0f;
+                X(B0, i, j, k) = X(B1, i, j, k) = X(B2, i, j, k) = 0.0f;
+                X(C0, i, j, k) = X(C1, i, j, k) = X(C2, i, j, k) = 1.0f;
+                X(P, i, j, k) = (float)(i * i) / (float)((imax - 1) * (imax - 1));
+                X(WRK1, i, j, k) = X(WRK2, i, j, k) = 0.0f;
+                X(BND, i, j, k) = 1.0f;
+            }
+    {
+        int ilo = i0 < 1 ? 1 : i0, ihi = i0 + lni > imax - 1 ? imax - 1 : i0 + lni;
+        int jlo = j0 < 1 ? 1 : j0, jhi = j0 + lnj > jmax - 1 ? jmax - 1 : j0 + lnj;
+        int plane = nj * MKMAX;
+        MPI_Barrier(cart);
+        t0 = MPI_Wtime();
+        for (n = 0; n < nn; n++) {
+            th = MPI_Wtime();
+            if (pj > 1) {
+                MPI_Sendrecv(&X(P, i0, j0, 0), 1, jplane, left, 0, &X(P, i0, j0 + lnj, 0), 1, jplane, right, 0, cart,
+                             MPI_STATUS_IGNORE);
+                MPI_Sendrecv(&X(P, i0, j0 + lnj - 1, 0), 1, jplane, right, 1, &X(P, i0, j0 - 1, 0), 1, jplane, left, 1,
+                             cart, MPI_STATUS_IGNORE);
+            }
+            MPI_Sendrecv(&X(P, i0, j0 - 1, 0), plane, MPI_FLOAT, up, 2, &X(P, i0 + lni, j0 - 1, 0), plane, MPI_FLOAT, down,
+                         2, cart, MPI_STATUS_IGNORE);
+            MPI_Sendrecv(&X(P, i0 + lni - 1, j0 - 1, 0), plane, MPI_FLOAT, down, 3, &X(P, i0 - 1, j0 - 1, 0), plane,
+                         MPI_FLOAT, up, 3, cart, MPI_STATUS_IGNORE);
+            halo += MPI_Wtime() - th;
+            lgosa = 0;
+            {
+                /* local views: index [i - i0 + 1][j - j0 + 1][k] */
+                typedef float (*V)[nj][MKMAX];
+                V p = (V)arr[P], a0 = (V)arr[A0], a1 = (V)arr[A1], a2 = (V)arr[A2], a3 = (V)arr[A3];
+                V b0 = (V)arr[B0], b1 = (V)arr[B1], b2 = (V)arr[B2], c0 = (V)arr[C0], c1 = (V)arr[C1];
+                V c2 = (V)arr[C2], wrk1 = (V)arr[WRK1], wrk2 = (V)arr[WRK2], bnd = (V)arr[BND];
+                int li, lj, lilo = ilo - i0 + 1, lihi = ihi - i0 + 1, ljlo = jlo - j0 + 1, ljhi = jhi - j0 + 1;
+                for (li = lilo; li < lihi; li++)
+                    for (lj = ljlo; lj < ljhi; lj++)
+                        for (k = 1; k < kmax - 1; k++) {
+                            s0 = a0[li][lj][k] * p[li + 1][lj][k] + a1[li][lj][k] * p[li][lj + 1][k]
+                               + a2[li][lj][k] * p[li][lj][k + 1]
+                               + b0[li][lj][k] * (p[li + 1][lj + 1][k] - p[li + 1][lj - 1][k] - p[li - 1][lj + 1][k]
+                                                  + p[li - 1][lj - 1][k])
+                               + b1[li][lj][k] * (p[li][lj + 1][k + 1] - p[li][lj - 1][k + 1] - p[li][lj + 1][k - 1]
+                                                  + p[li][lj - 1][k - 1])
+                               + b2[li][lj][k] * (p[li + 1][lj][k + 1] - p[li - 1][lj][k + 1] - p[li + 1][lj][k - 1]
+                                                  + p[li - 1][lj][k - 1])
+                               + c0[li][lj][k] * p[li - 1][lj][k] + c1[li][lj][k] * p[li][lj - 1][k]
+                               + c2[li][lj][k] * p[li][lj][k - 1] + wrk1[li][lj][k];
+                            ss = (s0 * a3[li][lj][k] - p[li][lj][k]) * bnd[li][lj][k];
+                            lgosa += ss * ss;
+                            wrk2[li][lj][k] = p[li][lj][k] + HIMENO_OMEGA * ss;
+                        }
+                for (li = lilo; li < lihi; li++)
+                    for (lj = ljlo; lj < ljhi; lj++)
+                        for (k = 1; k < kmax - 1; k++)
+                            p[li][lj][k] = wrk2[li][lj][k];
+            }
+            MPI_Allreduce(&lgosa, &gosa, 1, MPI_FLOAT, MPI_SUM, cart);
+        }
+        MPI_Barrier(cart);
+        t1 = MPI_Wtime();
+    }
+    for (i = i0; i < i0 + lni; i++)
+        for (j = j0; j < j0 + lnj; j++)
+            for (k = 0; k < MKMAX; k++)
+                sum += X(P, i, j, k);
+    MPI_Reduce(&sum, &gsum, 1, MPI_DOUBLE, MPI_SUM, 0, cart);
+    MPI_Reduce(&halo, &ghalo, 1, MPI_DOUBLE, MPI_MAX, 0, cart);
+    if (rank == 0) {
+        printf("himeno mpi %dx%dx%d iter %d procs %d pj %d\n", MIMAX, MJMAX, MKMAX, nn, np, pj);
+        printf("time %.6f\nhalo %.6f\ngosa %.9e\nchecksum %.9e\nmflops %.1f\n", t1 - t0, ghalo, gosa, gsum,
+               HIMENO_FLOP * (imax - 2) * (jmax - 2) * (kmax - 2) * nn / (t1 - t0) * 1e-6);
+    }
+    MPI_Type_free(&jplane);
+    MPI_Comm_free(&cart);
+    for (q = 0; q < NARR; q++)
+        free(arr[q]);
+    MPI_Finalize();
+    return 0;
+}

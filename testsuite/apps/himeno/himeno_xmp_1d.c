@@ -1,0 +1,82 @@
+/* Himeno benchmark in XcalableMP C, 1-D decomposition: the i dimension (slowest,
+ * whole j-k planes) is block-distributed; shadow p[1][0][0] (contiguous planes).
+ *   compile: xmpc -O2 [-DSIZE_MIDDLE] himeno_xmp_1d.c -o himeno_xmp_1d
+ *   usage:   mpiexec -n P himeno_xmp_1d [NN]   (iterations, default 100)
+ * Prints the same lines as himeno_seq; `halo` is the time of the reflects.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <xmp.h>
+#include "himeno_common.h"
+
+#pragma xmp nodes n(*)
+#pragma xmp template t(0:MKMAX-1, 0:MJMAX-1, 0:MIMAX-1)
+#pragma xmp distribute t(*, *, block) onto n
+
+float p[MIMAX][MJMAX][MKMAX], bnd[MIMAX][MJMAX][MKMAX], wrk1[MIMAX][MJMAX][MKMAX], wrk2[MIMAX][MJMAX][MKMAX];
+float a0[MIMAX][MJMAX][MKMAX], a1[MIMAX][MJMAX][MKMAX], a2[MIMAX][MJMAX][MKMAX], a3[MIMAX][MJMAX][MKMAX];
+float b0[MIMAX][MJMAX][MKMAX], b1[MIMAX][MJMAX][MKMAX], b2[MIMAX][MJMAX][MKMAX];
+float c0[MIMAX][MJMAX][MKMAX], c1[MIMAX][MJMAX][MKMAX], c2[MIMAX][MJMAX][MKMAX];
+#pragma xmp align [i][j][k] with t(k, j, i) :: p, bnd, wrk1, wrk2, a0, a1, a2, a3, b0, b1, b2, c0, c1, c2
+#pragma xmp shadow p[1][0][0]
+
+int main(int argc, char **argv)
+{
+    int nn = argc > 1 ? atoi(argv[1]) : 100, n, i, j, k;
+    const int imax = MIMAX - 1, jmax = MJMAX - 1, kmax = MKMAX - 1;
+    float gosa = 0, s0, ss;
+    double t0, t1, th, halo = 0, sum = 0;
+#pragma xmp loop (k, j, i) on t(k, j, i)
+    for (i = 0; i < MIMAX; i++)
+        for (j = 0; j < MJMAX; j++)
+            for (k = 0; k < MKMAX; k++) {
+                a0[i][j][k] = a1[i][j][k] = a2[i][j][k] = 1.0f;
+                a3[i][j][k] = 1.0f / 6.0f;
+                b0[i][j][k] = b1[i][j][k] = b2[i][j][k] = 0.0f;
+                c0[i][j][k] = c1[i][j][k] = c2[i][j][k] = 1.0f;
+                p[i][j][k] = (float)(i * i) / (float)((imax - 1) * (imax - 1));
+                wrk1[i][j][k] = wrk2[i][j][k] = 0.0f;
+                bnd[i][j][k] = 1.0f;
+            }
+#pragma xmp barrier
+    t0 = xmp_wtime();
+    for (n = 0; n < nn; n++) {
+        th = xmp_wtime();
+#pragma xmp reflect (p)
+        halo += xmp_wtime() - th;
+        gosa = 0;
+#pragma xmp loop (k, j, i) on t(k, j, i) reduction(+:gosa)
+        for (i = 1; i < imax - 1; i++)
+            for (j = 1; j < jmax - 1; j++)
+                for (k = 1; k < kmax - 1; k++) {
+                    s0 = a0[i][j][k] * p[i + 1][j][k] + a1[i][j][k] * p[i][j + 1][k] + a2[i][j][k] * p[i][j][k + 1]
+                       + b0[i][j][k] * (p[i + 1][j + 1][k] - p[i + 1][j - 1][k] - p[i - 1][j + 1][k] + p[i - 1][j - 1][k])
+                       + b1[i][j][k] * (p[i][j + 1][k + 1] - p[i][j - 1][k + 1] - p[i][j + 1][k - 1] + p[i][j - 1][k - 1])
+                       + b2[i][j][k] * (p[i + 1][j][k + 1] - p[i - 1][j][k + 1] - p[i + 1][j][k - 1] + p[i - 1][j][k - 1])
+                       + c0[i][j][k] * p[i - 1][j][k] + c1[i][j][k] * p[i][j - 1][k] + c2[i][j][k] * p[i][j][k - 1]
+                       + wrk1[i][j][k];
+                    ss = (s0 * a3[i][j][k] - p[i][j][k]) * bnd[i][j][k];
+                    gosa += ss * ss;
+                    wrk2[i][j][k] = p[i][j][k] + HIMENO_OMEGA * ss;
+                }
+#pragma xmp loop (k, j, i) on t(k, j, i)
+        for (i = 1; i < imax - 1; i++)
+            for (j = 1; j < jmax - 1; j++)
+                for (k = 1; k < kmax - 1; k++)
+                    p[i][j][k] = wrk2[i][j][k];
+    }
+#pragma xmp barrier
+    t1 = xmp_wtime();
+#pragma xmp loop (k, j, i) on t(k, j, i) reduction(+:sum)
+    for (i = 0; i < MIMAX; i++)
+        for (j = 0; j < MJMAX; j++)
+            for (k = 0; k < MKMAX; k++)
+                sum += p[i][j][k];
+#pragma xmp reduction(max:halo)
+    if (xmp_node_num() == 1) {
+        printf("himeno xmp-1d %dx%dx%d iter %d procs %d\n", MIMAX, MJMAX, MKMAX, nn, xmp_num_nodes());
+        printf("time %.6f\nhalo %.6f\ngosa %.9e\nchecksum %.9e\nmflops %.1f\n", t1 - t0, halo, gosa, sum,
+               HIMENO_FLOP * (imax - 2) * (jmax - 2) * (kmax - 2) * nn / (t1 - t0) * 1e-6);
+    }
+    return 0;
+}

@@ -1,0 +1,84 @@
+/* 2-D Laplace (Jacobi, 5-point) in XcalableMP C, block-row decomposition:
+ * template t(0:NX-1, 0:NY-1) distributed (*, block) onto p(*), shadow u[1][0]
+ * (contiguous row halos).
+ *   compile: xmpc -O2 -DNX=2048 -DNY=2048 laplace_xmp_rows.c -o laplace_xmp_rows
+ *   usage:   mpiexec -n P laplace_xmp_rows [ITER [NHALO]]   (default 1000 200)
+ * Grid sizes are compile-time (-DNX, -DNY; default 2048). Prints the same lines
+ * as laplace_seq; `halo` is the total time of the reflects (xmp_wtime around them);
+ * `halo1` the median time of one reflect run NHALO times in isolation (each after a
+ * barrier; the slowest node's median).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+static int cmpd(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+#include <xmp.h>
+#ifndef NX
+#define NX 2048
+#endif
+#ifndef NY
+#define NY 2048
+#endif
+#pragma xmp nodes p(*)
+#pragma xmp template t(0:NX-1, 0:NY-1)
+#pragma xmp distribute t(*, block) onto p
+double u[NY][NX], uu[NY][NX];
+#pragma xmp align [j][i] with t(i, j) :: u, uu
+#pragma xmp shadow u[1][0]
+
+int main(int argc, char **argv)
+{
+    int iter = argc > 1 ? atoi(argv[1]) : 1000, nh = argc > 2 ? atoi(argv[2]) : 200, i, j, k;
+    double t0, t1, th, halo = 0, sum = 0, pt = 0, h1 = 0;
+#pragma xmp loop (i, j) on t(i, j)
+    for (j = 0; j < NY; j++)
+        for (i = 0; i < NX; i++)
+            u[j][i] = uu[j][i] = j == 0 ? 1.0 : i == 0 ? 0.5 : 0.0;
+#pragma xmp barrier
+    t0 = xmp_wtime();
+    for (k = 0; k < iter; k++) {
+        th = xmp_wtime();
+#pragma xmp reflect (u)
+        halo += xmp_wtime() - th;
+#pragma xmp loop (i, j) on t(i, j)
+        for (j = 1; j < NY - 1; j++)
+            for (i = 1; i < NX - 1; i++)
+                uu[j][i] = 0.25 * (u[j - 1][i] + u[j + 1][i] + u[j][i - 1] + u[j][i + 1]);
+#pragma xmp loop (i, j) on t(i, j)
+        for (j = 1; j < NY - 1; j++)
+            for (i = 1; i < NX - 1; i++)
+                u[j][i] = uu[j][i];
+    }
+#pragma xmp barrier
+    t1 = xmp_wtime();
+#pragma xmp loop (i, j) on t(i, j) reduction(+:sum, pt)
+    for (j = 0; j < NY; j++)
+        for (i = 0; i < NX; i++) {
+            sum += u[j][i];
+            if (j == NY / 3 && i == NX / 3)
+                pt = u[j][i];
+        }
+    if (nh > 0) {
+        double *smp = malloc(sizeof(double) * nh);
+        for (k = 0; k < nh; k++) {
+#pragma xmp barrier
+            th = xmp_wtime();
+#pragma xmp reflect (u)
+            smp[k] = xmp_wtime() - th;
+        }
+        qsort(smp, nh, sizeof(double), cmpd);
+        h1 = smp[nh / 2];
+        free(smp);
+    }
+#pragma xmp reduction(max:halo, h1)
+    if (xmp_node_num() == 1) {
+        printf("laplace xmp-rows %dx%d iter %d procs %d\n", NX, NY, iter, xmp_num_nodes());
+        printf("time %.6f\nhalo %.6f\nchecksum %.15e\npoint %.15e\n", t1 - t0, halo, sum, pt);
+        printf("halo1 %.9f\n", h1);
+    }
+    return 0;
+}
