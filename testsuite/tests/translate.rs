@@ -789,3 +789,32 @@ fn unsupported_forms_give_located_diagnostics() {
         }
     }
 }
+
+/// Every program whose translation is golden above is also compiled with the `xmpc`
+/// driver and run under `mpiexec` at each process count its header declares: it must
+/// exit 0 and print PASS exactly once.
+#[test]
+fn every_snapshot_program_runs() {
+    use xmpc_testsuite::conformance::{parse_header, run_program, Options, Program};
+    let opts = Options::defaults();
+    if !opts.xmpc.is_file() {
+        // `cargo test --workspace` (CI) always builds it; a lone `-p` run may not.
+        panic!("{} not built: run `cargo build -p xmpc -p xmpc-rt` or the whole workspace", opts.xmpc.display());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = opts;
+    opts.work = dir.path().to_path_buf();
+    let mut failures = Vec::new();
+    for (name, file, text) in programs() {
+        let path = dir.path().join(&file);
+        std::fs::write(&path, &text).unwrap();
+        let (nps, _) = parse_header(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let p = Program { path, name: format!("golden_{name}"), family: "golden", nps: nps.clone(), expect_fail: None };
+        for r in run_program(&p, &nps, &opts, false) {
+            if !r.passed {
+                failures.push(format!("{file} np={}: {}", r.np, r.detail));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
