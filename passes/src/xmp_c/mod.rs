@@ -93,6 +93,9 @@ struct ArrInfo {
     has_shadow: bool,
     /// Aligned with a template not fixed yet: created by `template_fix`.
     deferred: bool,
+    /// Referenced with a layout fixed in the translated text (constant dims, or
+    /// variables shared with another array): a later `shadow` would contradict it.
+    used: bool,
 }
 
 #[derive(Clone)]
@@ -369,17 +372,39 @@ impl<'a> Tr<'a> {
 
     fn verbatim_check(&mut self, s: Span) {
         let text = &self.src[s.range()];
-        // Preprocessor lines other than `#define` cannot refer to an array.
-        let mut skip = vec![];
+        // Preprocessor lines other than `#define` cannot refer to an array; in a
+        // `#define`, the macro's name and its own parameters are not references
+        // (`#define CHECK(c) ...` beside a distributed `c`).
+        let mut skip: Vec<std::ops::Range<usize>> = vec![];
+        let mut own: Vec<(std::ops::Range<usize>, Vec<&str>)> = vec![];
         let mut pos = 0;
-        for line in text.split_inclusive('\n') {
-            let t = line.trim_start();
-            if let Some(rest) = t.strip_prefix('#') {
-                if !rest.trim_start().starts_with("define") {
-                    skip.push(pos..pos + line.len());
+        let mut lines = text.split_inclusive('\n');
+        while let Some(first) = lines.next() {
+            let start = pos;
+            pos += first.len();
+            let t = first.trim_start();
+            let Some(rest) = t.strip_prefix('#') else { continue };
+            // The logical line: backslash-continued physical lines.
+            let mut last = first;
+            while last.trim_end_matches(['\n', '\r']).ends_with('\\') {
+                let Some(next) = lines.next() else { break };
+                pos += next.len();
+                last = next;
+            }
+            let rest = rest.trim_start();
+            let Some(def) = rest.strip_prefix("define").filter(|d| d.starts_with([' ', '\t'])) else {
+                skip.push(start..pos);
+                continue;
+            };
+            let def = def.trim_start();
+            let name_len = def.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(def.len());
+            let mut names = vec![&def[..name_len]];
+            if let Some(params) = def[name_len..].strip_prefix('(') {
+                if let Some(close) = params.find(')') {
+                    names.extend(params[..close].split(',').map(str::trim).filter(|p| !p.is_empty()));
                 }
             }
-            pos += line.len();
+            own.push((start..pos, names));
         }
         // Struct/union/enum definitions and typedefs declare names; they use none.
         let head = text.trim_start();
@@ -387,7 +412,7 @@ impl<'a> Tr<'a> {
             return;
         }
         for (off, w) in words(text) {
-            if skip.iter().any(|r| r.contains(&off)) {
+            if skip.iter().any(|r| r.contains(&off)) || own.iter().any(|(r, names)| r.contains(&off) && names.contains(&w)) {
                 continue;
             }
             // A member name (`s.a`, `p->a`) is not the array.
@@ -890,6 +915,7 @@ impl<'a> Tr<'a> {
             shadow: vec![("0".into(), "0".into(), false); ndims],
             has_shadow: false,
             deferred: self.templs[ti].bounds.is_none(),
+            used: false,
         });
         // Rewrite the declaration: `double a[N][M]` → `double *_XMP_ADDR_a`.
         if !pointer {
@@ -954,6 +980,16 @@ impl<'a> Tr<'a> {
             }
         }
         if sh.len() == self.arrs[a].ndims {
+            if self.arrs[a].used && sh != self.arrs[a].shadow {
+                self.error(
+                    "XMP0303",
+                    format!("`shadow` of `{}` after the array is used", n.name),
+                    n.span,
+                    "the references before it were translated without this shadow",
+                    Some("put the `shadow` directive right after the `align` directive".into()),
+                );
+                return;
+            }
             self.arrs[a].shadow = sh;
             self.arrs[a].has_shadow = true;
         }
@@ -1060,41 +1096,120 @@ impl<'a> Tr<'a> {
         out
     }
 
+    /// True when a text names no C variable in scope (literals, macros, enumerators):
+    /// a value fixed when the program is compiled.
+    fn const_text(&self, t: &str) -> bool {
+        words(t).iter().all(|(_, w)| self.lookup_var(w).is_none())
+    }
+
+    /// An array dim that is not distributed (aligned with `*`, or with a template dim
+    /// distributed `*`) and whose extent and shadow widths are compile-time constants:
+    /// its layout is then known to the translator (the runtime's DUP layout: offset
+    /// `-shadow_lo`, alloc `extent + shadow_lo + shadow_hi`). Returns (shadow_lo, alloc).
+    fn static_dim(&self, a: usize, d: usize) -> Option<(String, String)> {
+        let ar = &self.arrs[a];
+        if ar.pointer || ar.deferred || ar.fmts[d] != Fmt::Linear {
+            return None;
+        }
+        let (lo, hi, full) = &ar.shadow[d];
+        if *full {
+            return None;
+        }
+        let k = ar.align_dim[d];
+        if k >= 0 {
+            let dup = self.templs[ar.templ].dists.as_ref().and_then(|v| v.get(k as usize)).is_some_and(|x| x.0 == DistFormat::Dup);
+            if !dup {
+                return None;
+            }
+        }
+        let ext = ar.extents.get(d)?;
+        if ext.is_empty() || ![ext, lo, hi].iter().all(|t| self.const_text(t)) {
+            return None;
+        }
+        // A macro may expand to `N + 1`: parenthesise everything but a literal.
+        let lit = |t: &str| if t.trim().bytes().all(|b| b.is_ascii_digit()) { t.trim().to_string() } else { format!("({})", t.trim()) };
+        let alloc = if lo == "0" && hi == "0" { lit(ext) } else { format!("({} + {} + {})", lit(ext), lit(lo), lit(hi)) };
+        let lo = if lo == "0" { lo.clone() } else { lit(lo) };
+        Some((lo, alloc))
+    }
+
+    /// The array whose layout variables `a` uses: the first file-scope array with the
+    /// same mapping (template, alignment, extents, shadows), so arrays distributed
+    /// alike share one set of offsets/strides (fewer live values in a loop nest).
+    fn layout_rep(&self, a: usize) -> usize {
+        let ar = &self.arrs[a];
+        if !ar.global || ar.pointer || ar.deferred {
+            return a;
+        }
+        let same = |b: &ArrInfo| {
+            b.global
+                && !b.pointer
+                && !b.deferred
+                && b.templ == ar.templ
+                && b.ndims == ar.ndims
+                && b.fmts == ar.fmts
+                && b.align_dim == ar.align_dim
+                && b.align_off == ar.align_off
+                && b.extents == ar.extents
+                && b.shadow == ar.shadow
+        };
+        (0..a).find(|&b| same(&self.arrs[b])).unwrap_or(a)
+    }
+
     /// A local access `storage[linear]` for global index texts `idx`.
     fn access(&mut self, a: usize, idx: &[String]) -> String {
         let ar = self.arrs[a].clone();
         let direct = ar.pointer || ar.deferred;
+        let rep = self.layout_rep(a);
+        let lay = self.arrs[rep].lay.clone();
+        let stat: Vec<Option<(String, String)>> = (0..ar.ndims).map(|d| self.static_dim(a, d)).collect();
+        if rep != a || stat.iter().any(Option::is_some) {
+            // The text now depends on the shadows known here.
+            self.arrs[a].used = true;
+            self.arrs[rep].used = true;
+        }
         let mut used = vec![];
         let mut var = |v: String| -> String {
             used.push(v.clone());
             if direct {
-                format!("_XMP_G_{}_{v}", ar.lay)
+                format!("_XMP_G_{lay}_{v}")
             } else {
-                format!("_XMP_{}_{v}", ar.lay)
+                format!("_XMP_{lay}_{v}")
             }
         };
         let mut terms = vec![];
         for (d, g) in idx.iter().enumerate() {
             let g = paren(g);
-            let off = var(format!("off{d}"));
-            let l = match ar.fmts[d] {
-                Fmt::Linear => format!("{g} - {off}"),
-                Fmt::Cyclic => format!("({g} - {off}) / {}", var(format!("np{d}"))),
-                Fmt::General => {
+            let l = match (&stat[d], ar.fmts[d]) {
+                (Some((slo, _)), _) if slo == "0" => g.clone(),
+                (Some((slo, _)), _) => format!("{g} + {slo}"),
+                (None, Fmt::Linear) => format!("{g} - {}", var(format!("off{d}"))),
+                (None, Fmt::Cyclic) => {
+                    let off = var(format!("off{d}"));
+                    format!("({g} - {off}) / {}", var(format!("np{d}")))
+                }
+                (None, Fmt::General) => {
+                    let off = var(format!("off{d}"));
                     let w = var(format!("w{d}"));
                     let wp = var(format!("wp{d}"));
                     format!("({g} - {off}) / {wp} * {w} + ({g} - {off}) % {w}")
                 }
             };
             if d + 1 < ar.ndims {
-                terms.push(format!("({l}) * {}", var(format!("str{d}"))));
+                // The stride is a constant when every later dim's layout is.
+                let str_d = match stat[d + 1..].iter().map(|s| s.as_ref().map(|x| x.1.clone())).collect::<Option<Vec<String>>>() {
+                    // `long`: the index of a large array may not fit an int.
+                    Some(allocs) => format!("(long){}", allocs.join(" * ")),
+                    None => var(format!("str{d}")),
+                };
+                terms.push(format!("({l}) * {str_d}"));
             } else {
                 terms.push(l);
             }
         }
         if !direct {
             if let Some(f) = &mut self.fctx {
-                let set = f.used.entry(a).or_default();
+                let set = f.used.entry(rep).or_default();
                 set.extend(used);
             }
         }

@@ -22,7 +22,31 @@ void xs_finalize(void) {
   MPI_Finalized(&flag);
   if (!flag) MPI_Finalize();
 }
-void xs_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+/* 1 between MPI_Init and MPI_Finalize. */
+int xs_mpi_active(void) {
+  int i = 0, f = 0;
+  MPI_Initialized(&i);
+  if (!i) return 0;
+  MPI_Finalized(&f);
+  return !f;
+}
+/* MPI_Abort when MPI is up (before MPI_Init / after MPI_Finalize it is invalid:
+ * the caller then exits by itself). */
+void xs_abort(int code) {
+  if (xs_mpi_active()) MPI_Abort(MPI_COMM_WORLD, code);
+}
+/* Flush C stdio (the program's printf output) before an abort. */
+void xs_flush(void) { fflush(NULL); }
+/* Handle release at xmpc_finalize: MPICH reports handles still allocated at
+ * MPI_Finalize ("yaksa: N leaked handle pool objects"). */
+void xs_type_free(F t) {
+  MPI_Datatype d = MPI_Type_f2c(t);
+  if (d != MPI_DATATYPE_NULL) MPI_Type_free(&d);
+}
+void xs_request_free(F r) {
+  MPI_Request q = MPI_Request_f2c(r);
+  if (q != MPI_REQUEST_NULL) MPI_Request_free(&q);
+}
 double xs_wtime(void) { return MPI_Wtime(); }
 double xs_wtick(void) { return MPI_Wtick(); }
 F xs_comm_world(void) { return MPI_Comm_c2f(MPI_COMM_WORLD); }

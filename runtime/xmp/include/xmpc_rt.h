@@ -7,7 +7,9 @@
  *  - Every call made for a directive takes `loc`, a static description of that
  *    directive. Runtime errors print
  *        [rank N] xmpc runtime error: FILE:LINE: TEXT: WHAT
- *    and abort the job (MPI_Abort, status 1).
+ *    and stop the job with status 1 (MPI_Abort after a short delay that lets the
+ *    launcher forward the text; an error every process detects alike, such as a
+ *    nodes size mismatch, finalizes MPI and exits instead).
  *  - Template and node dimensions are in *round* order (Fortran-like, dim 0 first);
  *    array dimensions are in the host array's own order (C: row-major, last dim
  *    contiguous). Global indices are `long`; bounds are inclusive.
@@ -197,8 +199,6 @@ void xmpc_array_dim(const xmpc_array *a, int dim, struct xmpc_dim *out);
 // Added: the local block returned by xmpc_array_alloc (NULL before).
 void *xmpc_array_base(const xmpc_array *a);
 
-extern double xs_wtick(void);
-
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local
 // destination is written on every owner/node; a local source is read from each
@@ -372,9 +372,6 @@ void xmpc_distribute(const struct xmpc_loc *loc,
 
 // The nodes a template is distributed onto (loop reductions, `on t(...)`).
 const xmpc_nodes *xmpc_template_nodes(const xmpc_template *t);
-
-// Resolution of `xmp_wtime` in seconds.
-double xmp_wtick(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -262,7 +262,7 @@ pub unsafe extern "C" fn xmpc_array_new(
             s.next_array_id += 1;
             s.next_array_id
         });
-        Box::into_raw(Box::new(Array {
+        let a = Box::into_raw(Box::new(Array {
             id,
             tmpl: t,
             elem: elem_size,
@@ -276,7 +276,9 @@ pub unsafe extern "C" fn xmpc_array_new(
             base: std::ptr::null_mut(),
             bytes: 0,
             plans: HashMap::new(),
-        }))
+        }));
+        state::with(|s| s.all_arrays.push(a as usize));
+        a
     })
 }
 /// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Shadows on cyclic dims are an error.

@@ -1,5 +1,5 @@
 //! Located runtime errors: `[rank N] xmpc runtime error: FILE:LINE: TEXT: WHAT`,
-//! then MPI_Abort(…, 1). Panics never cross the C ABI: `guard` turns them into
+//! then MPI_Abort(…, 1) (after a short delay so the launcher forwards the text). Panics never cross the C ABI: `guard` turns them into
 //! the same kind of error.
 
 use crate::ffi;
@@ -22,19 +22,71 @@ pub fn cstr(p: *const c_char) -> String {
     unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }
 
-pub fn fatal(loc: *const XmpcLoc, what: &str) -> ! {
+fn message(loc: *const XmpcLoc, what: &str) -> String {
     let rank = crate::state::world_rank();
     // SAFETY: loc is NULL or points to a static xmpc_loc.
     let (file, line, text) = match unsafe { loc.as_ref() } {
         Some(l) => (cstr(l.file), l.line, cstr(l.text)),
         None => ("?".into(), 0, "?".into()),
     };
-    // one write, so lines from several ranks do not interleave before the abort
-    let msg = format!("[rank {rank}] xmpc runtime error: {file}:{line}: {text}: {what}\n");
-    let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), msg.as_bytes());
-    // SAFETY: aborting; if MPI is not up, fall through to exit.
-    unsafe { ffi::xs_abort(1) };
+    format!("[rank {rank}] xmpc runtime error: {file}:{line}: {text}: {what}\n")
+}
+
+fn print(msg: &str) {
+    // one write, so lines from several ranks do not interleave
+    let mut e = std::io::stderr().lock();
+    let _ = std::io::Write::write_all(&mut e, msg.as_bytes());
+    let _ = std::io::Write::flush(&mut e);
+    // SAFETY: fflush(NULL): the program's own buffered output goes out first.
+    unsafe { ffi::xs_flush() };
+}
+
+/// How long an aborting rank waits before MPI_Abort. The text is in the pipe to the
+/// launcher's proxy when the write returns, but MPI_Abort makes the launcher kill the
+/// job, and a proxy that handles the abort before it has read the pipe drops the text
+/// (seen with MPICH's hydra: 2-4 runs in 30 lost the message). `XMPC_ABORT_DELAY_MS`
+/// overrides it.
+fn abort_delay() -> std::time::Duration {
+    let ms = std::env::var("XMPC_ABORT_DELAY_MS").ok().and_then(|v| v.trim().parse::<u64>().ok()).unwrap_or(300);
+    std::time::Duration::from_millis(ms)
+}
+
+/// Prints the located error, gives the launcher time to forward it, and aborts
+/// the whole job (MPI_Abort, status 1); exits with 1 when MPI is not running.
+pub fn fatal(loc: *const XmpcLoc, what: &str) -> ! {
+    print(&message(loc, what));
+    // SAFETY: plain queries / abort; exit(1) below if MPI is not up.
+    unsafe {
+        if ffi::xs_mpi_active() != 0 {
+            std::thread::sleep(abort_delay());
+            ffi::xs_abort(1);
+        }
+    }
     std::process::exit(1)
+}
+
+/// An error that every executing node detects identically at the same point (e.g. a
+/// node set whose size differs from the number of processes). When the executing
+/// nodes are all the processes, the first of them prints the error, all finalize MPI
+/// and exit with status 1: nothing is killed, so the text always reaches the
+/// launcher's stderr. Otherwise (inside a task) as `fatal`.
+pub fn fatal_all(loc: *const XmpcLoc, what: &str) -> ! {
+    let e = crate::state::exec();
+    let world = crate::state::with(|s| s.world_size) as usize;
+    // SAFETY: plain query.
+    if e.world.len() == world && world > 0 && unsafe { ffi::xs_mpi_active() } != 0 {
+        if e.rank == 0 {
+            print(&message(loc, what));
+        } else {
+            // SAFETY: fflush(NULL).
+            unsafe { ffi::xs_flush() };
+        }
+        crate::finalize_handles();
+        // SAFETY: every process of the job gets here (identical detection).
+        unsafe { ffi::xs_finalize() };
+        std::process::exit(1)
+    }
+    fatal(loc, what)
 }
 
 /// Runs `f`, reporting a Rust panic as a located runtime error.

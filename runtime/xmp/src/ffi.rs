@@ -8,6 +8,10 @@ extern "C" {
     pub(crate) fn xs_init(argc: *mut c_int, argv: *mut *mut *mut c_char);
     pub(crate) fn xs_finalize();
     pub(crate) fn xs_abort(code: c_int);
+    pub(crate) fn xs_mpi_active() -> c_int;
+    pub(crate) fn xs_flush();
+    pub(crate) fn xs_type_free(t: Fint);
+    pub(crate) fn xs_request_free(r: Fint);
     pub(crate) fn xs_wtime() -> f64;
     pub(crate) fn xs_wtick() -> f64;
     pub(crate) fn xs_comm_world() -> Fint;

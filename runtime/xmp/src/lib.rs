@@ -97,9 +97,29 @@ pub unsafe extern "C" fn xmpc_init(argc: *mut c_int, argv: *mut *mut *mut c_char
 /// MPI_Finalize; returns `status` (so main's exit status reaches mpiexec).
 #[no_mangle]
 pub extern "C" fn xmpc_finalize(status: c_int) -> c_int {
+    finalize_handles();
     // SAFETY: finalize is idempotent in the shim.
     unsafe { ffi::xs_finalize() };
     status
+}
+
+/// Releases the MPI handles the runtime cached (reflect plans: persistent requests
+/// and datatypes) before MPI_Finalize; in-flight async reflects are dropped.
+pub(crate) fn finalize_handles() {
+    // SAFETY: plain query.
+    if unsafe { ffi::xs_mpi_active() } == 0 {
+        return;
+    }
+    let arrays = state::with(|s| {
+        s.pending.clear();
+        std::mem::take(&mut s.all_arrays)
+    });
+    for a in arrays {
+        // SAFETY: descriptors from xmpc_array_new are never freed.
+        if let Some(a) = unsafe { (a as *mut xmpc_array).as_mut() } {
+            a.plans.clear();
+        }
+    }
 }
 /// Prints `[rank N] xmpc runtime error: FILE:LINE: TEXT: WHAT` and aborts (MPI_Abort, 1).
 #[no_mangle]

@@ -3,7 +3,7 @@
 //! Nodes are numbered in round order with dim 0 fastest (Omni's order); the
 //! set's communicator ranks nodes in that order.
 
-use crate::err::{fatal, guard, XmpcLoc};
+use crate::err::{fatal, fatal_all, guard, XmpcLoc};
 use crate::ffi::{self, Fint};
 use crate::state;
 use std::cell::RefCell;
@@ -152,20 +152,20 @@ pub unsafe extern "C" fn xmpc_nodes_new(loc: *const XmpcLoc, ndims: c_int, sizes
                 let v = std::env::var(format!("XMP_NODE_SIZE{d}")).ok().and_then(|v| v.trim().parse::<i64>().ok());
                 match v {
                     Some(v) if v > 0 => *size = v,
-                    _ => fatal(loc, &format!("node dimension {} is `*` but XMP_NODE_SIZE{d} is not set", d + 1)),
+                    _ => fatal_all(loc, &format!("node dimension {} is `*` but XMP_NODE_SIZE{d} is not set", d + 1)),
                 }
             }
         }
         if let Some(d) = last_star {
             let rest: i64 = dims.iter().enumerate().filter(|&(i, _)| i != d).map(|(_, &s)| s).product();
             if rest == 0 || n % rest != 0 {
-                fatal(loc, &format!("{n} executing nodes cannot be shaped with fixed dimensions of total size {rest}"));
+                fatal_all(loc, &format!("{n} executing nodes cannot be shaped with fixed dimensions of total size {rest}"));
             }
             dims[d] = n / rest;
         }
         let total: i64 = dims.iter().product();
         if total != n {
-            fatal(loc, &format!("nodes size {total} does not match the number of executing nodes {n}"));
+            fatal_all(loc, &format!("nodes size {total} does not match the number of executing nodes {n}"));
         }
         // SAFETY: collective over the executing nodes.
         let comm = unsafe { ffi::xs_comm_dup(e.comm) };

@@ -40,6 +40,9 @@ pub struct State {
     pub task_comms: HashMap<(usize, Vec<usize>), Fint>,
     /// local base address → array descriptor (for xmp_desc_of).
     pub arrays: HashMap<usize, usize>,
+    /// Every array descriptor created (their cached reflect plans are released at
+    /// xmpc_finalize).
+    pub all_arrays: Vec<usize>,
     pub next_array_id: i32,
 }
 
