@@ -790,6 +790,18 @@ fn unsupported_forms_give_located_diagnostics() {
     }
 }
 
+/// A macro's own parameters are not references to a distributed array of the same
+/// name (a `#define A(i) a[i]` body still is: see `macro_reference` above).
+#[test]
+fn macro_parameters_named_like_arrays_are_fine() {
+    let text = "#pragma xmp nodes p(*)\n#pragma xmp template t(0:9)\n#pragma xmp distribute t(block) onto p\nint c[10];\n#pragma xmp align c[i] with t(i)\n#define CHECK(c) \\\n  if (!(c)) return 1\nint g(int x) { CHECK(x > 0); return 0; }\n";
+    let parsed = xmpc_frontend::parse_source(0, "m.c", text, Lang::C);
+    assert!(parsed.diags.iter().all(|d| d.severity < Severity::Error), "{:?}", parsed.diags);
+    if let Err(d) = xmpc_passes::xmp_c::translate(&parsed.unit, text) {
+        panic!("{}", xmpc_ir::diag::render_plain("m.c", text, &d));
+    }
+}
+
 /// Every program whose translation is golden above is also compiled with the `xmpc`
 /// driver and run under `mpiexec` at each process count its header declares: it must
 /// exit 0 and print PASS exactly once.
