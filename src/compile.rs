@@ -165,3 +165,135 @@ pub fn link(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
     args.push(out.display().to_string());
     run(&args)
 }
+
+// ------------------------------------------------------------------ Fortran
+
+/// Translated Fortran of one parsed file (`passes/src/xmp_f`). `force`: translate a
+/// file even without XMP (its main program still needs the runtime's init).
+pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+    if !unit.lang.is_fortran() || (!force && !xmpc_passes::xmp_f::needs_runtime(unit, text)) {
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+    }
+    let edits = xmpc_passes::xmp_f::translate(unit, text).map_err(Ok)?;
+    let edits: Vec<xmpc_backends::Edit> = edits.into_iter().map(|e| xmpc_backends::Edit { span: e.span, text: e.text }).collect();
+    xmpc_backends::emit(unit, text, &edits).map_err(|e| Err(e.to_string()))
+}
+
+/// The MPI Fortran compiler: `$XMPC_FC`, else `mpif90`.
+pub fn fc() -> String {
+    std::env::var("XMPC_FC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "mpif90".into())
+}
+
+/// True for a translated Fortran source (by its extension).
+pub fn is_fortran_path(p: &Path) -> bool {
+    matches!(p.extension().and_then(|e| e.to_str()), Some("f90" | "F90" | "f" | "F" | "f95" | "F95" | "for"))
+}
+
+fn fortran_args(o: &CcOpts, fixed: bool) -> Vec<String> {
+    let mut a = vec![];
+    if let Some(l) = &o.opt {
+        a.push(format!("-O{l}"));
+    }
+    if o.debug {
+        a.push("-g".into());
+    }
+    a.extend(o.extra.iter().filter(|x| !x.starts_with("-std=")).cloned());
+    // The runtime entry points take buffers of any type (reductions, bcast): gfortran
+    // ≥ 10 rejects such calls in one file without this flag.
+    if fc_is_gfortran10() {
+        a.push("-fallow-argument-mismatch".into());
+    }
+    if fixed {
+        a.push("-ffixed-form".into());
+    } else {
+        a.push("-ffree-form".into());
+        a.push("-ffree-line-length-none".into());
+    }
+    a.push("-D_XMP".into());
+    a.push("-D_XCALABLEMP".into());
+    for d in &o.define {
+        a.push(format!("-D{d}"));
+    }
+    for i in &o.include {
+        a.push(format!("-I{}", i.display()));
+    }
+    a.push(format!("-I{}", include_dir().display()));
+    a
+}
+
+/// True when the Fortran compiler is GNU Fortran 10 or later.
+fn fc_is_gfortran10() -> bool {
+    Command::new(fc()).arg("--version").output().is_ok_and(|o| {
+        let v = String::from_utf8_lossy(&o.stdout);
+        let first = v.lines().next().unwrap_or("");
+        first.contains("GNU Fortran")
+            && first.split_whitespace().filter_map(|w| w.split('.').next()?.parse::<u32>().ok()).any(|m| m >= 10)
+    })
+}
+
+fn run_with(tool: &str, args: &[String], hint: &str) -> Result<(), String> {
+    let out = Command::new(tool).args(args).output().map_err(|e| format!("cannot run `{tool}`: {e} ({hint})"))?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    if !err.is_empty() {
+        eprint!("{err}");
+    }
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{tool}` failed ({})", out.status))
+    }
+}
+
+/// Compiles translated Fortran sources (path written, object wanted, fixed form?).
+/// Module files (`.mod`) go to `moddir` (the driver passes the current directory, as
+/// `mpif90` does), which is also searched: modules used across files work when the
+/// files come in dependency order, on one command line or with `-c` one by one.
+pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &Path) -> Result<(), String> {
+    for (f, obj, fixed) in srcs {
+        let mut args = fortran_args(o, *fixed);
+        args.push(format!("-J{}", moddir.display()));
+        args.push(format!("-I{}", moddir.display()));
+        args.push("-c".into());
+        args.push(f.display().to_string());
+        args.push("-o".into());
+        args.push(obj.display().to_string());
+        run_with(&fc(), &args, "set XMPC_FC to your MPI Fortran compiler")?;
+    }
+    Ok(())
+}
+
+/// Links objects of a program with Fortran parts (with the Fortran compiler).
+pub fn link_fortran(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
+    let rt = runtime_dir()?;
+    let mut args = vec![];
+    if let Some(l) = &o.opt {
+        args.push(format!("-O{l}"));
+    }
+    if o.debug {
+        args.push("-g".into());
+    }
+    args.extend(o.extra.iter().filter(|x| !x.starts_with("-std=")).cloned());
+    for obj in objs {
+        args.push(obj.display().to_string());
+    }
+    for d in &o.libdirs {
+        args.push(format!("-L{}", d.display()));
+    }
+    for l in &o.libs {
+        args.push(format!("-l{l}"));
+    }
+    args.push(rt.join("libxmpc_rt.a").display().to_string());
+    args.extend(NATIVE_LIBS.iter().map(|s| s.to_string()));
+    args.push("-o".into());
+    args.push(out.display().to_string());
+    run_with(&fc(), &args, "set XMPC_FC to your MPI Fortran compiler")
+}
+
+/// True for an object or archive compiled from Fortran (it references the GNU Fortran
+/// runtime or is an xmpc-translated Fortran file): the program is then linked with the
+/// Fortran compiler.
+pub fn object_is_fortran(p: &Path) -> bool {
+    let Ok(bytes) = std::fs::read(p) else { return false };
+    let has = |pat: &[u8]| bytes.windows(pat.len()).any(|w| w == pat);
+    has(b"_gfortran_") || has(b"xmpf_main")
+}

@@ -253,13 +253,21 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             let mut cs = Vec::new();
             for (k, (path, text)) in translated.iter().enumerate() {
                 let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
-                let c = if cli.keep { path.with_file_name(format!("{stem}.xmpc.c")) } else { tmp.path().join(format!("{k}_{stem}.xmpc.c")) };
+                let ext = source_lang(cli, path).map_or("c", fortran_ext);
+                let c = if cli.keep { path.with_file_name(format!("{stem}.xmpc.{ext}")) } else { tmp.path().join(format!("{k}_{stem}.xmpc.{ext}")) };
                 write_output(Some(&c), text).map_err(out_err)?;
                 let obj = tmp.path().join(format!("{k}_{stem}.o"));
                 cs.push((c, obj, stem));
             }
-            let pairs: Vec<(PathBuf, PathBuf)> = cs.iter().map(|(c, o, _)| (c.clone(), o.clone())).collect();
+            let pairs: Vec<(PathBuf, PathBuf)> = cs.iter().filter(|(c, _, _)| !compile::is_fortran_path(c)).map(|(c, o, _)| (c.clone(), o.clone())).collect();
             compile::compile_objects(&pairs, &opts).map_err(out_err)?;
+            let fpairs: Vec<(PathBuf, PathBuf, bool)> = cs
+                .iter()
+                .filter(|(c, _, _)| compile::is_fortran_path(c))
+                .map(|(c, o, _)| (c.clone(), o.clone(), matches!(c.extension().and_then(|e| e.to_str()), Some("f" | "F"))))
+                .collect();
+            let any_fortran = !fpairs.is_empty();
+            compile::compile_fortran(&fpairs, &opts, Path::new(".")).map_err(out_err)?;
             if mode == Mode::Object {
                 for (_, obj, stem) in &cs {
                     let dest = match &cli.output {
@@ -282,7 +290,11 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             }
             let out = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
             let linked = tmp.path().join("a.out");
-            compile::link(&objs, &linked, &opts).map_err(out_err)?;
+            if any_fortran || cli.file.iter().any(|f| is_object(f) && compile::object_is_fortran(f)) {
+                compile::link_fortran(&objs, &linked, &opts).map_err(out_err)?;
+            } else {
+                compile::link(&objs, &linked, &opts).map_err(out_err)?;
+            }
             persist(&linked, &out).map_err(out_err)
         }
     }
@@ -307,6 +319,26 @@ fn persist(from: &Path, to: &Path) -> Result<(), String> {
     }
     tmp.persist(to).map_err(|e| format!("cannot write '{}': {}", to.display(), e.error))?;
     Ok(())
+}
+
+/// The language of an input file (`--lang` or its extension).
+fn source_lang(cli: &Cli, path: &Path) -> Option<Lang> {
+    match cli.lang {
+        Some(LangArg::C) => Some(Lang::C),
+        Some(LangArg::Fortran) => Some(Lang::FortranFree),
+        Some(LangArg::Fixed) => Some(Lang::FortranFixed),
+        None => Lang::from_path(&path.display().to_string()),
+    }
+}
+
+/// Extension of a translated file: `c`, `F90` (free form) or `F` (fixed form); upper
+/// case so the Fortran compiler runs the preprocessor, as for `.F90` inputs.
+fn fortran_ext(l: Lang) -> &'static str {
+    match l {
+        Lang::C => "c",
+        Lang::FortranFree => "F90",
+        Lang::FortranFixed => "F",
+    }
 }
 
 /// Reads, parses, checks and translates one file; returns the text to write.
@@ -347,15 +379,15 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
     if diags.iter().any(|d| d.severity >= Severity::Error) {
         return Err(Failure::Input);
     }
-    if lang != Lang::C && matches!(mode, Mode::Object | Mode::Link) {
-        eprintln!("error: '{name}': compiling Fortran is not supported yet (use --emit=source)");
-        return Err(Failure::Input);
-    }
 
     let out = match mode {
         Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
         Mode::Directives => directives_listing(&name, &text, &parsed.unit),
-        _ => match compile::translate_c(&parsed.unit, &text, mode != Mode::Source) {
+        _ => match if lang.is_fortran() {
+            compile::translate_f(&parsed.unit, &text, mode != Mode::Source)
+        } else {
+            compile::translate_c(&parsed.unit, &text, mode != Mode::Source)
+        } {
             Ok(s) => s,
             Err(Ok(diags)) => {
                 report(&files, &diags, cli.color);

@@ -1,5 +1,6 @@
 //! Passes over the IR: semantic checks (`check`) and the XMP C → C + runtime-calls
-//! translation (`xmp_c`).
+//! translation (`xmp_c`), and the XMP Fortran translation (`xmp_f`).
 
 pub mod check;
 pub mod xmp_c;
+pub mod xmp_f;

@@ -10,6 +10,7 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.c");
+    println!("cargo:rerun-if-changed=csrc/shim_f.c");
     println!("cargo:rerun-if-env-changed=MPICC");
     let mpicc = env::var("MPICC").unwrap_or_else(|_| "mpicc".into());
     let mut show = String::new();
@@ -22,7 +23,7 @@ fn main() {
         }
     }
     let mut b = cc::Build::new();
-    b.file("csrc/shim.c").opt_level(2).warnings(true);
+    b.file("csrc/shim.c").file("csrc/shim_f.c").opt_level(2).warnings(true);
     let (mut dirs, mut libs) = (vec![], vec![]);
     for tok in show.split_whitespace() {
         if let Some(p) = tok.strip_prefix("-I") {

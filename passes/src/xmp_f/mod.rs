@@ -1,0 +1,2095 @@
+//! XcalableMP Fortran → Fortran + xmpc runtime calls (`runtime/xmp/csrc/shim_f.c`,
+//! `docs/fortran.md`).
+//!
+//! The pass produces edits of the original text; `xmpc_backends::emit` splices them
+//! (and re-wraps edited fixed-form lines to columns 7–72). Directive lines are left in
+//! place (they are comments to the Fortran compiler). Scheme, per program unit:
+//! - `nodes`/`template`/`distribute` → `integer(8)` handles (`xmpf_n_p`, `xmpf_t_t`)
+//!   created by calls inserted before the first executable statement;
+//! - an aligned array `real(8) :: a(n)` becomes `real(8), pointer, contiguous :: a(:)`
+//!   mapped (`c_f_pointer` + bounds remapping) onto the runtime's local block, whose
+//!   lower bound is the global index of its first element: `a(i)` keeps its global
+//!   index, no subscript is rewritten (block, gblock and `*` dims; an array aligned with
+//!   a cyclic dim keeps the whole global array on every node);
+//! - `loop` rewrites each `do` header to the node's share (`xmpf_sched`: chunk loop +
+//!   element loop), reductions follow the loop nest;
+//! - communication directives become one runtime call each; `task` an `if` block;
+//! - the main program becomes `subroutine xmpf_main`, called by a generated program
+//!   between `xmpf_init` and `xmpf_stop(0)`; `stop n` / `call exit(n)` become
+//!   `call xmpf_stop(n)` / `call xmpf_exit(n)`.
+//!
+//! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
+
+use crate::xmp_c::TextEdit;
+use std::collections::{BTreeSet, HashMap};
+use xmpc_ir::directive::{
+    AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind,
+};
+use xmpc_ir::{
+    Diag, Expr, ExprKind, FileUnit, FuncKind, Function, Item, Lang, Pragma, Span, Stmt, StmtKind,
+    SymbolTable, Type,
+};
+
+/// True when the file uses XMP (directives or library calls) or has a main program.
+pub fn needs_runtime(unit: &FileUnit, src: &str) -> bool {
+    !unit.pragmas().is_empty()
+        || src.to_ascii_lowercase().contains("xmp_")
+        || unit.functions().iter().any(|f| f.kind == FuncKind::Program)
+}
+
+/// Translates one Fortran file.
+pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<TextEdit>, Vec<Diag>> {
+    // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
+    if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
+        return Ok(vec![]);
+    }
+    let mut t = Tr {
+        unit,
+        src,
+        edits: vec![],
+        diags: vec![],
+        fixed: unit.lang == Lang::FortranFixed,
+        fns: vec![],
+        mods: HashMap::new(),
+        hosts: vec![],
+        header: None,
+    };
+    for it in &unit.items {
+        match it {
+            Item::Function(f) => t.func(f),
+            Item::Module(m) => {
+                t.module(m);
+                let mu = t.mods.get(&lc(&m.name)).cloned().unwrap_or_default();
+                t.hosts.push(mu);
+                for f in &m.contains {
+                    t.func(f);
+                }
+                t.hosts.pop();
+            }
+            Item::Verbatim(sp) => t.no_directives_in(*sp, "XMP directive in Fortran the front end could not parse", "see the XMP0200 warning; the directive would be dropped"),
+            Item::Pragma(p) => t.err(
+                "XMP0401",
+                p.dir.span,
+                "XMP directive outside a program unit",
+                "not supported",
+            ),
+            _ => {}
+        }
+    }
+    if !t.diags.is_empty() {
+        return Err(t.diags);
+    }
+    if t.fixed {
+        t.drop_sequence_fields();
+    }
+    Ok(t.edits)
+}
+
+/// Byte offset of the end of column 72 of the line starting at `ls` (or the line end).
+fn col72(src: &str, ls: usize) -> usize {
+    let le = src[ls..].find('\n').map_or(src.len(), |p| ls + p);
+    let le = if src[..le].ends_with('\r') { le - 1 } else { le };
+    src[ls..le].char_indices().nth(72).map_or(le, |(i, _)| ls + i)
+}
+
+struct Tr<'a> {
+    unit: &'a FileUnit,
+    src: &'a str,
+    edits: Vec<TextEdit>,
+    diags: Vec<Diag>,
+    fixed: bool,
+    /// The program units being translated, innermost last (for symbol look-ups).
+    fns: Vec<&'a Function>,
+    /// XMP declarations of the modules of this file (by lower-case name), for the
+    /// units that `use` them.
+    mods: HashMap<String, Unit>,
+    /// Declarations of the enclosing units (host association), innermost last.
+    hosts: Vec<Unit>,
+    /// Span of the procedure statement of the unit being translated (dummy renaming).
+    header: Option<(usize, usize)>,
+}
+
+#[derive(Clone)]
+struct Arr {
+    handle: String,
+    ndims: usize,
+    /// Declared (global) lower bounds and extents, Fortran text; element size.
+    dl: Vec<String>,
+    ext: Vec<String>,
+    esize: usize,
+    /// The array is aligned with a cyclic template dim (whole array stored).
+    cyclic: bool,
+}
+
+#[derive(Default, Clone)]
+struct Unit {
+    nodes: HashMap<String, (String, usize)>,
+    templs: HashMap<String, (String, usize, Vec<DistFormat>)>,
+    arrays: HashMap<String, Arr>,
+    decls: BTreeSet<String>,
+    setup: Vec<String>,
+    need_cbind: bool,
+    /// Allocatable aligned arrays: rank and the lines that create them, emitted at
+    /// their `allocate` statement.
+    pending: HashMap<String, (usize, Vec<String>)>,
+    /// Node set each template is distributed onto (handle).
+    onto: HashMap<String, String>,
+    /// Aligned arrays to redeclare: name, element type, rank, directive.
+    redecl: Vec<(String, String, usize, Span)>,
+}
+
+const IND: &str = "      ";
+
+/// Declarations of the temporaries of the aligned arrays' setup.
+const TEMPS: [&str; 2] = ["integer(8) :: xmpf_lb(7), xmpf_ex(7)", "type(xmpf_cptr) :: xmpf_cp"];
+
+/// The parts of a program unit or module the translation reads.
+struct View<'a> {
+    body: &'a [Stmt],
+    symbols: &'a SymbolTable,
+    name_span: Span,
+    /// Lower-case module name when this is a module's specification part.
+    module: Option<String>,
+}
+
+fn lc(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
+impl<'a> Tr<'a> {
+    /// Fixed form: an edited line whose columns 73+ hold text (sequence numbers) would
+    /// have that text re-wrapped into the code; the last edit of such a line is extended
+    /// over the rest of the line, keeping columns up to 72 and dropping the rest.
+    fn drop_sequence_fields(&mut self) {
+        self.edits.sort_by_key(|e| (e.span.start, e.span.end));
+        let n = self.edits.len();
+        for k in 0..n {
+            let e = self.edits[k].span.end;
+            let ls = self.line_start(e);
+            let c72 = col72(self.src, ls);
+            let le = self.src[ls..].find('\n').map_or(self.src.len(), |p| ls + p);
+            let le = if self.src[..le].ends_with('\r') { le - 1 } else { le };
+            if e > c72 || c72 >= le || self.src[c72..le].trim().is_empty() {
+                continue;
+            }
+            if k + 1 < n && self.edits[k + 1].span.start < le {
+                continue; // a later edit on this line takes care of it
+            }
+            let keep = self.src[e..c72].trim_end().to_string();
+            self.edits[k].text.push_str(&keep);
+            self.edits[k].span = Span::new(self.edits[k].span.start, le);
+        }
+    }
+
+    fn err(&mut self, code: &str, span: Span, msg: &str, label: &str) {
+        self.diags
+            .push(xmpc_ir::diag::error(code, msg, self.unit.file, span, label));
+    }
+    fn text(&self, s: Span) -> &'a str {
+        &self.src[s.start..s.end]
+    }
+    fn ex(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(s) | ExprKind::Ident(s) => s.clone(),
+            _ => self.text(e.span).trim().to_string(),
+        }
+    }
+    fn line_of(&self, off: usize) -> usize {
+        self.src[..off].bytes().filter(|&b| b == b'\n').count() + 1
+    }
+    fn line_start(&self, off: usize) -> usize {
+        self.src[..off].rfind('\n').map_or(0, |p| p + 1)
+    }
+    /// End of the statement starting at `off` (before its newline), continuation lines
+    /// included.
+    fn stmt_end(&self, off: usize) -> usize {
+        let mut pos = off;
+        loop {
+            let e = self.src[pos..]
+                .find('\n')
+                .map_or(self.src.len(), |p| pos + p);
+            let line = &self.src[self.line_start(pos)..e];
+            let cont = if self.fixed {
+                // next line with a non-blank, non-zero column 6 (not a comment)
+                let nx = &self.src[(e + 1).min(self.src.len())..];
+                let nl = nx.split('\n').next().unwrap_or("");
+                let b = nl.as_bytes();
+                e < self.src.len()
+                    && b.len() > 5
+                    && !matches!(b[0], b'c' | b'C' | b'*' | b'!')
+                    && b[5] != b' '
+                    && b[5] != b'0'
+                    && b[..5].iter().all(|c| *c == b' ')
+            } else {
+                let code = line.split('!').next().unwrap_or("").trim_end();
+                code.ends_with('&') && e < self.src.len()
+            };
+            if !cont {
+                return e;
+            }
+            pos = e + 1;
+        }
+    }
+    fn loc(&self, span: Span, what: &str) -> String {
+        let file = self
+            .unit
+            .name
+            .rsplit('/')
+            .next()
+            .unwrap_or("f")
+            .replace('\'', "");
+        format!("'{}', {}, '{}'", file, self.line_of(span.start), what)
+    }
+    fn i8list(&self, v: &[String]) -> String {
+        let one = |s: &String| {
+            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                format!("{s}_8")
+            } else {
+                format!("int({s}, 8)")
+            }
+        };
+        format!(
+            "[integer(8) :: {}]",
+            v.iter().map(one).collect::<Vec<_>>().join(", ")
+        )
+    }
+
+    fn func(&mut self, f: &'a Function) {
+        self.fns.push(f);
+        self.func_body(f);
+        self.fns.pop();
+    }
+
+    fn func_body(&mut self, f: &'a Function) {
+        let v = View { body: &f.body, symbols: &f.symbols, name_span: f.name_span, module: None };
+        self.header = Some((f.span.start, self.stmt_end(f.name_span.end)));
+        let u = self.unit_body(&v, f.kind == FuncKind::Program);
+        if f.kind == FuncKind::Program {
+            self.main_program(f);
+        }
+        self.hosts.push(u);
+        for c in &f.contains {
+            self.func(c);
+        }
+        self.hosts.pop();
+    }
+
+    /// A module's specification part: handles become module variables, the setup a
+    /// module procedure `xmpf_modinit_<m>` (run once) called by every unit that uses
+    /// the module (and by its own procedures).
+    fn module(&mut self, m: &'a xmpc_ir::Module) {
+        let key = lc(&m.name);
+        let v = View { body: &m.decls, symbols: &m.symbols, name_span: m.name_span, module: Some(key.clone()) };
+        self.header = None;
+        let u = self.unit_body(&v, false);
+        // the init procedure, before `end module`
+        let text = self.text(m.span);
+        let trimmed = text.trim_end();
+        let last_nl = trimmed.rfind('\n').map_or(0, |p| p + 1);
+        let at = m.span.start + last_nl;
+        let mut sub = String::new();
+        if m.contains.is_empty() {
+            sub.push_str(&format!("{IND}contains\n"));
+        }
+        sub.push_str(&format!("{IND}subroutine xmpf_modinit_{key}()\n{IND}logical, save :: xmpf_done = .false.\n"));
+        if u.need_cbind {
+            for d in TEMPS {
+                sub.push_str(&format!("{IND}{d}\n"));
+            }
+        }
+        sub.push_str(&format!("{IND}if (xmpf_done) return\n{IND}xmpf_done = .true.\n"));
+        for l in &u.setup {
+            sub.push_str(&format!("{IND}{l}\n"));
+        }
+        sub.push_str(&format!("{IND}end subroutine xmpf_modinit_{key}\n"));
+        self.edits.push(TextEdit { span: Span::new(at, at), text: sub });
+        let mut mu = u;
+        mu.setup = vec![format!("call xmpf_modinit_{key}()")];
+        mu.decls.clear();
+        mu.redecl.clear();
+        mu.need_cbind = false;
+        self.mods.insert(key, mu);
+    }
+
+    /// Translates the specification part and statements of a unit; returns its XMP
+    /// declarations (for contained procedures).
+    fn unit_body(&mut self, f: &View<'a>, is_main: bool) -> Unit {
+        let _ = is_main;
+        let mut u = Unit::default();
+        // host and module declarations
+        let mut inherited: Vec<Unit> = self.hosts.clone();
+        for s in f.body {
+            if matches!(s.kind, StmtKind::Verbatim) {
+                let low = lc(self.text(s.span).trim_start());
+                if let Some(rest) = low.strip_prefix("use") {
+                    let name: String = rest.trim_start_matches([' ', ',', ':']).chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if let Some(mu) = self.mods.get(&name) {
+                        inherited.push(mu.clone());
+                    }
+                }
+            }
+        }
+        for h in inherited {
+            u.nodes.extend(h.nodes);
+            u.templs.extend(h.templs);
+            u.arrays.extend(h.arrays);
+            u.onto.extend(h.onto);
+            u.pending.extend(h.pending);
+            for l in h.setup {
+                if l.starts_with("call xmpf_modinit_") && !u.setup.contains(&l) {
+                    u.setup.push(l);
+                }
+            }
+        }
+        // ---- specification directives, in order
+        let mut shadows: HashMap<String, (Span, Vec<ShadowWidth>)> = HashMap::new();
+        let mut aligns: Vec<(String, Span, Vec<AlignSrc>, Ref)> = vec![];
+        let mut first_exec: Option<&Stmt> = None;
+        for s in f.body {
+            let spec = self.is_spec(s);
+            if !spec && first_exec.is_none() {
+                first_exec = Some(s);
+            }
+            let StmtKind::Pragma(p) = &s.kind else {
+                continue;
+            };
+            if !spec {
+                continue;
+            }
+            let d = &p.dir;
+            if first_exec.is_some() {
+                // its setup would run before the statements it follows (which may set
+                // the sizes it uses)
+                self.err(
+                    "XMP0407",
+                    d.span,
+                    "declarative XMP directive after the first executable statement",
+                    "move it to the specification part",
+                );
+                continue;
+            }
+            let loc = |me: &Self, w: &str| me.loc(d.span, w);
+            match &d.kind {
+                DirectiveKind::Nodes {
+                    names,
+                    dims,
+                    mapping,
+                    ..
+                } => {
+                    for n in names {
+                        let h = format!("xmpf_n_{}", lc(&n.name));
+                        u.decls.insert(format!("integer(8) :: {h}"));
+                        let sizes: Vec<String> = dims
+                            .iter()
+                            .map(|x| x.size.as_ref().map_or("0".into(), |e| self.ex(e)))
+                            .collect();
+                        match mapping {
+                            Some(NodesMapping::Ref(r)) => {
+                                let Some((ph, pnd)) = u.nodes.get(&lc(&r.name.name)).cloned()
+                                else {
+                                    self.err(
+                                        "XMP0402",
+                                        r.name.span,
+                                        "unknown node set",
+                                        "not declared by a nodes directive in this unit",
+                                    );
+                                    continue;
+                                };
+                                let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+                                for k in 0..pnd {
+                                    let sub = r.subs.as_ref().and_then(|v| v.get(k));
+                                    let (a, b, c) = self.triplet(sub);
+                                    lo.push(a);
+                                    hi.push(b);
+                                    st.push(c);
+                                }
+                                u.setup.push(format!(
+                                    "call xmpf_nodes_sub({h}, {}, {}, {}, {ph}, {pnd}, {}, {}, {})",
+                                    loc(self, "nodes"),
+                                    dims.len(),
+                                    self.i8list(&sizes),
+                                    self.i8list(&lo),
+                                    self.i8list(&hi),
+                                    self.i8list(&st)
+                                ));
+                            }
+                            _ => u.setup.push(format!(
+                                "call xmpf_nodes({h}, {}, {}, {})",
+                                loc(self, "nodes"),
+                                dims.len(),
+                                self.i8list(&sizes)
+                            )),
+                        }
+                        u.nodes.insert(lc(&n.name), (h, dims.len()));
+                    }
+                }
+                DirectiveKind::Template { names, shape } => {
+                    for n in names {
+                        let h = format!("xmpf_t_{}", lc(&n.name));
+                        u.decls.insert(format!("integer(8) :: {h}"));
+                        let fixed = shape.dims.iter().all(|x| x.bounds.is_some());
+                        let lo: Vec<String> = shape
+                            .dims
+                            .iter()
+                            .map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.0)))
+                            .collect();
+                        let hi: Vec<String> = shape
+                            .dims
+                            .iter()
+                            .map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.1)))
+                            .collect();
+                        u.setup.push(format!(
+                            "call xmpf_template({h}, {}, {}, {}, {}, {})",
+                            loc(self, "template"),
+                            shape.dims.len(),
+                            self.i8list(&lo),
+                            self.i8list(&hi),
+                            fixed as i32
+                        ));
+                        u.templs.insert(lc(&n.name), (h, shape.dims.len(), vec![]));
+                    }
+                }
+                DirectiveKind::Distribute { names, dists, onto } => {
+                    let Some((nh, _)) = u.nodes.get(&lc(&onto.name.name)).cloned() else {
+                        self.err(
+                            "XMP0402",
+                            onto.name.span,
+                            "unknown node set",
+                            "not declared by a nodes directive in this unit",
+                        );
+                        continue;
+                    };
+                    let mut fm = vec![];
+                    let mut args = vec![];
+                    let mut gb = "[integer(8) :: 0]".to_string();
+                    let mut gboff: Vec<String> = vec![];
+                    for x in &dists.dists {
+                        let code = match x.format {
+                            DistFormat::Dup => 0,
+                            DistFormat::Block => 1,
+                            DistFormat::Cyclic => 2,
+                            DistFormat::GBlock => 3,
+                        };
+                        fm.push(code.to_string());
+                        let arg = x.arg.as_ref().filter(|e| !matches!(e.kind, ExprKind::Star));
+                        if x.format == DistFormat::GBlock {
+                            match arg {
+                                Some(e) if gboff.iter().all(|o| o == "0") => {
+                                    gb = format!("int({}, 8)", self.ex(e));
+                                    gboff.push("1".into());
+                                }
+                                _ => {
+                                    self.err("XMP0403", x.span, "gblock needs one mapping array (and at most one gblock dimension)", "not supported");
+                                    gboff.push("0".into());
+                                }
+                            }
+                            args.push("0".into());
+                        } else {
+                            gboff.push("0".into());
+                            args.push(match (x.format, arg) {
+                                (DistFormat::Cyclic, None) => "1".into(),
+                                (_, Some(e)) => self.ex(e),
+                                _ => "0".into(),
+                            });
+                        }
+                    }
+                    for n in names {
+                        let Some(t) = u.templs.get_mut(&lc(&n.name)) else {
+                            self.err(
+                                "XMP0402",
+                                n.span,
+                                "unknown template",
+                                "not declared by a template directive in this unit",
+                            );
+                            continue;
+                        };
+                        t.2 = dists.dists.iter().map(|x| x.format).collect();
+                        u.onto.insert(lc(&n.name), nh.clone());
+                        let th = t.0.clone();
+                        u.setup.push(format!(
+                            "call xmpf_distribute({th}, {}, {nh}, {}, [integer :: {}], {}, {gb}, [integer :: {}])",
+                            loc(self, "distribute"),
+                            fm.len(),
+                            fm.join(", "),
+                            self.i8list(&args),
+                            gboff.join(", ")
+                        ));
+                    }
+                }
+                DirectiveKind::Align {
+                    names,
+                    source,
+                    with,
+                } => {
+                    for n in names {
+                        aligns.push((n.name.clone(), d.span, source.clone(), with.clone()));
+                    }
+                }
+                DirectiveKind::Shadow { names, widths } => {
+                    for n in names {
+                        shadows.insert(lc(&n.name), (d.span, widths.clone()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // ---- aligned arrays
+        for (name, dspan, source, with) in &aligns {
+            self.array(
+                f.symbols,
+                &mut u,
+                name,
+                *dspan,
+                source,
+                with,
+                shadows.get(&lc(name)),
+            );
+        }
+        let rd = std::mem::take(&mut u.redecl);
+        if !rd.is_empty() {
+            self.redeclare(f.body, f.symbols, &rd);
+        }
+        // ---- executable directives and statements
+        for s in f.body {
+            if !(matches!(s.kind, StmtKind::Pragma(_)) && self.is_spec(s)) {
+                self.stmt(s, &mut u);
+            }
+        }
+        // ---- inserted declarations and setup (a module's setup goes to its init procedure)
+        let setup_here: Vec<String> = if f.module.is_some() { vec![] } else { u.setup.clone() };
+        if f.module.is_some() {
+            // the setup's temporaries are locals of the init procedure, not module
+            // variables (a unit using the module may declare its own)
+            u.decls.retain(|d| !TEMPS.contains(&d.as_str()));
+        }
+        if !u.decls.is_empty() || !setup_here.is_empty() {
+            let at = match first_exec {
+                Some(s) => self.line_start(s.span.start),
+                None => match f.body.last() {
+                    Some(s) => (self.stmt_end(s.span.end.max(1) - 1) + 1).min(self.src.len()),
+                    None => self.stmt_end(f.name_span.end) + 1,
+                },
+            };
+            let mut text = String::new();
+            for d in &u.decls {
+                text.push_str(&format!("{IND}{d}\n"));
+            }
+            for s in &setup_here {
+                text.push_str(&format!("{IND}{s}\n"));
+            }
+            self.edits.push(TextEdit {
+                span: Span::new(at, at),
+                text,
+            });
+        }
+        if u.need_cbind {
+            let e = self.stmt_end(f.name_span.end);
+            self.edits.push(TextEdit {
+                span: Span::new(e, e),
+                text: format!("\n{IND}use, intrinsic :: iso_c_binding, only: xmpf_cptr => c_ptr,\n{IND}&  xmpf_cfp => c_f_pointer").replace(
+                    ",\n      &  xmpf_cfp",
+                    if self.fixed { ",\n     &  xmpf_cfp" } else { ", &\n      &  xmpf_cfp" },
+                ),
+            });
+        }
+        u
+    }
+
+    /// (lower, upper, stride) of a node-set subscript; stride 0 = whole dimension.
+    fn triplet(&self, sub: Option<&xmpc_ir::directive::Sub>) -> (String, String, String) {
+        match sub.map(|s| &s.kind) {
+            Some(SubKind::Expr(e)) => (self.ex(e), self.ex(e), "1".into()),
+            Some(SubKind::Triplet {
+                lower: Some(l),
+                upper: Some(h),
+                stride,
+            }) => (
+                self.ex(l),
+                self.ex(h),
+                stride.as_ref().map_or("1".into(), |s| self.ex(s)),
+            ),
+            _ => ("1".into(), "1".into(), "0".into()),
+        }
+    }
+
+    fn is_spec(&self, s: &Stmt) -> bool {
+        match &s.kind {
+            StmtKind::Decl(_) => true,
+            StmtKind::Pragma(p) => matches!(
+                p.dir.kind,
+                DirectiveKind::Nodes { .. }
+                    | DirectiveKind::Template { .. }
+                    | DirectiveKind::Distribute { .. }
+                    | DirectiveKind::Align { .. }
+                    | DirectiveKind::Shadow { .. }
+            ),
+            StmtKind::Verbatim => {
+                let t = lc(self.text(s.span).trim_start());
+                let t = t.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ');
+                let w: String = t.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+                matches!(
+                    w.as_str(),
+                    "implicit"
+                        | "use"
+                        | "include"
+                        | "parameter"
+                        | "data"
+                        | "common"
+                        | "dimension"
+                        | "save"
+                        | "equivalence"
+                        | "external"
+                        | "intrinsic"
+                        | "namelist"
+                        | "import"
+                        | "type"
+                        | "integer"
+                        | "real"
+                        | "double"
+                        | "doubleprecision"
+                        | "logical"
+                        | "complex"
+                        | "character"
+                        | "interface"
+                        | "format"
+                        | "allocatable"
+                        | "target"
+                        | "pointer"
+                        | "private"
+                        | "public"
+                ) || t.is_empty()
+            }
+            _ => false,
+        }
+    }
+
+    /// Declared lower bounds and extents (Fortran text) of explicit-shape dims.
+    fn decl_bounds(&self, dims: &[xmpc_ir::Dim]) -> (Vec<String>, Vec<String>) {
+        let dl: Vec<String> = dims.iter().map(|d| d.lower.as_ref().map_or("1".into(), |e| self.ex(e))).collect();
+        let ext = dims
+            .iter()
+            .zip(&dl)
+            .map(|(d, l)| {
+                let up = d.upper.as_ref().map_or("1".into(), |e| self.ex(e));
+                if l == "1" {
+                    up
+                } else {
+                    format!("({up}) - ({l}) + 1")
+                }
+            })
+            .collect();
+        (dl, ext)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn array(
+        &mut self,
+        syms: &SymbolTable,
+        u: &mut Unit,
+        name: &str,
+        dspan: Span,
+        source: &[AlignSrc],
+        with: &Ref,
+        shadow: Option<&(Span, Vec<ShadowWidth>)>,
+    ) {
+        let key = lc(name);
+        let Some((th, tnd, tfmt)) = u.templs.get(&lc(&with.name.name)).cloned() else {
+            self.err(
+                "XMP0402",
+                with.name.span,
+                "unknown template",
+                "not declared by a template directive in this unit",
+            );
+            return;
+        };
+        let Some(sym) = syms.lookup(&key) else {
+            self.err(
+                "XMP0404",
+                dspan,
+                &format!("aligned array '{name}' is not declared in this program unit"),
+                "module variables and host-associated arrays are not supported yet",
+            );
+            return;
+        };
+        let Type::Array { elem, dims } = self.unit.types.get(sym.ty) else {
+            self.err(
+                "XMP0404",
+                dspan,
+                &format!("'{name}' is not an array"),
+                "align needs an array",
+            );
+            return;
+        };
+        let alloc = sym.attrs.iter().any(|a| a == "allocatable") && dims.iter().all(|d| d.deferred);
+        let dummy = sym.sclass == xmpc_ir::StorageClass::Param && !dims.iter().any(|d| d.deferred);
+        if sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc) {
+            self.err(
+                "XMP0405",
+                dspan,
+                &format!("aligned array '{name}' is an assumed-shape/assumed-size dummy or a pointer"),
+                "not supported yet in Fortran: align a local, allocatable or explicit-shape dummy array",
+            );
+            return;
+        }
+        if dummy {
+            // the dummy is renamed in the argument list; `name` becomes a pointer onto it
+            let Some((hs, he)) = self.header else { return };
+            let low = lc(&self.src[hs..he]);
+            let after = low.find('(').unwrap_or(low.len());
+            let Some(at) = find_word(&low, &key, after) else {
+                self.err("XMP0404", dspan, &format!("cannot find dummy argument '{name}' in the procedure statement"), "");
+                return;
+            };
+            self.edits.push(TextEdit { span: Span::new(hs + at, hs + at + key.len()), text: format!("xmpf_arg_{key}") });
+        }
+        let etxt = match self.unit.types.get(*elem) {
+            Type::Basic(s) => s.clone(),
+            _ => {
+                self.err(
+                    "XMP0404",
+                    dspan,
+                    "aligned array of a derived type",
+                    "not supported",
+                );
+                return;
+            }
+        };
+        let Some(esize) = elem_size(&etxt) else {
+            self.err(
+                "XMP0404",
+                dspan,
+                &format!("aligned array of type {etxt}"),
+                "element type not supported",
+            );
+            return;
+        };
+        let nd = dims.len();
+        if source.len() != nd {
+            self.err(
+                "XMP0406",
+                dspan,
+                &format!(
+                    "align source has {} subscripts, '{name}' has {nd} dimensions",
+                    source.len()
+                ),
+                "rank mismatch",
+            );
+            return;
+        }
+        let (dl, ext) = if alloc {
+            // set from the bounds of the `allocate` statement
+            u.decls.insert(format!("integer(8) :: xmpf_dl_{key}({nd}), xmpf_ex_{key}({nd})"));
+            (
+                (1..=nd).map(|k| format!("xmpf_dl_{key}({k})")).collect::<Vec<_>>(),
+                (1..=nd).map(|k| format!("xmpf_ex_{key}({k})")).collect::<Vec<_>>(),
+            )
+        } else {
+            self.decl_bounds(dims)
+        };
+        let mut lines: Vec<String> = vec![];
+        let mut adim = vec![];
+        let mut aoff = vec![];
+        let mut cyclic = false;
+        let tsubs = with.subs.clone().unwrap_or_default();
+        for (d, s) in source.iter().enumerate() {
+            let AlignSrc::Index(ix) = s else {
+                adim.push("-1".to_string());
+                aoff.push("0".to_string());
+                continue;
+            };
+            let mut found = None;
+            for (k, ts) in tsubs.iter().enumerate() {
+                if let SubKind::Expr(e) = &ts.kind {
+                    let t = self.ex(e).replace(' ', "");
+                    let lt = lc(&t);
+                    let ln = lc(&ix.name);
+                    if lt == ln {
+                        found = Some((k, "0".to_string()));
+                    } else if lt.starts_with(&ln) && matches!(lt.as_bytes()[ln.len()], b'+' | b'-')
+                    {
+                        found = Some((k, t[ln.len()..].to_string()));
+                    }
+                }
+            }
+            match found {
+                Some((k, c)) => {
+                    if k >= tnd {
+                        self.err(
+                            "XMP0406",
+                            with.span,
+                            "align target has more subscripts than the template has dimensions",
+                            "",
+                        );
+                        return;
+                    }
+                    if tfmt.get(k) == Some(&DistFormat::Cyclic) {
+                        cyclic = true;
+                    }
+                    adim.push(k.to_string());
+                    aoff.push(if c == "0" {
+                        dl[d].clone()
+                    } else {
+                        format!("({}) + ({c})", dl[d])
+                    });
+                }
+                None => {
+                    self.err(
+                        "XMP0406",
+                        ix.span,
+                        &format!(
+                            "align index '{}' does not appear in the template subscripts",
+                            ix.name
+                        ),
+                        "use `t(i)` or `t(i+c)`",
+                    );
+                    return;
+                }
+            }
+        }
+        let h = format!("xmpf_d_{key}");
+        let loc = self.loc(dspan, "align");
+        u.decls.insert(format!("integer(8) :: {h}"));
+        u.decls
+            .insert("integer(8) :: xmpf_lb(7), xmpf_ex(7)".into());
+        u.decls.insert("type(xmpf_cptr) :: xmpf_cp".into());
+        u.need_cbind = true;
+        if dummy {
+            // the caller's distributed array (found by the address of its local block)
+            u.decls.insert(format!("{etxt} :: xmpf_arg_{key}(*)"));
+            lines.push(format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext)));
+            lines.push(format!("call xmpf_dummy({h}, {loc}, xmpf_arg_{key}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)", self.i8list(&dl)));
+            lines.push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
+            let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
+            lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
+            u.setup.extend(lines);
+            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic });
+            u.redecl.push((name.to_string(), etxt, nd, dspan));
+            return;
+        }
+        lines.push(format!(
+            "call xmpf_array({h}, {loc}, {th}, {nd}, {esize}, {}, [integer :: {}], {})",
+            self.i8list(&ext),
+            adim.join(", "),
+            self.i8list(&aoff)
+        ));
+        if let Some((sspan, ws)) = shadow {
+            if ws.len() != nd {
+                self.err(
+                    "XMP0406",
+                    *sspan,
+                    &format!(
+                        "shadow gives {} widths, '{name}' has {nd} dimensions",
+                        ws.len()
+                    ),
+                    "rank mismatch",
+                );
+                return;
+            }
+            let (mut lo, mut hi, mut full) = (vec![], vec![], vec![]);
+            for w in ws {
+                match w {
+                    ShadowWidth::Full(_) => {
+                        lo.push("0".into());
+                        hi.push("0".into());
+                        full.push("1".to_string());
+                    }
+                    ShadowWidth::Width(w) => {
+                        lo.push(self.ex(&w.lower));
+                        hi.push(self.ex(&w.upper));
+                        full.push("0".into());
+                    }
+                }
+            }
+            let sl = self.loc(*sspan, "shadow");
+            lines.push(format!(
+                "call xmpf_array_shadow({h}, {sl}, {nd}, {}, {}, [integer :: {}])",
+                self.i8list(&lo),
+                self.i8list(&hi),
+                full.join(", ")
+            ));
+        }
+        lines
+            .push(format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext)));
+        lines.push(format!(
+            "call xmpf_array_alloc({h}, {loc}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)",
+            self.i8list(&dl)
+        ));
+        lines
+            .push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
+        let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
+        lines
+            .push(format!("{name}({}) => {name}", lbs.join(", ")));
+        u.arrays.insert(
+            key.clone(),
+            Arr {
+                handle: h,
+                ndims: nd,
+                dl: dl.clone(),
+                ext: ext.clone(),
+                esize,
+                cyclic,
+            },
+        );
+        if alloc {
+            u.pending.insert(key.clone(), (nd, lines));
+        } else {
+            u.setup.extend(lines);
+        }
+        u.redecl.push((name.to_string(), etxt, nd, dspan));
+    }
+
+    /// Rewrites the declarations of the aligned arrays `arrs` (name, element type, rank):
+    /// the statement keeps its other entities and the arrays are declared as pointers.
+    fn redeclare(&mut self, body: &[Stmt], syms: &SymbolTable, arrs: &[(String, String, usize, Span)]) {
+        let mut done: BTreeSet<String> = BTreeSet::new();
+        for s in body {
+            let StmtKind::Decl(ids) = &s.kind else {
+                continue;
+            };
+            let names: Vec<String> = ids.iter().map(|&i| syms.get(i).name.clone()).collect();
+            let mine: Vec<&(String, String, usize, Span)> = arrs
+                .iter()
+                .filter(|a| names.contains(&lc(&a.0)) && !done.contains(&lc(&a.0)))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let mut end = self.stmt_end(s.span.start);
+            if self.fixed {
+                end = end.min(col72(self.src, self.line_start(end)));
+            }
+            // a trailing comment stays where it is
+            if let Some(c) = comment_start(&self.src[s.span.start..end]) {
+                end = s.span.start + self.src[s.span.start..s.span.start + c].trim_end().len();
+            }
+            let text = &self.src[s.span.start..end];
+            let low = lc(text);
+            let dspan = mine[0].3;
+            if text.contains('&')
+                || text.contains('\n')
+                || text.contains('!')
+                || low.trim_start().starts_with("dimension")
+                || low.contains(';')
+            {
+                self.err("XMP0404", dspan, &format!("cannot rewrite the declaration of '{}'", mine[0].0), "declare an aligned array on one line as `type :: name(dims)`, without continuation, comment or dimension attribute");
+                continue;
+            }
+            // start of the entity list
+            let start = match low.find("::") {
+                Some(p) => p + 2,
+                None => names
+                    .iter()
+                    .filter_map(|n| find_word(&low, n, 0))
+                    .min()
+                    .unwrap_or(0),
+            };
+            let prefix = match low.find("::") {
+                Some(p) => text[..p].trim_end(),
+                None => text[..start].trim_end(),
+            };
+            // split the entity list at top-level commas
+            let mut ents: Vec<String> = vec![];
+            let mut depth = 0i32;
+            let mut cur = String::new();
+            for c in text[start..].chars() {
+                match c {
+                    '(' | '[' => depth += 1,
+                    ')' | ']' => depth -= 1,
+                    _ => {}
+                }
+                if c == ',' && depth == 0 {
+                    ents.push(cur.trim().to_string());
+                    cur.clear();
+                } else {
+                    cur.push(c);
+                }
+            }
+            ents.push(cur.trim().to_string());
+            let ent_name = |e: &str| {
+                lc(&e
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect::<String>())
+            };
+            let kept: Vec<&String> = ents
+                .iter()
+                .filter(|e| !mine.iter().any(|m| lc(&m.0) == ent_name(e)))
+                .collect();
+            let mut out = String::new();
+            if !kept.is_empty() {
+                let sep = if low.contains("::") { " :: " } else { " " };
+                out.push_str(&format!(
+                    "{prefix}{sep}{}",
+                    kept.iter()
+                        .map(|s| s.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            for (k, m) in mine.iter().enumerate() {
+                let colons = vec![":"; m.2].join(",");
+                if k > 0 || !out.is_empty() {
+                    out.push('\n');
+                    out.push_str(IND);
+                }
+                out.push_str(&format!(
+                    "{}, pointer, contiguous :: {}({colons})",
+                    m.1, m.0
+                ));
+                done.insert(lc(&m.0));
+            }
+            self.edits.push(TextEdit {
+                span: Span::new(s.span.start, end),
+                text: out,
+            });
+        }
+        for a in arrs {
+            if !done.contains(&lc(&a.0)) {
+                self.err(
+                    "XMP0404",
+                    a.3,
+                    &format!("no declaration of '{}' in this program unit", a.0),
+                    "declare it with `type :: name(dims)`",
+                );
+            }
+        }
+    }
+
+    fn stmts(&mut self, body: &[Stmt], u: &mut Unit) {
+        for s in body {
+            self.stmt(s, u);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt, u: &mut Unit) {
+        if matches!(s.kind, StmtKind::Verbatim) {
+            // constructs the IR keeps as text (select case, block, associate, where...):
+            // a directive inside would be silently dropped
+            self.no_directives_in(s.span, "XMP directive inside a construct the Fortran translator does not model (select case, block, associate, where, ...)", "move it out of the construct, or use if/do");
+        }
+        if !u.pending.is_empty() && !matches!(s.kind, StmtKind::Pragma(_) | StmtKind::Compound(_) | StmtKind::If { .. } | StmtKind::Do { .. } | StmtKind::While { .. }) {
+            let low = lc(self.text(s.span));
+            if let Some(k) = find_word(&low, "allocate", 0).or_else(|| find_word(&low, "deallocate", 0)) {
+                let dealloc = low[k..].starts_with("deallocate");
+                self.allocate(s, k, dealloc, u);
+                return;
+            }
+        }
+        match &s.kind {
+            StmtKind::Pragma(p) => self.pragma(p, u),
+            StmtKind::Compound(v) => self.stmts(v, u),
+            StmtKind::If { then, els, .. } => {
+                self.stmt(then, u);
+                if let Some(e) = els {
+                    self.stmt(e, u);
+                }
+            }
+            StmtKind::Do { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::DoWhile { body, .. }
+            | StmtKind::Switch { body, .. } => self.stmt(body, u),
+            StmtKind::Stop(code) => {
+                let low = lc(self.text(s.span));
+                let k = find_word(&low, "error", 0)
+                    .filter(|&e| find_word(&low, "stop", e).is_some())
+                    .or_else(|| find_word(&low, "stop", 0));
+                let Some(k) = k else { return };
+                let is_error = low[k..].starts_with("error");
+                let code = match code {
+                    Some(e) if !matches!(e.kind, ExprKind::Str(_) | ExprKind::Char(_)) => {
+                        self.ex(e)
+                    }
+                    _ if is_error => "1".into(),
+                    _ => "0".into(),
+                };
+                let end = s.span.start + self.text(s.span).trim_end().len();
+                self.edits.push(TextEdit {
+                    span: Span::new(s.span.start + k, end),
+                    text: format!("call xmpf_stop({code})"),
+                });
+            }
+            StmtKind::Call { name, args } if lc(name) == "exit" => {
+                let low = lc(self.text(s.span));
+                if let Some(k) = find_word(&low, "exit", 0) {
+                    let at = s.span.start + k;
+                    if args.is_empty() {
+                        let end = s.span.start + self.text(s.span).trim_end().len();
+                        self.edits.push(TextEdit {
+                            span: Span::new(at, end),
+                            text: "xmpf_exit(0)".into(),
+                        });
+                    } else {
+                        self.edits.push(TextEdit {
+                            span: Span::new(at, at + 4),
+                            text: "xmpf_exit".into(),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Errors for XMP directive lines inside text the IR does not model.
+    fn no_directives_in(&mut self, span: Span, msg: &str, label: &str) {
+        let mut off = span.start;
+        for line in self.text(span).split_inclusive('\n') {
+            let t = lc(line.trim_start());
+            let fixed_sentinel = self.fixed && (t.starts_with("c$xmp") || t.starts_with("*$xmp"));
+            if t.starts_with("!$xmp") || fixed_sentinel {
+                let at = off + (line.len() - line.trim_start().len());
+                let end = off + line.trim_end().len();
+                self.err("XMP0409", Span::new(at, end), msg, label);
+            }
+            off += line.len();
+        }
+    }
+
+    /// `allocate(a(l:u, ...), ...)` of allocatable aligned arrays: the runtime creates
+    /// and allocates them (their pointers are mapped as for other aligned arrays);
+    /// other objects keep an `allocate`. `deallocate(a)` of one → `nullify(a)` (the
+    /// runtime's block is not freed).
+    fn allocate(&mut self, s: &Stmt, k: usize, dealloc: bool, u: &mut Unit) {
+        let end = self.stmt_end(s.span.start);
+        let text = self.src[s.span.start + k..end].to_string();
+        let (Some(open), Some(close)) = (text.find('('), text.rfind(')')) else { return };
+        let inner = &text[open + 1..close];
+        let objs = split_top(inner);
+        let mut kept = vec![];
+        let mut lines = vec![];
+        let mut any = false;
+        for o in &objs {
+            let name: String = o.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            let key = lc(&name);
+            let Some((nd, plines)) = u.pending.get(&key).cloned() else {
+                kept.push(o.clone());
+                continue;
+            };
+            any = true;
+            if dealloc {
+                lines.push(format!("nullify({name})"));
+                continue;
+            }
+            let Some(bo) = o.find('(') else {
+                self.err("XMP0404", s.span, &format!("allocate of '{name}' without bounds"), "");
+                return;
+            };
+            let bounds = split_top(&o[bo + 1..o.rfind(')').unwrap_or(o.len())]);
+            if bounds.len() != nd {
+                self.err("XMP0406", s.span, &format!("allocate of '{name}': {} bounds for {nd} dimensions", bounds.len()), "");
+                return;
+            }
+            let (mut dl, mut ex) = (vec![], vec![]);
+            for b in &bounds {
+                match b.split_once(':') {
+                    Some((l, h)) => {
+                        dl.push(l.trim().to_string());
+                        ex.push(format!("({}) - ({}) + 1", h.trim(), l.trim()));
+                    }
+                    None => {
+                        dl.push("1".into());
+                        ex.push(b.trim().to_string());
+                    }
+                }
+            }
+            for d in TEMPS {
+                u.decls.insert(d.into());
+            }
+            u.need_cbind = true;
+            lines.push(format!("xmpf_dl_{key}(1:{nd}) = {}", self.i8list(&dl)));
+            lines.push(format!("xmpf_ex_{key}(1:{nd}) = {}", self.i8list(&ex)));
+            lines.extend(plines);
+        }
+        if !any {
+            return;
+        }
+        let before = lc(self.text(s.span))[..k].trim().to_string();
+        if !before.is_empty() && !before.bytes().all(|b| b.is_ascii_digit()) {
+            self.err("XMP0403", s.span, "allocate/deallocate of an aligned array in a one-line `if`", "use an if block");
+            return;
+        }
+        if kept.iter().any(|o| o.contains('=')) {
+            self.err("XMP0403", s.span, "allocate/deallocate options (stat=, source=, ...) with aligned arrays", "not supported yet");
+            return;
+        }
+        if !kept.is_empty() {
+            lines.push(format!("{}({})", if dealloc { "deallocate" } else { "allocate" }, kept.join(", ")));
+        }
+        let mut out = lines[0].clone();
+        for l in &lines[1..] {
+            out.push_str(&format!("\n{IND}{l}"));
+        }
+        self.edits.push(TextEdit { span: Span::new(s.span.start + k, end), text: out });
+    }
+
+    /// Inserts `text` (lines) on their own lines before the line holding `off`.
+    fn before_line(&mut self, off: usize, lines: &[String]) {
+        let at = self.line_start(off);
+        let text: String = lines.iter().map(|l| format!("{IND}{l}\n")).collect();
+        self.edits.push(TextEdit {
+            span: Span::new(at, at),
+            text,
+        });
+    }
+    /// Inserts lines after the directive (end of its last line).
+    fn after_dir(&mut self, p: &Pragma, lines: &[String]) {
+        let e = self.stmt_end(p.dir.span.start);
+        let at = if self.fixed {
+            e
+        } else {
+            self.line_end_any(p.dir.span.end)
+        };
+        let at = at.max(e);
+        let text: String = lines.iter().map(|l| format!("\n{IND}{l}")).collect();
+        self.edits.push(TextEdit {
+            span: Span::new(at, at),
+            text,
+        });
+    }
+    fn line_end_any(&self, off: usize) -> usize {
+        self.src[off..]
+            .find('\n')
+            .map_or(self.src.len(), |p| off + p)
+    }
+
+    fn nodes_arg(&mut self, u: &Unit, r: &Option<Ref>) -> Option<String> {
+        match r {
+            None => Some("0_8".into()),
+            Some(r) => {
+                if r.subs.is_some() {
+                    self.err(
+                        "XMP0403",
+                        r.span,
+                        "`on` with a node subset is not supported yet in Fortran",
+                        "name a whole node set",
+                    );
+                    return None;
+                }
+                match u.nodes.get(&lc(&r.name.name)) {
+                    Some((h, _)) => Some(h.clone()),
+                    None => {
+                        self.err(
+                            "XMP0402",
+                            r.name.span,
+                            "unknown node set",
+                            "not declared by a nodes directive in this unit",
+                        );
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    fn pragma(&mut self, p: &Pragma, u: &mut Unit) {
+        let d = &p.dir;
+        match &d.kind {
+            DirectiveKind::Nodes { .. }
+            | DirectiveKind::Template { .. }
+            | DirectiveKind::Distribute { .. }
+            | DirectiveKind::Align { .. }
+            | DirectiveKind::Shadow { .. } => {
+                self.err(
+                    "XMP0407",
+                    d.span,
+                    "declarative XMP directive after the first executable statement",
+                    "move it to the specification part",
+                );
+            }
+            DirectiveKind::Tasks { .. } | DirectiveKind::End(_) => {}
+            DirectiveKind::Loop(l) => {
+                let Some(body) = &p.body else { return };
+                let Some((th, tnd, tfmts)) = u.templs.get(&lc(&l.on.name.name)).cloned() else {
+                    self.err(
+                        "XMP0402",
+                        l.on.name.span,
+                        "loop on an unknown template",
+                        "not declared by a template directive in this unit",
+                    );
+                    return;
+                };
+                let subs = l.on.subs.clone().unwrap_or_default();
+                if subs.len() != tnd {
+                    self.err(
+                        "XMP0406",
+                        l.on.span,
+                        &format!(
+                            "loop on {} subscripts of a {tnd}-dimensional template",
+                            subs.len()
+                        ),
+                        "rank mismatch",
+                    );
+                    return;
+                }
+                // (var, template dim, offset)
+                let mut vars: Vec<(String, usize, String)> = vec![];
+                for (k, s) in subs.iter().enumerate() {
+                    if let SubKind::Expr(e) = &s.kind {
+                        let t = self.ex(e).replace(' ', "");
+                        let n: String = t
+                            .chars()
+                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                            .collect();
+                        if n.is_empty() {
+                            continue;
+                        }
+                        let c = if t.len() > n.len() {
+                            t[n.len()..].to_string()
+                        } else {
+                            "0".into()
+                        };
+                        vars.push((lc(&n), k, c));
+                    }
+                }
+                if !l.indices.is_empty() {
+                    vars.retain(|v| l.indices.iter().any(|i| lc(&i.name) == v.0));
+                }
+                let loc = self.loc(d.span, "loop");
+                let mut done = 0;
+                // insertions after loop ends, in order, by offset
+                let mut inserts: std::collections::BTreeMap<usize, String> = std::collections::BTreeMap::new();
+                // walk the nest
+                let mut cur: Option<&Stmt> = Some(body);
+                let mut parent_label: Option<String> = None;
+                while let Some(st) = cur {
+                    let st = if let StmtKind::Compound(v) = &st.kind {
+                        v.iter()
+                            .find(|x| matches!(x.kind, StmtKind::Do { .. }))
+                            .unwrap_or(st)
+                    } else {
+                        st
+                    };
+                    let StmtKind::Do {
+                        var,
+                        lower,
+                        upper,
+                        step,
+                        end_label,
+                        body: inner,
+                    } = &st.kind
+                    else {
+                        break;
+                    };
+                    let vn = lc(&self.ex(var));
+                    if let Some((_, k, c)) = vars.iter().find(|v| v.0 == vn).cloned() {
+                        let hs = st.span.start;
+                        let he = self.stmt_end(hs);
+                        let stp = step.as_ref().map_or("1".to_string(), |e| self.ex(e));
+                        let sv = format!("xmpf_s_{vn}");
+                        let cv = format!("xmpf_c_{vn}");
+                        u.decls.insert(format!("integer(8) :: {sv}(4), {cv}"));
+                        let lab = end_label
+                            .as_ref()
+                            .map_or(String::new(), |l| format!("{l} "));
+                        let vtxt = self.ex(var);
+                        // a labelled DO on a cyclic dimension takes the two-loop form
+                        // (needed for cyclic(w)) unless it shares its label with the
+                        // loop around it
+                        let first_inner_label = match &inner.kind {
+                            StmtKind::Do { end_label, .. } => end_label.clone(),
+                            StmtKind::Compound(v) => v.iter().find_map(|x| match &x.kind {
+                                StmtKind::Do { end_label, .. } => Some(end_label.clone()),
+                                _ => None,
+                            }).flatten(),
+                            _ => None,
+                        };
+                        // (the chunk loop may wrap loops ending on the same label, but
+                        // not sit between two of them)
+                        let _ = first_inner_label;
+                        let shared = end_label.is_some() && parent_label == *end_label;
+                        let cyclic_dim = tfmts.get(k) == Some(&DistFormat::Cyclic);
+                        if end_label.is_some() && (shared || !cyclic_dim) {
+                            // a labelled DO (possibly sharing its label with the loops
+                            // around it): one loop over the node's share
+                            let sv = format!("xmpf_s1_{vn}");
+                            u.decls.insert(format!("integer(8) :: {sv}(3)"));
+                            let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
+                            let lab = end_label.as_ref().unwrap();
+                            let vtxt = self.ex(var);
+                            let text = format!(
+                                "call xmpf_sched1({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))\n{IND}do {lab} {vtxt} = {sv}(1){mc}, {sv}(2){mc}, {sv}(3)",
+                                self.ex(lower),
+                                self.ex(upper)
+                            );
+                            self.edits.push(TextEdit { span: Span::new(hs, he), text });
+                            done += 1;
+                            self.stmt_inner_nonloop(inner, u);
+                            parent_label = end_label.clone();
+                            cur = Some(inner);
+                            continue;
+                        }
+                        let (pc, mc) = if c == "0" {
+                            (String::new(), String::new())
+                        } else {
+                            (format!(" + ({c})"), format!(" - ({c})"))
+                        };
+                        let text = format!(
+                            "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))\n{IND}do {cv} = {sv}(1), {sv}(2), {sv}(4)\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {sv}(3) - 1, {sv}(2)){mc}, {stp}",
+                            self.ex(lower),
+                            self.ex(upper)
+                        );
+                        self.edits.push(TextEdit {
+                            span: Span::new(hs, he),
+                            text,
+                        });
+                        let end = st.span.start + self.text(st.span).trim_end().len();
+                        inserts.entry(end).or_default().push_str(&format!("\n{IND}end do"));
+                        done += 1;
+                    }
+                    self.stmt_inner_nonloop(inner, u);
+                    parent_label = end_label.clone();
+                    cur = Some(inner);
+                }
+                if done != vars.len() {
+                    self.err("XMP0408", d.span, "loop directive: the loop nest does not have a `do` loop for every loop index", "each index must be the variable of a `do` loop of the nest");
+                    return;
+                }
+                // reductions after the loop nest (the statement the directive applies to)
+                let bend = body.span.start + self.text(body.span).trim_end().len();
+                {
+                    let mut tail = String::new();
+                    for r in &l.reductions {
+                        for v in &r.vars {
+                            if let Some(call) = self.red_call(v, r.op, r.op_span, "0_8", &th, &loc)
+                            {
+                                tail.push_str(&format!("\n{IND}{call}"));
+                            }
+                        }
+                    }
+                    inserts.entry(bend).or_default().push_str(&tail);
+                }
+                for (at, text) in inserts {
+                    if !text.is_empty() {
+                        self.edits.push(TextEdit { span: Span::new(at, at), text });
+                    }
+                }
+            }
+            DirectiveKind::Reduction {
+                reductions,
+                on,
+                trailers,
+            } => {
+                if trailers.async_id.is_some() {
+                    self.err(
+                        "XMP0403",
+                        d.span,
+                        "async reduction is not supported yet in Fortran",
+                        "",
+                    );
+                }
+                let Some(onh) = self.nodes_arg(u, on) else {
+                    return;
+                };
+                let loc = self.loc(d.span, "reduction");
+                let mut lines = vec![];
+                for r in reductions {
+                    for v in &r.vars {
+                        if let Some(c) = self.red_call(v, r.op, r.op_span, &onh, "0_8", &loc) {
+                            lines.push(c);
+                        }
+                    }
+                }
+                self.after_dir(p, &lines);
+            }
+            DirectiveKind::Bcast { vars, from, on, .. } => {
+                let Some(onh) = self.nodes_arg(u, on) else {
+                    return;
+                };
+                let (fh, nf, fi) = match from {
+                    None => ("0_8".to_string(), 0, "[integer(8) :: 0]".to_string()),
+                    Some(r) => match u.nodes.get(&lc(&r.name.name)).cloned() {
+                        Some((h, _)) => {
+                            let subs = r.subs.clone().unwrap_or_default();
+                            let mut idx = vec![];
+                            for s in &subs {
+                                match &s.kind {
+                                    SubKind::Expr(e) => idx.push(self.ex(e)),
+                                    _ => self.err(
+                                        "XMP0403",
+                                        s.span,
+                                        "bcast from: one node number per dimension",
+                                        "",
+                                    ),
+                                }
+                            }
+                            if idx.is_empty() {
+                                (h, 0, "[integer(8) :: 0]".into())
+                            } else {
+                                (h, idx.len(), self.i8list(&idx))
+                            }
+                        }
+                        None => {
+                            self.err(
+                                "XMP0402",
+                                r.name.span,
+                                "unknown node set",
+                                "not declared by a nodes directive in this unit",
+                            );
+                            return;
+                        }
+                    },
+                };
+                let loc = self.loc(d.span, "bcast");
+                let lines: Vec<String> = vars
+                    .iter()
+                    .map(|v| format!("call xmpf_bcast({n}, {loc}, int(storage_size({n}) / 8, 8) * int(size([{n}]), 8), {fh}, {nf}, {fi}, {onh})", n = v.name))
+                    .collect();
+                self.after_dir(p, &lines);
+            }
+            DirectiveKind::Barrier { on, .. } => {
+                let Some(onh) = self.nodes_arg(u, on) else {
+                    return;
+                };
+                let l = format!("call xmpf_barrier({}, {onh})", self.loc(d.span, "barrier"));
+                self.after_dir(p, &[l]);
+            }
+            DirectiveKind::WaitAsync { ids, on } => {
+                if on.is_some() {
+                    self.err(
+                        "XMP0403",
+                        d.span,
+                        "wait_async on is not supported yet in Fortran",
+                        "",
+                    );
+                }
+                let loc = self.loc(d.span, "wait_async");
+                let lines: Vec<String> = ids
+                    .iter()
+                    .map(|e| format!("call xmpf_wait_async({loc}, {})", self.ex(e)))
+                    .collect();
+                self.after_dir(p, &lines);
+            }
+            DirectiveKind::Reflect {
+                vars,
+                widths,
+                trailers,
+            } => {
+                let loc = self.loc(d.span, "reflect");
+                let asy = trailers
+                    .async_id
+                    .as_ref()
+                    .map_or("-1".into(), |e| self.ex(e));
+                let mut lines = vec![];
+                for v in vars {
+                    let Some(a) = u.arrays.get(&lc(&v.name)) else {
+                        self.err(
+                            "XMP0402",
+                            v.span,
+                            &format!("reflect of '{}', not an aligned array of this unit", v.name),
+                            "",
+                        );
+                        continue;
+                    };
+                    if a.cyclic {
+                        self.err(
+                            "XMP0403",
+                            v.span,
+                            "reflect of an array aligned with a cyclic dimension",
+                            "not supported",
+                        );
+                        continue;
+                    }
+                    let nd = a.ndims;
+                    let (hw, lo, hi, per) = match widths {
+                        Some(ws) if ws.len() == nd => (
+                            1,
+                            ws.iter().map(|w| self.ex(&w.lower)).collect::<Vec<_>>(),
+                            ws.iter().map(|w| self.ex(&w.upper)).collect::<Vec<_>>(),
+                            ws.iter()
+                                .map(|w| (w.periodic as i32).to_string())
+                                .collect::<Vec<_>>(),
+                        ),
+                        Some(_) => {
+                            self.err(
+                                "XMP0406",
+                                d.span,
+                                "reflect width: one width per array dimension",
+                                "",
+                            );
+                            continue;
+                        }
+                        None => (
+                            0,
+                            vec!["0".into(); nd],
+                            vec!["0".into(); nd],
+                            vec!["0".into(); nd],
+                        ),
+                    };
+                    lines.push(format!(
+                        "call xmpf_reflect({}, {loc}, {nd}, {hw}, {}, {}, [integer :: {}], {asy})",
+                        a.handle,
+                        self.i8list(&lo),
+                        self.i8list(&hi),
+                        per.join(", ")
+                    ));
+                }
+                self.after_dir(p, &lines);
+            }
+            DirectiveKind::Task { on, nocomm, .. } => {
+                let loc = self.loc(d.span, "task");
+                u.decls.insert("integer :: xmpf_run".into());
+                let call = if let Some((h, nd)) = u.nodes.get(&lc(&on.name.name)).cloned() {
+                    let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+                    for k in 0..nd {
+                        let (a, b, c) = self.triplet(on.subs.as_ref().and_then(|v| v.get(k)));
+                        lo.push(a);
+                        hi.push(b);
+                        st.push(c);
+                    }
+                    format!(
+                        "call xmpf_task_begin(xmpf_run, {loc}, {h}, {nd}, {}, {}, {}, {})",
+                        self.i8list(&lo),
+                        self.i8list(&hi),
+                        self.i8list(&st),
+                        *nocomm as i32
+                    )
+                } else if let Some((h, nd, _)) = u.templs.get(&lc(&on.name.name)).cloned() {
+                    let (mut idx, mut star) = (vec![], vec![]);
+                    for k in 0..nd {
+                        match on.subs.as_ref().and_then(|v| v.get(k)).map(|s| &s.kind) {
+                            Some(SubKind::Expr(e)) => {
+                                idx.push(self.ex(e));
+                                star.push("0".to_string());
+                            }
+                            _ => {
+                                idx.push("0".into());
+                                star.push("1".into());
+                            }
+                        }
+                    }
+                    format!("call xmpf_task_begin_t(xmpf_run, {loc}, {h}, {nd}, {}, [integer :: {}], {})", self.i8list(&idx), star.join(", "), *nocomm as i32)
+                } else {
+                    self.err(
+                        "XMP0402",
+                        on.name.span,
+                        "task on an unknown node set or template",
+                        "",
+                    );
+                    return;
+                };
+                self.after_dir(p, &[call, "if (xmpf_run /= 0) then".into()]);
+                if let Some(b) = &p.body {
+                    self.stmt(b, u);
+                }
+                match p.end_span {
+                    Some(e) => {
+                        self.before_line(e.start, &["call xmpf_task_end()".into(), "end if".into()])
+                    }
+                    None => self.err(
+                        "XMP0408",
+                        d.span,
+                        "task without `end task`",
+                        "close it with `!$xmp end task`",
+                    ),
+                }
+                return;
+            }
+            DirectiveKind::TemplateFix { dists, name, shape } => {
+                let Some((th, tnd, _)) = u.templs.get(&lc(&name.name)).cloned() else {
+                    self.err("XMP0402", name.span, "template_fix of an unknown template", "not declared by a template directive in this unit");
+                    return;
+                };
+                let loc = self.loc(d.span, "template_fix");
+                let mut lines = vec![];
+                if let Some(ds) = dists {
+                    let Some(nh) = u.onto.get(&lc(&name.name)).cloned() else {
+                        self.err("XMP0403", d.span, "template_fix with a distribution: distribute the template onto a node set first", "not supported yet");
+                        return;
+                    };
+                    let _ = (ds, nh);
+                }
+                match shape {
+                    Some(sh) if sh.dims.len() == tnd && sh.dims.iter().all(|x| x.bounds.is_some()) => {
+                        let lo: Vec<String> = sh.dims.iter().map(|x| self.ex(&x.bounds.as_ref().unwrap().0)).collect();
+                        let hi: Vec<String> = sh.dims.iter().map(|x| self.ex(&x.bounds.as_ref().unwrap().1)).collect();
+                        lines.push(format!("call xmpf_template_fix({th}, {loc}, {tnd}, {}, {}, 1)", self.i8list(&lo), self.i8list(&hi)));
+                    }
+                    Some(_) => {
+                        self.err("XMP0406", d.span, "template_fix: one bound per template dimension", "");
+                        return;
+                    }
+                    None => {
+                        let z = vec!["0".to_string(); tnd];
+                        lines.push(format!("call xmpf_template_fix({th}, {loc}, {tnd}, {}, {}, 0)", self.i8list(&z), self.i8list(&z)));
+                    }
+                }
+                self.after_dir(p, &lines);
+            }
+            DirectiveKind::Gmove { mode, .. } => {
+                self.gmove(p, mode.as_ref(), u);
+                return;
+            }
+            other => {
+                let _ = other;
+                self.err(
+                    "XMP0401",
+                    d.name_span,
+                    &format!(
+                        "the `{}` directive is not supported yet in Fortran",
+                        d.name()
+                    ),
+                    "not translated",
+                );
+            }
+        }
+        if let Some(b) = &p.body {
+            if !matches!(d.kind, DirectiveKind::Loop(_)) {
+                self.stmt(b, u);
+            }
+        }
+    }
+
+    /// Inside a loop nest: statements other than the nest's own `do` headers.
+    fn stmt_inner_nonloop(&mut self, inner: &Stmt, u: &mut Unit) {
+        match &inner.kind {
+            StmtKind::Compound(v) => {
+                for s in v {
+                    if !matches!(s.kind, StmtKind::Do { .. }) {
+                        self.stmt(s, u);
+                    }
+                }
+            }
+            StmtKind::Do { .. } => {}
+            _ => self.stmt(inner, u),
+        }
+    }
+
+    fn red_call(
+        &mut self,
+        v: &xmpc_ir::directive::RedVar,
+        op: RedOp,
+        op_span: Span,
+        onh: &str,
+        th: &str,
+        loc: &str,
+    ) -> Option<String> {
+        if !v.locs.is_empty() && !matches!(op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
+            self.err("XMP0403", v.name.span, "location variables are allowed with max, min, firstmax, firstmin, lastmax and lastmin", "");
+            return None;
+        }
+        if v.locs.len() > 3 {
+            self.err("XMP0403", v.name.span, "more than 3 location variables are not supported yet in Fortran", "");
+            return None;
+        }
+        let opc = match op {
+            RedOp::Sum | RedOp::Sub => 0,
+            RedOp::Prod => 1,
+            RedOp::BitAnd => 2,
+            RedOp::BitOr => 3,
+            RedOp::BitXor => 4,
+            RedOp::LogAnd => 5,
+            RedOp::LogOr => 6,
+            RedOp::Max => 7,
+            RedOp::Min => 8,
+            RedOp::FirstMax => 9,
+            RedOp::FirstMin => 10,
+            RedOp::LastMax => 11,
+            RedOp::LastMin => 12,
+            RedOp::Eqv => 100,
+            RedOp::Neqv => 101,
+        };
+        let _ = op_span;
+        let key = lc(&v.name.name);
+        let ty = self.cur_type(&key);
+        let Some((tyname, is_arr)) = ty else {
+            self.err(
+                "XMP0404",
+                v.name.span,
+                &format!("cannot find the declaration of '{}'", v.name.name),
+                "reduction variables must be declared in this program unit",
+            );
+            return None;
+        };
+        let Some(tc) = type_code(&tyname) else {
+            self.err(
+                "XMP0404",
+                v.name.span,
+                &format!("reduction of type {tyname} is not supported"),
+                "",
+            );
+            return None;
+        };
+        let n = &v.name.name;
+        let cnt = if is_arr {
+            format!("int(size({n}), 8)")
+        } else {
+            "1_8".into()
+        };
+        if !v.locs.is_empty() {
+            if is_arr {
+                self.err("XMP0403", v.name.span, "location variables with an array reduction variable", "not supported");
+                return None;
+            }
+            let mut args = vec![];
+            for l in &v.locs {
+                let lt = self.cur_type(&lc(&l.name)).and_then(|(t, arr)| if arr { None } else { type_code(&t) });
+                let Some(lt) = lt else {
+                    self.err("XMP0404", l.span, &format!("location variable '{}' must be a declared scalar of an integer or real type", l.name), "");
+                    return None;
+                };
+                args.push(format!("{}, {lt}", l.name));
+            }
+            return Some(format!("call xmpf_reduction_loc{}({n}, {loc}, {tc}, {opc}, {onh}, {th}, {})", v.locs.len(), args.join(", ")));
+        }
+        Some(format!(
+            "call xmpf_reduction({n}, {loc}, {cnt}, {tc}, {opc}, {onh}, {th})"
+        ))
+    }
+
+    /// `gmove [in|out]` + `lhs = rhs`: the assignment becomes one `xmpf_gmove` call.
+    fn gmove(&mut self, p: &Pragma, mode: Option<&xmpc_ir::directive::GmoveMode>, u: &Unit) {
+        let d = &p.dir;
+        let Some(StmtKind::Assign(lhs, rhs)) = p.body.as_ref().map(|b| &b.kind) else {
+            self.err("XMP0408", d.span, "gmove must be followed by an assignment", "");
+            return;
+        };
+        let body = p.body.as_ref().unwrap();
+        let (Some(dst), Some(src)) = (self.gmove_side(lhs, u), self.gmove_side(rhs, u)) else {
+            return;
+        };
+        let m = match mode {
+            None => 0,
+            Some(xmpc_ir::directive::GmoveMode::In) => 1,
+            Some(xmpc_ir::directive::GmoveMode::Out) => 2,
+        };
+        let loc = self.loc(d.span, "gmove");
+        let end = self.stmt_end(body.span.start);
+        self.edits.push(TextEdit {
+            span: Span::new(body.span.start, end),
+            text: format!("call xmpf_gmove({loc}, {m}, {dst}, {src})"),
+        });
+    }
+
+    /// One side of a gmove: `handle, base, ndims, elem size, [extent], [lower bound],
+    /// [lo], [hi], [st]` (Fortran order and indices).
+    fn gmove_side(&mut self, e: &Expr, u: &Unit) -> Option<String> {
+        let (name, args) = match &e.kind {
+            ExprKind::Ident(n) => (n.clone(), None),
+            ExprKind::Call(f, a) => match &f.kind {
+                ExprKind::Ident(n) => (n.clone(), Some(a.clone())),
+                _ => None?,
+            },
+            _ => {
+                self.err("XMP0403", e.span, "gmove operand must be an array, an array section or an element", "");
+                return None;
+            }
+        };
+        let key = lc(&name);
+        let (handle, nd, dl, ext, esize) = if let Some(a) = u.arrays.get(&key) {
+            if a.cyclic {
+                self.err("XMP0403", e.span, "gmove of an array aligned with a cyclic dimension is not supported yet in Fortran", "");
+                return None;
+            }
+            (a.handle.clone(), a.ndims, a.dl.clone(), a.ext.clone(), a.esize)
+        } else {
+            let Some((ty, is_arr)) = self.cur_type(&key) else {
+                self.err("XMP0404", e.span, &format!("cannot find the declaration of '{name}'"), "");
+                return None;
+            };
+            let Some(es) = elem_size(&ty) else {
+                self.err("XMP0404", e.span, &format!("gmove of type {ty} is not supported"), "");
+                return None;
+            };
+            if is_arr {
+                let nd = args.as_ref().map_or_else(|| self.rank_of(&key).unwrap_or(1), |a| a.len());
+                let dl = (1..=nd).map(|k| format!("lbound({name}, {k})")).collect();
+                let ext = (1..=nd).map(|k| format!("size({name}, {k})")).collect();
+                ("0_8".to_string(), nd, dl, ext, es)
+            } else {
+                if args.is_some() {
+                    self.err("XMP0403", e.span, "gmove operand: not an array", "");
+                    return None;
+                }
+                ("0_8".to_string(), 1, vec!["1".into()], vec!["1".into()], es)
+            }
+        };
+        let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+        for k in 0..nd {
+            let full = (dl[k].clone(), format!("({}) + ({}) - 1", dl[k], ext[k]), "1".to_string());
+            let (l, h, s) = match args.as_ref().map(|a| a.get(k)) {
+                None => full,
+                Some(None) => {
+                    self.err("XMP0406", e.span, &format!("'{name}' has {nd} dimensions"), "one subscript per dimension");
+                    return None;
+                }
+                Some(Some(x)) => match &x.kind {
+                    ExprKind::Triplet(a, b, c) => (
+                        a.as_ref().map_or(full.0.clone(), |v| self.ex(v)),
+                        b.as_ref().map_or(full.1.clone(), |v| self.ex(v)),
+                        c.as_ref().map_or("1".into(), |v| self.ex(v)),
+                    ),
+                    _ => (self.ex(x), self.ex(x), "1".into()),
+                },
+            };
+            lo.push(l);
+            hi.push(h);
+            st.push(s);
+        }
+        if args.as_ref().is_some_and(|a| a.len() != nd) {
+            self.err("XMP0406", e.span, &format!("'{name}' has {nd} dimensions"), "one subscript per dimension");
+            return None;
+        }
+        Some(format!(
+            "{handle}, {name}, {nd}, {esize}, {}, {}, {}, {}, {}",
+            self.i8list(&ext),
+            self.i8list(&dl),
+            self.i8list(&lo),
+            self.i8list(&hi),
+            self.i8list(&st)
+        ))
+    }
+
+    fn rank_of(&self, key: &str) -> Option<usize> {
+        let all = self.unit.functions();
+        for f in self.fns.iter().rev().copied().chain(all.iter().copied()) {
+            if let Some(s) = f.symbols.lookup(key) {
+                if let Type::Array { dims, .. } = self.unit.types.get(s.ty) {
+                    return Some(dims.len());
+                }
+                return None;
+            }
+        }
+        None
+    }
+
+    fn cur_type(&self, key: &str) -> Option<(String, bool)> {
+        // the unit being translated, its hosts, then any unit of the file
+        let all = self.unit.functions();
+        for f in self.fns.iter().rev().copied().chain(all.iter().copied()) {
+            if let Some(s) = f.symbols.lookup(key) {
+                return match self.unit.types.get(s.ty) {
+                    Type::Basic(b) => Some((b.clone(), false)),
+                    Type::Array { elem, .. } => match self.unit.types.get(*elem) {
+                        Type::Basic(b) => Some((b.clone(), true)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+            }
+        }
+        None
+    }
+
+    fn main_program(&mut self, f: &Function) {
+        let text = self.text(f.span);
+        let low = lc(text);
+        let pname = f.name.clone();
+        if low.trim_start().starts_with("program") {
+            let k = low.find("program").unwrap();
+            self.edits.push(TextEdit {
+                span: Span::new(f.span.start + k, f.name_span.end),
+                text: "subroutine xmpf_main".into(),
+            });
+        } else {
+            self.edits.push(TextEdit {
+                span: Span::new(f.span.start, f.span.start),
+                text: format!("{IND}subroutine xmpf_main\n"),
+            });
+        }
+        // the end statement: the last line of the unit
+        let trimmed = text.trim_end();
+        let last_nl = trimmed.rfind('\n').map_or(0, |p| p + 1);
+        let last = lc(&trimmed[last_nl..]);
+        let lt = last.trim_start();
+        if let Some(rest) = lt.strip_prefix("end") {
+            let r = rest.trim_start();
+            if r.starts_with("program") {
+                let off = f.span.start + last_nl + (last.len() - lt.len());
+                self.edits.push(TextEdit {
+                    span: Span::new(off, f.span.start + trimmed.len()),
+                    text: "end subroutine xmpf_main".into(),
+                });
+            }
+        }
+        let end = f.span.start + trimmed.len();
+        let wrapper = format!("\n{IND}program {pname}\n{IND}call xmpf_init()\n{IND}call xmpf_main()\n{IND}call xmpf_stop(0)\n{IND}end program {pname}");
+        self.edits.push(TextEdit {
+            span: Span::new(end, end),
+            text: wrapper,
+        });
+    }
+}
+
+/// Offset of a `!` comment outside character literals.
+fn comment_start(s: &str) -> Option<usize> {
+    let mut q: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        match (q, c) {
+            (None, '\'' | '"') => q = Some(c),
+            (Some(x), _) if x == c => q = None,
+            (None, '!') => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Splits at top-level commas (outside parentheses and brackets), trimmed.
+fn split_top(s: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            _ => {}
+        }
+        if c == ',' && depth == 0 {
+            out.push(cur.trim().to_string());
+            cur.clear();
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// Offset of `w` as a whole word in `s` (lower case) at or after `from`.
+fn find_word(s: &str, w: &str, from: usize) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = from;
+    while let Some(p) = s[i..].find(w) {
+        let at = i + p;
+        let e = at + w.len();
+        let ok_l = at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_');
+        let ok_r = e >= b.len() || !(b[e].is_ascii_alphanumeric() || b[e] == b'_');
+        if ok_l && ok_r {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+fn norm_ty(t: &str) -> String {
+    lc(t).replace(' ', "").replace("kind=", "")
+}
+
+fn elem_size(t: &str) -> Option<usize> {
+    Some(match norm_ty(t).as_str() {
+        "integer" | "integer(4)" | "integer*4" | "real" | "real(4)" | "real*4" | "logical"
+        | "logical(4)" => 4,
+        "integer(8)" | "integer*8" | "real(8)" | "real*8" | "doubleprecision" | "complex"
+        | "complex(4)" | "complex*8" => 8,
+        "complex(8)" | "complex*16" | "doublecomplex" => 16,
+        "integer(2)" | "integer*2" => 2,
+        "integer(1)" | "integer*1" | "logical(1)" => 1,
+        _ => return None,
+    })
+}
+
+fn type_code(t: &str) -> Option<i32> {
+    Some(match norm_ty(t).as_str() {
+        "integer" | "integer(4)" | "integer*4" | "logical" | "logical(4)" => 4,
+        "integer(8)" | "integer*8" => 6,
+        "real" | "real(4)" | "real*4" => 10,
+        "real(8)" | "real*8" | "doubleprecision" => 11,
+        "complex" | "complex(4)" | "complex*8" => 13,
+        "complex(8)" | "complex*16" | "doublecomplex" => 14,
+        _ => return None,
+    })
+}

@@ -1,0 +1,433 @@
+/* Fortran bindings of the xmpc runtime (docs/fortran.md).
+ *
+ * gfortran name mangling: lower case + one trailing underscore; every argument by
+ * reference; CHARACTER arguments carry a hidden length (size_t) appended after the
+ * other arguments, in order. Handles (nodes, templates, arrays) are INTEGER(8);
+ * counts and flags INTEGER (4 bytes); indices, sizes and widths INTEGER(8).
+ * Array dimensions are given in Fortran order (dim 1 first, column-major) and are
+ * reversed here, so the runtime's row-major layout of the reversed dims is the
+ * Fortran column-major layout. Template and node dimensions are not reversed
+ * (both sides use the round order). Node numbers are 1-based.
+ *
+ * The translator (passes/src/xmp_f) is the only intended caller of xmpf_*; the
+ * xmp_* entry points are the user-callable library (declared by xmp_lib.h).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include "../include/xmpc_rt.h"
+
+extern void xs_abort(int code);
+extern int xmp_node_num(void);
+extern int xmp_num_nodes(void);
+extern int xmp_all_node_num(void);
+extern int xmp_all_num_nodes(void);
+extern double xmp_wtime(void);
+extern double xmp_wtick(void);
+extern size_t xmp_array_type_size(void *d);
+extern void *xmp_desc_of(const void *addr);
+
+#define MAXD 16
+typedef int64_t i8;
+
+/* ---------------------------------------------------------------- locations */
+
+/* A directive location, built once per (file, line, text) literal and kept: the
+ * runtime may keep `loc` pointers (cached plans). */
+struct locent { const char *f; int line; const char *t; xmpc_loc loc; };
+static struct locent *locs;
+static size_t nlocs, caplocs;
+
+static char *dupn(const char *s, size_t n) {
+  char *p = malloc(n + 1);
+  memcpy(p, s, n);
+  p[n] = 0;
+  return p;
+}
+
+static const xmpc_loc *mkloc(const char *f, int line, const char *t, size_t fl, size_t tl) {
+  for (size_t k = 0; k < nlocs; k++)
+    if (locs[k].f == f && locs[k].line == line && locs[k].t == t) return &locs[k].loc;
+  if (nlocs == caplocs) {
+    caplocs = caplocs ? 2 * caplocs : 64;
+    struct locent *n = malloc(caplocs * sizeof *n);
+    /* loc pointers handed out before must stay valid: copy into new storage and
+     * keep the old block alive (never freed). */
+    if (nlocs) memcpy(n, locs, nlocs * sizeof *n);
+    locs = n;
+  }
+  struct locent *e = &locs[nlocs++];
+  e->f = f;
+  e->line = line;
+  e->t = t;
+  e->loc.file = dupn(f, fl);
+  e->loc.line = line;
+  e->loc.text = dupn(t, tl);
+  return &e->loc;
+}
+#define LOC mkloc(file, *line, text, file_len, text_len)
+#define LOCARGS const char *file, const int *line, const char *text
+#define LOCLENS size_t file_len, size_t text_len
+
+static const void *H(const i8 *h) { return (const void *)(intptr_t)*h; }
+
+/* ---------------------------------------------------------------- program */
+
+void xmpf_init_(void) { xmpc_init(NULL, NULL); }
+
+/* End of the main program (status 0) or `stop n` anywhere: status 0 finalizes and
+ * exits 0; another status aborts the job with it (a `stop 1` on one node must not
+ * wait in MPI_Finalize for the others, and mpiexec must see the status). */
+void xmpf_stop_(const int *status) {
+  if (*status == 0) {
+    xmpc_finalize(0);
+    exit(0);
+  }
+  xs_abort(*status);
+  exit(*status);
+}
+void xmpf_exit_(const int *status) { xmpf_stop_(status); }
+
+/* ---------------------------------------------------------------- library */
+
+int xmp_node_num_(void) { return xmp_node_num(); }
+int xmp_num_nodes_(void) { return xmp_num_nodes(); }
+int xmp_all_node_num_(void) { return xmp_all_node_num(); }
+int xmp_all_num_nodes_(void) { return xmp_all_num_nodes(); }
+double xmp_wtime_(void) { return xmp_wtime(); }
+double xmp_wtick_(void) { return xmp_wtick(); }
+void xmp_exit_(const int *status) { xmpf_stop_(status); }
+
+/* ---------------------------------------------------------------- nodes, templates */
+
+void xmpf_nodes_(i8 *h, LOCARGS, const int *ndims, const i8 *sizes, LOCLENS) {
+  long s[MAXD];
+  for (int d = 0; d < *ndims; d++) s[d] = (long)sizes[d];
+  *h = (i8)(intptr_t)xmpc_nodes_new(LOC, *ndims, s);
+}
+
+/* nodes q(sizes) = p(lo:hi:st, ...): per parent dim, st == 0 for `*`. */
+void xmpf_nodes_sub_(i8 *h, LOCARGS, const int *ndims, const i8 *sizes, const i8 *parent, const int *pndims, const i8 *lo,
+                     const i8 *hi, const i8 *st, LOCLENS) {
+  long s[MAXD], l[MAXD], u[MAXD], t[MAXD];
+  for (int d = 0; d < *ndims; d++) s[d] = (long)sizes[d];
+  for (int d = 0; d < *pndims; d++) {
+    l[d] = (long)lo[d];
+    u[d] = (long)hi[d];
+    t[d] = (long)st[d];
+  }
+  *h = (i8)(intptr_t)xmpc_nodes_new_sub(LOC, *ndims, s, H(parent), l, u, t);
+}
+
+void xmpf_template_(i8 *h, LOCARGS, const int *ndims, const i8 *lower, const i8 *upper, const int *fixed, LOCLENS) {
+  long l[MAXD], u[MAXD];
+  for (int d = 0; d < *ndims; d++) {
+    l[d] = (long)lower[d];
+    u[d] = (long)upper[d];
+  }
+  *h = (i8)(intptr_t)xmpc_template_new(LOC, *ndims, *fixed ? l : NULL, *fixed ? u : NULL, *fixed);
+}
+
+void xmpf_template_fix_(const i8 *h, LOCARGS, const int *ndims, const i8 *lower, const i8 *upper, const int *given, LOCLENS) {
+  long l[MAXD], u[MAXD];
+  for (int d = 0; d < *ndims; d++) {
+    l[d] = (long)lower[d];
+    u[d] = (long)upper[d];
+  }
+  xmpc_template_fix(LOC, (xmpc_template *)H(h), *given ? l : NULL, *given ? u : NULL);
+}
+
+/* formats: XMPC_DIST_*; args: block/cyclic argument (0 = default); gb: all gblock
+ * maps concatenated, gboff[d] = 1-based start of dim d's map in gb or 0. */
+void xmpf_distribute_(const i8 *t, LOCARGS, const i8 *onto, const int *ndims, const int *formats, const i8 *args, const i8 *gb,
+                      const int *gboff, LOCLENS) {
+  long a[MAXD];
+  const long *maps[MAXD];
+  static long gbl[4096];
+  int any = 0, n = 0;
+  for (int d = 0; d < *ndims; d++) {
+    a[d] = (long)args[d];
+    maps[d] = NULL;
+    if (gboff[d] > 0) {
+      any = 1;
+      int np = xmpc_nodes_dim_size(H(onto), n);
+      for (int k = 0; k < np && k < 4096; k++) gbl[k] = (long)gb[gboff[d] - 1 + k];
+      long *m = malloc(sizeof(long) * (np > 0 ? np : 1));
+      memcpy(m, gbl, sizeof(long) * (np > 0 ? np : 0));
+      maps[d] = m;
+    }
+    if (formats[d] != XMPC_DIST_DUP) n++;
+  }
+  xmpc_distribute(LOC, (xmpc_template *)H(t), H(onto), formats, a, any ? maps : NULL);
+}
+
+/* ---------------------------------------------------------------- arrays */
+
+/* Arrays whose local part is the whole global array (aligned with a cyclic dim):
+ * the runtime's layout is not used for their storage, so reflect and gmove on them
+ * are refused. */
+static const void *full_arrays[1024];
+static const void *full_addrs[1024];
+static int nfull;
+static int is_full(const void *a) {
+  for (int k = 0; k < nfull; k++)
+    if (full_arrays[k] == a) return 1;
+  return 0;
+}
+
+/* Fortran order in: extent, align_dim (0-based template dim, -1 for `*`), align
+ * offset (template index of the array's first element minus 1... see the pass: the
+ * offset c such that Fortran element (lb + g) is aligned with template index g + c). */
+void xmpf_array_(i8 *h, LOCARGS, const i8 *t, const int *ndims, const int *elem, const i8 *extent, const int *adim, const i8 *aoff,
+                 LOCLENS) {
+  int n = *ndims;
+  long e[MAXD], o[MAXD];
+  int ad[MAXD];
+  for (int d = 0; d < n; d++) {
+    e[n - 1 - d] = (long)extent[d];
+    ad[n - 1 - d] = adim[d];
+    o[n - 1 - d] = (long)aoff[d];
+  }
+  *h = (i8)(intptr_t)xmpc_array_new(LOC, H(t), n, (size_t)*elem, e, ad, o);
+}
+
+void xmpf_array_shadow_(const i8 *h, LOCARGS, const int *ndims, const i8 *lo, const i8 *hi, const int *full, LOCLENS) {
+  int n = *ndims, f[MAXD];
+  long l[MAXD], u[MAXD];
+  for (int d = 0; d < n; d++) {
+    l[n - 1 - d] = (long)lo[d];
+    u[n - 1 - d] = (long)hi[d];
+    f[n - 1 - d] = full[d];
+  }
+  xmpc_array_shadow(LOC, (xmpc_array *)H(h), l, u, f);
+}
+
+/* Allocates the local part. dl: declared Fortran lower bounds; out: the local lower
+ * bounds (global index of the first stored element, shadows included) and extents,
+ * Fortran order, and the address to map a Fortran pointer onto. Cyclic dims: the
+ * whole global array is stored (see full_arrays). */
+void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 *lb, i8 *ext, i8 *addr, LOCLENS) {
+  xmpc_array *a = (xmpc_array *)H(h);
+  int n = *ndims, cyc = 0;
+  xmpc_dim dm[MAXD];
+  for (int d = 0; d < n; d++) {
+    xmpc_array_dim(a, n - 1 - d, &dm[d]);
+    if (dm[d].format == XMPC_DIST_CYCLIC) cyc = 1;
+  }
+  if (cyc) {
+    /* extent of every dim: the runtime's `alloc` is the local one; recompute the
+     * global one from the dim layout of a non-distributed view is not available, so
+     * the translator passes the global extent in `ext` on entry. */
+    size_t total = 1;
+    for (int d = 0; d < n; d++) {
+      lb[d] = dl[d];
+      total *= (size_t)(ext[d] > 0 ? ext[d] : 0);
+    }
+    size_t es = xmp_array_type_size(a);
+    void *p = calloc(total ? total : 1, es);
+    *addr = (i8)(intptr_t)p;
+    if (nfull < 1024) {
+      full_arrays[nfull] = a;
+      full_addrs[nfull++] = p;
+    }
+    return;
+  }
+  void *p = xmpc_array_alloc(LOC, a);
+  for (int d = 0; d < n; d++) {
+    lb[d] = dl[d] + dm[d].offset;
+    ext[d] = dm[d].alloc;
+  }
+  *addr = (i8)(intptr_t)p;
+}
+
+static void check_not_full(const xmpc_loc *loc, const void *a) {
+  if (is_full(a)) xmpc_fatal(loc, "not supported in Fortran for an array aligned with a cyclic template dimension");
+}
+
+/* widths in Fortran order; has_width = 0: the declared shadow widths; async < 0: none. */
+void xmpf_reflect_(const i8 *h, LOCARGS, const int *ndims, const int *has_width, const i8 *wlo, const i8 *whi, const int *periodic,
+                   const int *async_id, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  check_not_full(loc, H(h));
+  int n = *ndims, p[MAXD];
+  long l[MAXD], u[MAXD];
+  for (int d = 0; d < n; d++) {
+    l[n - 1 - d] = (long)wlo[d];
+    u[n - 1 - d] = (long)whi[d];
+    p[n - 1 - d] = periodic[d];
+  }
+  xmpc_reflect(loc, (xmpc_array *)H(h), *has_width ? l : NULL, *has_width ? u : NULL, p, *async_id);
+}
+
+void xmpf_wait_async_(LOCARGS, const int *async_id, LOCLENS) { xmpc_wait_async(LOC, *async_id); }
+
+/* loop scheduling: s = (first, last, width, stride) of `do i = lo, hi, step` on
+ * template dim `dim` (0-based). */
+void xmpf_sched_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, const i8 *hi, const i8 *step, LOCLENS) {
+  xmpc_sched r;
+  xmpc_loop_sched(LOC, H(t), *dim, (long)*lo, (long)*hi, (long)*step, &r);
+  s[0] = r.first;
+  s[1] = r.last;
+  s[2] = r.width;
+  s[3] = r.stride;
+}
+
+/* nodes handle for a reduction: on = node set handle (0 = executing nodes), or a
+ * template's nodes when t != 0. */
+static const xmpc_nodes *red_nodes(const i8 *on, const i8 *t) {
+  if (*t) return xmpc_template_nodes(H(t));
+  return H(on);
+}
+
+/* ty: XMPC_TYPE_*; op: XMPC_OP_*, or 100 for .eqv. and 101 for .neqv. (logicals). */
+void xmpf_reduction_(void *addr, LOCARGS, const i8 *count, const int *ty, const int *op, const i8 *on, const i8 *t, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  const xmpc_nodes *n = red_nodes(on, t);
+  if (n && !xmpc_nodes_is_member(n)) return;
+  if (*op == 100 || *op == 101) {
+    /* gfortran logicals are 0/1: .neqv. folds as xor; .eqv. as xor, flipped when the
+     * number of partial results is even. */
+    int *v = addr, size = n ? xmpc_nodes_size(n) : xmp_num_nodes();
+    if (*ty != XMPC_TYPE_INT) xmpc_fatal(loc, ".eqv./.neqv. reductions take default logicals");
+    xmpc_reduction(loc, addr, (long)*count, XMPC_TYPE_INT, XMPC_OP_BXOR, n);
+    if (*op == 100 && size % 2 == 0)
+      for (long k = 0; k < *count; k++) v[k] = !v[k];
+    return;
+  }
+  xmpc_reduction(loc, addr, (long)*count, *ty, *op, n);
+}
+
+/* from_nodes = 0: from_index[0] is an executing-node number (or 0: the first node). */
+void xmpf_bcast_(void *addr, LOCARGS, const i8 *bytes, const i8 *from_nodes, const int *nfrom, const i8 *from_index, const i8 *on,
+                 LOCLENS) {
+  long fi[MAXD];
+  for (int d = 0; d < *nfrom; d++) fi[d] = (long)from_index[d];
+  xmpc_bcast(LOC, addr, (size_t)*bytes, H(from_nodes), *nfrom ? fi : NULL, H(on));
+}
+
+void xmpf_barrier_(LOCARGS, const i8 *on, LOCLENS) { xmpc_barrier(LOC, H(on)); }
+
+/* task on n(lo:hi:st, ...) (st == 0: the whole dim); *run = 1 when this node runs it. */
+void xmpf_task_begin_(int *run, LOCARGS, const i8 *n, const int *ndims, const i8 *lo, const i8 *hi, const i8 *st, const int *nocomm,
+                      LOCLENS) {
+  long l[MAXD], u[MAXD], s[MAXD];
+  for (int d = 0; d < *ndims; d++) {
+    l[d] = (long)lo[d];
+    u[d] = (long)hi[d];
+    s[d] = (long)st[d];
+  }
+  *run = xmpc_task_begin(LOC, H(n), l, u, s, *nocomm);
+}
+
+/* task on t(i, ...): star[d] != 0 for `*`. */
+void xmpf_task_begin_t_(int *run, LOCARGS, const i8 *t, const int *ndims, const i8 *idx, const int *star, const int *nocomm, LOCLENS) {
+  long x[MAXD];
+  for (int d = 0; d < *ndims; d++) x[d] = star[d] ? LONG_MIN : (long)idx[d];
+  *run = xmpc_task_begin_template(LOC, H(t), x, *nocomm);
+}
+
+void xmpf_task_end_(void) { xmpc_task_end(); }
+
+/* gmove: per side the array handle (0: a local array or scalar at `base`), its rank,
+ * element size and, in Fortran order, the declared extents and lower bounds and the
+ * section lo:hi:st in Fortran indices. */
+static void fill_section(xmpc_section *s, long *ext, long *lo, long *hi, long *st, const i8 *h, void *base, const int *nd, const int *es,
+                         const i8 *e, const i8 *dl, const i8 *l, const i8 *u, const i8 *t) {
+  int n = *nd;
+  for (int d = 0; d < n; d++) {
+    ext[n - 1 - d] = (long)e[d];
+    lo[n - 1 - d] = (long)(l[d] - dl[d]);
+    hi[n - 1 - d] = (long)(u[d] - dl[d]);
+    st[n - 1 - d] = (long)t[d];
+  }
+  s->array = (xmpc_array *)H(h);
+  s->base = *h ? xmpc_array_base(s->array) : base;
+  s->ndims = n;
+  s->elem_size = (size_t)*es;
+  s->extent = ext;
+  s->lo = lo;
+  s->hi = hi;
+  s->st = st;
+}
+
+void xmpf_gmove_(LOCARGS, const int *mode, const i8 *dh, void *dbase, const int *dnd, const int *des, const i8 *dext, const i8 *ddl,
+                 const i8 *dlo, const i8 *dhi, const i8 *dst, const i8 *sh, void *sbase, const int *snd, const int *ses, const i8 *sext,
+                 const i8 *sdl, const i8 *slo, const i8 *shi, const i8 *sst, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  long e1[MAXD], l1[MAXD], u1[MAXD], t1[MAXD], e2[MAXD], l2[MAXD], u2[MAXD], t2[MAXD];
+  xmpc_section d, s;
+  if (*dh) check_not_full(loc, H(dh));
+  if (*sh) check_not_full(loc, H(sh));
+  fill_section(&d, e1, l1, u1, t1, dh, dbase, dnd, des, dext, ddl, dlo, dhi, dst);
+  fill_section(&s, e2, l2, u2, t2, sh, sbase, snd, ses, sext, sdl, slo, shi, sst);
+  xmpc_gmove(loc, &d, &s, *mode, -1);
+}
+
+/* An aligned dummy argument: the caller's distributed array is found by the address
+ * of its local block (the actual argument must be the whole aligned array). Out: its
+ * handle, local lower bounds and extents (Fortran order) and the address. `ext` holds
+ * the declared (global) extents on entry. */
+void xmpf_dummy_(i8 *h, LOCARGS, void *addr, const int *ndims, const i8 *dl, i8 *lb, i8 *ext, i8 *cp, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  int n = *ndims;
+  *cp = (i8)(intptr_t)addr;
+  for (int k = 0; k < nfull; k++)
+    if (full_addrs[k] == addr) {
+      *h = (i8)(intptr_t)full_arrays[k];
+      for (int d = 0; d < n; d++) lb[d] = dl[d];
+      return;
+    }
+  xmpc_array *a = (xmpc_array *)xmp_desc_of(addr);
+  if (!a) xmpc_fatal(loc, "the actual argument of an aligned dummy must be a whole distributed array");
+  for (int d = 0; d < n; d++) {
+    xmpc_dim dm;
+    xmpc_array_dim(a, n - 1 - d, &dm);
+    lb[d] = dl[d] + dm.offset;
+    ext[d] = dm.alloc;
+  }
+  *h = (i8)(intptr_t)a;
+}
+
+/* One-loop form of a loop's share (labelled DO loops): s = (first, last, step) with
+ * `do i = first, last, step` visiting exactly this node's iterations; cyclic(w) with
+ * w > 1 cannot be written so (error: use DO ... END DO). */
+void xmpf_sched1_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, const i8 *hi, const i8 *step, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  xmpc_sched r;
+  xmpc_loop_sched(loc, H(t), *dim, (long)*lo, (long)*hi, (long)*step, &r);
+  s[0] = r.first;
+  s[1] = r.last;
+  if (r.first > r.last || r.stride > r.last - r.first)
+    s[2] = *step;
+  else if (r.width == 1)
+    s[2] = r.stride;
+  else
+    xmpc_fatal(loc, "a labelled DO loop on a cyclic(w) dimension: write the loop as DO ... END DO");
+}
+
+/* max/min/first.../last... of a scalar with 1-3 location variables (each with its
+ * XMPC_TYPE_* code): every node gets the winner's value and locations. */
+static void red_loc(void *addr, const xmpc_loc *loc, const int *ty, const int *op, const i8 *on, const i8 *t, int n, void **lv,
+                    const int *lt) {
+  const xmpc_nodes *nd = red_nodes(on, t);
+  if (nd && !xmpc_nodes_is_member(nd)) return;
+  xmpc_reduction_loc(loc, addr, *ty, *op, nd, n, lv, lt);
+}
+void xmpf_reduction_loc1_(void *addr, LOCARGS, const int *ty, const int *op, const i8 *on, const i8 *t, void *l1, const int *t1, LOCLENS) {
+  void *lv[1] = {l1};
+  int lt[1] = {*t1};
+  red_loc(addr, LOC, ty, op, on, t, 1, lv, lt);
+}
+void xmpf_reduction_loc2_(void *addr, LOCARGS, const int *ty, const int *op, const i8 *on, const i8 *t, void *l1, const int *t1, void *l2,
+                          const int *t2, LOCLENS) {
+  void *lv[2] = {l1, l2};
+  int lt[2] = {*t1, *t2};
+  red_loc(addr, LOC, ty, op, on, t, 2, lv, lt);
+}
+void xmpf_reduction_loc3_(void *addr, LOCARGS, const int *ty, const int *op, const i8 *on, const i8 *t, void *l1, const int *t1, void *l2,
+                          const int *t2, void *l3, const int *t3, LOCLENS) {
+  void *lv[3] = {l1, l2, l3};
+  int lt[3] = {*t1, *t2, *t3};
+  red_loc(addr, LOC, ty, op, on, t, 3, lv, lt);
+}

@@ -1,0 +1,379 @@
+//! XMP Fortran conformance: every program of `testsuite/xmp/F/` is compiled with the
+//! `xmpc` driver (`xmpc prog.f90 -o prog`) and run with `mpiexec -n N` for each `N` of
+//! its header comment (`! xmpc-test: np=1,2,4`). A run passes when the exit status is
+//! 0, exactly one line is `PASS` (after trimming: gfortran's list-directed output
+//! starts with a blank) and no line starts with `ERROR`; within a time limit.
+//!
+//! Extra checks: `stop n` / `call exit(n)` statuses reach mpiexec, a program of two
+//! files with a module, `-c` objects, and a malformed fixed-form `c$xmp` directive is
+//! reported at its original column.
+//!
+//! The driver is `$XMPC`, else `xmpc` next to this test's target directory (build it
+//! with `cargo build -p xmpc -p xmpc-rt`). Without it, or without `mpiexec`/`mpif90`,
+//! the test is skipped with a notice unless `XMPC_CONFORMANCE_REQUIRE=1` (then it
+//! fails). `XMPC_CONFORMANCE=0` skips it. `XMPC_F_ONLY=name` runs one program.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn xmpc() -> PathBuf {
+    if let Some(p) = std::env::var_os("XMPC").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().unwrap();
+    // target/<profile>/deps/conformance_f-HASH → target/<profile>/xmpc
+    let dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    dir.join("xmpc")
+}
+
+fn programs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("xmp/F")
+}
+
+fn mpiexec() -> String {
+    std::env::var("MPIEXEC").unwrap_or_else(|_| "mpiexec".into())
+}
+
+/// Skips (returns false) or panics when the tools are missing.
+fn tools_ready(what: &str) -> bool {
+    if std::env::var("XMPC_CONFORMANCE").as_deref() == Ok("0") {
+        eprintln!("{what}: skipped (XMPC_CONFORMANCE=0)");
+        return false;
+    }
+    let require = std::env::var("XMPC_CONFORMANCE_REQUIRE").as_deref() == Ok("1");
+    let mut missing = vec![];
+    if !xmpc().is_file() {
+        missing.push(format!(
+            "no xmpc driver at {} (cargo build -p xmpc -p xmpc-rt, or set XMPC)",
+            xmpc().display()
+        ));
+    }
+    for tool in [
+        mpiexec(),
+        std::env::var("XMPC_FC").unwrap_or_else(|_| "mpif90".into()),
+    ] {
+        if Command::new(&tool)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_err()
+        {
+            missing.push(format!("`{tool}` not found"));
+        }
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    if require {
+        panic!("{what}: {}", missing.join("; "));
+    }
+    eprintln!("{what}: skipped: {}", missing.join("; "));
+    false
+}
+
+/// Process counts of a program's header: `xmpc-test: np=1,2,4`.
+fn header_nps(text: &str) -> Vec<u32> {
+    for line in text.lines().take(10) {
+        if let Some(rest) = line.split("xmpc-test:").nth(1) {
+            if let Some(v) = rest.trim().strip_prefix("np=") {
+                return v.split_whitespace().next().unwrap_or("").split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            }
+        }
+    }
+    vec![]
+}
+
+fn is_open_mpi() -> bool {
+    Command::new(mpiexec())
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
+}
+
+/// Runs `cmd` with a time limit; (status code, stdout, stderr, timed out).
+fn run_limited(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String, bool) {
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = so.read_to_string(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = se.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st.code();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            timed_out = true;
+            break child.wait().ok().and_then(|s| s.code());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (
+        status,
+        t_out.join().unwrap_or_default(),
+        t_err.join().unwrap_or_default(),
+        timed_out,
+    )
+}
+
+fn mpirun(exe: &Path, np: u32, open_mpi: bool) -> (Option<i32>, String, String, bool) {
+    let mut cmd = Command::new(mpiexec());
+    if open_mpi {
+        cmd.arg("--oversubscribe");
+    }
+    cmd.arg("-n").arg(np.to_string()).arg(exe);
+    run_limited(cmd, Duration::from_secs(120))
+}
+
+fn compile(args: &[&str], dir: &Path) -> Result<(), String> {
+    let out = Command::new(xmpc())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "xmpc {} failed:\n{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+#[test]
+fn fortran_programs_pass() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let only = std::env::var("XMPC_F_ONLY").ok();
+    let mut progs: Vec<PathBuf> = std::fs::read_dir(programs_dir())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("f90" | "f" | "F90" | "F")
+            )
+        })
+        .filter(|p| {
+            only.as_deref()
+                .is_none_or(|o| p.file_stem().is_some_and(|s| s == o))
+        })
+        .collect();
+    progs.sort();
+    assert!(
+        only.is_some() || progs.len() >= 60,
+        "expected at least 60 Fortran programs, found {}",
+        progs.len()
+    );
+    run_programs("conformance_f", &progs);
+}
+
+/// The self-checking Fortran programs of the front-end corpus (`testsuite/corpus/f90`,
+/// `testsuite/corpus/f`), except those using what the translator refuses.
+#[test]
+fn corpus_programs_pass() {
+    if !tools_ready("conformance_f corpus") {
+        return;
+    }
+    // gmove.f90: gmove of arrays aligned with a cyclic template (XMP0403)
+    const SKIP: &[&str] = &["gmove.f90"];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let mut progs: Vec<PathBuf> = ["f90", "f"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap().filter_map(|e| e.ok().map(|e| e.path())))
+        .filter(|p| !SKIP.contains(&p.file_name().unwrap().to_str().unwrap()))
+        .collect();
+    progs.sort();
+    assert!(progs.len() >= 15, "corpus: {} programs", progs.len());
+    run_programs("conformance_f corpus", &progs);
+}
+
+/// Compiles each program with the driver and runs it at each declared process count.
+fn run_programs(what: &str, progs: &[PathBuf]) {
+    let tmp = std::env::temp_dir().join(format!("xmpc-conformance-f-{}-{}", what.len(), std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let open_mpi = is_open_mpi();
+    let mut failures = vec![];
+    let mut runs = 0;
+    for p in progs {
+        let name = p.file_stem().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(p).unwrap();
+        let nps = header_nps(&text);
+        if nps.is_empty() {
+            failures.push(format!("{name}: no `xmpc-test: np=...` header"));
+            continue;
+        }
+        let exe = tmp.join(&name);
+        if let Err(e) = compile(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp) {
+            failures.push(format!("{name}: {e}"));
+            continue;
+        }
+        for np in nps {
+            runs += 1;
+            let (code, so, se, to) = mpirun(&exe, np, open_mpi);
+            let passes = so.lines().filter(|l| l.trim() == "PASS").count();
+            let errors = so.lines().any(|l| l.trim_start().starts_with("ERROR"));
+            if to || code != Some(0) || passes != 1 || errors {
+                failures.push(format!("{name} np={np}: status {code:?}, timed out {to}, PASS x{passes}\nstdout:\n{so}\nstderr:\n{se}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    eprintln!(
+        "{what}: {} programs, {runs} runs, {} failures",
+        progs.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n---\n")
+    );
+}
+
+/// `stop n`, `error stop` and `call exit(n)` statuses reach mpiexec (non-zero), and a
+/// plain `stop` exits 0.
+#[test]
+fn exit_statuses_reach_mpiexec() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-status-f-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let open_mpi = is_open_mpi();
+    let cases: &[(&str, &str, bool)] = &[
+        ("stop3", "program s\n!$xmp nodes p(*)\n  stop 3\nend program s\n", false),
+        ("exit5", "program s\n!$xmp nodes p(*)\n  call exit(5)\nend program s\n", false),
+        ("errstop", "program s\n  error stop\nend program s\n", false),
+        ("stop0", "program s\n!$xmp nodes p(*)\n  if (.true.) stop\n  print *, 'not reached'\nend program s\n", true),
+        ("fixedstop", "      program s\nc$xmp nodes p(*)\n      stop 4\n      end\n", false),
+    ];
+    for (name, src, ok) in cases {
+        let ext = if name.starts_with("fixed") {
+            "f"
+        } else {
+            "f90"
+        };
+        let f = tmp.join(format!("{name}.{ext}"));
+        std::fs::write(&f, src).unwrap();
+        let exe = tmp.join(name);
+        compile(&[f.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp).unwrap();
+        for np in [1, 2] {
+            let (code, so, se, to) = mpirun(&exe, np, open_mpi);
+            assert!(!to, "{name}: timed out");
+            if *ok {
+                assert_eq!(code, Some(0), "{name} np={np}: {so}{se}");
+                assert!(!so.contains("not reached"), "{name}: ran past stop");
+            } else {
+                assert!(
+                    code.is_some_and(|c| c != 0),
+                    "{name} np={np}: status {code:?} should be non-zero\n{so}{se}"
+                );
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Two files: a module (no XMP) and an XMP main program using it; also through `-c`.
+#[test]
+fn multi_file_with_module() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-multi-f-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(
+        tmp.join("consts.f90"),
+        "module consts\n  implicit none\n  integer, parameter :: n = 20\ncontains\n  integer function sq(i)\n    integer, intent(in) :: i\n    sq = i * i\n  end function sq\nend module consts\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("main.f90"),
+        "! uses module consts\nprogram main\n  use consts\n  implicit none\n  include 'xmp_lib.h'\n  integer :: i, s\n  integer :: a(n)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n  s = 0\n!$xmp loop on t(i) reduction(+:s)\n  do i = 1, n\n    a(i) = sq(i)\n    s = s + a(i)\n  end do\n  if (s /= n * (n + 1) * (2 * n + 1) / 6) then\n    print *, 'ERROR', s\n    stop 1\n  end if\n  if (xmp_node_num() == 1) print *, 'PASS'\nend program main\n",
+    )
+    .unwrap();
+    let open_mpi = is_open_mpi();
+    // one command line, module file first
+    compile(&["consts.f90", "main.f90", "-o", "prog1"], &tmp).unwrap();
+    // separate compilation
+    compile(&["-c", "consts.f90"], &tmp).unwrap();
+    compile(&["-c", "main.f90"], &tmp).unwrap();
+    compile(&["consts.o", "main.o", "-o", "prog2"], &tmp).unwrap();
+    for exe in ["prog1", "prog2"] {
+        for np in [1, 2, 4] {
+            let (code, so, se, _) = mpirun(&tmp.join(exe), np, open_mpi);
+            assert_eq!(code, Some(0), "{exe} np={np}: {so}{se}");
+            assert_eq!(
+                so.lines().filter(|l| l.trim() == "PASS").count(),
+                1,
+                "{exe} np={np}: {so}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// A malformed `c$xmp` directive in a fixed-form file is reported by the driver at
+/// its line and original column.
+#[test]
+fn fixed_form_directive_error_column() {
+    if !xmpc().is_file() {
+        if std::env::var("XMPC_CONFORMANCE_REQUIRE").as_deref() == Ok("1") {
+            panic!("no xmpc driver at {}", xmpc().display());
+        }
+        eprintln!("skipped: no xmpc driver at {}", xmpc().display());
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-diag-f-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    // line 4: `c$xmp distribute t(blok) onto p` — the bad format starts at column 20
+    let src = "      program bad\n      integer a(10)\nc$xmp template t(10)\nc$xmp distribute t(blok) onto p\n      a(1) = 1\n      end\n";
+    // and a continued directive: `blah` on the continuation line, column 15
+    let src2 = "      program bad\n      integer a(10)\nc$xmp template t(10)\n!$xmp distribute t(block)\n!$xmp& onto p blah\n      a(1) = 1\n      end\n";
+    for (name, text, want) in [
+        ("bad.f", src, "bad.f:4:20"),
+        ("bad2.f", src2, "bad2.f:5:15"),
+    ] {
+        let f = tmp.join(name);
+        std::fs::write(&f, text).unwrap();
+        let out = Command::new(xmpc())
+            .arg(&f)
+            .arg("-o")
+            .arg(tmp.join("bad"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(
+            !out.status.success(),
+            "a malformed directive must fail:\n{err}"
+        );
+        assert!(
+            err.contains(want),
+            "diagnostic should point at {want}:\n{err}"
+        );
+        assert!(!tmp.join("bad").exists(), "no executable on error");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
