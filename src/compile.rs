@@ -141,6 +141,12 @@ pub fn compile_objects(srcs: &[(PathBuf, PathBuf)], o: &CcOpts) -> Result<(), St
 
 /// Links objects into `out` with the runtime.
 pub fn link(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
+    run(&link_args(objs, out, o)?)
+}
+
+/// The link command line after the compiler: flags, objects, libraries, the runtime
+/// and its native dependencies (shared by the C and Fortran links).
+fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, String> {
     let rt = runtime_dir()?;
     let mut args = vec![];
     if let Some(l) = &o.opt {
@@ -163,7 +169,7 @@ pub fn link(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
     args.extend(NATIVE_LIBS.iter().map(|s| s.to_string()));
     args.push("-o".into());
     args.push(out.display().to_string());
-    run(&args)
+    Ok(args)
 }
 
 // ------------------------------------------------------------------ Fortran
@@ -264,29 +270,7 @@ pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &P
 
 /// Links objects of a program with Fortran parts (with the Fortran compiler).
 pub fn link_fortran(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
-    let rt = runtime_dir()?;
-    let mut args = vec![];
-    if let Some(l) = &o.opt {
-        args.push(format!("-O{l}"));
-    }
-    if o.debug {
-        args.push("-g".into());
-    }
-    args.extend(o.extra.iter().filter(|x| !x.starts_with("-std=")).cloned());
-    for obj in objs {
-        args.push(obj.display().to_string());
-    }
-    for d in &o.libdirs {
-        args.push(format!("-L{}", d.display()));
-    }
-    for l in &o.libs {
-        args.push(format!("-l{l}"));
-    }
-    args.push(rt.join("libxmpc_rt.a").display().to_string());
-    args.extend(NATIVE_LIBS.iter().map(|s| s.to_string()));
-    args.push("-o".into());
-    args.push(out.display().to_string());
-    run_with(&fc(), &args, "set XMPC_FC to your MPI Fortran compiler")
+    run_with(&fc(), &link_args(objs, out, o)?, "set XMPC_FC to your MPI Fortran compiler")
 }
 
 /// True for an object or archive compiled from Fortran (it references the GNU Fortran
