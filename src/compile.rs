@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use xmpc_ir::{FileUnit, Lang};
 
@@ -20,9 +21,16 @@ pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
     if !force && !xmpc_passes::xmp_c::needs_runtime(unit, text) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
     }
-    let edits = xmpc_passes::xmp_c::translate(unit, text).map_err(Ok)?;
-    let edits: Vec<xmpc_backends::Edit> = edits.into_iter().map(|e| xmpc_backends::Edit { span: e.span, text: e.text }).collect();
-    xmpc_backends::emit(unit, text, &edits).map_err(|e| Err(e.to_string()))
+    emit_translated(unit, text, xmpc_passes::xmp_c::translate(unit, text))
+}
+
+/// Splices a translation pass's edits into the text (or passes its diagnostics on).
+fn emit_translated(
+    unit: &FileUnit,
+    text: &str,
+    edits: Result<Vec<xmpc_ir::Edit>, Vec<xmpc_ir::Diag>>,
+) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+    xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Err(e.to_string()))
 }
 
 /// The runtime include directory: `$XMPC_INCLUDE`, else the source tree's.
@@ -76,9 +84,13 @@ pub fn cc() -> String {
 /// True when the C compiler is GCC (whose `-O2` cost model will not version a loop
 /// for aliasing: distributed arrays are pointers, so their loops would not vectorise).
 fn cc_is_gcc() -> bool {
-    Command::new(cc()).arg("--version").output().is_ok_and(|o| {
-        let v = String::from_utf8_lossy(&o.stdout);
-        v.contains("Free Software Foundation") && !v.contains("clang")
+    // Asked once per run, not once per source file.
+    static GCC: OnceLock<bool> = OnceLock::new();
+    *GCC.get_or_init(|| {
+        Command::new(cc()).arg("--version").output().is_ok_and(|o| {
+            let v = String::from_utf8_lossy(&o.stdout);
+            v.contains("Free Software Foundation") && !v.contains("clang")
+        })
     })
 }
 
@@ -99,6 +111,13 @@ fn base_args(o: &CcOpts) -> Vec<String> {
     for w in &o.warnings {
         a.push(format!("-W{w}"));
     }
+    push_defines_and_includes(&mut a, o);
+    a
+}
+
+/// `-D_XMP`, the user's `-D` and `-I`, then the runtime's include directory (C and
+/// Fortran alike).
+fn push_defines_and_includes(a: &mut Vec<String>, o: &CcOpts) {
     a.push("-D_XMP".into());
     a.push("-D_XCALABLEMP".into());
     for d in &o.define {
@@ -108,22 +127,11 @@ fn base_args(o: &CcOpts) -> Vec<String> {
         a.push(format!("-I{}", i.display()));
     }
     a.push(format!("-I{}", include_dir().display()));
-    a
 }
 
 /// Runs the C compiler; on failure returns its stderr (already shown).
 fn run(args: &[String]) -> Result<(), String> {
-    let cc = cc();
-    let out = Command::new(&cc).args(args).output().map_err(|e| format!("cannot run `{cc}`: {e} (set XMPC_CC to your MPI C compiler)"))?;
-    let err = String::from_utf8_lossy(&out.stderr);
-    if !err.is_empty() {
-        eprint!("{err}");
-    }
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!("`{cc}` failed ({})", out.status))
-    }
+    run_with(&cc(), args, "set XMPC_CC to your MPI C compiler")
 }
 
 /// Compiles translated sources (path of the .c written, path of the object wanted).
@@ -180,9 +188,7 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
     if !unit.lang.is_fortran() || (!force && !xmpc_passes::xmp_f::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
     }
-    let edits = xmpc_passes::xmp_f::translate(unit, text).map_err(Ok)?;
-    let edits: Vec<xmpc_backends::Edit> = edits.into_iter().map(|e| xmpc_backends::Edit { span: e.span, text: e.text }).collect();
-    xmpc_backends::emit(unit, text, &edits).map_err(|e| Err(e.to_string()))
+    emit_translated(unit, text, xmpc_passes::xmp_f::translate(unit, text))
 }
 
 /// The MPI Fortran compiler: `$XMPC_FC`, else `mpif90`.
@@ -215,25 +221,20 @@ fn fortran_args(o: &CcOpts, fixed: bool) -> Vec<String> {
         a.push("-ffree-form".into());
         a.push("-ffree-line-length-none".into());
     }
-    a.push("-D_XMP".into());
-    a.push("-D_XCALABLEMP".into());
-    for d in &o.define {
-        a.push(format!("-D{d}"));
-    }
-    for i in &o.include {
-        a.push(format!("-I{}", i.display()));
-    }
-    a.push(format!("-I{}", include_dir().display()));
+    push_defines_and_includes(&mut a, o);
     a
 }
 
 /// True when the Fortran compiler is GNU Fortran 10 or later.
 fn fc_is_gfortran10() -> bool {
-    Command::new(fc()).arg("--version").output().is_ok_and(|o| {
-        let v = String::from_utf8_lossy(&o.stdout);
-        let first = v.lines().next().unwrap_or("");
-        first.contains("GNU Fortran")
-            && first.split_whitespace().filter_map(|w| w.split('.').next()?.parse::<u32>().ok()).any(|m| m >= 10)
+    static GFORTRAN10: OnceLock<bool> = OnceLock::new();
+    *GFORTRAN10.get_or_init(|| {
+        Command::new(fc()).arg("--version").output().is_ok_and(|o| {
+            let v = String::from_utf8_lossy(&o.stdout);
+            let first = v.lines().next().unwrap_or("");
+            first.contains("GNU Fortran")
+                && first.split_whitespace().filter_map(|w| w.split('.').next()?.parse::<u32>().ok()).any(|m| m >= 10)
+        })
     })
 }
 

@@ -4,25 +4,10 @@
 mod fixed;
 
 use std::fmt;
+pub use xmpc_ir::Edit;
 use xmpc_ir::{FileUnit, Lang, Span};
 
 pub use fixed::rewrap_fixed_line;
-
-/// Replace the original bytes in `span` with `text` (an empty span inserts).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edit {
-    pub span: Span,
-    pub text: String,
-}
-
-impl Edit {
-    pub fn replace(span: Span, text: impl Into<String>) -> Self {
-        Edit { span, text: text.into() }
-    }
-    pub fn insert(at: usize, text: impl Into<String>) -> Self {
-        Edit { span: Span::new(at, at), text: text.into() }
-    }
-}
 
 /// An emitter bug or an inconsistent pass: never the user's fault, but reported, not
 /// panicked on, so the driver can print it and write nothing.

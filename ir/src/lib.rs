@@ -8,11 +8,13 @@
 
 pub mod diag;
 pub mod directive;
+pub mod edit;
 pub mod expr;
 pub mod span;
 pub mod xml;
 
 pub use diag::{Diag, FileId};
+pub use edit::Edit;
 pub use directive::Directive;
 pub use expr::{BinOp, Expr, ExprKind, UnOp};
 pub use span::{OffsetMap, Span};

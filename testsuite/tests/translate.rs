@@ -675,7 +675,6 @@ fn translate(name: &str, text: &str) -> String {
         Ok(e) => e,
         Err(d) => panic!("{name}: translation errors:\n{}", xmpc_ir::diag::render_plain(name, text, &d)),
     };
-    let edits: Vec<xmpc_backends::Edit> = edits.into_iter().map(|e| xmpc_backends::Edit { span: e.span, text: e.text }).collect();
     xmpc_backends::emit(&parsed.unit, text, &edits).expect("edits splice")
 }
 

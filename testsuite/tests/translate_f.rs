@@ -58,13 +58,6 @@ fn translate(name: &str, text: &str) -> Result<String, Vec<String>> {
             })
             .collect::<Vec<_>>()
     })?;
-    let edits: Vec<xmpc_backends::Edit> = edits
-        .into_iter()
-        .map(|e| xmpc_backends::Edit {
-            span: e.span,
-            text: e.text,
-        })
-        .collect();
     Ok(xmpc_backends::emit(&parsed.unit, text, &edits).expect("edits splice"))
 }
 

@@ -1,14 +1,7 @@
 //! Small C text helpers: printing IR expressions back as C, splicing edits into a
 //! span, comment/string escaping.
 
-use xmpc_ir::{BinOp, Expr, ExprKind, Span, UnOp};
-
-/// An edit of the original text (the driver turns these into back-end `Edit`s).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextEdit {
-    pub span: Span,
-    pub text: String,
-}
+use xmpc_ir::{BinOp, Edit, Expr, ExprKind, Span, UnOp};
 
 fn binop(op: BinOp) -> &'static str {
     use BinOp::*;
@@ -210,10 +203,10 @@ pub fn paren(t: &str) -> String {
 
 /// The text of `span` in `src` with the edits inside it applied (edits sorted, not
 /// overlapping, each inside `span`).
-pub fn splice(src: &str, span: Span, edits: &[TextEdit]) -> String {
+pub fn splice(src: &str, span: Span, edits: &[Edit]) -> String {
     let mut out = String::new();
     let mut pos = span.start;
-    let mut es: Vec<&TextEdit> = edits.iter().filter(|e| e.span.start >= span.start && e.span.end <= span.end).collect();
+    let mut es: Vec<&Edit> = edits.iter().filter(|e| e.span.start >= span.start && e.span.end <= span.end).collect();
     es.sort_by_key(|e| (e.span.start, e.span.end));
     for e in es {
         if e.span.start < pos {

@@ -16,7 +16,7 @@
 
 mod cexpr;
 
-pub use cexpr::TextEdit;
+pub use xmpc_ir::Edit;
 use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, splice};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -26,7 +26,7 @@ use xmpc_ir::directive::{
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
 
 /// Translates one C file. Errors are located diagnostics; on error no edit is returned.
-pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<TextEdit>, Vec<Diag>> {
+pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
     let mut t = Tr::new(unit, src);
     t.run();
     if !t.diags.is_empty() {
@@ -124,7 +124,7 @@ struct Tr<'a> {
     src: &'a str,
     file: usize,
     diags: Vec<Diag>,
-    edits: Vec<TextEdit>,
+    edits: Vec<Edit>,
     nodes: Vec<NodesInfo>,
     templs: Vec<TemplInfo>,
     arrs: Vec<ArrInfo>,
@@ -191,7 +191,7 @@ impl<'a> Tr<'a> {
     }
 
     fn edit(&mut self, span: Span, text: impl Into<String>) {
-        self.edits.push(TextEdit { span, text: text.into() });
+        self.edits.push(Edit { span, text: text.into() });
     }
 
     fn line_of(&self, off: usize) -> usize {
@@ -321,7 +321,7 @@ impl<'a> Tr<'a> {
             pre.push_str(s);
             pre.push('\n');
         }
-        self.edits.push(TextEdit { span: Span::new(base, base), text: pre });
+        self.edits.push(Edit { span: Span::new(base, base), text: pre });
 
         let mut post = String::new();
         let end = self.src.len();
@@ -341,7 +341,7 @@ impl<'a> Tr<'a> {
         // main → xmpc_user_main + a generated main.
         if let Some(f) = unit.functions().into_iter().find(|f| f.name == "main") {
             if !self.src.contains("MPI_Init") {
-                self.edits.push(TextEdit { span: f.name_span, text: "xmpc_user_main".into() });
+                self.edits.push(Edit { span: f.name_span, text: "xmpc_user_main".into() });
                 let void_ret = matches!(f.ret.map(|t| unit.types.get(t)), Some(Type::Basic(b)) if b == "void");
                 let args = match f.params.len() {
                     0 => "",
@@ -364,7 +364,7 @@ impl<'a> Tr<'a> {
         }
         if !post.is_empty() {
             // `#line` directives would make the appended code point at the user's file.
-            self.edits.push(TextEdit { span: Span::new(end, end), text: post });
+            self.edits.push(Edit { span: Span::new(end, end), text: post });
         }
         self.edits.sort_by_key(|e| (e.span.start, e.span.end));
         // Two inserts at the same point (e.g. a for's end and a pragma's end) keep order.

@@ -300,7 +300,7 @@ impl<'a> Tr<'a> {
     fn render(&mut self, e: &Expr) -> String {
         let mark = self.edits.len();
         self.expr(e);
-        let inner: Vec<TextEdit> = self.edits.drain(mark..).collect();
+        let inner: Vec<Edit> = self.edits.drain(mark..).collect();
         splice(self.src, e.span, &inner)
     }
 

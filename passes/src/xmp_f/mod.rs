@@ -20,7 +20,7 @@
 //!
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
-use crate::xmp_c::TextEdit;
+use xmpc_ir::Edit;
 use std::collections::{BTreeSet, HashMap};
 use xmpc_ir::directive::{
     AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind,
@@ -38,7 +38,7 @@ pub fn needs_runtime(unit: &FileUnit, src: &str) -> bool {
 }
 
 /// Translates one Fortran file.
-pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<TextEdit>, Vec<Diag>> {
+pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
     if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
         return Ok(vec![]);
@@ -95,7 +95,7 @@ fn col72(src: &str, ls: usize) -> usize {
 struct Tr<'a> {
     unit: &'a FileUnit,
     src: &'a str,
-    edits: Vec<TextEdit>,
+    edits: Vec<Edit>,
     diags: Vec<Diag>,
     fixed: bool,
     /// The program units being translated, innermost last (for symbol look-ups).
@@ -302,7 +302,7 @@ impl<'a> Tr<'a> {
             sub.push_str(&format!("{IND}{l}\n"));
         }
         sub.push_str(&format!("{IND}end subroutine xmpf_modinit_{key}\n"));
-        self.edits.push(TextEdit { span: Span::new(at, at), text: sub });
+        self.edits.push(Edit { span: Span::new(at, at), text: sub });
         let mut mu = u;
         mu.setup = vec![format!("call xmpf_modinit_{key}()")];
         mu.decls.clear();
@@ -577,14 +577,14 @@ impl<'a> Tr<'a> {
             for s in &setup_here {
                 text.push_str(&format!("{IND}{s}\n"));
             }
-            self.edits.push(TextEdit {
+            self.edits.push(Edit {
                 span: Span::new(at, at),
                 text,
             });
         }
         if u.need_cbind {
             let e = self.stmt_end(f.name_span.end);
-            self.edits.push(TextEdit {
+            self.edits.push(Edit {
                 span: Span::new(e, e),
                 text: format!("\n{IND}use, intrinsic :: iso_c_binding, only: xmpf_cptr => c_ptr,\n{IND}&  xmpf_cfp => c_f_pointer").replace(
                     ",\n      &  xmpf_cfp",
@@ -740,7 +740,7 @@ impl<'a> Tr<'a> {
                 self.err("XMP0404", dspan, &format!("cannot find dummy argument '{name}' in the procedure statement"), "");
                 return;
             };
-            self.edits.push(TextEdit { span: Span::new(hs + at, hs + at + key.len()), text: format!("xmpf_arg_{key}") });
+            self.edits.push(Edit { span: Span::new(hs + at, hs + at + key.len()), text: format!("xmpf_arg_{key}") });
         }
         let etxt = match self.unit.types.get(*elem) {
             Type::Basic(s) => s.clone(),
@@ -1038,7 +1038,7 @@ impl<'a> Tr<'a> {
                 ));
                 done.insert(lc(&m.0));
             }
-            self.edits.push(TextEdit {
+            self.edits.push(Edit {
                 span: Span::new(s.span.start, end),
                 text: out,
             });
@@ -1103,7 +1103,7 @@ impl<'a> Tr<'a> {
                     _ => "0".into(),
                 };
                 let end = s.span.start + self.text(s.span).trim_end().len();
-                self.edits.push(TextEdit {
+                self.edits.push(Edit {
                     span: Span::new(s.span.start + k, end),
                     text: format!("call xmpf_stop({code})"),
                 });
@@ -1114,12 +1114,12 @@ impl<'a> Tr<'a> {
                     let at = s.span.start + k;
                     if args.is_empty() {
                         let end = s.span.start + self.text(s.span).trim_end().len();
-                        self.edits.push(TextEdit {
+                        self.edits.push(Edit {
                             span: Span::new(at, end),
                             text: "xmpf_exit(0)".into(),
                         });
                     } else {
-                        self.edits.push(TextEdit {
+                        self.edits.push(Edit {
                             span: Span::new(at, at + 4),
                             text: "xmpf_exit".into(),
                         });
@@ -1219,14 +1219,14 @@ impl<'a> Tr<'a> {
         for l in &lines[1..] {
             out.push_str(&format!("\n{IND}{l}"));
         }
-        self.edits.push(TextEdit { span: Span::new(s.span.start + k, end), text: out });
+        self.edits.push(Edit { span: Span::new(s.span.start + k, end), text: out });
     }
 
     /// Inserts `text` (lines) on their own lines before the line holding `off`.
     fn before_line(&mut self, off: usize, lines: &[String]) {
         let at = self.line_start(off);
         let text: String = lines.iter().map(|l| format!("{IND}{l}\n")).collect();
-        self.edits.push(TextEdit {
+        self.edits.push(Edit {
             span: Span::new(at, at),
             text,
         });
@@ -1241,7 +1241,7 @@ impl<'a> Tr<'a> {
         };
         let at = at.max(e);
         let text: String = lines.iter().map(|l| format!("\n{IND}{l}")).collect();
-        self.edits.push(TextEdit {
+        self.edits.push(Edit {
             span: Span::new(at, at),
             text,
         });
@@ -1411,7 +1411,7 @@ impl<'a> Tr<'a> {
                                 self.ex(lower),
                                 self.ex(upper)
                             );
-                            self.edits.push(TextEdit { span: Span::new(hs, he), text });
+                            self.edits.push(Edit { span: Span::new(hs, he), text });
                             done += 1;
                             self.stmt_inner_nonloop(inner, u);
                             parent_label = end_label.clone();
@@ -1428,7 +1428,7 @@ impl<'a> Tr<'a> {
                             self.ex(lower),
                             self.ex(upper)
                         );
-                        self.edits.push(TextEdit {
+                        self.edits.push(Edit {
                             span: Span::new(hs, he),
                             text,
                         });
@@ -1460,7 +1460,7 @@ impl<'a> Tr<'a> {
                 }
                 for (at, text) in inserts {
                     if !text.is_empty() {
-                        self.edits.push(TextEdit { span: Span::new(at, at), text });
+                        self.edits.push(Edit { span: Span::new(at, at), text });
                     }
                 }
             }
@@ -1854,7 +1854,7 @@ impl<'a> Tr<'a> {
         };
         let loc = self.loc(d.span, "gmove");
         let end = self.stmt_end(body.span.start);
-        self.edits.push(TextEdit {
+        self.edits.push(Edit {
             span: Span::new(body.span.start, end),
             text: format!("call xmpf_gmove({loc}, {m}, {dst}, {src})"),
         });
@@ -1976,12 +1976,12 @@ impl<'a> Tr<'a> {
         let pname = f.name.clone();
         if low.trim_start().starts_with("program") {
             let k = low.find("program").unwrap();
-            self.edits.push(TextEdit {
+            self.edits.push(Edit {
                 span: Span::new(f.span.start + k, f.name_span.end),
                 text: "subroutine xmpf_main".into(),
             });
         } else {
-            self.edits.push(TextEdit {
+            self.edits.push(Edit {
                 span: Span::new(f.span.start, f.span.start),
                 text: format!("{IND}subroutine xmpf_main\n"),
             });
@@ -1995,7 +1995,7 @@ impl<'a> Tr<'a> {
             let r = rest.trim_start();
             if r.starts_with("program") {
                 let off = f.span.start + last_nl + (last.len() - lt.len());
-                self.edits.push(TextEdit {
+                self.edits.push(Edit {
                     span: Span::new(off, f.span.start + trimmed.len()),
                     text: "end subroutine xmpf_main".into(),
                 });
@@ -2003,7 +2003,7 @@ impl<'a> Tr<'a> {
         }
         let end = f.span.start + trimmed.len();
         let wrapper = format!("\n{IND}program {pname}\n{IND}call xmpf_init()\n{IND}call xmpf_main()\n{IND}call xmpf_stop(0)\n{IND}end program {pname}");
-        self.edits.push(TextEdit {
+        self.edits.push(Edit {
             span: Span::new(end, end),
             text: wrapper,
         });
