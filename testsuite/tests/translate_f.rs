@@ -130,14 +130,24 @@ fn every_program_translates_and_fixed_form_stays_in_72_columns() {
 fn unsupported_forms_are_located_errors() {
     let cases: &[(&str, &str, &str)] = &[
         (
-            "array.f90",
-            "program g\n  integer :: a(10), b(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp array on t(:)\n  a(:) = b(:)\nend program g\n",
-            "XMP0401:7:",
+            "array_cyclic.f90",
+            "program g\n  integer :: a(10), b(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(cyclic) onto p\n!$xmp align a(i) with t(i)\n!$xmp array on t(:)\n  a(:) = b(:)\nend program g\n",
+            "XMP0403:7:",
+        ),
+        (
+            "array_templ.f90",
+            "program g\n  integer :: a(10), b(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp template u(10)\n!$xmp distribute t(block) onto p\n!$xmp distribute u(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp array on u(:)\n  a(:) = b(:)\nend program g\n",
+            "XMP0406:9:",
+        ),
+        (
+            "array_rank.f90",
+            "program g\n  integer :: a(10), b(10, 10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp array on t(:)\n  a(:) = b(:, :)\nend program g\n",
+            "XMP0406:8:",
         ),
         (
             "onsub.f90",
-            "program g\n  integer :: m\n!$xmp nodes p(4)\n  m = 1\n!$xmp reduction(+: m) on p(1:2)\nend program g\n",
-            "XMP0403:5:",
+            "program g\n  integer :: m\n!$xmp nodes p(4)\n  m = 1\n!$xmp reduction(+: m) on p(1:2, 1)\nend program g\n",
+            "XMP0406:5:",
         ),
         (
             "dummy.f90",

@@ -20,6 +20,8 @@
 //!
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
+mod array;
+
 use xmpc_ir::Edit;
 use std::collections::{BTreeSet, HashMap};
 use xmpc_ir::directive::{
@@ -53,6 +55,8 @@ pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
         mods: HashMap::new(),
         hosts: vec![],
         header: None,
+        on_count: 0,
+        uniq_array: 0,
     };
     for it in &unit.items {
         match it {
@@ -107,6 +111,10 @@ struct Tr<'a> {
     hosts: Vec<Unit>,
     /// Span of the procedure statement of the unit being translated (dummy renaming).
     header: Option<(usize, usize)>,
+    /// Node subsets of `on` clauses made so far (for unique handle names).
+    on_count: usize,
+    /// `array` directives translated so far (for unique temporaries).
+    uniq_array: usize,
 }
 
 #[derive(Clone)]
@@ -119,6 +127,10 @@ struct Arr {
     esize: usize,
     /// The array is aligned with a cyclic template dim (whole array stored).
     cyclic: bool,
+    /// Template (lower case) and, per array dim, the template dim it is aligned
+    /// with and `c` in `t(i + c)`, Fortran text.
+    templ: String,
+    talign: Vec<Option<(usize, String)>>,
 }
 
 #[derive(Default, Clone)]
@@ -789,12 +801,14 @@ impl<'a> Tr<'a> {
         let mut lines: Vec<String> = vec![];
         let mut adim = vec![];
         let mut aoff = vec![];
+        let mut talign = vec![];
         let mut cyclic = false;
         let tsubs = with.subs.clone().unwrap_or_default();
         for (d, s) in source.iter().enumerate() {
             let AlignSrc::Index(ix) = s else {
                 adim.push("-1".to_string());
                 aoff.push("0".to_string());
+                talign.push(None);
                 continue;
             };
             let mut found = None;
@@ -826,6 +840,7 @@ impl<'a> Tr<'a> {
                         cyclic = true;
                     }
                     adim.push(k.to_string());
+                    talign.push(Some((k, c.clone())));
                     aoff.push(if c == "0" {
                         dl[d].clone()
                     } else {
@@ -862,7 +877,7 @@ impl<'a> Tr<'a> {
             let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
             lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
             u.setup.extend(lines);
-            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic });
+            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic, templ: lc(&with.name.name), talign });
             u.redecl.push((name.to_string(), etxt, nd, dspan));
             return;
         }
@@ -928,6 +943,8 @@ impl<'a> Tr<'a> {
                 ext: ext.clone(),
                 esize,
                 cyclic,
+                templ: lc(&with.name.name),
+                talign,
             },
         );
         if alloc {
@@ -1252,32 +1269,57 @@ impl<'a> Tr<'a> {
             .map_or(self.src.len(), |p| off + p)
     }
 
-    fn nodes_arg(&mut self, u: &Unit, r: &Option<Ref>) -> Option<String> {
-        match r {
-            None => Some("0_8".into()),
-            Some(r) => {
-                if r.subs.is_some() {
-                    self.err(
-                        "XMP0403",
-                        r.span,
-                        "`on` with a node subset is not supported yet in Fortran",
-                        "name a whole node set",
-                    );
-                    return None;
-                }
-                match u.nodes.get(&lc(&r.name.name)) {
-                    Some((h, _)) => Some(h.clone()),
-                    None => {
-                        self.err(
-                            "XMP0402",
-                            r.name.span,
-                            "unknown node set",
-                            "not declared by a nodes directive in this unit",
-                        );
-                        None
-                    }
-                }
-            }
+    /// The node-set handle of an `on` clause, with the lines that must run first.
+    /// A subset `p(1:2)` is created where the directive runs; with literal bounds the
+    /// handle is saved, so the communicator is built once.
+    fn nodes_arg(&mut self, u: &mut Unit, r: &Option<Ref>, at: Span) -> Option<(Vec<String>, String)> {
+        let Some(r) = r else {
+            return Some((vec![], "0_8".into()));
+        };
+        let Some((ph, pnd)) = u.nodes.get(&lc(&r.name.name)).cloned() else {
+            self.err(
+                "XMP0402",
+                r.name.span,
+                "unknown node set",
+                "not declared by a nodes directive in this unit",
+            );
+            return None;
+        };
+        let Some(subs) = &r.subs else {
+            return Some((vec![], ph));
+        };
+        if subs.len() != pnd {
+            self.err(
+                "XMP0406",
+                r.span,
+                &format!("{} subscripts for a {pnd}-dimensional node set", subs.len()),
+                "one subscript (or `*`) per node dimension",
+            );
+            return None;
+        }
+        let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+        for s in subs {
+            let (a, b, c) = self.triplet(Some(s));
+            lo.push(a);
+            hi.push(b);
+            st.push(c);
+        }
+        let literal = lo.iter().chain(&hi).chain(&st).all(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b'-'));
+        self.on_count += 1;
+        let h = format!("xmpf_on{}", self.on_count);
+        let call = format!(
+            "call xmpf_nodes_on({h}, {}, {ph}, {pnd}, {}, {}, {})",
+            self.loc(at, "on"),
+            self.i8list(&lo),
+            self.i8list(&hi),
+            self.i8list(&st)
+        );
+        if literal {
+            u.decls.insert(format!("integer(8), save :: {h} = 0_8"));
+            Some((vec![format!("if ({h} == 0_8) {call}")], h))
+        } else {
+            u.decls.insert(format!("integer(8) :: {h}"));
+            Some((vec![call], h))
         }
     }
 
@@ -1477,11 +1519,10 @@ impl<'a> Tr<'a> {
                         "",
                     );
                 }
-                let Some(onh) = self.nodes_arg(u, on) else {
+                let Some((mut lines, onh)) = self.nodes_arg(u, on, d.span) else {
                     return;
                 };
                 let loc = self.loc(d.span, "reduction");
-                let mut lines = vec![];
                 for r in reductions {
                     for v in &r.vars {
                         if let Some(c) = self.red_call(v, r.op, r.op_span, &onh, "0_8", &loc) {
@@ -1492,7 +1533,7 @@ impl<'a> Tr<'a> {
                 self.after_dir(p, &lines);
             }
             DirectiveKind::Bcast { vars, from, on, .. } => {
-                let Some(onh) = self.nodes_arg(u, on) else {
+                let Some((pre, onh)) = self.nodes_arg(u, on, d.span) else {
                     return;
                 };
                 let (fh, nf, fi) = match from {
@@ -1530,18 +1571,18 @@ impl<'a> Tr<'a> {
                     },
                 };
                 let loc = self.loc(d.span, "bcast");
-                let lines: Vec<String> = vars
+                let lines: Vec<String> = pre.into_iter().chain(vars
                     .iter()
-                    .map(|v| format!("call xmpf_bcast({n}, {loc}, int(storage_size({n}) / 8, 8) * int(size([{n}]), 8), {fh}, {nf}, {fi}, {onh})", n = v.name))
+                    .map(|v| format!("call xmpf_bcast({n}, {loc}, int(storage_size({n}) / 8, 8) * int(size([{n}]), 8), {fh}, {nf}, {fi}, {onh})", n = v.name)))
                     .collect();
                 self.after_dir(p, &lines);
             }
             DirectiveKind::Barrier { on, .. } => {
-                let Some(onh) = self.nodes_arg(u, on) else {
+                let Some((mut lines, onh)) = self.nodes_arg(u, on, d.span) else {
                     return;
                 };
-                let l = format!("call xmpf_barrier({}, {onh})", self.loc(d.span, "barrier"));
-                self.after_dir(p, &[l]);
+                lines.push(format!("call xmpf_barrier({}, {onh})", self.loc(d.span, "barrier")));
+                self.after_dir(p, &lines);
             }
             DirectiveKind::WaitAsync { ids, on } => {
                 if on.is_some() {
@@ -1717,6 +1758,10 @@ impl<'a> Tr<'a> {
             }
             DirectiveKind::Gmove { mode, .. } => {
                 self.gmove(p, mode.as_ref(), u);
+                return;
+            }
+            DirectiveKind::Array { on, .. } => {
+                self.array_dir(p, on, u);
                 return;
             }
             other => {

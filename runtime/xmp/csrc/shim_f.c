@@ -120,6 +120,21 @@ void xmpf_nodes_sub_(i8 *h, LOCARGS, const int *ndims, const i8 *sizes, const i8
   *h = (i8)(intptr_t)xmpc_nodes_new_sub(LOC, *ndims, s, H(parent), l, u, t);
 }
 
+/* `on p(lo:hi:st, ...)` of a reduction, bcast or barrier: the subset keeps the
+ * parent's rank; a dim of size (hi - lo) / st + 1, or the whole parent dim for `*`
+ * (st == 0). Collective over the members only. */
+void xmpf_nodes_on_(i8 *h, LOCARGS, const i8 *parent, const int *pndims, const i8 *lo, const i8 *hi, const i8 *st,
+                    LOCLENS) {
+  long s[MAXD], l[MAXD], u[MAXD], t[MAXD];
+  for (int d = 0; d < *pndims; d++) {
+    l[d] = (long)lo[d];
+    u[d] = (long)hi[d];
+    t[d] = (long)st[d];
+    s[d] = t[d] == 0 ? xmpc_nodes_dim_size(H(parent), d) : (u[d] - l[d]) / t[d] + 1;
+  }
+  *h = (i8)(intptr_t)xmpc_nodes_new_sub(LOC, *pndims, s, H(parent), l, u, t);
+}
+
 void xmpf_template_(i8 *h, LOCARGS, const int *ndims, const i8 *lower, const i8 *upper, const int *fixed, LOCLENS) {
   long l[MAXD], u[MAXD];
   for (int d = 0; d < *ndims; d++) {
