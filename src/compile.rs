@@ -182,13 +182,43 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
 
 // ------------------------------------------------------------------ Fortran
 
-/// Translated Fortran of one parsed file (`passes/src/xmp_f`). `force`: translate a
-/// file even without XMP (its main program still needs the runtime's init).
+/// Translated Fortran of one parsed file (`passes/src/xmp_f`). `force` (compiling):
+/// translate a file even without XMP (its main program still needs the runtime's
+/// init), and write the XMP declarations of its modules to `<module>.xmpmod` in the
+/// current directory, beside the `.mod` files, for files compiled later.
 pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_passes::xmp_f::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
     }
-    emit_translated(unit, text, xmpc_passes::xmp_f::translate(unit, text))
+    let find = |m: &str| {
+        let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());
+        known.or_else(|| std::fs::read_to_string(format!("{m}.xmpmod")).ok())
+    };
+    let (edits, infos) = match xmpc_passes::xmp_f::translate_with_modules(unit, text, &find) {
+        Ok(x) => x,
+        Err(d) => return Err(Ok(d)),
+    };
+    for (m, info) in infos {
+        if force {
+            write_atomic(Path::new(&format!("{m}.xmpmod")), info.as_bytes()).map_err(Err)?;
+        }
+        if let Ok(mut k) = XMPMODS.lock() {
+            k.insert(m, info);
+        }
+    }
+    emit_translated(unit, text, Ok(edits))
+}
+
+/// Module descriptions made by this invocation (a later file on the command line may
+/// use a module of an earlier one).
+static XMPMODS: std::sync::Mutex<std::collections::BTreeMap<String, String>> = std::sync::Mutex::new(std::collections::BTreeMap::new());
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::io::Write::write_all(&mut tmp, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    tmp.persist(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(())
 }
 
 /// The MPI Fortran compiler: `$XMPC_FC`, else `mpif90`.

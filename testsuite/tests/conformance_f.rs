@@ -335,6 +335,51 @@ fn multi_file_with_module() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// A module with XMP declarations (node set, template, an aligned array with a
+/// shadow, an allocatable aligned array) used from another file: the module's file
+/// leaves `<module>.xmpmod` beside its `.mod`, and the using file's loop, reflect,
+/// reduction and allocate are translated with it; one command line and `-c`.
+#[test]
+fn module_with_xmp_declarations_across_files() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-xmpmod-f-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(
+        tmp.join("field.f90"),
+        "module field\n  implicit none\n  integer, parameter :: n = 30\n  real(8) :: u(n)\n  real(8), allocatable :: v(:)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align u(i) with t(i)\n!$xmp align v(i) with t(i)\n!$xmp shadow u(1)\ncontains\n  subroutine fill()\n    integer :: i\n!$xmp loop on t(i)\n    do i = 1, n\n      u(i) = i\n    end do\n  end subroutine fill\nend module field\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("main.f90"),
+        "program main\n  use field\n  implicit none\n  include 'xmp_lib.h'\n  integer :: i, err\n  real(8) :: s\n  err = 0\n  allocate(v(n))\n  call fill()\n!$xmp reflect (u)\n  s = 0\n!$xmp loop on t(i) reduction(+:s)\n  do i = 2, n - 1\n    v(i) = u(i - 1) + u(i + 1)\n    if (v(i) /= 2 * i) err = err + 1\n    s = s + v(i)\n  end do\n!$xmp reduction(+:err)\n  if (err /= 0 .or. s /= dble(n * (n + 1) - 2 - 2 * n)) then\n    print *, 'ERROR', err, s\n    stop 1\n  end if\n  if (xmp_node_num() == 1) print *, 'PASS'\nend program main\n",
+    )
+    .unwrap();
+    let open_mpi = is_open_mpi();
+    compile(&["field.f90", "main.f90", "-o", "prog1"], &tmp).unwrap();
+    let info = std::fs::read_to_string(tmp.join("field.xmpmod")).expect("field.xmpmod written beside field.mod");
+    assert!(info.contains("\"xmpc-xmpmod/1\"") && info.contains("\"u\""), "{info}");
+    // separate compilation: a fresh directory state for the second file's translation
+    std::fs::remove_file(tmp.join("field.xmpmod")).unwrap();
+    compile(&["-c", "field.f90"], &tmp).unwrap();
+    compile(&["-c", "main.f90"], &tmp).unwrap();
+    compile(&["field.o", "main.o", "-o", "prog2"], &tmp).unwrap();
+    for exe in ["prog1", "prog2"] {
+        for np in [1, 2, 3] {
+            let (code, so, se, _) = mpirun(&tmp.join(exe), np, open_mpi);
+            assert_eq!(code, Some(0), "{exe} np={np}: {so}{se}");
+            assert_eq!(so.lines().filter(|l| l.trim() == "PASS").count(), 1, "{exe} np={np}: {so}");
+        }
+    }
+    // without the module's description the using file's directives are unknown names
+    std::fs::remove_file(tmp.join("field.xmpmod")).unwrap();
+    let err = compile(&["-c", "main.f90"], &tmp).unwrap_err();
+    assert!(err.contains("XMP0402"), "{err}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// A malformed `c$xmp` directive in a fixed-form file is reported by the driver at
 /// its line and original column.
 #[test]

@@ -21,6 +21,7 @@
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
 mod array;
+mod modinfo;
 
 use xmpc_ir::Edit;
 use std::collections::{BTreeSet, HashMap};
@@ -41,9 +42,21 @@ pub fn needs_runtime(unit: &FileUnit, src: &str) -> bool {
 
 /// Translates one Fortran file.
 pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
+    translate_with_modules(unit, src, &|_| None).map(|(e, _)| e)
+}
+
+/// Translates one Fortran file whose units may `use` modules with XMP declarations
+/// from other files: `find(name)` gives such a module's description (written when
+/// its file was translated, see `modinfo`). Also returns the descriptions of this
+/// file's modules that have XMP declarations: (lower-case name, text).
+pub fn translate_with_modules(
+    unit: &FileUnit,
+    src: &str,
+    find: &dyn Fn(&str) -> Option<String>,
+) -> Result<(Vec<Edit>, Vec<(String, String)>), Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
     if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
-        return Ok(vec![]);
+        return Ok((vec![], vec![]));
     }
     let mut t = Tr {
         unit,
@@ -57,6 +70,8 @@ pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
         header: None,
         on_count: 0,
         uniq_array: 0,
+        find,
+        local_mods: BTreeSet::new(),
     };
     for it in &unit.items {
         match it {
@@ -86,7 +101,12 @@ pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
     if t.fixed {
         t.drop_sequence_fields();
     }
-    Ok(t.edits)
+    let infos = t
+        .local_mods
+        .iter()
+        .filter_map(|m| t.mods.get(m).filter(|u| !u.is_empty()).map(|u| (m.clone(), modinfo::write(m, u))))
+        .collect();
+    Ok((t.edits, infos))
 }
 
 /// Byte offset of the end of column 72 of the line starting at `ls` (or the line end).
@@ -115,6 +135,10 @@ struct Tr<'a> {
     on_count: usize,
     /// `array` directives translated so far (for unique temporaries).
     uniq_array: usize,
+    /// Descriptions of modules of other files, by lower-case name.
+    find: &'a dyn Fn(&str) -> Option<String>,
+    /// The modules defined in this file.
+    local_mods: BTreeSet<String>,
 }
 
 #[derive(Clone)]
@@ -320,6 +344,7 @@ impl<'a> Tr<'a> {
         mu.decls.clear();
         mu.redecl.clear();
         mu.need_cbind = false;
+        self.local_mods.insert(key.clone());
         self.mods.insert(key, mu);
     }
 
@@ -335,6 +360,12 @@ impl<'a> Tr<'a> {
                 let low = lc(self.text(s.span).trim_start());
                 if let Some(rest) = low.strip_prefix("use") {
                     let name: String = rest.trim_start_matches([' ', ',', ':']).chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if !self.mods.contains_key(&name) {
+                        // a module of another file
+                        if let Some(mu) = (self.find)(&name).and_then(|t| modinfo::read(&t)) {
+                            self.mods.insert(name.clone(), mu);
+                        }
+                    }
                     if let Some(mu) = self.mods.get(&name) {
                         inherited.push(mu.clone());
                     }

@@ -1,0 +1,112 @@
+//! The XMP declarations of a Fortran module, as text, so that a unit of another file
+//! that `use`s the module can be translated (Omni's `.xmod` files play this part).
+//! The driver keeps it beside the module's `.mod` file, as `<module>.xmpmod`.
+//!
+//! JSON: `{"format": "xmpc-xmpmod/1", "module": m, "nodes": {name: [handle, rank]},
+//! "templates": {name: [handle, rank, [format...]]}, "arrays": {name: {...}},
+//! "onto": {template: nodes handle}, "pending": {array: [rank, [line...]]},
+//! "setup": [line...]}`.
+
+use super::{Arr, Unit};
+use serde_json::{json, Map, Value};
+use xmpc_ir::directive::DistFormat;
+
+const FORMAT: &str = "xmpc-xmpmod/1";
+
+impl Unit {
+    pub(super) fn is_empty(&self) -> bool {
+        self.nodes.is_empty() && self.templs.is_empty() && self.arrays.is_empty()
+    }
+}
+
+fn fmt_name(f: DistFormat) -> &'static str {
+    match f {
+        DistFormat::Dup => "*",
+        DistFormat::Block => "block",
+        DistFormat::Cyclic => "cyclic",
+        DistFormat::GBlock => "gblock",
+    }
+}
+
+fn fmt_parse(s: &str) -> Option<DistFormat> {
+    Some(match s {
+        "*" => DistFormat::Dup,
+        "block" => DistFormat::Block,
+        "cyclic" => DistFormat::Cyclic,
+        "gblock" => DistFormat::GBlock,
+        _ => return None,
+    })
+}
+
+pub(super) fn write(module: &str, u: &Unit) -> String {
+    let nodes: Map<String, Value> = u.nodes.iter().map(|(k, (h, n))| (k.clone(), json!([h, n]))).collect();
+    let templs: Map<String, Value> = u
+        .templs
+        .iter()
+        .map(|(k, (h, n, f))| (k.clone(), json!([h, n, f.iter().map(|x| fmt_name(*x)).collect::<Vec<_>>()])))
+        .collect();
+    let arrays: Map<String, Value> = u
+        .arrays
+        .iter()
+        .map(|(k, a)| {
+            let talign: Vec<Value> = a.talign.iter().map(|t| t.as_ref().map_or(Value::Null, |(d, c)| json!([d, c]))).collect();
+            (
+                k.clone(),
+                json!({"handle": a.handle, "ndims": a.ndims, "lower": a.dl, "extent": a.ext, "esize": a.esize,
+                       "cyclic": a.cyclic, "template": a.templ, "align": talign}),
+            )
+        })
+        .collect();
+    let pending: Map<String, Value> = u.pending.iter().map(|(k, (n, l))| (k.clone(), json!([n, l]))).collect();
+    let v = json!({"format": FORMAT, "module": module, "nodes": nodes, "templates": templs, "arrays": arrays,
+                   "onto": u.onto, "pending": pending, "setup": u.setup});
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// `None` for text that is not a description this version wrote.
+pub(super) fn read(text: &str) -> Option<Unit> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    if v.get("format")?.as_str()? != FORMAT {
+        return None;
+    }
+    let s = |x: &Value| x.as_str().map(str::to_string);
+    let n = |x: &Value| x.as_u64().map(|k| k as usize);
+    let strs = |x: &Value| -> Option<Vec<String>> { x.as_array()?.iter().map(s).collect() };
+    let mut u = Unit::default();
+    for (k, x) in v.get("nodes")?.as_object()? {
+        u.nodes.insert(k.clone(), (s(x.get(0)?)?, n(x.get(1)?)?));
+    }
+    for (k, x) in v.get("templates")?.as_object()? {
+        let f: Option<Vec<DistFormat>> = x.get(2)?.as_array()?.iter().map(|f| fmt_parse(f.as_str()?)).collect();
+        u.templs.insert(k.clone(), (s(x.get(0)?)?, n(x.get(1)?)?, f?));
+    }
+    for (k, a) in v.get("arrays")?.as_object()? {
+        let talign: Option<Vec<Option<(usize, String)>>> = a
+            .get("align")?
+            .as_array()?
+            .iter()
+            .map(|t| if t.is_null() { Some(None) } else { Some(Some((n(t.get(0)?)?, s(t.get(1)?)?))) })
+            .collect();
+        u.arrays.insert(
+            k.clone(),
+            Arr {
+                handle: s(a.get("handle")?)?,
+                ndims: n(a.get("ndims")?)?,
+                dl: strs(a.get("lower")?)?,
+                ext: strs(a.get("extent")?)?,
+                esize: n(a.get("esize")?)?,
+                cyclic: a.get("cyclic")?.as_bool()?,
+                templ: s(a.get("template")?)?,
+                talign: talign?,
+            },
+        );
+    }
+    for (k, x) in v.get("onto")?.as_object()? {
+        u.onto.insert(k.clone(), s(x)?);
+    }
+    for (k, x) in v.get("pending")?.as_object()? {
+        u.pending.insert(k.clone(), (n(x.get(0)?)?, strs(x.get(1)?)?));
+    }
+    u.setup = strs(v.get("setup")?)?;
+    Some(u)
+}
