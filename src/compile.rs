@@ -239,6 +239,15 @@ fn fortran_args(o: &CcOpts, fixed: bool) -> Vec<String> {
     if o.debug {
         a.push("-g".into());
     }
+    // Aligned arrays are pointers, which may alias: as for C, let gfortran -O2
+    // vectorise with run-time alias checks, and with enough of them for a stencil
+    // over many arrays (Himeno: 14 arrays, 19 points; the default limit is 10).
+    if o.opt.is_some() && o.opt.as_deref() != Some("0") && fc_is_gfortran10() {
+        if o.opt.as_deref() == Some("2") {
+            a.push("-fvect-cost-model=cheap".into());
+        }
+        a.push("--param=vect-max-version-for-alias-checks=64".into());
+    }
     a.extend(o.extra.iter().filter(|x| !x.starts_with("-std=")).cloned());
     // The runtime entry points take buffers of any type (reductions, bcast): gfortran
     // ≥ 10 rejects such calls in one file without this flag.

@@ -1424,6 +1424,10 @@ impl<'a> Tr<'a> {
                 // walk the nest
                 let mut cur: Option<&Stmt> = Some(body);
                 let mut parent_label: Option<String> = None;
+                // schedule calls of inner loops hoisted before the first one (see
+                // `hoistable`), and the index of that first edit
+                let mut hoisted: Vec<String> = vec![];
+                let mut first_edit: Option<usize> = None;
                 while let Some(st) = cur {
                     let st = if let StmtKind::Compound(v) = &st.kind {
                         v.iter()
@@ -1479,11 +1483,23 @@ impl<'a> Tr<'a> {
                             let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
                             let lab = end_label.as_ref().unwrap();
                             let vtxt = self.ex(var);
-                            let text = format!(
-                                "call xmpf_sched1({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))\n{IND}do {lab} {vtxt} = {sv}(1){mc}, {sv}(2){mc}, {sv}(3)",
+                            // block/gblock/`*`: the node's step is the loop's own; a
+                            // literal step (not a variable) lets the compiler vectorise
+                            let known = matches!(tfmts.get(k), Some(DistFormat::Block | DistFormat::GBlock | DistFormat::Dup));
+                            let ostep = if known && stp.trim().parse::<i64>().is_ok() { stp.trim().to_string() } else { format!("{sv}(3)") };
+                            let call = format!(
+                                "call xmpf_sched1({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                                 self.ex(lower),
                                 self.ex(upper)
                             );
+                            let head = format!("do {lab} {vtxt} = {sv}(1){mc}, {sv}(2){mc}, {ostep}");
+                            let text = if first_edit.is_some() && self.hoistable(lower, upper, step.as_ref()) {
+                                hoisted.push(call);
+                                head
+                            } else {
+                                format!("{call}\n{IND}{head}")
+                            };
+                            first_edit.get_or_insert(self.edits.len());
                             self.edits.push(Edit { span: Span::new(hs, he), text });
                             done += 1;
                             self.stmt_inner_nonloop(inner, u);
@@ -1496,11 +1512,21 @@ impl<'a> Tr<'a> {
                         } else {
                             (format!(" + ({c})"), format!(" - ({c})"))
                         };
-                        let text = format!(
-                            "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))\n{IND}do {cv} = {sv}(1), {sv}(2), {sv}(4)\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {sv}(3) - 1, {sv}(2)){mc}, {stp}",
+                        let call = format!(
+                            "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                             self.ex(lower),
                             self.ex(upper)
                         );
+                        let head = format!(
+                            "do {cv} = {sv}(1), {sv}(2), {sv}(4)\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {sv}(3) - 1, {sv}(2)){mc}, {stp}"
+                        );
+                        let text = if first_edit.is_some() && self.hoistable(lower, upper, step.as_ref()) {
+                            hoisted.push(call);
+                            head
+                        } else {
+                            format!("{call}\n{IND}{head}")
+                        };
+                        first_edit.get_or_insert(self.edits.len());
                         self.edits.push(Edit {
                             span: Span::new(hs, he),
                             text,
@@ -1512,6 +1538,10 @@ impl<'a> Tr<'a> {
                     self.stmt_inner_nonloop(inner, u);
                     parent_label = end_label.clone();
                     cur = Some(inner);
+                }
+                if let (Some(i), false) = (first_edit, hoisted.is_empty()) {
+                    let calls: String = hoisted.iter().map(|c| format!("{c}\n{IND}")).collect();
+                    self.edits[i].text.insert_str(0, &calls);
                 }
                 if done != vars.len() {
                     self.err("XMP0408", d.span, "loop directive: the loop nest does not have a `do` loop for every loop index", "each index must be the variable of a `do` loop of the nest");
@@ -2013,6 +2043,52 @@ impl<'a> Tr<'a> {
             self.i8list(&hi),
             self.i8list(&st)
         ))
+    }
+
+    /// True when the bounds of an inner loop of a `loop` nest are made of literals
+    /// and named constants only: its schedule is then the same at every iteration of
+    /// the outer loops and is computed once, before the nest (not one runtime call
+    /// per outer iteration).
+    fn hoistable(&self, lower: &Expr, upper: &Expr, step: Option<&Expr>) -> bool {
+        let mut texts = vec![self.ex(lower), self.ex(upper)];
+        texts.extend(step.map(|e| self.ex(e)));
+        texts.iter().all(|t| {
+            let b = t.as_bytes();
+            let mut i = 0;
+            while i < b.len() {
+                let c = b[i];
+                if c.is_ascii_digit() {
+                    // a literal with its kind or exponent (`2_8`, `1d0`)
+                    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                        i += 1;
+                    }
+                } else if c.is_ascii_alphabetic() {
+                    let st = i;
+                    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                        i += 1;
+                    }
+                    let rest = t[i..].trim_start();
+                    if rest.starts_with('(') || !self.is_constant(&lc(&t[st..i])) {
+                        return false;
+                    }
+                } else if c == b'.' || c == b'%' {
+                    return false; // operators such as .and., components
+                } else {
+                    i += 1;
+                }
+            }
+            true
+        })
+    }
+
+    /// A named constant (`parameter`) of the unit being translated or its hosts.
+    fn is_constant(&self, key: &str) -> bool {
+        for f in self.fns.iter().rev() {
+            if let Some(s) = f.symbols.lookup(key) {
+                return s.attrs.iter().any(|a| a == "parameter");
+            }
+        }
+        false
     }
 
     fn rank_of(&self, key: &str) -> Option<usize> {
