@@ -1,6 +1,8 @@
 //! `xmpc`: the XcalableMP compiler driver.
 
 mod compile;
+mod model;
+mod skel;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -83,6 +85,37 @@ struct Cli {
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     color: Colour,
+    /// Turn an MPI program into a BSIM skeleton (`-o skel.c|.f90|.f`; docs/skeleton.md).
+    #[arg(long)]
+    skeletonize: bool,
+    /// Block time table (xmpc-blocktimes/1 JSON) giving --skeletonize its block times.
+    #[arg(long, value_name = "FILE")]
+    times: Option<PathBuf>,
+    /// Measure block times first: build with --instrument=compute, run with mpiexec -n NP.
+    #[arg(long)]
+    measure: bool,
+    /// Check that the skeleton sends the messages the original sends (LMPI trace mode).
+    #[arg(long)]
+    check: bool,
+    /// Processes for --measure and --check.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    np: usize,
+    /// Program arguments for the runs of --measure and --check.
+    #[arg(long, value_name = "ARGS", allow_hyphen_values = true)]
+    run_args: Option<String>,
+    /// Insert libxmpc_mpiete calls: timers around compute blocks, or a mark before every block.
+    #[arg(long, value_enum)]
+    instrument: Option<InstrumentArg>,
+    /// MPIETE modelling transform first: blocking calls as start + wait, collectives as
+    /// point-to-point (docs/mpiete.md); alone, writes the modelled source.
+    #[arg(long)]
+    blocks: bool,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum InstrumentArg {
+    Compute,
+    Trace,
 }
 
 /// The tools that share the front end and runtime.
@@ -92,6 +125,16 @@ enum Tool {
     Prof {
         #[command(subcommand)]
         cmd: ProfCmd,
+    },
+    /// MPIETE execution-time estimator: predict, comm-data program, trace dump.
+    Mpiete {
+        #[command(subcommand)]
+        cmd: xmpc_mpiete::MpieteCmd,
+    },
+    /// BSIM: run skeletons in virtual time, export platforms to SimGrid, calibrate.
+    Bsim {
+        #[command(subcommand)]
+        cmd: xmpc_bsim::cli::BsimCmd,
     },
 }
 
@@ -109,6 +152,10 @@ enum Emit {
     Xcodeml,
     /// One line per directive: location, name and parse tree.
     Directives,
+    /// Compute/comm/wait blocks: `id kind file:line:col-line:col summary`.
+    Blocks,
+    /// The blocks as JSON.
+    BlocksJson,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -133,6 +180,8 @@ fn main() -> ExitCode {
     // `-std=c11` is a single-dash long option to C compilers.
     let args = std::env::args_os().map(|a| match a.to_str() {
         Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
+        // `xmpc bsim run skel -np 1024`, as mpirun spells it
+        Some("-np") => std::ffi::OsString::from("--np"),
         _ => a,
     });
     let cli = Cli::parse_from(args);
@@ -163,6 +212,14 @@ fn run_tool(tool: &Tool) -> ExitCode {
                 ExitCode::from(1)
             }
         },
+        Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
+        Tool::Mpiete { cmd } => match xmpc_mpiete::run(cmd) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
     }
 }
 
@@ -187,6 +244,7 @@ fn mode(cli: &Cli) -> Mode {
         Some(Emit::Source) => return Mode::Source,
         Some(Emit::Xcodeml) => return Mode::Xcodeml,
         Some(Emit::Directives) => return Mode::Directives,
+        Some(Emit::Blocks | Emit::BlocksJson) => return Mode::Source,
         None => {}
     }
     if cli.compile_only {
@@ -204,6 +262,12 @@ fn is_object(p: &Path) -> bool {
 }
 
 fn run(cli: &Cli) -> Result<(), Failure> {
+    if cli.blocks && !skel::wanted(cli) {
+        return model::run(cli);
+    }
+    if skel::wanted(cli) {
+        return skel::run(cli);
+    }
     let mode = mode(cli);
     let sources: Vec<&PathBuf> = cli.file.iter().filter(|p| !(matches!(mode, Mode::Link) && is_object(p))).collect();
     if matches!(mode, Mode::Source | Mode::Xcodeml | Mode::Directives) && cli.file.len() != 1 {

@@ -1,0 +1,678 @@
+//! Compute / communication / wait blocks of an MPI program, shared by the skeletonizer
+//! (`skel`), the instrumentation (`instrument`) and MPIETE.
+//!
+//! A **compute block** is a maximal run of statements of one statement list with no
+//! MPI call in it, lifted to whole loops and `if`s that contain none; it stops at
+//! declarations, labels, `return`/`goto`/`stop`, statements calling a function of the
+//! file that communicates, and statements that compute what communication or control
+//! flow depends on (peers, counts, tags, loop bounds of communicating loops: these are
+//! *kept*, so a skeleton still sends the same messages). A statement list inside a
+//! loop or `if` that communicates is searched the same way. A **comm block** is a
+//! statement calling an MPI routine, a **wait block** one calling `MPI_Wait*`/`MPI_Test*`.
+//! Users override with `#pragma bsim compute [time(expr)]` / `keep` (C) or
+//! `!$bsim compute [time(expr)]` ... `!$bsim end compute` / `keep` (Fortran).
+//!
+//! Block IDs count from 1 in source order and depend only on the source text.
+
+mod instrument;
+pub mod pragma;
+pub mod text;
+pub mod walk;
+
+pub use instrument::{instrument, Instrument};
+
+use std::collections::HashSet;
+use xmpc_ir::{diag, Diag, FileUnit, FuncKind, Function, Item, Lang, Span, Stmt, StmtKind, Type};
+
+use pragma::{BsimDir, BsimLine};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    Compute,
+    Comm,
+    Wait,
+}
+
+impl BlockKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockKind::Compute => "compute",
+            BlockKind::Comm => "comm",
+            BlockKind::Wait => "wait",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Block {
+    pub id: u32,
+    pub kind: BlockKind,
+    /// From the first statement's start to the last statement's end (original text).
+    pub span: Span,
+    /// The statements of the block, in order (one for comm and wait blocks).
+    pub stmts: Vec<Span>,
+    /// Enclosing function, subroutine or program.
+    pub func: String,
+    /// Enclosing loops, outermost first (their whole spans).
+    pub loops: Vec<Span>,
+    /// The block is one loop statement (instrumentation times the loop as a whole).
+    pub whole_loop: bool,
+    /// The MPI routine called (comm and wait blocks), as written.
+    pub call: Option<String>,
+    /// `time(expr)` of a user-marked region, as written.
+    pub time: Option<String>,
+    /// The block was marked by a `compute` directive (its span).
+    pub marked: Option<Span>,
+}
+
+/// Blocks and the statements kept in a skeleton because communication depends on them.
+#[derive(Clone, Debug, Default)]
+pub struct BlockMap {
+    pub blocks: Vec<Block>,
+    pub kept: Vec<Span>,
+    /// Every bsim directive line (they are comments in the skeleton).
+    pub directives: Vec<Span>,
+}
+
+/// The blocks of one file, numbered 1.. in source order.
+pub fn find(unit: &FileUnit, src: &str) -> Result<Vec<Block>, Vec<Diag>> {
+    analyse(unit, src).map(|m| m.blocks)
+}
+
+/// Blocks, kept statements and directive lines of one file.
+pub fn analyse(unit: &FileUnit, src: &str) -> Result<BlockMap, Vec<Diag>> {
+    let (lines, mut diags) = pragma::scan(src, unit.lang, unit.file);
+    let mut f = Finder {
+        src,
+        lang: unit.lang,
+        file: unit.file,
+        used: vec![false; lines.len()],
+        lines,
+        comm_funcs: comm_funcs(unit),
+        arrays: arrays(unit),
+        intent_in: intent_in(unit),
+        control: HashSet::new(),
+        grew: false,
+        record: false,
+        out: BlockMap::default(),
+        diags: vec![],
+        func: String::new(),
+        loops: vec![],
+    };
+    let funcs: Vec<&Function> = unit
+        .functions()
+        .into_iter()
+        .filter(|g| g.kind == FuncKind::Program || (unit.lang == Lang::C && g.name == "main") || f.comm_funcs.contains(&f.norm(&g.name)))
+        .collect();
+    // Grow the set of control variables to a fixed point, then record.
+    for _ in 0..20 {
+        f.grew = false;
+        f.run_all(&funcs);
+        if !f.grew {
+            break;
+        }
+    }
+    if std::env::var_os("XMPC_DEBUG_BLOCKS").is_some() {
+        let mut c: Vec<&String> = f.control.iter().collect();
+        c.sort();
+        eprintln!("control variables: {c:?}");
+    }
+    f.record = true;
+    f.used.iter_mut().for_each(|u| *u = false);
+    f.run_all(&funcs);
+    for (i, l) in f.lines.iter().enumerate() {
+        if !f.used[i] {
+            f.diags.push(diag::error("XMP0301", "bsim directive is not before a statement of a function that communicates", f.file, l.span, "not attached to any statement"));
+        }
+    }
+    diags.extend(f.diags);
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let mut m = f.out;
+    m.directives = f.lines.iter().map(|l| l.span).collect();
+    m.blocks.sort_by_key(|b| b.span.start);
+    for (i, b) in m.blocks.iter_mut().enumerate() {
+        b.id = i as u32 + 1;
+    }
+    Ok(m)
+}
+
+/// Functions of the file that call MPI, directly or through other functions of the file.
+fn comm_funcs(unit: &FileUnit) -> HashSet<String> {
+    let norm = |n: &str| if unit.lang == Lang::C { n.to_string() } else { n.to_ascii_lowercase() };
+    let funcs = unit.functions();
+    let called: Vec<(String, Vec<String>)> = funcs
+        .iter()
+        .map(|g| {
+            let mut names = Vec::new();
+            for s in &g.body {
+                names.extend(walk::calls(s).into_iter().map(|c| norm(c.name)));
+            }
+            (norm(&g.name), names)
+        })
+        .collect();
+    let mut set: HashSet<String> = HashSet::new();
+    loop {
+        let before = set.len();
+        for (name, names) in &called {
+            if names.iter().any(|n| walk::is_mpi(n, unit.lang) || set.contains(n)) {
+                set.insert(name.clone());
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
+}
+
+/// Names declared with an array or pointer type anywhere in the file.
+fn arrays(unit: &FileUnit) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut add = |t: &xmpc_ir::SymbolTable| {
+        for s in &t.symbols {
+            if matches!(unit.types.get(s.ty), Type::Array { .. } | Type::Pointer(_)) {
+                out.insert(if unit.lang == Lang::C { s.name.clone() } else { s.name.to_ascii_lowercase() });
+            }
+        }
+    };
+    add(&unit.globals);
+    for g in unit.functions() {
+        add(&g.symbols);
+    }
+    for it in &unit.items {
+        if let Item::Module(m) = it {
+            add(&m.symbols);
+        }
+    }
+    out
+}
+
+fn intent_in(unit: &FileUnit) -> std::collections::HashMap<String, Vec<bool>> {
+    unit.functions()
+        .into_iter()
+        .map(|g| {
+            let flags = g.params.iter().map(|&p| g.symbols.get(p).attrs.iter().any(|a| a.replace(' ', "") == "intent(in)" || a == "value")).collect();
+            (if unit.lang == Lang::C { g.name.clone() } else { g.name.to_ascii_lowercase() }, flags)
+        })
+        .collect()
+}
+
+struct Finder<'a> {
+    src: &'a str,
+    lang: Lang,
+    file: usize,
+    lines: Vec<BsimLine>,
+    used: Vec<bool>,
+    comm_funcs: HashSet<String>,
+    arrays: HashSet<String>,
+    /// Procedures of the file → which dummy arguments are `intent(in)`/`value`.
+    intent_in: std::collections::HashMap<String, Vec<bool>>,
+    /// Variables communication or communicating control flow depends on.
+    control: HashSet<String>,
+    grew: bool,
+    /// Final pass: collect blocks (earlier passes only grow `control`).
+    record: bool,
+    out: BlockMap,
+    diags: Vec<Diag>,
+    func: String,
+    loops: Vec<Span>,
+}
+
+/// How a statement of a list takes part in blocks.
+enum Role {
+    /// Part of a compute run.
+    Compute,
+    /// Ends a run and is searched no further (declarations, labels, escapes...).
+    Boundary,
+    /// A statement calling an MPI routine: its own block.
+    Mpi(String),
+    /// Communicates below: its statement lists are searched.
+    Descend,
+}
+
+impl<'a> Finder<'a> {
+    fn norm(&self, n: &str) -> String {
+        if self.lang == Lang::C {
+            n.to_string()
+        } else {
+            n.to_ascii_lowercase()
+        }
+    }
+
+    fn run_all(&mut self, funcs: &[&Function]) {
+        for g in funcs {
+            self.func = g.name.clone();
+            self.loops.clear();
+            let stmts: Vec<&Stmt> = g.body.iter().collect();
+            self.seq(&stmts, g.span.start, g.span.end);
+        }
+    }
+
+    fn add_control(&mut self, names: impl IntoIterator<Item = String>) {
+        for n in names {
+            if self.control.insert(n) {
+                self.grew = true;
+            }
+        }
+    }
+
+    fn has_comm(&self, s: &Stmt) -> bool {
+        if walk::calls(s).iter().any(|c| walk::is_mpi(c.name, self.lang) || self.comm_funcs.contains(&self.norm(c.name))) {
+            return true;
+        }
+        let mut v = false;
+        s.walk(&mut |st| {
+            if matches!(st.kind, StmtKind::Verbatim) {
+                v |= walk::text_idents(&self.src[st.span.range()]).iter().any(|w| walk::is_mpi(w, self.lang) || self.comm_funcs.contains(&self.norm(w)));
+            }
+        });
+        v
+    }
+
+    fn role(&self, s: &Stmt) -> Role {
+        if s.label.is_some() && !walk::is_loop(s) {
+            return Role::Boundary;
+        }
+        match &s.kind {
+            StmtKind::Decl(_) | StmtKind::Pragma(_) | StmtKind::Nop => return Role::Boundary,
+            StmtKind::Verbatim if self.lang == Lang::C || spec_stmt(&self.src[s.span.range()]) => return Role::Boundary,
+            _ => {}
+        }
+        let comm = self.has_comm(s);
+        let simple = matches!(s.kind, StmtKind::Expr(_) | StmtKind::Call { .. } | StmtKind::Assign(..) | StmtKind::Return(_) | StmtKind::Verbatim);
+        if comm && simple {
+            return match walk::calls(s).into_iter().find(|c| walk::is_mpi(c.name, self.lang)) {
+                Some(c) => Role::Mpi(self.call_name(s, c.name)),
+                None => Role::Boundary,
+            };
+        }
+        if walk::escapes(s) {
+            return if comm || !child_seqs(s).is_empty() { Role::Descend } else { Role::Boundary };
+        }
+        if comm {
+            Role::Descend
+        } else {
+            Role::Compute
+        }
+    }
+
+    /// The routine name as written in the source (Fortran names are lower-cased in the IR).
+    fn call_name(&self, s: &Stmt, lower: &str) -> String {
+        let t = &self.src[s.span.range()];
+        let lt = t.to_ascii_lowercase();
+        match lt.find(&lower.to_ascii_lowercase()) {
+            Some(p) => t[p..p + lower.len()].to_string(),
+            None => lower.to_string(),
+        }
+    }
+
+    /// Directive lines in `lo..hi` not used yet, in order.
+    fn dirs_in(&self, lo: usize, hi: usize) -> Vec<usize> {
+        (0..self.lines.len()).filter(|&i| !self.used[i] && self.lines[i].span.start >= lo && self.lines[i].span.start < hi).collect()
+    }
+
+    /// One statement list; `lo..hi` is where its directives may be.
+    fn seq(&mut self, stmts: &[&Stmt], lo: usize, hi: usize) {
+        // C keeps `#pragma bsim` lines as verbatim statements: they are gaps here.
+        let stmts: Vec<&Stmt> = stmts
+            .iter()
+            .copied()
+            .filter(|s| !(matches!(s.kind, StmtKind::Verbatim) && self.lines.iter().any(|l| l.span.start >= s.span.start && l.span.start < s.span.end.max(s.span.start + 1))))
+            .collect();
+        let n = stmts.len();
+        // Directive lines in the gap before statement k (k == n: after the last).
+        let mut gaps: Vec<Vec<usize>> = Vec::with_capacity(n + 1);
+        for k in 0..=n {
+            let a = if k == 0 { lo } else { stmts[k - 1].span.end };
+            let b = if k == n { hi } else { stmts[k].span.start };
+            let d = self.dirs_in(a, b.max(a));
+            for &i in &d {
+                self.used[i] = true;
+            }
+            gaps.push(d);
+        }
+        let mut run: Vec<&Stmt> = Vec::new();
+        let mut k = 0;
+        while k < n {
+            // A user directive before statement k?
+            let mut region: Option<(BsimDir, usize, usize)> = None; // dir, line, last stmt
+            for &i in &gaps[k] {
+                let d = self.lines[i].dir.clone();
+                match d {
+                    BsimDir::Compute { .. } | BsimDir::Keep => {
+                        let end_kind = if matches!(d, BsimDir::Keep) { BsimDir::EndKeep } else { BsimDir::EndCompute };
+                        let end = (k + 1..=n).find(|&j| gaps[j].iter().any(|&e| self.lines[e].dir == end_kind));
+                        let last = match end {
+                            Some(j) => j - 1,
+                            None => k,
+                        };
+                        region = Some((d, i, last));
+                    }
+                    BsimDir::EndCompute | BsimDir::EndKeep => {
+                        let opened = (0..k).any(|j| gaps[j].iter().any(|&e| matches!((&self.lines[e].dir, &d), (BsimDir::Compute { .. }, BsimDir::EndCompute) | (BsimDir::Keep, BsimDir::EndKeep))));
+                        if !opened && self.record {
+                            self.diags.push(diag::error("XMP0302", "`end` without a matching bsim region in the same statement list", self.file, self.lines[i].span, "no `compute`/`keep` opens it"));
+                        }
+                    }
+                }
+            }
+            if let Some((d, i, last)) = region {
+                self.flush(&mut run);
+                let region_stmts = &stmts[k..=last];
+                let span = region_stmts[0].span.to(region_stmts[region_stmts.len() - 1].span);
+                if matches!(d, BsimDir::Keep) {
+                    for s in region_stmts {
+                        let r = walk::reads(s, self.src, self.lang);
+                        self.add_control(r);
+                    }
+                    if self.record {
+                        self.out.kept.push(span);
+                    }
+                } else if let BsimDir::Compute { time } = d {
+                    // The model's variables must have their values in the skeleton.
+                    if let Some(t) = &time {
+                        let names: Vec<String> = walk::text_idents(t).into_iter().map(|w| self.norm(w)).collect();
+                        self.add_control(names);
+                    }
+                    if let Some(c) = region_stmts.iter().find(|s| self.has_comm(s)) {
+                        if self.record {
+                            self.diags.push(
+                                diag::error("XMP0303", "a bsim compute region must not communicate", self.file, c.span, "this statement calls MPI")
+                                    .with_labels(vec![diag::Label::secondary(self.file, self.lines[i].span.range()).with_message("region starts here")]),
+                            );
+                        }
+                    } else if self.record {
+                        self.push_block(BlockKind::Compute, region_stmts, None, time, Some(self.lines[i].span));
+                    }
+                }
+                k = last + 1;
+                continue;
+            }
+            let s = stmts[k];
+            match self.role(s) {
+                Role::Compute => {
+                    let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.intent_in.get(&self.norm(f)).is_some_and(|v| v.get(i) == Some(&true)));
+                    for v in loop_vars(s, self.lang) {
+                        w.remove(&v);
+                    }
+                    if w.iter().any(|v| self.control.contains(v)) {
+                        self.flush(&mut run);
+                        let r = walk::reads(s, self.src, self.lang);
+                        self.add_control(r);
+                        if self.record {
+                            self.out.kept.push(s.span);
+                        }
+                    } else {
+                        run.push(s);
+                    }
+                }
+                Role::Boundary => {
+                    self.flush(&mut run);
+                    // Text the IR does not model (`select case`...) that communicates:
+                    // everything it reads may steer the communication.
+                    if walk::escapes(s) || (matches!(s.kind, StmtKind::Verbatim) && self.has_comm(s)) {
+                        let r = walk::reads(s, self.src, self.lang);
+                        self.add_control(r);
+                    }
+                }
+                Role::Mpi(name) => {
+                    self.flush(&mut run);
+                    self.seed_call(s);
+                    if self.record {
+                        let kind = if walk::is_wait(&name) { BlockKind::Wait } else { BlockKind::Comm };
+                        self.push_block(kind, &[s], Some(name), None, None);
+                    }
+                }
+                Role::Descend => {
+                    self.flush(&mut run);
+                    self.seed_call(s);
+                    let mut names = HashSet::new();
+                    for e in walk::own_exprs(s) {
+                        walk::visit_expr(e, &mut |x| {
+                            if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
+                                names.insert(n.clone());
+                            }
+                        });
+                    }
+                    if let StmtKind::For { init: Some(i), .. } = &s.kind {
+                        names.extend(walk::reads(i, self.src, self.lang));
+                    }
+                    let names: Vec<String> = names.iter().map(|n| self.norm(n)).collect();
+                    self.add_control(names);
+                    let is_loop = walk::is_loop(s);
+                    if is_loop {
+                        self.loops.push(s.span);
+                    }
+                    for (body, a, b) in child_seqs(s) {
+                        self.seq(&body, a, b);
+                    }
+                    if is_loop {
+                        self.loops.pop();
+                    }
+                }
+            }
+            k += 1;
+        }
+        self.flush(&mut run);
+        if self.record {
+            for &i in &gaps[n] {
+                if matches!(self.lines[i].dir, BsimDir::Compute { .. } | BsimDir::Keep) {
+                    self.diags.push(diag::error("XMP0304", "bsim directive is not followed by a statement", self.file, self.lines[i].span, "nothing to apply it to"));
+                }
+            }
+        }
+    }
+
+    /// Control variables of the MPI calls directly in `s` (arguments other than message
+    /// buffers) and of calls to communicating functions of the file (non-array arguments).
+    fn seed_call(&mut self, s: &Stmt) {
+        let mut names = Vec::new();
+        let direct: Vec<walk::CallRef> = match &s.kind {
+            StmtKind::Expr(_) | StmtKind::Call { .. } | StmtKind::Assign(..) | StmtKind::Return(_) => walk::calls(s),
+            _ => {
+                let mut v = Vec::new();
+                if let StmtKind::Call { name, args } = &s.kind {
+                    v.push(walk::CallRef { name, args });
+                }
+                for e in walk::own_exprs(s) {
+                    walk::visit_expr(e, &mut |x| {
+                        if let xmpc_ir::ExprKind::Call(c, args) = &x.kind {
+                            if let xmpc_ir::ExprKind::Ident(n) = &c.kind {
+                                v.push(walk::CallRef { name: n, args });
+                            }
+                        }
+                    });
+                }
+                v
+            }
+        };
+        for c in direct {
+            let mpi = walk::is_mpi(c.name, self.lang);
+            let user = self.comm_funcs.contains(&self.norm(c.name));
+            if !mpi && !user {
+                continue;
+            }
+            let bufs = if mpi { walk::buffer_args(c.name) } else { &[] };
+            for (i, a) in c.args.iter().enumerate() {
+                if bufs.contains(&i) {
+                    continue;
+                }
+                walk::visit_expr(a, &mut |x| {
+                    if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
+                        names.push(n.clone());
+                    }
+                });
+            }
+            if user {
+                names.retain(|n| !self.arrays.contains(&self.norm(n)));
+            }
+        }
+        let names: Vec<String> = names.iter().map(|n| self.norm(n)).collect();
+        self.add_control(names);
+    }
+
+    fn flush(&mut self, run: &mut Vec<&Stmt>) {
+        if !run.is_empty() && self.record {
+            self.push_block(BlockKind::Compute, run, None, None, None);
+        }
+        run.clear();
+    }
+
+    fn push_block(&mut self, kind: BlockKind, stmts: &[&Stmt], call: Option<String>, time: Option<String>, marked: Option<Span>) {
+        let span = stmts[0].span.to(stmts[stmts.len() - 1].span);
+        self.out.blocks.push(Block {
+            id: 0,
+            kind,
+            span,
+            stmts: stmts.iter().map(|s| s.span).collect(),
+            func: self.func.clone(),
+            loops: self.loops.clone(),
+            whole_loop: kind == BlockKind::Compute && stmts.len() == 1 && walk::is_loop(stmts[0]),
+            call,
+            time,
+            marked,
+        });
+    }
+}
+
+/// Loop variables of loops inside `s` (a compute loop leaves them as it likes).
+fn loop_vars(s: &Stmt, lang: Lang) -> Vec<String> {
+    let mut out = Vec::new();
+    let norm = |n: &str| if lang == Lang::C { n.to_string() } else { n.to_ascii_lowercase() };
+    s.walk(&mut |st| match &st.kind {
+        StmtKind::Do { var, .. } => out.extend(walk::base_name(var).map(norm)),
+        StmtKind::For { init: Some(i), .. } => {
+            if let StmtKind::Expr(e) = &i.kind {
+                walk::visit_expr(e, &mut |x| {
+                    if let xmpc_ir::ExprKind::Assign(_, l, _) = &x.kind {
+                        out.extend(walk::base_name(l).map(norm));
+                    }
+                });
+            }
+        }
+        _ => {}
+    });
+    out
+}
+
+/// The statement lists directly inside `s` with the text range each may hold
+/// directives in (a `for` header is not a list).
+fn child_seqs(s: &Stmt) -> Vec<(Vec<&Stmt>, usize, usize)> {
+    let kids: Vec<&Stmt> = match &s.kind {
+        StmtKind::If { then, els, .. } => std::iter::once(&**then).chain(els.as_deref()).collect(),
+        StmtKind::For { body, .. } | StmtKind::Do { body, .. } | StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::Switch { body, .. } => vec![body],
+        StmtKind::Pragma(p) => p.body.iter().map(|b| &**b).collect(),
+        StmtKind::Compound(v) => return vec![(v.iter().collect(), s.span.start, s.span.end)],
+        _ => vec![],
+    };
+    let mut out = Vec::new();
+    for (i, k) in kids.iter().enumerate() {
+        let lo = if i == 0 { s.span.start } else { kids[i - 1].span.end };
+        let hi = if i + 1 < kids.len() { kids[i + 1].span.start } else { s.span.end };
+        match &k.kind {
+            StmtKind::Compound(v) => out.push((v.iter().collect(), lo, hi)),
+            _ => out.push((vec![*k], lo, hi)),
+        }
+    }
+    out
+}
+
+/// Fortran specification statements the IR keeps as text (`use`, `implicit`...).
+pub fn spec_stmt(t: &str) -> bool {
+    let l = t.trim_start().to_ascii_lowercase();
+    let w: String = l.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    matches!(
+        w.as_str(),
+        "use" | "implicit" | "include" | "common" | "dimension" | "data" | "save" | "external" | "intrinsic" | "equivalence" | "parameter" | "interface"
+            | "type" | "integer" | "real" | "double" | "doubleprecision" | "logical" | "character" | "complex" | "format" | "entry" | "namelist" | "contains"
+            | "end" | "private" | "public" | "procedure" | "module" | "target" | "pointer" | "allocatable" | "import" | "block" | "enddo" | "endif"
+    ) || l.starts_with('#')
+}
+
+// ------------------------------------------------------------------ listings
+
+/// `id kind file:line:col-line:col summary`, one block a line.
+pub fn listing(name: &str, src: &str, blocks: &[Block]) -> String {
+    let mut s = String::new();
+    for b in blocks {
+        let (l0, c0) = line_col(src, b.span.start);
+        let (l1, c1) = line_col(src, b.span.end.saturating_sub(1).max(b.span.start));
+        s.push_str(&format!("{} {} {name}:{l0}:{c0}-{l1}:{c1} {}\n", b.id, b.kind.name(), summary(src, b)));
+    }
+    s
+}
+
+/// One-line description: the routine, or what the compute block holds.
+pub fn summary(src: &str, b: &Block) -> String {
+    let mut parts = vec![format!("in {}", b.func)];
+    if let Some(c) = &b.call {
+        parts.insert(0, c.clone());
+    } else {
+        let first = src[b.stmts[0].range()].lines().next().unwrap_or("").trim();
+        let first: String = first.chars().take(40).collect();
+        parts.insert(0, format!("{} stmt{} `{first}`", b.stmts.len(), if b.stmts.len() == 1 { "" } else { "s" }));
+    }
+    if !b.loops.is_empty() {
+        parts.push(format!("loop depth {}", b.loops.len()));
+    }
+    if let Some(t) = &b.time {
+        parts.push(format!("time({t})"));
+    } else if b.marked.is_some() {
+        parts.push("marked".into());
+    }
+    parts.join(", ")
+}
+
+/// The block list as JSON (`xmpc --emit=blocks-json`).
+pub fn listing_json(name: &str, src: &str, blocks: &[Block]) -> String {
+    let esc = |t: &str| {
+        let mut o = String::new();
+        for c in t.chars() {
+            match c {
+                '"' => o.push_str("\\\""),
+                '\\' => o.push_str("\\\\"),
+                '\n' => o.push_str("\\n"),
+                c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
+                c => o.push(c),
+            }
+        }
+        o
+    };
+    let mut s = format!("{{\"format\":\"xmpc-blocks/1\",\"source\":\"{}\",\"blocks\":[", esc(name));
+    for (i, b) in blocks.iter().enumerate() {
+        let (l0, c0) = line_col(src, b.span.start);
+        let (l1, c1) = line_col(src, b.span.end.saturating_sub(1).max(b.span.start));
+        if i > 0 {
+            s.push(',');
+        }
+        s.push_str(&format!(
+            "\n{{\"id\":{},\"kind\":\"{}\",\"func\":\"{}\",\"start\":[{l0},{c0}],\"end\":[{l1},{c1}],\"bytes\":[{},{}],\"stmts\":{},\"loop_depth\":{},\"whole_loop\":{}",
+            b.id,
+            b.kind.name(),
+            esc(&b.func),
+            b.span.start,
+            b.span.end,
+            b.stmts.len(),
+            b.loops.len(),
+            b.whole_loop
+        ));
+        if let Some(c) = &b.call {
+            s.push_str(&format!(",\"call\":\"{}\"", esc(c)));
+        }
+        if let Some(t) = &b.time {
+            s.push_str(&format!(",\"time\":\"{}\"", esc(t)));
+        }
+        s.push('}');
+    }
+    s.push_str("\n]}\n");
+    s
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, off: usize) -> (usize, usize) {
+    let before = &text[..off.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}

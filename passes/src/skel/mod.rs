@@ -1,0 +1,174 @@
+//! `xmpc --skeletonize`: an MPI program → a BSIM skeleton (seed 000 §3.2).
+//!
+//! Each compute block (`blocks::find`) is commented out and replaced by
+//! `BSIM_Add_time(t)`, `t` from the block's `time(...)` clause or from a block time
+//! table; every `MPI_` identifier becomes `LMPI_`, the MPI header/module LMPI's;
+//! arrays the skeleton no longer uses are deleted, those used only as message buffers
+//! shrink to one element; `main`/`program` and static data are made ready for BSIM's
+//! threads back end.
+
+mod memory;
+pub mod rename;
+mod threads;
+pub mod times;
+
+use crate::blocks::{self, text, Block, BlockKind};
+use xmpc_ir::{diag, Diag, Edit, FileUnit, Lang, Span};
+
+pub use times::{BlockTime, TimeTable};
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub times: Option<TimeTable>,
+    /// Name of the time table file, for messages.
+    pub times_name: Option<String>,
+}
+
+pub struct Skeleton {
+    pub edits: Vec<Edit>,
+    pub blocks: Vec<Block>,
+    /// What the memory cut did, one line each.
+    pub report: Vec<String>,
+}
+
+/// Only the renaming and threads transforms (what `--check` runs the original program
+/// with, under LMPI's payload mode).
+pub fn rename_only(unit: &FileUnit, src: &str) -> Vec<Edit> {
+    let mut e = rename::rename(src, unit.lang, &[]);
+    e.extend(threads::edits(unit, src));
+    e
+}
+
+pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleton, Vec<Diag>> {
+    let map = blocks::analyse(unit, src)?;
+    let fortran = unit.lang.is_fortran();
+    let mut diags = Vec::new();
+    let mut edits = Vec::new();
+    let mut replaced: Vec<Span> = Vec::new();
+    let mut rank_funcs: Vec<String> = Vec::new();
+    for b in map.blocks.iter().filter(|b| b.kind == BlockKind::Compute) {
+        let t = match time_expr(b, opts, fortran) {
+            Ok(t) => t,
+            Err(d) => {
+                diags.push(d(unit.file));
+                continue;
+            }
+        };
+        if fortran && t.contains("bsim_rank()") && !rank_funcs.contains(&b.func) {
+            rank_funcs.push(b.func.clone());
+        }
+        match comment_out(src, unit.lang, b, &t) {
+            Ok((span, text)) => {
+                replaced.push(span);
+                edits.push(Edit::replace(span, text));
+            }
+            Err(msg) => diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id))),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    edits.extend(rank_decls(unit, src, &rank_funcs));
+    edits.extend(rename::rename(src, unit.lang, &replaced));
+    edits.extend(threads::edits(unit, src).into_iter().filter(|e| !replaced.iter().any(|r| r.start <= e.span.start && e.span.start < r.end)));
+    let (mem, report) = memory::cut(unit, src, &map.blocks, &replaced);
+    // Insertions (renames, `_Thread_local`) inside or at the start of a declaration the
+    // memory cut comments out would land in or before the comment: drop them.
+    edits.retain(|e| !(e.span.is_empty() && mem.iter().any(|m| !m.span.is_empty() && m.span.start <= e.span.start && e.span.start < m.span.end)));
+    edits.extend(mem);
+    Ok(Skeleton { edits, blocks: map.blocks, report })
+}
+
+type DiagFn = Box<dyn Fn(usize) -> Diag>;
+
+/// `integer, external :: bsim_rank` in the specification part of each Fortran unit
+/// whose per-rank block times call it (after its last declaration).
+fn rank_decls(unit: &FileUnit, src: &str, funcs: &[String]) -> Vec<Edit> {
+    let mut out = Vec::new();
+    for f in unit.functions().into_iter().filter(|f| funcs.contains(&f.name)) {
+        let spec_end = f.body.iter().filter(|s| matches!(s.kind, xmpc_ir::StmtKind::Decl(_)) || (matches!(s.kind, xmpc_ir::StmtKind::Verbatim) && blocks::spec_stmt(&src[s.span.range()]))).map(|s| s.span.end).max();
+        let at = match spec_end {
+            Some(e) => text::next_line(src, e.saturating_sub(1)),
+            None => text::next_line(src, f.span.start),
+        };
+        let nl = if src[..at].ends_with('\n') { "" } else { "\n" };
+        let decl = if unit.lang == Lang::FortranFixed { "      integer bsim_rank\n      external bsim_rank\n" } else { "  integer, external :: bsim_rank\n" };
+        out.push(Edit::insert(at, format!("{nl}{decl}")));
+    }
+    out
+}
+
+/// The time expression of a compute block: its `time(...)`, the table, or an error.
+fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn> {
+    if let Some(t) = &b.time {
+        return Ok(if fortran { format!("dble({t})") } else { format!("(double)({t})") });
+    }
+    let entry = opts.times.as_ref().and_then(|t| t.blocks.get(&b.id));
+    let Some(e) = entry else {
+        let id = b.id;
+        let span = b.span;
+        let why = match &opts.times_name {
+            Some(n) => format!("the time table {n} has no entry for block {id}"),
+            None => "no time table was given".to_string(),
+        };
+        return Err(Box::new(move |file| {
+            diag::error("XMP0312", format!("compute block {id} has no time"), file, span, format!("block {id}: {why}"))
+                .with_notes(vec![format!("help: measure block times with `--measure`, give a table with `--times FILE`, or mark the block `compute time(EXPR)`")])
+        }));
+    };
+    let mean = times::literal(e.mean_s, fortran);
+    let r = &e.per_rank;
+    let spread = r.iter().cloned().fold(0.0f64, f64::max) - r.iter().cloned().fold(f64::INFINITY, f64::min);
+    // Per-rank times when ranks differ by more than 5% of the mean (C: a compound-
+    // literal table indexed by the rank; Fortran: nested `merge`s on `bsim_rank()`;
+    // ranks beyond the table get the mean).
+    if r.len() > 1 && e.mean_s > 0.0 && spread > 0.05 * e.mean_s {
+        if fortran {
+            let mut x = mean;
+            for (k, v) in r.iter().enumerate().rev() {
+                x = format!("merge({}, {x}, bsim_rank() == {k})", times::literal(*v, true));
+            }
+            return Ok(x);
+        }
+        let vals: Vec<String> = r.iter().map(|x| times::literal(*x, false)).collect();
+        return Ok(format!("(BSIM_Rank() < {} ? ((const double[]){{{}}})[BSIM_Rank()] : {mean})", r.len(), vals.join(", ")));
+    }
+    Ok(mean)
+}
+
+/// Escapes what would end a C comment early.
+fn c_comment_body(t: &str) -> String {
+    // `/*` inside would only draw -Wcomment warnings; escape both.
+    t.replace("*/", "*\\/").replace("/*", "/\\*")
+}
+
+/// The range replaced and its new text: the block as a comment, then the time call.
+fn comment_out(src: &str, lang: Lang, b: &Block, t: &str) -> Result<(Span, String), &'static str> {
+    if lang == Lang::C {
+        let ind = text::indent_of(src, b.span.start);
+        let body = c_comment_body(&src[b.span.range()]);
+        return Ok((b.span, format!("/* [bsim block {}] {body} */\n{ind}BSIM_Add_time({t});", b.id)));
+    }
+    let call = format!("call BSIM_Add_time({t})");
+    match text::fortran_place(src, lang, b.span) {
+        text::FortranPlace::Lines { start, end, indent } => {
+            let lines = &src[start..end];
+            let mut s = format!("{}! [bsim block {}]\n", if lang == Lang::FortranFixed { "!".to_string() } else { indent.clone() }, b.id);
+            for l in lines.split_inclusive('\n') {
+                s.push('!');
+                s.push_str(l);
+            }
+            if !s.ends_with('\n') {
+                s.push('\n');
+            }
+            s.push_str(&format!("{indent}{call}\n"));
+            Ok((Span::new(start, end), s))
+        }
+        text::FortranPlace::LogicalIf { indent } => {
+            let inner = format!("{indent}  ");
+            let body: String = src[b.span.range()].lines().map(|l| format!("!{l}\n")).collect();
+            Ok((b.span, format!("then\n! [bsim block {}]\n{body}{inner}{call}\n{indent}end if", b.id)))
+        }
+        text::FortranPlace::Shared => Err("shares its line with another statement; put it on a line of its own"),
+    }
+}

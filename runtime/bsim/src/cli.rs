@@ -1,0 +1,269 @@
+//! `xmpc bsim ...`: run a skeleton, export a platform to SimGrid, calibrate a
+//! platform from a measured MPI ping-pong.
+
+use crate::model;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum BsimCmd {
+    /// Run a skeleton (linked with libxmpc_bsim.a) in virtual time and print the prediction.
+    Run(RunArgs),
+    /// Check a platform file; export it as SimGrid XML (+ smpirun flags).
+    Platform(PlatformArgs),
+    /// Measure an MPI ping-pong with mpicc/mpiexec and write a platform file.
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// All ranks as threads of one process.
+    Threads,
+    /// Each rank a real MPI process exchanging timestamps (not built yet).
+    Mpi,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The skeleton executable.
+    pub exe: PathBuf,
+    /// Number of simulated ranks (`-np N` is accepted too).
+    #[arg(long = "np", short = 'n', default_value_t = 1)]
+    pub np: u32,
+    /// Platform file (TOML); default: 1 us latency, 10 GB/s.
+    #[arg(long)]
+    pub platform: Option<PathBuf>,
+    /// Directory for report.json and report.txt.
+    #[arg(long, default_value = "bsim-out")]
+    pub out: PathBuf,
+    #[arg(long, value_enum, default_value_t = Backend::Threads)]
+    pub backend: Backend,
+    /// Draw a Gantt chart (ranks x virtual time); .svg or .png.
+    #[arg(long)]
+    pub gantt: Option<PathBuf>,
+    /// Write a Chrome/Perfetto trace (JSON).
+    #[arg(long = "trace-json")]
+    pub trace_json: Option<PathBuf>,
+    /// Write each rank's communication events as text (one file per rank) into DIR.
+    #[arg(long = "trace", value_name = "DIR")]
+    pub trace: Option<PathBuf>,
+    /// Move message data and compute reductions (run unmodified MPI programs).
+    #[arg(long)]
+    pub payload: bool,
+    /// Stack size of each rank thread in KiB.
+    #[arg(long = "stack-kb", default_value_t = 256)]
+    pub stack_kb: usize,
+    /// Arguments passed to the program.
+    #[arg(last = true)]
+    pub args: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PlatformArgs {
+    /// Platform file (TOML).
+    pub platform: PathBuf,
+    /// Write the equivalent SimGrid platform XML here; the smpirun --cfg flags are printed.
+    #[arg(long = "export-simgrid", value_name = "XML")]
+    pub export_simgrid: Option<PathBuf>,
+    /// Ranks to declare nodes for (and to list in --hostfile).
+    #[arg(long = "np", short = 'n', default_value_t = 1)]
+    pub np: u64,
+    /// Write an SMPI hostfile mapping ranks to nodes.
+    #[arg(long)]
+    pub hostfile: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CalibrateArgs {
+    /// Platform file to write.
+    #[arg(short, long, default_value = "calibrated.toml")]
+    pub output: PathBuf,
+    /// Round trips per size (the median is used).
+    #[arg(long, default_value_t = 50)]
+    pub reps: u32,
+    /// Largest message in bytes.
+    #[arg(long, default_value_t = 4 << 20)]
+    pub max_bytes: u64,
+    /// Size where the second (rendezvous) segment starts.
+    #[arg(long, default_value_t = 65536)]
+    pub split: u64,
+}
+
+/// Entry of `xmpc bsim`; returns the process exit code.
+pub fn run(cmd: &BsimCmd) -> i32 {
+    let r = match cmd {
+        BsimCmd::Run(a) => run_exe(a),
+        BsimCmd::Platform(a) => platform(a).map(|_| 0),
+        BsimCmd::Calibrate(a) => calibrate(a).map(|_| 0),
+    };
+    match r {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+fn run_exe(a: &RunArgs) -> Result<i32, String> {
+    if a.backend == Backend::Mpi {
+        return Err("the mpi back end is not available yet; use --backend threads".into());
+    }
+    if a.np == 0 {
+        return Err("-np must be at least 1".into());
+    }
+    if let Some(p) = &a.platform {
+        model::load_platform(p)?;
+    }
+    if !a.exe.is_file() {
+        return Err(format!("{}: no such executable", a.exe.display()));
+    }
+    for p in [&a.gantt, &a.trace_json].into_iter().flatten() {
+        if let Some(d) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        }
+    }
+    let exe = if a.exe.components().count() == 1 { Path::new(".").join(&a.exe) } else { a.exe.clone() };
+    let mut c = Command::new(&exe);
+    c.args(&a.args)
+        .env("BSIM_NP", a.np.to_string())
+        .env("BSIM_OUT", &a.out)
+        .env("BSIM_BACKEND", "threads")
+        .env("BSIM_STACK_KB", a.stack_kb.to_string());
+    let opt = |c: &mut Command, k: &str, v: &Option<PathBuf>| match v {
+        Some(v) => {
+            c.env(k, v);
+        }
+        None => {
+            c.env_remove(k);
+        }
+    };
+    opt(&mut c, "BSIM_PLATFORM", &a.platform);
+    opt(&mut c, "BSIM_GANTT", &a.gantt);
+    opt(&mut c, "BSIM_TRACE_JSON", &a.trace_json);
+    opt(&mut c, "BSIM_TRACE", &a.trace);
+    c.env("BSIM_PAYLOAD", if a.payload { "1" } else { "0" });
+    let st = c.status().map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    if st.success() {
+        eprintln!("bsim: report in {}", a.out.join("report.json").display());
+    }
+    Ok(st.code().unwrap_or(1))
+}
+
+fn platform(a: &PlatformArgs) -> Result<(), String> {
+    let p = model::load_platform(&a.platform)?;
+    eprintln!("{}: ok ({} segment(s), eager below {} B, collectives {:?})", a.platform.display(), p.inter.segments.len(), p.eager_threshold, p.coll_mode);
+    if let Some(x) = &a.export_simgrid {
+        let e = crate::simgrid::export(&p, crate::simgrid::nodes_for(&p, a.np));
+        for w in &e.warnings {
+            eprintln!("warning: {w}");
+        }
+        crate::output::write_atomic(x, e.xml.as_bytes())?;
+        for c in &e.cfg {
+            println!("{c}");
+        }
+        eprintln!("wrote {}", x.display());
+    }
+    if let Some(h) = &a.hostfile {
+        crate::output::write_atomic(h, crate::simgrid::hostfile(&p, a.np).as_bytes())?;
+        eprintln!("wrote {}", h.display());
+    }
+    Ok(())
+}
+
+const PINGPONG_C: &str = r#"
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int r; MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    long max = atol(argv[1]); int reps = atoi(argv[2]);
+    char *b = malloc(max > 0 ? max : 1);
+    double *t = malloc(sizeof(double) * reps);
+    for (long n = 1; n <= max; n *= 2) {
+        for (int k = -3; k < reps; k++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            if (r == 0) { MPI_Send(b, n, MPI_BYTE, 1, 0, MPI_COMM_WORLD); MPI_Recv(b, n, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); }
+            else if (r == 1) { MPI_Recv(b, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE); MPI_Send(b, n, MPI_BYTE, 0, 0, MPI_COMM_WORLD); }
+            if (k >= 0) t[k] = (MPI_Wtime() - t0) / 2;
+        }
+        qsort(t, reps, sizeof(double), cmp);
+        if (r == 0) printf("%ld %.9e\n", n, t[reps / 2]);
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+/// Weighted least squares of t = l + s/w with relative residuals.
+pub fn fit(points: &[(u64, f64)]) -> (f64, f64) {
+    let (mut sw, mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for &(s, t) in points {
+        let w = 1.0 / (t * t).max(1e-30);
+        let x = s as f64;
+        sw += w;
+        sx += w * x;
+        sy += w * t;
+        sxx += w * x * x;
+        sxy += w * x * t;
+    }
+    let d = sw * sxx - sx * sx;
+    let slope = if d.abs() > 0.0 { (sw * sxy - sx * sy) / d } else { 0.0 };
+    let lat = (sy - slope * sx) / sw;
+    let slope = slope.max(1e-15);
+    (lat.max(0.0), 1.0 / slope)
+}
+
+fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let src = dir.path().join("pingpong.c");
+    std::fs::write(&src, PINGPONG_C).map_err(|e| e.to_string())?;
+    let exe = dir.path().join("pingpong");
+    let mpicc = std::env::var("MPICC").unwrap_or_else(|_| "mpicc".into());
+    let st = Command::new(&mpicc).arg("-O2").arg(&src).arg("-o").arg(&exe).status().map_err(|e| format!("cannot run {mpicc}: {e}"))?;
+    if !st.success() {
+        return Err(format!("{mpicc} failed to build the ping-pong"));
+    }
+    let out = Command::new("mpiexec")
+        .args(["-n", "2"])
+        .arg(&exe)
+        .arg(a.max_bytes.to_string())
+        .arg(a.reps.max(1).to_string())
+        .output()
+        .map_err(|e| format!("cannot run mpiexec: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("mpiexec failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let pts: Vec<(u64, f64)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+        })
+        .collect();
+    if pts.len() < 4 {
+        return Err("ping-pong gave too few measurements".into());
+    }
+    let small: Vec<_> = pts.iter().cloned().filter(|p| p.0 < a.split).collect();
+    let large: Vec<_> = pts.iter().cloned().filter(|p| p.0 >= a.split).collect();
+    let (l0, w0) = fit(&small);
+    let mut t = format!(
+        "# Measured by `xmpc bsim calibrate` (MPICH ping-pong, one-way time = half the median round trip, {} reps)\nname = \"calibrated\"\n\n[network]\nlatency = {l0:e}\nbandwidth = {w0:e}\n",
+        a.reps
+    );
+    if large.len() >= 2 {
+        let (l1, w1) = fit(&large);
+        t += &format!("\n[[network.segment]]\nmin_bytes = {}\nlatency = {l1:e}\nbandwidth = {w1:e}\n", a.split);
+    }
+    t += &format!("\n[protocol]\neager_threshold = {}\n\n# bytes  one-way seconds\n", a.split);
+    for (s, v) in &pts {
+        t += &format!("# {s} {v:e}\n");
+    }
+    crate::output::write_atomic(&a.output, t.as_bytes())?;
+    model::load_platform(&a.output)?;
+    eprintln!("wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B", a.output.display(), a.split);
+    Ok(())
+}

@@ -1,0 +1,391 @@
+//! Collective timing: measured tables, or the collective decomposed into a
+//! point-to-point algorithm and run through a small exact simulation that uses
+//! the same send/receive rules as the engine (eager, rendezvous, overheads).
+
+use crate::model::{CollMode, Platform};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CollKind {
+    Barrier,
+    Bcast,
+    Reduce,
+    Allreduce,
+    Gather,
+    Gatherv,
+    Scatter,
+    Scatterv,
+    Allgather,
+    Allgatherv,
+    Alltoall,
+    Alltoallv,
+    CommSplit,
+    CommDup,
+}
+
+impl CollKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CollKind::Barrier => "barrier",
+            CollKind::Bcast => "bcast",
+            CollKind::Reduce => "reduce",
+            CollKind::Allreduce => "allreduce",
+            CollKind::Gather => "gather",
+            CollKind::Gatherv => "gatherv",
+            CollKind::Scatter => "scatter",
+            CollKind::Scatterv => "scatterv",
+            CollKind::Allgather => "allgather",
+            CollKind::Allgatherv => "allgatherv",
+            CollKind::Alltoall => "alltoall",
+            CollKind::Alltoallv => "alltoallv",
+            CollKind::CommSplit => "comm_split",
+            CollKind::CommDup => "comm_dup",
+        }
+    }
+}
+
+/// Sizes of one collective call as seen by the timing model.
+pub struct Shape {
+    pub kind: CollKind,
+    /// Comm rank of the root (rooted collectives).
+    pub root: usize,
+    /// bytes[i][j]: what comm rank i sends to comm rank j (alltoall family);
+    /// for the others only `block[i]` is used: rank i's contribution (or the
+    /// whole message for bcast/reduce/allreduce).
+    pub block: Vec<u64>,
+    pub matrix: Option<Vec<Vec<u64>>>,
+}
+
+/// One blocking step of a rank: post all sends and receives, wait for all.
+#[derive(Default, Clone)]
+struct Op {
+    sends: Vec<(usize, u64, u32)>, // peer, bytes, per-pair sequence number
+    recvs: Vec<(usize, u64, u32)>,
+}
+
+struct Builder {
+    ops: Vec<Vec<Op>>,
+    seq: HashMap<(usize, usize), u32>,
+}
+
+impl Builder {
+    fn new(p: usize) -> Self {
+        Builder { ops: vec![vec![]; p], seq: HashMap::new() }
+    }
+    fn next(&mut self, a: usize, b: usize) -> u32 {
+        let s = self.seq.entry((a, b)).or_insert(0);
+        *s += 1;
+        *s
+    }
+    /// One step where each (src, dst, bytes) pair is posted at both ends.
+    /// Steps are appended in the given order on each rank.
+    fn step(&mut self, msgs: &[(usize, usize, u64)]) {
+        let p = self.ops.len();
+        let mut cur: Vec<Op> = vec![Op::default(); p];
+        let mut touched = vec![false; p];
+        for &(s, d, b) in msgs {
+            let q = self.next(s, d);
+            cur[s].sends.push((d, b, q));
+            cur[d].recvs.push((s, b, q));
+            touched[s] = true;
+            touched[d] = true;
+        }
+        for (r, op) in cur.into_iter().enumerate() {
+            if touched[r] {
+                self.ops[r].push(op);
+            }
+        }
+    }
+    /// A single message as its own step on both ranks.
+    fn msg(&mut self, s: usize, d: usize, b: u64) {
+        self.step(&[(s, d, b)]);
+    }
+}
+
+fn binomial_bcast(b: &mut Builder, p: usize, root: usize, bytes: u64) {
+    // MPICH's binomial tree, on vrank = (rank - root) mod p, as a list of
+    // messages in an order that respects each rank's program order.
+    let real = |v: usize| (v + root) % p;
+    // MPICH sends to children from the largest mask down; a rank receives first.
+    let mut children: Vec<Vec<usize>> = vec![vec![]; p];
+    for v in 0..p {
+        let mut m = if v == 0 { p.next_power_of_two() } else { v & v.wrapping_neg() };
+        m >>= 1;
+        while m > 0 {
+            if v + m < p {
+                children[v].push(v + m);
+            }
+            m >>= 1;
+        }
+    }
+    // emit in BFS order so every receive precedes the child's own sends
+    let mut order = vec![0usize];
+    let mut i = 0;
+    while i < order.len() {
+        let v = order[i];
+        for &c in &children[v] {
+            b.msg(real(v), real(c), bytes);
+            order.push(c);
+        }
+        i += 1;
+    }
+}
+
+fn binomial_reduce(b: &mut Builder, p: usize, root: usize, bytes: u64) {
+    let real = |v: usize| (v + root) % p;
+    // each vrank receives from children (increasing mask) then sends to its parent
+    let mut mask = 1;
+    while mask < p {
+        let mut msgs = vec![];
+        for v in 0..p {
+            if v & (2 * mask - 1) == mask {
+                msgs.push((real(v), real(v - mask), bytes));
+            }
+        }
+        for m in msgs {
+            b.msg(m.0, m.1, m.2);
+        }
+        mask <<= 1;
+    }
+}
+
+fn recursive_doubling(b: &mut Builder, p: usize, bytes: u64) {
+    let pof2 = if p.is_power_of_two() { p } else { p.next_power_of_two() / 2 };
+    let rem = p - pof2;
+    for r in 0..2 * rem {
+        if r % 2 == 0 {
+            b.msg(r, r + 1, bytes);
+        }
+    }
+    let real = |nr: usize| if nr < rem { nr * 2 + 1 } else { nr + rem };
+    let mut mask = 1;
+    while mask < pof2 {
+        let mut msgs = vec![];
+        for nr in 0..pof2 {
+            msgs.push((real(nr), real(nr ^ mask), bytes));
+        }
+        b.step(&msgs);
+        mask <<= 1;
+    }
+    for r in 0..2 * rem {
+        if r % 2 == 1 {
+            b.msg(r, r - 1, bytes);
+        }
+    }
+}
+
+fn build(shape: &Shape, p: usize) -> Builder {
+    let mut b = Builder::new(p);
+    let root = shape.root;
+    let blk = &shape.block;
+    match shape.kind {
+        CollKind::Barrier => {
+            let mut k = 1;
+            while k < p {
+                let msgs: Vec<_> = (0..p).map(|r| (r, (r + k) % p, 0)).collect();
+                b.step(&msgs);
+                k <<= 1;
+            }
+        }
+        CollKind::Bcast => binomial_bcast(&mut b, p, root, blk[root]),
+        CollKind::Reduce => binomial_reduce(&mut b, p, root, blk[root]),
+        CollKind::Allreduce | CollKind::CommDup => recursive_doubling(&mut b, p, blk[0]),
+        CollKind::Gather | CollKind::Gatherv => {
+            let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (r, root, blk[r])).collect();
+            b.step(&msgs);
+        }
+        CollKind::Scatter | CollKind::Scatterv => {
+            let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (root, r, blk[r])).collect();
+            b.step(&msgs);
+        }
+        CollKind::Allgather | CollKind::Allgatherv | CollKind::CommSplit => {
+            for s in 0..p.saturating_sub(1) {
+                let msgs: Vec<_> = (0..p).map(|r| (r, (r + 1) % p, blk[(r + p - s) % p])).collect();
+                b.step(&msgs);
+            }
+        }
+        CollKind::Alltoall | CollKind::Alltoallv => {
+            let m = shape.matrix.as_ref();
+            for s in 1..p {
+                let msgs: Vec<_> = (0..p)
+                    .map(|r| {
+                        let d = (r + s) % p;
+                        (r, d, m.map_or(blk[r], |m| m[r][d]))
+                    })
+                    .collect();
+                b.step(&msgs);
+            }
+        }
+    }
+    b
+}
+
+#[derive(Default, Clone, Copy)]
+struct Rec {
+    ts: Option<f64>,
+    post: Option<f64>,
+}
+
+/// Exit time of each comm rank for the decomposed algorithm, given arrival
+/// times (`world[i]`: world rank of comm rank i, for the link model).
+pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) -> Vec<f64> {
+    let p = arrive.len();
+    if p <= 1 {
+        return arrive.to_vec();
+    }
+    let b = build(shape, p);
+    let mut t = arrive.to_vec();
+    let mut cur = vec![0usize; p];
+    let mut started = vec![false; p];
+    let mut recs: HashMap<(usize, usize, u32), Rec> = HashMap::new();
+    loop {
+        let mut progress = false;
+        let mut all_done = true;
+        for r in 0..p {
+            while cur[r] < b.ops[r].len() {
+                let op = &b.ops[r][cur[r]];
+                let t0 = t[r];
+                if !started[r] {
+                    for (k, &(d, _, q)) in op.sends.iter().enumerate() {
+                        recs.entry((r, d, q)).or_default().ts = Some(t0 + (k + 1) as f64 * plat.o_isend);
+                    }
+                    for &(s, _, q) in &op.recvs {
+                        recs.entry((s, r, q)).or_default().post = Some(t0);
+                    }
+                    started[r] = true;
+                    progress = true;
+                }
+                let mut done = t0;
+                let mut ok = true;
+                for &(d, bytes, q) in &op.sends {
+                    let rec = recs[&(r, d, q)];
+                    let ts = rec.ts.unwrap();
+                    if bytes < plat.eager_threshold {
+                        done = done.max(ts);
+                    } else if let Some(post) = rec.post {
+                        done = done.max(ts.max(post) + plat.transfer(world[r], world[d], bytes));
+                    } else {
+                        ok = false;
+                    }
+                }
+                for &(s, bytes, q) in &op.recvs {
+                    let rec = recs[&(s, r, q)];
+                    match rec.ts {
+                        Some(ts) => {
+                            let start = if bytes < plat.async_threshold && bytes < plat.eager_threshold { ts } else { ts.max(t0) };
+                            done = done.max((start + plat.transfer(world[s], world[r], bytes)).max(t0));
+                        }
+                        None => ok = false,
+                    }
+                }
+                if !ok {
+                    break;
+                }
+                if !op.recvs.is_empty() {
+                    done += plat.o_recv;
+                }
+                t[r] = done;
+                cur[r] += 1;
+                started[r] = false;
+                progress = true;
+            }
+            if cur[r] < b.ops[r].len() {
+                all_done = false;
+            }
+        }
+        if all_done {
+            return t;
+        }
+        assert!(progress, "collective schedule stuck (bug in bsim::coll)");
+    }
+}
+
+/// Bytes used to look a collective up in a table: the message (bcast, reduce,
+/// allreduce) or the per-rank block (gather, allgather, alltoall families).
+pub fn table_bytes(shape: &Shape) -> u64 {
+    let p = shape.block.len().max(1) as u64;
+    match shape.kind {
+        CollKind::Bcast | CollKind::Reduce | CollKind::Scatter | CollKind::Gather => shape.block[shape.root],
+        CollKind::Alltoall | CollKind::Alltoallv => match &shape.matrix {
+            Some(m) => m.iter().flatten().sum::<u64>() / (p * p),
+            None => shape.block[0],
+        },
+        _ => shape.block.iter().sum::<u64>() / p,
+    }
+}
+
+/// Exit times: table (max arrival + table time) or p2p decomposition.
+/// `warn` receives (op, message) for extrapolated or missing table entries.
+pub fn times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32], warn: &mut dyn FnMut(&str, String)) -> Vec<f64> {
+    if plat.coll_mode == CollMode::Table {
+        let op = shape.kind.name();
+        let bytes = table_bytes(shape);
+        let p = arrive.len() as u64;
+        match plat.coll.lookup(op, p, bytes) {
+            Some(l) => {
+                if l.extrapolated {
+                    warn(op, format!("collective table: {op} on {p} ranks with {bytes} bytes is outside the measured range; extrapolated log-log"));
+                }
+                let start = arrive.iter().cloned().fold(f64::MIN, f64::max);
+                return vec![start + l.seconds; arrive.len()];
+            }
+            None => warn(op, format!("collective table has no `{op}` entries; using the point-to-point decomposition")),
+        }
+    }
+    p2p_times(plat, shape, arrive, world)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Link, Segment};
+
+    fn plat(l: f64, bw: f64) -> Platform {
+        Platform { inter: Link { segments: vec![Segment { min_bytes: 0, latency: l, bandwidth: bw }] }, o_test: 0.0, ..Platform::default() }
+    }
+
+    fn shape(kind: CollKind, p: usize, bytes: u64) -> Shape {
+        Shape { kind, root: 0, block: vec![bytes; p], matrix: None }
+    }
+
+    #[test]
+    fn bcast_binomial_depth() {
+        let pl = plat(1e-6, 1e9);
+        let w: Vec<u32> = (0..8).collect();
+        let t = p2p_times(&pl, &shape(CollKind::Bcast, 8, 1000), &[0.0; 8], &w);
+        let m = 1e-6 + 1000.0 / 1e9;
+        // root sends to 4, 2, 1 (eager: no wait); rank 7 is 3 hops deep
+        assert!((t[4] - m).abs() < 1e-15);
+        assert!((t[7] - 3.0 * m).abs() < 1e-15, "{t:?}");
+        assert_eq!(t[0], 0.0);
+    }
+
+    #[test]
+    fn allreduce_rounds() {
+        let pl = plat(1e-6, 1e9);
+        for p in [2usize, 4, 8, 16] {
+            let w: Vec<u32> = (0..p as u32).collect();
+            let t = p2p_times(&pl, &shape(CollKind::Allreduce, p, 8), &vec![0.0; p], &w);
+            let rounds = p.trailing_zeros() as f64;
+            for x in &t {
+                assert!((x - rounds * (1e-6 + 8e-9)).abs() < 1e-15);
+            }
+        }
+        // 6 = 4 + 2: the pre step overlaps with round 1 of ranks 4 and 5; the
+        // post step adds one message after round 2
+        let w: Vec<u32> = (0..6).collect();
+        let t = p2p_times(&pl, &shape(CollKind::Allreduce, 6, 8), &[0.0; 6], &w);
+        let m = 1e-6 + 8e-9;
+        assert!((t.iter().cloned().fold(0.0, f64::max) - 3.0 * m).abs() < 1e-15, "{t:?}");
+    }
+
+    #[test]
+    fn late_arrival_delays_everyone() {
+        let pl = plat(1e-6, 1e9);
+        let w: Vec<u32> = (0..4).collect();
+        let t = p2p_times(&pl, &shape(CollKind::Barrier, 4, 0), &[0.0, 0.0, 0.0, 1.0], &w);
+        for x in &t {
+            assert!(*x >= 1.0);
+        }
+    }
+}

@@ -1,0 +1,988 @@
+//! Simulation kernel of the threads back end: one host thread per rank, each
+//! with its own virtual clock. Point-to-point messages carry the sender's
+//! timestamp; a receive completes from the two clocks and the platform model.
+//! Host scheduling never changes virtual times: an ANY_SOURCE receive,
+//! Waitany or Test decides only once every rank that could still change the
+//! answer has published a clock past it, or, when every live rank is blocked,
+//! the globally earliest undecided choice is granted. If nothing can be
+//! granted, the run is deadlocked and a report of who waits on whom is written.
+
+use crate::coll::{self, CollKind};
+use crate::model::Platform;
+use crate::output::{Event, EvKind, Stats};
+use std::collections::{HashMap, VecDeque};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+
+pub const ANY_SOURCE: i32 = -1;
+pub const ANY_TAG: i32 = -1;
+pub const PROC_NULL: i32 = -2;
+
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A message in flight (no payload unless payload mode).
+pub struct Msg {
+    pub src: u32,
+    pub ctx: u64,
+    pub tag: i32,
+    pub bytes: u64,
+    pub ts: f64,
+    /// Rendezvous id (0: eager, the sender does not wait).
+    pub sid: u64,
+    pub payload: Option<Vec<u8>>,
+}
+
+/// One thing a blocked rank waits for: (kind, world peer or u32::MAX for any, tag).
+pub const W_RECV: u8 = 0;
+pub const W_RDV: u8 = 1;
+
+/// What a blocked rank waits for (for the deadlock report). Kept compact and
+/// reused between sleeps: the text is only made if the run deadlocks.
+#[derive(Default)]
+pub struct WaitDesc {
+    pub call: &'static str,
+    pub items: Vec<(u8, u32, i32)>,
+    /// A collective: the meeting and its members (missing ones found at report time).
+    pub meeting: Option<(Arc<Meeting>, Arc<Vec<u32>>, &'static str)>,
+}
+
+impl WaitDesc {
+    fn text(&self) -> (String, String) {
+        let mut peers: Vec<u32> = vec![];
+        let mut detail = vec![];
+        for &(k, p, tag) in &self.items {
+            match (k, p) {
+                (W_RECV, u32::MAX) => detail.push(format!("receive from any source, tag {tag}")),
+                (W_RECV, p) => {
+                    peers.push(p);
+                    detail.push(format!("receive from rank {p}, tag {tag}"));
+                }
+                (_, p) => {
+                    peers.push(p);
+                    detail.push(format!("rendezvous send to rank {p} not yet received"));
+                }
+            }
+        }
+        if let Some((m, members, name)) = &self.meeting {
+            let args = lock(&m.args);
+            peers.extend((0..members.len()).filter(|&i| args[i].is_none()).map(|i| members[i]));
+            detail.push(format!("collective {name} not yet called by these members"));
+        }
+        peers.sort();
+        peers.dedup();
+        let on = if peers.is_empty() { "any rank".to_string() } else { peers.iter().map(|p| format!("rank {p}")).collect::<Vec<_>>().join(", ") };
+        (on, detail.join("; "))
+    }
+}
+
+#[derive(Default)]
+pub struct Inbox {
+    pub msgs: VecDeque<Msg>,
+    pub rdv_done: Vec<(u64, f64)>,
+    pub sleeping: bool,
+    pub poked: bool,
+    pub granted: bool,
+    pub candidate: Option<f64>,
+    /// Message deliveries still needed before a re-check is worth waking for.
+    pub need: u32,
+    pub finished: bool,
+    pub wait: WaitDesc,
+}
+
+pub struct Shared {
+    pub st: Mutex<Inbox>,
+    pub cv: Condvar,
+    /// Published lower bound on this rank's future send times (f64 bits).
+    pub clock: AtomicU64,
+}
+
+/// A collective meeting point: members deposit their arrival; the last one
+/// computes everybody's exit time (and moves the data in payload mode).
+pub struct Meeting {
+    pub args: Mutex<Vec<Option<crate::lmpi::CollArgs>>>,
+    pub arrived: AtomicUsize,
+    pub done: AtomicBool,
+    pub exit: Mutex<Vec<f64>>,
+    pub split: Mutex<Vec<Option<(u64, Arc<Vec<u32>>)>>>,
+}
+
+pub struct Sim {
+    pub n: u32,
+    pub plat: Platform,
+    pub ranks: Vec<Shared>,
+    blocked: AtomicUsize,
+    live: AtomicUsize,
+    watchers: Mutex<Vec<u32>>,
+    nwatch: AtomicUsize,
+    resolve_lock: Mutex<()>,
+    pub meetings: Mutex<HashMap<(u64, u64), Arc<Meeting>>>,
+    pub payload: bool,
+    pub timeline: bool,
+    pub trace_dir: Option<PathBuf>,
+    pub out_dir: Option<PathBuf>,
+    pub finished: AtomicUsize,
+    warned: Mutex<Vec<String>>,
+}
+
+static SIM: OnceLock<Sim> = OnceLock::new();
+
+pub fn sim() -> &'static Sim {
+    SIM.get().expect("bsim: LMPI called outside a bsim run")
+}
+
+pub fn sim_opt() -> Option<&'static Sim> {
+    SIM.get()
+}
+
+pub struct SimOpts {
+    pub payload: bool,
+    pub timeline: bool,
+    pub trace_dir: Option<PathBuf>,
+    pub out_dir: Option<PathBuf>,
+}
+
+pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> &'static Sim {
+    let ranks = (0..n)
+        .map(|_| Shared { st: Mutex::new(Inbox::default()), cv: Condvar::new(), clock: AtomicU64::new(0f64.to_bits()) })
+        .collect();
+    let s = Sim {
+        n,
+        plat,
+        ranks,
+        blocked: AtomicUsize::new(0),
+        live: AtomicUsize::new(n as usize),
+        watchers: Mutex::new(vec![]),
+        nwatch: AtomicUsize::new(0),
+        resolve_lock: Mutex::new(()),
+        meetings: Mutex::new(HashMap::new()),
+        payload: o.payload,
+        timeline: o.timeline,
+        trace_dir: o.trace_dir,
+        out_dir: o.out_dir,
+        finished: AtomicUsize::new(0),
+        warned: Mutex::new(vec![]),
+    };
+    if SIM.set(s).is_err() {
+        panic!("bsim: the simulation was started twice");
+    }
+    sim()
+}
+
+impl Sim {
+    pub fn warn_once(&self, key: &str, msg: String) {
+        let mut w = lock(&self.warned);
+        if !w.iter().any(|k| k == key) {
+            w.push(key.to_string());
+            eprintln!("bsim: warning: {msg}");
+        }
+    }
+
+    pub fn published(&self, r: u32) -> f64 {
+        f64::from_bits(self.ranks[r as usize].clock.load(SeqCst))
+    }
+
+    /// Publish `me`'s clock; wake ranks waiting on clocks to decide.
+    pub fn publish(&self, me: u32, t: f64) {
+        self.ranks[me as usize].clock.store(t.to_bits(), SeqCst);
+        if self.nwatch.load(SeqCst) > 0 {
+            let list = {
+                let mut w = lock(&self.watchers);
+                self.nwatch.store(0, SeqCst);
+                std::mem::take(&mut *w)
+            };
+            for r in list {
+                if r != me {
+                    self.wake(r);
+                }
+            }
+        }
+    }
+
+    /// Wake `r` if it sleeps; otherwise make its next sleep attempt re-check.
+    pub fn wake(&self, r: u32) {
+        let sh = &self.ranks[r as usize];
+        let mut g = lock(&sh.st);
+        self.wake_locked(&mut g, sh);
+    }
+
+    fn wake_locked(&self, g: &mut Inbox, sh: &Shared) {
+        if g.sleeping {
+            g.sleeping = false;
+            self.blocked.fetch_sub(1, SeqCst);
+            sh.cv.notify_one();
+        } else {
+            g.poked = true;
+        }
+    }
+
+    /// Wake for a delivery: a rank waiting for k messages sleeps on until the k-th.
+    fn wake_soft(&self, g: &mut Inbox, sh: &Shared) {
+        if g.sleeping && g.need > 1 {
+            g.need -= 1;
+        } else {
+            self.wake_locked(g, sh);
+        }
+    }
+
+    pub fn deliver(&self, dst: u32, m: Msg) {
+        let sh = &self.ranks[dst as usize];
+        let mut g = lock(&sh.st);
+        g.msgs.push_back(m);
+        self.wake_soft(&mut g, sh);
+    }
+
+    pub fn rdv_done(&self, sender: u32, sid: u64, t: f64) {
+        let sh = &self.ranks[sender as usize];
+        let mut g = lock(&sh.st);
+        g.rdv_done.push((sid, t));
+        self.wake_soft(&mut g, sh);
+    }
+
+    /// Put `me` to sleep (its inbox guard held by the caller) until woken.
+    /// `candidate`: the key of an undecided choice (ANY_SOURCE, Waitany, Test):
+    /// the rank is woken on every clock publication to re-check it.
+    /// `need`: deliveries (messages, rendezvous completions) before waking.
+    pub fn sleep<'a>(&'a self, me: u32, mut g: MutexGuard<'a, Inbox>, candidate: Option<f64>, need: u32) -> MutexGuard<'a, Inbox> {
+        let sh = &self.ranks[me as usize];
+        if g.poked {
+            g.poked = false;
+            return g;
+        }
+        if candidate.is_some() {
+            lock(&self.watchers).push(me);
+            self.nwatch.fetch_add(1, SeqCst);
+        }
+        g.candidate = candidate;
+        g.need = if candidate.is_some() { 1 } else { need.max(1) };
+        g.sleeping = true;
+        let b = self.blocked.fetch_add(1, SeqCst) + 1;
+        if b == self.live.load(SeqCst) {
+            drop(g);
+            self.resolve();
+            g = lock(&sh.st);
+        }
+        while g.sleeping {
+            g = sh.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+        g.poked = false;
+        g.candidate = None;
+        g
+    }
+
+    /// A rank has returned from its main.
+    pub fn finish(&self, me: u32) {
+        {
+            let mut g = lock(&self.ranks[me as usize].st);
+            g.finished = true;
+        }
+        self.publish(me, f64::INFINITY);
+        self.finished.fetch_add(1, SeqCst);
+        let live = self.live.fetch_sub(1, SeqCst) - 1;
+        if live > 0 && self.blocked.load(SeqCst) == live {
+            self.resolve();
+        }
+    }
+
+    /// Every live rank is blocked: grant the earliest undecided choice, or
+    /// report a deadlock.
+    fn resolve(&self) {
+        let _r = lock(&self.resolve_lock);
+        if self.blocked.load(SeqCst) != self.live.load(SeqCst) || self.live.load(SeqCst) == 0 {
+            return;
+        }
+        let mut best: Option<(f64, u32)> = None;
+        for (r, sh) in self.ranks.iter().enumerate() {
+            let g = lock(&sh.st);
+            if g.sleeping && !g.poked {
+                if let Some(c) = g.candidate {
+                    if best.is_none_or(|b| c < b.0) {
+                        best = Some((c, r as u32));
+                    }
+                }
+            }
+        }
+        if let Some((_, r)) = best {
+            let sh = &self.ranks[r as usize];
+            let mut g = lock(&sh.st);
+            g.granted = true;
+            self.wake_locked(&mut g, sh);
+            return;
+        }
+        self.deadlock();
+    }
+
+    fn deadlock(&self) -> ! {
+        let mut rep = String::from("bsim: deadlock: every live rank is blocked and none can make progress\n");
+        let mut blocked = 0;
+        for (r, sh) in self.ranks.iter().enumerate() {
+            let g = lock(&sh.st);
+            if g.finished {
+                continue;
+            }
+            blocked += 1;
+            let w = &g.wait;
+            let (on, detail) = w.text();
+            let t = f64::from_bits(sh.clock.load(SeqCst));
+            rep.push_str(&format!("  rank {r} (t = {t:.9e} s) in {} waits on {on}{}\n", w.call, if detail.is_empty() { String::new() } else { format!(" ({detail})") }));
+        }
+        rep.push_str(&format!("{blocked} rank(s) blocked, {} finished\n", self.n as usize - blocked));
+        eprint!("{rep}");
+        if let Some(d) = &self.out_dir {
+            let _ = std::fs::create_dir_all(d);
+            let _ = crate::output::write_atomic(&d.join("deadlock.txt"), rep.as_bytes());
+        }
+        let _ = std::io::stderr().flush();
+        std::process::exit(3);
+    }
+}
+
+// ---------------- per-rank state ----------------
+
+#[derive(Clone)]
+pub struct Comm {
+    pub ctx: u64,
+    pub members: Arc<Vec<u32>>,
+    pub me: i32,
+    pub coll_seq: u64,
+    pub child_seq: u64,
+}
+
+pub struct Matched {
+    pub tc: f64,
+    pub start: f64,
+    pub src_comm: i32,
+    pub tag: i32,
+    pub bytes: u64,
+}
+
+pub enum Req {
+    Send { sid: u64, done: Option<f64>, dest: u32, ts: f64, entry: f64 },
+    Recv {
+        src: i32,
+        comm: i32,
+        ctx: u64,
+        tag: i32,
+        members: Arc<Vec<u32>>,
+        buf: usize,
+        cap: u64,
+        post: f64,
+        matched: Option<Matched>,
+    },
+    /// Completed at creation (PROC_NULL).
+    Null,
+}
+
+impl Req {
+    /// Completion time if known.
+    fn done(&self) -> Option<f64> {
+        match self {
+            Req::Send { done, .. } => *done,
+            Req::Recv { matched, .. } => matched.as_ref().map(|m| m.tc),
+            Req::Null => Some(0.0),
+        }
+    }
+}
+
+/// Status of a completed receive (comm rank, tag, bytes).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct St {
+    pub source: i32,
+    pub tag: i32,
+    pub bytes: u64,
+    /// Communicator handle of the receive.
+    pub comm: i32,
+}
+
+pub struct Rank {
+    pub id: u32,
+    pub clock: f64,
+    pub comms: Vec<Option<Comm>>,
+    pub reqs: Vec<Option<Req>>,
+    free_reqs: Vec<usize>,
+    /// Unmatched receive requests, in posting order.
+    posted: VecDeque<usize>,
+    next_sid: u64,
+    pub stats: Stats,
+    pub events: Vec<Event>,
+    pub trace: Option<std::io::BufWriter<std::fs::File>>,
+    pub initialized: bool,
+    pub finalized: bool,
+    pub entry: f64,
+    /// Part of the current call spent waiting for peers.
+    pub idle: f64,
+    /// The LMPI call in progress (for the deadlock report).
+    pub call: &'static str,
+}
+
+fn mix(a: u64, b: u64) -> u64 {
+    // splitmix64 of a combination: context ids agreed without communication
+    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Rank {
+    pub fn new(id: u32, n: u32) -> Rank {
+        let world = Comm { ctx: 1, members: Arc::new((0..n).collect()), me: id as i32, coll_seq: 0, child_seq: 0 };
+        let selfc = Comm { ctx: mix(2, id as u64), members: Arc::new(vec![id]), me: 0, coll_seq: 0, child_seq: 0 };
+        let s = sim();
+        let trace = s.trace_dir.as_ref().map(|d| {
+            let f = std::fs::File::create(d.join(format!("rank{id}.txt")))
+                .unwrap_or_else(|e| panic!("bsim: cannot create trace file in {}: {e}", d.display()));
+            std::io::BufWriter::new(f)
+        });
+        Rank {
+            id,
+            clock: 0.0,
+            comms: vec![None, Some(world), Some(selfc)],
+            reqs: vec![None],
+            free_reqs: vec![],
+            posted: VecDeque::new(),
+            next_sid: 1,
+            stats: Stats::default(),
+            events: vec![],
+            trace,
+            initialized: false,
+            finalized: false,
+            entry: 0.0,
+            idle: 0.0,
+            call: "",
+        }
+    }
+
+    pub fn add_time(&mut self, t: f64) {
+        if !(t > 0.0) {
+            return;
+        }
+        if sim().timeline {
+            match self.events.last_mut() {
+                Some(e) if e.kind == EvKind::Compute && e.t1 == self.clock => e.t1 += t,
+                _ => self.events.push(Event { kind: EvKind::Compute, name: "compute", t0: self.clock, t1: self.clock + t, wait_end: self.clock }),
+            }
+        }
+        self.clock += t;
+        self.stats.compute += t;
+    }
+
+    /// Start of an LMPI call: publish the clock.
+    pub fn enter(&mut self) {
+        self.entry = self.clock;
+        self.idle = 0.0;
+        sim().publish(self.id, self.clock);
+    }
+
+    /// End of an LMPI call: account its time.
+    pub fn leave(&mut self, name: &'static str) {
+        let d = self.clock - self.entry;
+        self.stats.comm += d;
+        let idle = self.idle.min(d).max(0.0);
+        self.stats.wait += idle;
+        self.stats.calls += 1;
+        if sim().timeline && d > 0.0 {
+            self.events.push(Event { kind: EvKind::Comm, name, t0: self.entry, t1: self.clock, wait_end: self.entry + idle });
+        }
+    }
+
+    pub fn user_event(&mut self, name: &str) {
+        if sim().timeline {
+            let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+            self.events.push(Event { kind: EvKind::User, name: n, t0: self.clock, t1: self.clock, wait_end: self.clock });
+        }
+    }
+
+    pub fn trace_line(&mut self, f: impl FnOnce() -> String) {
+        if let Some(t) = &mut self.trace {
+            let _ = writeln!(t, "{}", f());
+        }
+    }
+
+    pub fn comm(&self, h: i32) -> Option<&Comm> {
+        self.comms.get(h as usize).and_then(|c| c.as_ref())
+    }
+
+    pub fn add_comm(&mut self, c: Comm) -> i32 {
+        self.comms.push(Some(c));
+        (self.comms.len() - 1) as i32
+    }
+
+    fn new_req(&mut self, r: Req) -> i32 {
+        if let Some(i) = self.free_reqs.pop() {
+            self.reqs[i] = Some(r);
+            i as i32
+        } else {
+            self.reqs.push(Some(r));
+            (self.reqs.len() - 1) as i32
+        }
+    }
+
+    fn free_req(&mut self, h: usize) -> Option<Req> {
+        let r = self.reqs.get_mut(h)?.take();
+        if r.is_some() {
+            self.free_reqs.push(h);
+        }
+        r
+    }
+
+    /// Post a send. Returns the request handle (completion known at once for eager sends).
+    pub fn isend(&mut self, comm: i32, dest: i32, tag: i32, bytes: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
+        if dest == PROC_NULL {
+            return self.new_req(Req::Null);
+        }
+        let s = sim();
+        let c = self.comm(comm).expect("valid comm");
+        let ctx = c.ctx;
+        let dw = c.members[dest as usize];
+        let o = if blocking { s.plat.o_send } else { s.plat.o_isend };
+        let entry = self.clock;
+        self.clock += o;
+        let ts = self.clock;
+        let rdv = sync || bytes >= s.plat.eager_threshold;
+        let sid = if rdv {
+            self.next_sid += 1;
+            self.next_sid
+        } else {
+            0
+        };
+        self.stats.sends += 1;
+        self.stats.bytes_sent += bytes;
+        let payload = if s.payload { data.map(|d| d.to_vec()) } else { None };
+        s.deliver(dw, Msg { src: self.id, ctx, tag, bytes, ts, sid, payload });
+        self.new_req(Req::Send { sid, done: if rdv { None } else { Some(ts) }, dest: dw, ts, entry })
+    }
+
+    pub fn irecv(&mut self, comm: i32, src: i32, tag: i32, buf: usize, cap: u64) -> i32 {
+        if src == PROC_NULL {
+            return self.new_req(Req::Null);
+        }
+        let c = self.comm(comm).expect("valid comm");
+        let r = Req::Recv { src, comm, ctx: c.ctx, tag, members: c.members.clone(), buf, cap, post: self.clock, matched: None };
+        let h = self.new_req(r);
+        self.posted.push_back(h as usize);
+        h
+    }
+
+    /// Match posted receives against the inbox, in posting order, as far as
+    /// the choice is decided. Returns rendezvous notifications to send after
+    /// the lock is released, and the key of an undecided ANY_SOURCE match.
+    fn progress(&mut self, g: &mut Inbox, granted: &mut bool) -> (Vec<(u32, u64, f64)>, Option<f64>) {
+        let s = sim();
+        let mut notes = vec![];
+        // rendezvous completions of my sends
+        if !g.rdv_done.is_empty() {
+            for (sid, t) in g.rdv_done.drain(..) {
+                for r in self.reqs.iter_mut().flatten() {
+                    if let Req::Send { sid: x, done, .. } = r {
+                        if *x == sid {
+                            *done = Some(t);
+                        }
+                    }
+                }
+            }
+        }
+        let mut undecided = None;
+        // Posted receives in order. One with no matching message cannot be
+        // overtaken wrongly (no queued message matches it), so later ones may
+        // match; an undecided ANY_SOURCE choice stops the scan.
+        let mut k = 0;
+        while k < self.posted.len() {
+            let h = self.posted[k];
+            let Some(Req::Recv { src, ctx, tag, members, post, .. }) = &self.reqs[h] else {
+                self.posted.remove(k);
+                continue;
+            };
+            let (src, ctx, tag, post) = (*src, *ctx, *tag, *post);
+            let ok = |m: &Msg| m.ctx == ctx && (tag == ANY_TAG || m.tag == tag);
+            let pick = if src != ANY_SOURCE {
+                let w = members[src as usize];
+                g.msgs.iter().position(|m| m.src == w && ok(m))
+            } else {
+                // earliest send among the first matching message of each source
+                let mut best: Option<(f64, u32, usize)> = None;
+                let mut seen: Vec<u32> = vec![];
+                for (i, m) in g.msgs.iter().enumerate() {
+                    if !ok(m) || seen.contains(&m.src) {
+                        continue;
+                    }
+                    seen.push(m.src);
+                    if best.is_none_or(|b| (m.ts, m.src) < (b.0, b.1)) {
+                        best = Some((m.ts, m.src, i));
+                    }
+                }
+                match best {
+                    None => None,
+                    Some((ts, bsrc, i)) => {
+                        // decided when no other member can still send something earlier
+                        let decided = *granted
+                            || members.iter().all(|&r| {
+                                if seen.contains(&r) {
+                                    return true;
+                                }
+                                let c = s.published(r);
+                                c > ts || (c == ts && r > bsrc)
+                            });
+                        if decided {
+                            *granted = false;
+                            Some(i)
+                        } else {
+                            undecided = Some(ts);
+                            break;
+                        }
+                    }
+                }
+            };
+            let Some(i) = pick else {
+                k += 1;
+                continue;
+            };
+            let m = g.msgs.remove(i).unwrap();
+            self.posted.remove(k);
+            let rdv = m.sid != 0;
+            let start = if !rdv && m.bytes < s.plat.async_threshold { m.ts } else { m.ts.max(post) };
+            let tc = start + s.plat.transfer(m.src, self.id, m.bytes);
+            if rdv {
+                notes.push((m.src, m.sid, tc));
+            }
+            let Some(Req::Recv { members, buf, cap, matched, .. }) = &mut self.reqs[h] else { unreachable!() };
+            let src_comm = members.iter().position(|&x| x == m.src).unwrap_or(0) as i32;
+            if m.bytes > *cap {
+                eprintln!(
+                    "bsim: rank {}: message truncated: {} bytes from rank {} (tag {}) into a {}-byte receive",
+                    self.id, m.bytes, m.src, m.tag, cap
+                );
+                std::process::exit(4);
+            }
+            if let Some(p) = &m.payload {
+                if *buf != 0 && !p.is_empty() {
+                    // SAFETY: the receive buffer of a posted request stays valid until it completes (MPI rule).
+                    unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), *buf as *mut u8, p.len()) };
+                }
+            }
+            *matched = Some(Matched { tc: tc.max(post), start, src_comm, tag: m.tag, bytes: m.bytes });
+        }
+        (notes, undecided)
+    }
+
+    /// Record what `hs` wait for in `w` (reusing its buffer); returns how many
+    /// deliveries they still need.
+    fn wait_desc(&self, call: &'static str, hs: &[usize], w: &mut WaitDesc) -> u32 {
+        w.call = if self.call.is_empty() { call } else { self.call };
+        w.items.clear();
+        w.meeting = None;
+        for &h in hs {
+            match &self.reqs[h] {
+                Some(Req::Recv { src, tag, members, matched: None, .. }) => {
+                    let p = if *src == ANY_SOURCE { u32::MAX } else { members[*src as usize] };
+                    w.items.push((W_RECV, p, *tag));
+                }
+                Some(Req::Send { dest, done: None, .. }) => w.items.push((W_RDV, *dest, 0)),
+                _ => {}
+            }
+        }
+        w.items.len() as u32
+    }
+
+    /// Lower bound on the completion time of an unmatched request.
+    fn lower_bound(&self, h: usize) -> f64 {
+        let s = sim();
+        match &self.reqs[h] {
+            Some(Req::Recv { src, members, post, matched: None, .. }) => {
+                let lb = if *src == ANY_SOURCE {
+                    members.iter().map(|&r| s.published(r)).fold(f64::INFINITY, f64::min)
+                } else {
+                    s.published(members[*src as usize])
+                };
+                lb.max(*post)
+            }
+            Some(Req::Send { ts, dest, done: None, .. }) => s.published(*dest).max(*ts),
+            Some(r) => r.done().unwrap_or(0.0),
+            None => 0.0,
+        }
+    }
+
+    /// Block until `pred` holds over the request table (re-matching as messages come).
+    /// `choice`: for Waitany/Test, returns Some(decision) or the undecided key.
+    /// `all`: the wait needs every request (Waitall); otherwise any one may do.
+    fn block<T>(&mut self, call: &'static str, hs: &[usize], all: bool, mut decide: impl FnMut(&mut Rank, bool) -> Result<T, Option<f64>>) -> T {
+        let s = sim();
+        let sh = &s.ranks[self.id as usize];
+        let mut granted = false;
+        loop {
+            let mut g = lock(&sh.st);
+            if g.granted {
+                g.granted = false;
+                granted = true;
+            }
+            let (notes, undecided_match) = self.progress(&mut g, &mut granted);
+            if !notes.is_empty() {
+                drop(g);
+                for (r, sid, t) in notes {
+                    s.rdv_done(r, sid, t);
+                }
+                continue;
+            }
+            let key = match decide(self, granted) {
+                Ok(v) => return v,
+                Err(k) => k,
+            };
+            granted = false;
+            let cand = match (undecided_match, key) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let mut wd = std::mem::take(&mut g.wait);
+            let need = self.wait_desc(call, hs, &mut wd);
+            g.wait = wd;
+            // receives posted before these (ANY_SOURCE order) may take messages first
+            let need = if !all || self.posted.len() as u32 > need { 1 } else { need };
+            let g = s.sleep(self.id, g, cand, need);
+            drop(g);
+        }
+    }
+
+    fn complete(&mut self, h: usize, st: Option<&mut St>) {
+        let s = sim();
+        let Some(r) = self.free_req(h) else { return };
+        match r {
+            Req::Send { done, ts, .. } => {
+                let d = done.unwrap();
+                // rendezvous: blocked until the receiver took the message
+                self.idle += (d - self.clock.max(ts)).max(0.0);
+                self.clock = self.clock.max(d);
+            }
+            Req::Recv { matched, post, comm, .. } => {
+                let m = matched.unwrap();
+                let before = self.clock;
+                self.clock = self.clock.max(m.tc) + s.plat.o_recv;
+                self.idle += (m.start - before.max(post)).max(0.0);
+                self.stats.recvs += 1;
+                if let Some(st) = st {
+                    *st = St { source: m.src_comm, tag: m.tag, bytes: m.bytes, comm };
+                }
+            }
+            Req::Null => {
+                if let Some(st) = st {
+                    *st = St { source: PROC_NULL, tag: ANY_TAG, bytes: 0, comm: 0 };
+                }
+            }
+        }
+    }
+
+    pub fn valid_req(&self, h: i32) -> bool {
+        h > 0 && self.reqs.get(h as usize).is_some_and(|r| r.is_some())
+    }
+
+    /// MPI_Waitall over handles (0 = REQUEST_NULL entries are skipped).
+    pub fn waitall(&mut self, hs: &[i32], sts: &mut [St]) {
+        let live: Vec<usize> = hs.iter().filter(|&&h| h > 0).map(|&h| h as usize).collect();
+        self.block("Waitall", &live, true, |me, _| {
+            if live.iter().all(|&h| me.reqs[h].as_ref().is_some_and(|r| r.done().is_some())) {
+                Ok(())
+            } else {
+                Err(None)
+            }
+        });
+        for (i, &h) in hs.iter().enumerate() {
+            if h > 0 {
+                let st = sts.get_mut(i);
+                self.complete(h as usize, st);
+            }
+        }
+    }
+
+    pub fn wait(&mut self, h: i32, st: &mut St) {
+        self.waitall(&[h], std::slice::from_mut(st));
+    }
+
+    /// MPI_Waitany: the request that completes first in virtual time (lowest
+    /// index on ties). Returns its index or None if all are REQUEST_NULL.
+    pub fn waitany(&mut self, hs: &[i32], st: &mut St) -> Option<usize> {
+        let live: Vec<(usize, usize)> = hs.iter().enumerate().filter(|(_, &h)| h > 0).map(|(i, &h)| (i, h as usize)).collect();
+        if live.is_empty() {
+            return None;
+        }
+        let lh: Vec<usize> = live.iter().map(|x| x.1).collect();
+        let idx = self.block("Waitany", &lh, false, |me, granted| {
+            let clock = me.clock;
+            let mut best: Option<(f64, usize)> = None;
+            let mut lb_min = (f64::INFINITY, usize::MAX);
+            for &(i, h) in &live {
+                match me.reqs[h].as_ref().and_then(|r| r.done()) {
+                    Some(t) => {
+                        let e = t.max(clock);
+                        if best.is_none_or(|b| (e, i) < b) {
+                            best = Some((e, i));
+                        }
+                    }
+                    None => {
+                        let e = me.lower_bound(h).max(clock);
+                        if (e, i) < lb_min {
+                            lb_min = (e, i);
+                        }
+                    }
+                }
+            }
+            match best {
+                Some(b) if granted || b < lb_min => Ok(b.1),
+                Some(b) => Err(Some(b.0)),
+                None => Err(None),
+            }
+        });
+        self.complete(hs[idx] as usize, Some(st));
+        Some(idx)
+    }
+
+    /// MPI_Test: complete iff it completed by now (decided deterministically).
+    pub fn testall(&mut self, hs: &[i32], sts: &mut [St]) -> bool {
+        let live: Vec<usize> = hs.iter().filter(|&&h| h > 0).map(|&h| h as usize).collect();
+        let done = self.block("Test", &live, false, |me, granted| {
+            let now = me.clock;
+            let mut all = true;
+            for &h in &live {
+                match me.reqs[h].as_ref().and_then(|r| r.done()) {
+                    Some(t) if t <= now => {}
+                    Some(_) => return Ok(false),
+                    None => {
+                        if me.lower_bound(h) > now || granted {
+                            return Ok(false);
+                        }
+                        all = false;
+                    }
+                }
+            }
+            if all {
+                Ok(true)
+            } else {
+                Err(Some(now))
+            }
+        });
+        if done {
+            for (i, &h) in hs.iter().enumerate() {
+                if h > 0 {
+                    self.complete(h as usize, sts.get_mut(i));
+                }
+            }
+        } else {
+            self.clock += sim().plat.o_test;
+        }
+        done
+    }
+
+    /// Drop a request handle without waiting (MPI_Request_free).
+    pub fn request_free(&mut self, h: i32) {
+        if h > 0 {
+            self.posted.retain(|&x| x != h as usize);
+            self.free_req(h as usize);
+        }
+    }
+
+    /// A collective: meet the other members, get my exit time.
+    pub fn collective(&mut self, comm: i32, kind: CollKind, args: crate::lmpi::CollArgs) -> Option<(u64, Arc<Vec<u32>>)> {
+        let s = sim();
+        let c = self.comms[comm as usize].as_mut().expect("valid comm");
+        c.coll_seq += 1;
+        let key = (c.ctx, c.coll_seq);
+        let p = c.members.len();
+        let me = c.me as usize;
+        let members = c.members.clone();
+        self.stats.colls += 1;
+        if p == 1 {
+            let mut one = vec![Some(args)];
+            let (exit, split) = finish_meeting(s, kind, &members, &mut one, key.0);
+            self.clock = self.clock.max(exit[0]);
+            return split.into_iter().next().flatten();
+        }
+        let m = {
+            let mut ms = lock(&s.meetings);
+            ms.entry(key)
+                .or_insert_with(|| {
+                    Arc::new(Meeting {
+                        args: Mutex::new((0..p).map(|_| None).collect()),
+                        arrived: AtomicUsize::new(0),
+                        done: AtomicBool::new(false),
+                        exit: Mutex::new(vec![]),
+                        split: Mutex::new(vec![]),
+                    })
+                })
+                .clone()
+        };
+        let arrive = self.clock;
+        lock(&m.args)[me] = Some(args);
+        if m.arrived.fetch_add(1, SeqCst) + 1 == p {
+            let mut a = lock(&m.args);
+            let (exit, split) = finish_meeting(s, kind, &members, &mut a, key.0);
+            *lock(&m.exit) = exit;
+            *lock(&m.split) = split;
+            drop(a);
+            lock(&s.meetings).remove(&key);
+            m.done.store(true, SeqCst);
+            for (i, &w) in members.iter().enumerate() {
+                if i != me {
+                    s.wake(w);
+                }
+            }
+        } else {
+            let name = kind.name();
+            let sh = &s.ranks[self.id as usize];
+            loop {
+                let mut g = lock(&sh.st);
+                if m.done.load(SeqCst) {
+                    break;
+                }
+                g.wait.call = if self.call.is_empty() { name } else { self.call };
+                g.wait.items.clear();
+                g.wait.meeting = Some((m.clone(), members.clone(), name));
+                // only the last member's wake ends this wait
+                drop(s.sleep(self.id, g, None, u32::MAX));
+            }
+            lock(&sh.st).wait.meeting = None;
+        }
+        let exit = lock(&m.exit)[me];
+        let last = lock(&m.args).iter().flatten().map(|a| a.arrive).fold(arrive, f64::max);
+        self.idle += (last - arrive).max(0.0).min(exit - arrive);
+        self.clock = self.clock.max(exit);
+        let r = lock(&m.split).get(me).cloned().flatten();
+        r
+    }
+
+    pub fn derive_ctx(&mut self, comm: i32, color: i64) -> u64 {
+        let c = self.comms[comm as usize].as_mut().unwrap();
+        c.child_seq += 1;
+        mix(mix(c.ctx, c.child_seq), color as u64 ^ 0x5bd1_e995)
+    }
+}
+
+/// The last member of a meeting: exit times of all members and the data moves.
+fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<crate::lmpi::CollArgs>], ctx: u64) -> (Vec<f64>, Vec<Option<(u64, Arc<Vec<u32>>)>>) {
+    let a: Vec<&crate::lmpi::CollArgs> = args.iter().map(|x| x.as_ref().unwrap()).collect();
+    let arrive: Vec<f64> = a.iter().map(|x| x.arrive).collect();
+    let shape = crate::lmpi::shape_of(kind, &a);
+    let exit = coll::times(&s.plat, &shape, &arrive, members, &mut |op, msg| s.warn_once(&format!("{op}:{msg}"), msg));
+    if s.payload {
+        crate::lmpi::move_data(kind, &a);
+    }
+    let mut split = vec![];
+    if kind == CollKind::CommSplit || kind == CollKind::CommDup {
+        // groups by color, ordered by (key, old rank); ctx agreed from the parent's
+        let mut colors: Vec<i64> = a.iter().map(|x| x.color).collect();
+        colors.sort();
+        colors.dedup();
+        let mut by_color: HashMap<i64, Arc<Vec<u32>>> = HashMap::new();
+        for &col in &colors {
+            if col == crate::lmpi::UNDEFINED as i64 {
+                continue;
+            }
+            let mut v: Vec<(i64, usize)> = (0..a.len()).filter(|&i| a[i].color == col).map(|i| (a[i].key, i)).collect();
+            v.sort();
+            by_color.insert(col, Arc::new(v.iter().map(|&(_, i)| members[i]).collect()));
+        }
+        for x in &a {
+            split.push(by_color.get(&x.color).map(|m| (mix(x.newctx, ctx), m.clone())));
+        }
+    }
+    (exit, split)
+}

@@ -1,0 +1,21 @@
+//! BSIM: runs MPI skeletons (compute replaced by `BSIM_Add_time`, `MPI_` renamed
+//! `LMPI_`) with as many ranks as the target machine, each with a virtual clock,
+//! and predicts the run time from a platform model (docs/bsim.md).
+//!
+//! Layers: `model` (platform file, link model, collective tables), `coll`
+//! (collective algorithms and tables), `engine` (virtual clocks, matching,
+//! deadlock detection), `lmpi`/`fortran` (C and Fortran ABI), `output`
+//! (reports, traces, Gantt charts), `run` (process entry), `cli` (`xmpc bsim`).
+
+#![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
+
+pub mod cli;
+pub mod coll;
+pub mod dtype;
+pub mod engine;
+pub mod fortran;
+pub mod lmpi;
+pub mod model;
+pub mod output;
+pub mod run;
+pub mod simgrid;

@@ -1,0 +1,271 @@
+//! Outputs: the prediction report (text + JSON), a Chrome/Perfetto trace and a
+//! Gantt chart (SVG or PNG). Files are written to a temporary name and renamed.
+
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
+pub struct Stats {
+    /// Virtual time added by BSIM_Add_time.
+    pub compute: f64,
+    /// Virtual time spent inside LMPI calls.
+    pub comm: f64,
+    /// Part of `comm` spent waiting for a peer (late sender/receiver, collective skew).
+    pub wait: f64,
+    pub calls: u64,
+    pub sends: u64,
+    pub recvs: u64,
+    pub colls: u64,
+    pub bytes_sent: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvKind {
+    Compute,
+    Comm,
+    User,
+}
+
+#[derive(Debug, Clone)]
+pub struct Event {
+    pub kind: EvKind,
+    pub name: &'static str,
+    pub t0: f64,
+    pub t1: f64,
+    /// End of the waiting part of a communication call.
+    pub wait_end: f64,
+}
+
+pub struct RankResult {
+    pub rank: u32,
+    pub end: f64,
+    pub stats: Stats,
+    pub events: Vec<Event>,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+pub struct RankReport {
+    pub rank: u32,
+    pub end: f64,
+    #[serde(flatten)]
+    pub stats: Stats,
+}
+
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+pub struct Report {
+    pub np: u32,
+    pub platform: String,
+    pub backend: String,
+    pub payload: bool,
+    /// Predicted run time: the latest rank end.
+    pub predicted_time: f64,
+    pub slowest_rank: u32,
+    pub host_seconds: f64,
+    pub ranks: Vec<RankReport>,
+}
+
+pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), String> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    std::fs::write(&tmp, data).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: cannot write: {e}", path.display())
+    })
+}
+
+pub fn build_report(res: &[RankResult], platform: &str, backend: &str, payload: bool, host: f64) -> Report {
+    let (mut best, mut who) = (0.0f64, 0u32);
+    for r in res {
+        if r.end > best {
+            best = r.end;
+            who = r.rank;
+        }
+    }
+    Report {
+        np: res.len() as u32,
+        platform: platform.to_string(),
+        backend: backend.to_string(),
+        payload,
+        predicted_time: best,
+        slowest_rank: who,
+        host_seconds: host,
+        ranks: res.iter().map(|r| RankReport { rank: r.rank, end: r.end, stats: r.stats }).collect(),
+    }
+}
+
+fn mmm(v: impl Iterator<Item = f64> + Clone) -> (f64, f64, f64) {
+    let n = v.clone().count().max(1) as f64;
+    let min = v.clone().fold(f64::INFINITY, f64::min);
+    let max = v.clone().fold(f64::NEG_INFINITY, f64::max);
+    (if min.is_finite() { min } else { 0.0 }, v.sum::<f64>() / n, if max.is_finite() { max } else { 0.0 })
+}
+
+/// Short summary for the terminal.
+pub fn summary(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "bsim: {} ranks, platform {}, {} back end{}", r.np, r.platform, r.backend, if r.payload { ", payload mode" } else { "" });
+    let _ = writeln!(s, "predicted time: {:.9e} s (rank {})", r.predicted_time, r.slowest_rank);
+    let _ = writeln!(s, "{:<10} {:>14} {:>14} {:>14}", "per rank", "min", "mean", "max");
+    for (name, f) in [
+        ("compute", (|x: &RankReport| x.stats.compute) as fn(&RankReport) -> f64),
+        ("comm", |x| x.stats.comm),
+        ("wait", |x| x.stats.wait),
+        ("end", |x| x.end),
+    ] {
+        let (a, b, c) = mmm(r.ranks.iter().map(f));
+        let _ = writeln!(s, "{name:<10} {a:>14.6e} {b:>14.6e} {c:>14.6e}");
+    }
+    let _ = writeln!(s, "host time: {:.3} s", r.host_seconds);
+    s
+}
+
+/// Full text report: summary plus one line per rank.
+pub fn text_report(r: &Report) -> String {
+    let mut s = summary(r);
+    let _ = writeln!(s, "\n{:>6} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>6}", "rank", "end", "compute", "comm", "wait", "sends", "recvs", "colls");
+    for x in &r.ranks {
+        let _ = writeln!(
+            s,
+            "{:>6} {:>14.6e} {:>14.6e} {:>14.6e} {:>14.6e} {:>8} {:>8} {:>6}",
+            x.rank, x.end, x.stats.compute, x.stats.comm, x.stats.wait, x.stats.sends, x.stats.recvs, x.stats.colls
+        );
+    }
+    s
+}
+
+/// Chrome trace / Perfetto JSON: one thread per rank, times in microseconds.
+pub fn chrome_trace(res: &[RankResult]) -> String {
+    let mut ev = vec![];
+    for r in res {
+        ev.push(serde_json::json!({"ph": "M", "name": "thread_name", "pid": 0, "tid": r.rank, "args": {"name": format!("rank {}", r.rank)}}));
+        for e in &r.events {
+            let (t0, t1) = (e.t0 * 1e6, e.t1 * 1e6);
+            match e.kind {
+                EvKind::User => ev.push(serde_json::json!({"ph": "i", "s": "t", "name": e.name, "cat": "user", "pid": 0, "tid": r.rank, "ts": t0})),
+                EvKind::Compute => ev.push(serde_json::json!({"ph": "X", "name": "compute", "cat": "compute", "pid": 0, "tid": r.rank, "ts": t0, "dur": t1 - t0})),
+                EvKind::Comm => {
+                    ev.push(serde_json::json!({"ph": "X", "name": e.name, "cat": "comm", "pid": 0, "tid": r.rank, "ts": t0, "dur": t1 - t0,
+                        "args": {"wait_us": e.wait_end * 1e6 - t0}}));
+                }
+            }
+        }
+    }
+    serde_json::to_string(&serde_json::json!({"traceEvents": ev, "displayTimeUnit": "ns"})).unwrap()
+}
+
+/// Rectangles of the Gantt chart: (rank, t0, t1, class) with class 0 compute,
+/// 1 communication, 2 waiting; user events as (rank, t, name).
+fn gantt_items(res: &[RankResult]) -> (Vec<(u32, f64, f64, u8)>, Vec<(u32, f64, &'static str)>) {
+    let mut rects = vec![];
+    let mut marks = vec![];
+    for r in res {
+        for e in &r.events {
+            match e.kind {
+                EvKind::Compute => rects.push((r.rank, e.t0, e.t1, 0)),
+                EvKind::Comm => {
+                    if e.wait_end > e.t0 {
+                        rects.push((r.rank, e.t0, e.wait_end, 2));
+                    }
+                    if e.t1 > e.wait_end {
+                        rects.push((r.rank, e.wait_end, e.t1, 1));
+                    }
+                }
+                EvKind::User => marks.push((r.rank, e.t0, e.name)),
+            }
+        }
+    }
+    (rects, marks)
+}
+
+const COLOURS: [(u8, u8, u8); 3] = [(40, 40, 40), (70, 130, 220), (240, 200, 40)];
+
+/// SVG Gantt: ranks down, virtual time across; compute black, communication
+/// blue, waiting yellow (as the paper's Figure 4).
+pub fn gantt_svg(res: &[RankResult], tmax: f64) -> String {
+    let (rects, marks) = gantt_items(res);
+    let n = res.len().max(1) as f64;
+    let (w, left, top) = (1000.0, 60.0, 30.0);
+    let row = (600.0 / n).clamp(0.05, 16.0);
+    let h = top + row * n + 40.0;
+    let tx = |t: f64| left + (w - left - 20.0) * if tmax > 0.0 { t / tmax } else { 0.0 };
+    let mut s = String::new();
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h:.0}" font-family="sans-serif" font-size="11">"#);
+    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
+    let _ = writeln!(s, r#"<text x="{left}" y="18">BSIM timeline: {} ranks, {:.6e} s (black compute, blue communication, yellow waiting)</text>"#, res.len(), tmax);
+    for (r, t0, t1, c) in rects {
+        let (cr, cg, cb) = COLOURS[c as usize];
+        let _ = writeln!(
+            s,
+            r#"<rect x="{:.2}" y="{:.2}" width="{:.3}" height="{:.3}" fill="rgb({cr},{cg},{cb})"/>"#,
+            tx(t0), top + row * r as f64, (tx(t1) - tx(t0)).max(0.2), row * 0.9
+        );
+    }
+    for (r, t, name) in marks {
+        let x = tx(t);
+        let y = top + row * r as f64;
+        let _ = writeln!(s, r#"<line x1="{x:.2}" y1="{y:.2}" x2="{x:.2}" y2="{:.2}" stroke="red"/><title>{}</title>"#, y + row, xml(name));
+    }
+    let step = (n / 8.0).ceil().max(1.0) as usize;
+    for r in (0..res.len()).step_by(step) {
+        let _ = writeln!(s, r#"<text x="4" y="{:.1}">rank {r}</text>"#, top + row * (r as f64 + 0.8));
+    }
+    let y = top + row * n + 14.0;
+    for k in 0..=4 {
+        let t = tmax * k as f64 / 4.0;
+        let _ = writeln!(s, r#"<text x="{:.1}" y="{y:.1}" text-anchor="middle">{t:.3e} s</text>"#, tx(t));
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+fn xml(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// PNG Gantt (same colours, no text).
+pub fn gantt_png(res: &[RankResult], tmax: f64) -> Result<Vec<u8>, String> {
+    let (rects, marks) = gantt_items(res);
+    let w = 1200usize;
+    let n = res.len().max(1);
+    let row = (800 / n).clamp(1, 16);
+    let h = (row * n).max(1);
+    let mut img = vec![255u8; w * h * 3];
+    let tx = |t: f64| ((w - 1) as f64 * if tmax > 0.0 { t / tmax } else { 0.0 }) as usize;
+    let mut fill = |r: usize, x0: usize, x1: usize, c: (u8, u8, u8)| {
+        for y in r * row..(r * row + row.max(2) - 1).min(h) {
+            for x in x0..=x1.min(w - 1) {
+                let o = (y * w + x) * 3;
+                img[o] = c.0;
+                img[o + 1] = c.1;
+                img[o + 2] = c.2;
+            }
+        }
+    };
+    for (r, t0, t1, c) in rects {
+        fill(r as usize, tx(t0), tx(t1), COLOURS[c as usize]);
+    }
+    for (r, t, _) in marks {
+        let x = tx(t);
+        fill(r as usize, x, x, (220, 30, 30));
+    }
+    let mut out = vec![];
+    {
+        let mut enc = png::Encoder::new(&mut out, w as u32, h as u32);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut wr = enc.write_header().map_err(|e| e.to_string())?;
+        wr.write_image_data(&img).map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+/// Write the Gantt chart; the format follows the extension (.svg or .png).
+pub fn write_gantt(path: &Path, res: &[RankResult], tmax: f64) -> Result<(), String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("png") => write_atomic(path, &gantt_png(res, tmax)?),
+        _ => write_atomic(path, gantt_svg(res, tmax).as_bytes()),
+    }
+}

@@ -1,0 +1,197 @@
+//! `bsim_start`: called by the process `main` (csrc/bsim_main.c). Reads the run
+//! parameters from the environment, runs every rank as a thread, writes outputs.
+
+use crate::engine::{self, Rank, SimOpts};
+use crate::lmpi::CUR;
+use crate::model::{self, Platform};
+use crate::output::{self, RankResult};
+use std::ffi::{c_char, c_int};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering::SeqCst;
+use std::time::{Duration, Instant};
+
+pub type CMain = unsafe extern "C" fn(c_int, *mut *mut c_char) -> c_int;
+pub type FMain = unsafe extern "C" fn();
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|s| !s.is_empty())
+}
+
+fn env_flag(name: &str) -> bool {
+    env(name).is_some_and(|v| v != "0" && v != "no" && v != "false")
+}
+
+/// Run parameters from the environment (set by `xmpc bsim run`).
+pub struct Params {
+    pub np: u32,
+    pub platform: Platform,
+    pub out: Option<PathBuf>,
+    pub gantt: Option<PathBuf>,
+    pub trace_json: Option<PathBuf>,
+    pub trace_dir: Option<PathBuf>,
+    pub payload: bool,
+    pub stack: usize,
+    pub quiet: bool,
+    pub progress: bool,
+}
+
+pub fn params_from_env() -> Result<Params, String> {
+    let np = match env("BSIM_NP") {
+        None => 1,
+        Some(v) => v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
+    };
+    let platform = match env("BSIM_PLATFORM") {
+        Some(p) => model::load_platform(&PathBuf::from(p))?,
+        None => Platform::default(),
+    };
+    match env("BSIM_BACKEND").as_deref() {
+        None | Some("threads") => {}
+        Some(b) => return Err(format!("BSIM_BACKEND={b}: this executable was linked for the threads back end (the only one built in)")),
+    }
+    let stack = match env("BSIM_STACK_KB") {
+        None => 256 * 1024,
+        Some(v) => v.parse::<usize>().ok().filter(|&k| k >= 16).ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB >= 16"))? * 1024,
+    };
+    Ok(Params {
+        np,
+        platform,
+        out: env("BSIM_OUT").map(PathBuf::from),
+        gantt: env("BSIM_GANTT").map(PathBuf::from),
+        trace_json: env("BSIM_TRACE_JSON").map(PathBuf::from),
+        trace_dir: env("BSIM_TRACE").map(PathBuf::from),
+        payload: env_flag("BSIM_PAYLOAD"),
+        stack,
+        quiet: env_flag("BSIM_QUIET"),
+        progress: env("BSIM_PROGRESS").map_or(std::io::stderr().is_terminal(), |v| v != "0"),
+    })
+}
+
+struct SendPtr(usize);
+unsafe impl Send for SendPtr {}
+
+/// # Safety
+/// `argv` must be the process arguments; `cmain`/`fmain` the skeleton's entry points.
+#[no_mangle]
+pub unsafe extern "C" fn bsim_start(argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>) -> c_int {
+    let p = match params_from_env() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("bsim: {e}");
+            return 2;
+        }
+    };
+    if cmain.is_none() && fmain.is_none() {
+        eprintln!("bsim: the program defines neither bsim_main (C) nor bsim_main_f (Fortran): was it skeletonized?");
+        return 2;
+    }
+    match run(&p, argc, argv, cmain, fmain) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("bsim: {e}");
+            1
+        }
+    }
+}
+
+unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>) -> Result<c_int, String> {
+    for d in [&p.out, &p.trace_dir].into_iter().flatten() {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create directory: {e}", d.display()))?;
+    }
+    let timeline = p.gantt.is_some() || p.trace_json.is_some();
+    let sim = engine::init_sim(
+        p.np,
+        p.platform.clone(),
+        SimOpts { payload: p.payload, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() },
+    );
+    let t0 = Instant::now();
+    let mut handles = Vec::with_capacity(p.np as usize);
+    for id in 0..p.np {
+        let av = SendPtr(argv as usize);
+        let h = std::thread::Builder::new()
+            .name(format!("rank{id}"))
+            .stack_size(p.stack)
+            .spawn(move || {
+                let av = av;
+                let mut rank = Box::new(Rank::new(id, sim.n));
+                CUR.with(|c| c.set(&mut *rank));
+                let code = match (cmain, fmain) {
+                    (Some(f), _) => f(argc, av.0 as *mut *mut c_char),
+                    (None, Some(f)) => {
+                        f();
+                        0
+                    }
+                    _ => 0,
+                };
+                if let Some(t) = &mut rank.trace {
+                    use std::io::Write;
+                    let _ = t.flush();
+                }
+                sim.finish(id);
+                CUR.with(|c| c.set(std::ptr::null_mut()));
+                let r = *rank;
+                (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
+            })
+            .map_err(|e| format!("cannot start rank {id} as a thread: {e} (try a smaller BSIM_STACK_KB or raise `ulimit -u`)"))?;
+        handles.push(h);
+    }
+    let bar = if p.progress && p.np > 1 { Some(progress_thread(p.np as u64)) } else { None };
+    let mut results = Vec::with_capacity(handles.len());
+    let mut code = 0;
+    for h in handles {
+        match h.join() {
+            Ok((c, r)) => {
+                if c != 0 && code == 0 {
+                    code = c;
+                }
+                results.push(r);
+            }
+            Err(_) => return Err("a rank thread panicked".into()),
+        }
+    }
+    if let Some((stop, t)) = bar {
+        stop.store(true, SeqCst);
+        let _ = t.join();
+    }
+    let host = t0.elapsed().as_secs_f64();
+    let rep = output::build_report(&results, &sim.plat.name, "threads", p.payload, host);
+    if !p.quiet {
+        print!("{}", output::summary(&rep));
+    }
+    if let Some(d) = &p.out {
+        let json = serde_json::to_string_pretty(&rep).unwrap();
+        output::write_atomic(&d.join("report.json"), json.as_bytes())?;
+        output::write_atomic(&d.join("report.txt"), output::text_report(&rep).as_bytes())?;
+    }
+    if let Some(g) = &p.gantt {
+        output::write_gantt(g, &results, rep.predicted_time)?;
+    }
+    if let Some(t) = &p.trace_json {
+        output::write_atomic(t, output::chrome_trace(&results).as_bytes())?;
+    }
+    Ok(code)
+}
+
+fn progress_thread(n: u64) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>) {
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let s2 = stop.clone();
+    let t = std::thread::spawn(move || {
+        let start = Instant::now();
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        while !s2.load(SeqCst) {
+            std::thread::sleep(Duration::from_millis(100));
+            if bar.is_none() && start.elapsed() > Duration::from_secs(2) {
+                let b = indicatif::ProgressBar::new(n);
+                b.set_style(indicatif::ProgressStyle::with_template("bsim {elapsed} [{bar:30}] {pos}/{len} ranks finished").unwrap());
+                bar = Some(b);
+            }
+            if let Some(b) = &bar {
+                b.set_position(engine::sim().finished.load(SeqCst) as u64);
+            }
+        }
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+    });
+    (stop, t)
+}

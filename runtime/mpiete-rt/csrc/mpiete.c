@@ -1,0 +1,1207 @@
+/*
+ * libxmpc_mpiete core: block timers (compute mode), the program trace writer
+ * (trace mode), token-passing execution (token mode), time-in-MPI accounting
+ * (measure mode), point-to-point collectives and the C PMPI wrappers.
+ * Fortran wrappers are in mpiete_f.c (a separate object, so C programs do not
+ * need the Fortran MPI library). Formats: docs/mpiete.md.
+ *
+ * Every MPI call the runtime makes itself goes to PMPI_*, so nothing is
+ * recorded twice.
+ */
+#define _GNU_SOURCE
+#include "mpiete.h"
+#include "mpiete_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- state ------------------------------------------------------------ */
+
+int me_mode = 0;     /* ME_* flags */
+int me_p2p = 0;      /* collectives and blocking calls decomposed (trace/token) */
+static int g_inited = 0, g_finalized = 0;
+static int g_rank = 0, g_size = 1;
+static char g_dir[4096] = ".";
+static MPI_Comm g_collworld = MPI_COMM_NULL; /* collectives' p2p messages */
+static MPI_Comm g_tokcomm = MPI_COMM_NULL;   /* token and release messages */
+static MPI_Group g_worldgrp = MPI_GROUP_NULL;
+
+static inline uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+uint64_t me_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+uint64_t me_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void die(const char *msg) {
+    fprintf(stderr, "mpiete: rank %d: %s\n", g_rank, msg);
+    fflush(stderr);
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+    _exit(1);
+}
+
+static void *xrealloc(void *p, size_t n) {
+    void *q = realloc(p, n ? n : 1);
+    if (!q) die("out of memory");
+    return q;
+}
+
+/* ---- compute mode: per-block time and count --------------------------- */
+
+static uint64_t *g_sum, *g_start, *g_cnt;
+static int g_nblk = 0; /* capacity (ids < g_nblk) */
+
+static void blk_grow(int id) {
+    int n = g_nblk ? g_nblk : 64;
+    while (n <= id) n *= 2;
+    g_sum = xrealloc(g_sum, n * sizeof *g_sum);
+    g_start = xrealloc(g_start, n * sizeof *g_start);
+    g_cnt = xrealloc(g_cnt, n * sizeof *g_cnt);
+    memset(g_sum + g_nblk, 0, (n - g_nblk) * sizeof *g_sum);
+    memset(g_start + g_nblk, 0, (n - g_nblk) * sizeof *g_start);
+    memset(g_cnt + g_nblk, 0, (n - g_nblk) * sizeof *g_cnt);
+    g_nblk = n;
+}
+
+/* ---- trace mode: streamed binary records ------------------------------ */
+
+#define TBUF (64 * 1024)
+static unsigned char g_tbuf[TBUF];
+static size_t g_tlen = 0;
+static int g_tfd = -1;
+static char g_tpath[4200], g_ttmp[4300];
+static uint32_t g_comm_id = 0; /* id for the next MPI records */
+static uint32_t g_reqseq = 0;
+
+static void t_flush(void) {
+    size_t off = 0;
+    while (off < g_tlen) {
+        ssize_t w = write(g_tfd, g_tbuf + off, g_tlen - off);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            die("cannot write the trace file");
+        }
+        off += (size_t)w;
+    }
+    g_tlen = 0;
+}
+
+static inline void t_put(const void *p, size_t n) {
+    if (g_tlen + n > TBUF) t_flush();
+    memcpy(g_tbuf + g_tlen, p, n);
+    g_tlen += n;
+}
+static inline void t_u8(uint8_t v) { t_put(&v, 1); }
+static inline void t_u32(uint32_t v) { t_put(&v, 4); } /* x86/ARM: little-endian */
+static inline void t_i32(int32_t v) { t_put(&v, 4); }
+static inline void t_u64(uint64_t v) { t_put(&v, 8); }
+
+/* `mpiete_mark(id)` waits here: the next MPI record takes it as its block id
+ * (a communication or wait block); anything else writes it as a BLOCK record */
+static int64_t g_pending = -1;
+
+static void t_raw_block(uint32_t id) {
+    if (g_tlen + 5 > TBUF) t_flush();
+    g_tbuf[g_tlen] = REC_BLOCK;
+    memcpy(g_tbuf + g_tlen + 1, &id, 4);
+    g_tlen += 5;
+}
+
+static inline void t_pending_flush(void) {
+    if (g_pending >= 0) {
+        t_raw_block((uint32_t)g_pending);
+        g_pending = -1;
+    }
+}
+
+static inline void t_block(uint32_t id) {
+    t_pending_flush();
+    t_raw_block(id);
+}
+
+/* block id of the next MPI record */
+static inline uint32_t t_comm_id(void) {
+    if (g_pending >= 0) {
+        uint32_t id = (uint32_t)g_pending;
+        g_pending = -1;
+        return id;
+    }
+    return g_comm_id;
+}
+
+/* ---- block ABI ---------------------------------------------------------- */
+
+/* MPIETE_CLOCK=cpu: block times in thread CPU time (time the process was
+ * descheduled, e.g. by unrelated load on the core, does not count) */
+static int g_cpuclock = 0;
+
+static inline uint64_t blk_now(void) { return g_cpuclock ? me_cpu_ns() : now_ns(); }
+
+void mpiete_block_begin(int id) {
+    if (!me_mode || id < 0) return;
+    if (me_mode & ME_TRACE) t_block((uint32_t)id);
+    if (me_mode & ME_COMPUTE) {
+        if (id >= g_nblk) blk_grow(id);
+        g_start[id] = blk_now();
+    }
+}
+
+void mpiete_block_end(int id) {
+    if (!(me_mode & ME_COMPUTE) || id < 0) return;
+    uint64_t t = blk_now();
+    if (id >= g_nblk) blk_grow(id);
+    if (g_start[id]) {
+        g_sum[id] += t - g_start[id];
+        g_cnt[id]++;
+        g_start[id] = 0;
+    }
+}
+
+void mpiete_mark(int id) {
+    if ((me_mode & ME_TRACE) && id >= 0) {
+        t_pending_flush();
+        g_pending = id;
+    }
+}
+
+void mpiete_comm_block(int id) { g_comm_id = id < 0 ? 0 : (uint32_t)id; }
+
+/* measure mode */
+uint64_t me_mpi_ns = 0, me_mpi_cpu_ns = 0;
+int me_yield = 0;
+static uint64_t g_t_init = 0, g_t_end = 0, g_mpi_end = 0;
+static uint64_t g_c_init = 0, g_c_end = 0, g_mpic_end = 0;
+static int g_region = 0; /* 0 none yet, 1 inside, 2 after */
+
+void mpiete_region_begin(void) {
+    if (!me_mode || g_region) return;
+    g_region = 1;
+    if (me_mode & ME_TRACE) {
+        t_pending_flush();
+        t_u8(REC_REGION);
+        t_u32(0);
+    }
+    g_t_init = now_ns();
+    g_c_init = me_cpu_ns();
+    me_mpi_ns = 0;
+    me_mpi_cpu_ns = 0;
+}
+
+void mpiete_region_end(void) {
+    if (!me_mode || g_region != 1) return;
+    g_region = 2;
+    if (me_mode & ME_TRACE) {
+        t_pending_flush();
+        t_u8(REC_REGION);
+        t_u32(1);
+    }
+    g_t_end = now_ns();
+    g_mpi_end = me_mpi_ns;
+    g_c_end = me_cpu_ns();
+    g_mpic_end = me_mpi_cpu_ns;
+}
+void mpiete_region_begin_(void) { mpiete_region_begin(); }
+void mpiete_region_end_(void) { mpiete_region_end(); }
+
+int me_wait_yield(MPI_Request *r, MPI_Status *st) {
+    int f = 0;
+    for (;;) {
+        int rc = PMPI_Test(r, &f, st);
+        if (rc != MPI_SUCCESS || f) return rc;
+        sched_yield();
+    }
+}
+
+void mpiete_block_begin_(int *id) { mpiete_block_begin(*id); }
+void mpiete_block_end_(int *id) { mpiete_block_end(*id); }
+void mpiete_mark_(int *id) { mpiete_mark(*id); }
+void mpiete_comm_block_(int *id) { mpiete_comm_block(*id); }
+
+
+/* ---- communicators: ids and world ranks ------------------------------- */
+
+typedef struct {
+    MPI_Comm comm;
+    uint32_t id;
+    int is_world;
+    MPI_Group grp;
+    MPI_Comm coll;
+} CommEnt;
+static CommEnt g_comms[256];
+static int g_ncomm = 0;
+
+static CommEnt *comm_add(MPI_Comm c, int is_world, MPI_Comm coll) {
+    if (g_ncomm == 256) die("more than 256 communicators are not supported");
+    CommEnt *e = &g_comms[g_ncomm];
+    e->comm = c;
+    e->id = (uint32_t)g_ncomm++;
+    e->is_world = is_world;
+    e->grp = MPI_GROUP_NULL;
+    e->coll = coll;
+    if (!is_world) PMPI_Comm_group(c, &e->grp);
+    return e;
+}
+
+static void setup_comms(void);
+
+static CommEnt *comm_ent(MPI_Comm c) {
+    if (g_collworld == MPI_COMM_NULL) setup_comms();
+    for (int i = 0; i < g_ncomm; i++)
+        if (g_comms[i].comm == c) return &g_comms[i];
+    int res = MPI_UNEQUAL;
+    PMPI_Comm_compare(c, MPI_COMM_WORLD, &res);
+    return comm_add(c, res == MPI_IDENT || res == MPI_CONGRUENT, MPI_COMM_NULL);
+}
+
+/* world rank of rank r of the communicator (-1 for wildcards) */
+static int to_world(CommEnt *e, int r) {
+    if (r < 0) return -1;
+    if (e->is_world) return r;
+    int w = -1;
+    PMPI_Group_translate_ranks(e->grp, 1, &r, g_worldgrp, &w);
+    return w;
+}
+
+/* communicator for the point-to-point messages of a collective on c */
+static MPI_Comm coll_comm(MPI_Comm c) {
+    if (g_collworld == MPI_COMM_NULL) setup_comms();
+    if (c == MPI_COMM_WORLD) return g_collworld;
+    CommEnt *e = comm_ent(c);
+    if (e->coll == MPI_COMM_NULL) {
+        if (me_mode & ME_TOKEN) die("token mode supports collectives on MPI_COMM_WORLD only");
+        MPI_Comm d;
+        PMPI_Comm_dup(c, &d);
+        e->coll = d;
+        CommEnt *de = comm_add(d, e->is_world, MPI_COMM_NULL);
+        (void)de;
+    }
+    return e->coll;
+}
+
+/* ---- outstanding requests ---------------------------------------------- */
+
+typedef struct {
+    MPI_Request h;
+    uint32_t seq;
+    int kind; /* 0 send, 1 receive */
+    int peer; /* world rank, -1 any */
+    int tag;  /* -1 any */
+    uint32_t cid;
+} Req;
+static Req *g_reqs;
+static int g_nreq = 0, g_capreq = 0;
+
+static void req_add(MPI_Request h, uint32_t seq, int kind, int peer, int tag, uint32_t cid) {
+    if (g_nreq == g_capreq) {
+        g_capreq = g_capreq ? 2 * g_capreq : 64;
+        g_reqs = xrealloc(g_reqs, g_capreq * sizeof *g_reqs);
+    }
+    g_reqs[g_nreq++] = (Req){h, seq, kind, peer, tag, cid};
+}
+
+static int req_find(MPI_Request h) {
+    for (int i = g_nreq - 1; i >= 0; i--)
+        if (g_reqs[i].h == h) return i;
+    return -1;
+}
+
+static void req_del(int i) { g_reqs[i] = g_reqs[--g_nreq]; }
+
+/* ---- token ---------------------------------------------------------------- */
+
+#define TOK_TAG 7001
+#define REL_TAG 7002
+typedef struct {
+    int src, dst, tag, cid, kind; /* kind 0: send posted, 1: receive posted */
+} TokEnt;
+static int g_have = 0;
+static int *g_fin;          /* finished ranks */
+static int g_nfin = 0;
+static TokEnt *g_tok;
+static int g_ntok = 0, g_captok = 0;
+static int *g_tokbuf;
+static int g_captokbuf = 0;
+uint64_t me_token_passes = 0;
+
+static void tok_add(int src, int dst, int tag, int cid, int kind) {
+    if (g_ntok == g_captok) {
+        g_captok = g_captok ? 2 * g_captok : 64;
+        g_tok = xrealloc(g_tok, g_captok * sizeof *g_tok);
+    }
+    g_tok[g_ntok++] = (TokEnt){src, dst, tag, cid, kind};
+}
+
+static inline int wild_eq(int pattern, int v) { return pattern < 0 || v < 0 || pattern == v; }
+
+/* first entry of `kind` that matches (wildcards on either side match) */
+static int tok_find(int kind, int src, int dst, int tag, int cid) {
+    for (int i = 0; i < g_ntok; i++) {
+        TokEnt *t = &g_tok[i];
+        if (t->kind == kind && t->cid == cid && t->dst == dst && wild_eq(t->src, src) &&
+            wild_eq(t->tag, tag))
+            return i;
+    }
+    return -1;
+}
+
+static void tok_del(int i) {
+    memmove(&g_tok[i], &g_tok[i + 1], (size_t)(g_ntok - i - 1) * sizeof *g_tok);
+    g_ntok--;
+}
+
+static void tokbuf_reserve(int n) {
+    if (n > g_captokbuf) {
+        g_captokbuf = n * 2;
+        g_tokbuf = xrealloc(g_tokbuf, (size_t)g_captokbuf * sizeof(int));
+    }
+}
+
+static void tok_wait(void) {
+    MPI_Status st;
+    int flag = 0;
+    /* Iprobe keeps this process's MPI progressing (rendezvous sends);
+     * sched_yield hands the core to the token holder, first ... */
+    /* then sleeps of growing length (5 us .. 200 us) so waiting ranks leave
+     * the core to the holder */
+    long nap = 0;
+    for (int spin = 0;; spin++) {
+        PMPI_Iprobe(MPI_ANY_SOURCE, TOK_TAG, g_tokcomm, &flag, &st);
+        if (flag) break;
+        if (spin < 64) {
+            sched_yield();
+        } else {
+            nap = nap ? (nap * 2 > 200000 ? 200000 : nap * 2) : 5000;
+            struct timespec ts = {0, nap};
+            nanosleep(&ts, NULL);
+        }
+    }
+    int n = 0;
+    PMPI_Get_count(&st, MPI_INT, &n);
+    tokbuf_reserve(n);
+    PMPI_Recv(g_tokbuf, n, MPI_INT, st.MPI_SOURCE, TOK_TAG, g_tokcomm, MPI_STATUS_IGNORE);
+    g_nfin = g_tokbuf[0];
+    int ne = g_tokbuf[1];
+    memcpy(g_fin, g_tokbuf + 2, (size_t)g_size * sizeof(int));
+    g_ntok = 0;
+    const int *e = g_tokbuf + 2 + g_size;
+    for (int i = 0; i < ne; i++, e += 5) tok_add(e[0], e[1], e[2], e[3], e[4]);
+    g_have = 1;
+}
+
+/* next unfinished rank after this one; this rank when it is the only one */
+static int tok_next(void) {
+    for (int k = 1; k <= g_size; k++) {
+        int r = (g_rank + k) % g_size;
+        if (!g_fin[r]) return r;
+    }
+    return g_rank;
+}
+
+static void tok_send(int to) {
+    int n = 2 + g_size + 5 * g_ntok;
+    tokbuf_reserve(n);
+    g_tokbuf[0] = g_nfin;
+    g_tokbuf[1] = g_ntok;
+    memcpy(g_tokbuf + 2, g_fin, (size_t)g_size * sizeof(int));
+    int *e = g_tokbuf + 2 + g_size;
+    for (int i = 0; i < g_ntok; i++, e += 5) {
+        e[0] = g_tok[i].src;
+        e[1] = g_tok[i].dst;
+        e[2] = g_tok[i].tag;
+        e[3] = g_tok[i].cid;
+        e[4] = g_tok[i].kind;
+    }
+    PMPI_Send(g_tokbuf, n, MPI_INT, to, TOK_TAG, g_tokcomm);
+    g_have = 0;
+    me_token_passes++;
+}
+
+/* pass the token on and wait until it comes back; 0 when no other rank runs */
+static int tok_cycle(void) {
+    int to = tok_next();
+    if (to == g_rank) return 0;
+    tok_send(to);
+    tok_wait();
+    return 1;
+}
+
+/* ---- point-to-point layer ---------------------------------------------- */
+
+static inline int64_t nbytes(int count, MPI_Datatype dt) {
+    int sz = 0;
+    if (count <= 0) return 0;
+    PMPI_Type_size(dt, &sz);
+    return (int64_t)count * sz;
+}
+
+int me_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+             MPI_Request *req) {
+    int rc = PMPI_Isend(buf, count, dt, dest, tag, comm, req);
+    if (dest == MPI_PROC_NULL || rc != MPI_SUCCESS) return rc;
+    CommEnt *e = comm_ent(comm);
+    int w = to_world(e, dest);
+    uint32_t seq = ++g_reqseq;
+    req_add(*req, seq, 0, w, tag, e->id);
+    if (me_mode & ME_TRACE) {
+        t_u8(REC_ISEND);
+        t_u32(t_comm_id());
+        t_u32(seq);
+        t_i32(w);
+        t_i32(tag);
+        t_u32(e->id);
+        t_u64((uint64_t)nbytes(count, dt));
+    }
+    if (me_mode & ME_TOKEN) tok_add(g_rank, w, tag, (int)e->id, 0);
+    return rc;
+}
+
+int me_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+             MPI_Request *req) {
+    int rc = PMPI_Irecv(buf, count, dt, src, tag, comm, req);
+    if (src == MPI_PROC_NULL || rc != MPI_SUCCESS) return rc;
+    CommEnt *e = comm_ent(comm);
+    int w = src == MPI_ANY_SOURCE ? -1 : to_world(e, src);
+    int t = tag == MPI_ANY_TAG ? -1 : tag;
+    uint32_t seq = ++g_reqseq;
+    req_add(*req, seq, 1, w, t, e->id);
+    if (me_mode & ME_TRACE) {
+        t_u8(REC_IRECV);
+        t_u32(t_comm_id());
+        t_u32(seq);
+        t_i32(w);
+        t_i32(t);
+        t_u32(e->id);
+        t_u64((uint64_t)nbytes(count, dt));
+    }
+    if (me_mode & ME_TOKEN) tok_add(w, g_rank, t, (int)e->id, 1);
+    return rc;
+}
+
+/* token rules for one wait (the request is known and still active) */
+static int tok_wait_req(Req *r, MPI_Request *h, MPI_Status *st) {
+    for (;;) {
+        if (r->kind == 1) {
+            int i = tok_find(0, r->peer, g_rank, r->tag, (int)r->cid);
+            if (i >= 0) {
+                int rc = PMPI_Wait(h, st);
+                /* consume the message actually received */
+                CommEnt *e = &g_comms[r->cid];
+                int src = to_world(e, st->MPI_SOURCE);
+                int j = tok_find(0, src, g_rank, st->MPI_TAG, (int)r->cid);
+                tok_del(j >= 0 ? j : i);
+                for (int k = 0; k < g_ntok; k++) {
+                    TokEnt *t = &g_tok[k];
+                    if (t->kind == 1 && t->dst == g_rank && t->src == r->peer && t->tag == r->tag &&
+                        t->cid == (int)r->cid) {
+                        tok_del(k);
+                        break;
+                    }
+                }
+                return rc;
+            }
+        } else {
+            int i = tok_find(1, g_rank, r->peer, r->tag, (int)r->cid);
+            if (i >= 0) {
+                tok_del(i);
+                return PMPI_Wait(h, st);
+            }
+            int flag = 0;
+            int rc = PMPI_Test(h, &flag, st);
+            if (flag || rc != MPI_SUCCESS) return rc;
+        }
+        if (!tok_cycle()) {
+            /* the other ranks have finished: only an eager send can still complete */
+            if (r->kind == 0) return PMPI_Wait(h, st);
+            die("token mode: waiting for a message that no running rank can send");
+        }
+    }
+}
+
+int me_wait(MPI_Request *h, MPI_Status *st) {
+    MPI_Status local;
+    MPI_Status *s = st == MPI_STATUS_IGNORE ? &local : st;
+    int i = *h == MPI_REQUEST_NULL ? -1 : req_find(*h);
+    if (i < 0) return me_yield ? me_wait_yield(h, st) : PMPI_Wait(h, st);
+    Req r = g_reqs[i];
+    req_del(i);
+    int rc;
+    if (me_mode & ME_TOKEN)
+        rc = tok_wait_req(&r, h, s);
+    else if (me_yield)
+        rc = me_wait_yield(h, s);
+    else
+        rc = PMPI_Wait(h, s);
+    if (me_mode & ME_TRACE) {
+        int src = -1, tag = -1, cnt = 0;
+        if (r.kind == 1) {
+            src = to_world(&g_comms[r.cid], s->MPI_SOURCE);
+            tag = s->MPI_TAG;
+            PMPI_Get_count(s, MPI_BYTE, &cnt);
+            if (cnt == MPI_UNDEFINED) cnt = 0;
+        }
+        t_u8(REC_WAIT);
+        t_u32(t_comm_id());
+        t_u32(r.seq);
+        t_i32(src);
+        t_i32(tag);
+        t_u64((uint64_t)cnt);
+    }
+    return rc;
+}
+
+int me_waitall(int n, MPI_Request *hs, MPI_Status *sts) {
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        int r = me_wait(&hs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i]);
+        if (r != MPI_SUCCESS) rc = r;
+    }
+    return rc;
+}
+
+int me_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+    MPI_Request r;
+    int rc = me_isend(buf, count, dt, dest, tag, comm, &r);
+    if (rc != MPI_SUCCESS) return rc;
+    return me_wait(&r, MPI_STATUS_IGNORE);
+}
+
+int me_recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+            MPI_Status *st) {
+    MPI_Request r;
+    int rc = me_irecv(buf, count, dt, src, tag, comm, &r);
+    if (rc != MPI_SUCCESS) return rc;
+    return me_wait(&r, st);
+}
+
+int me_sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+                int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm, MPI_Status *st) {
+    MPI_Request rs, rr;
+    int rc = me_irecv(rbuf, rcount, rdt, src, rtag, comm, &rr);
+    if (rc == MPI_SUCCESS) rc = me_isend(sbuf, scount, sdt, dest, stag, comm, &rs);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = me_wait(&rr, st);
+    int rc2 = me_wait(&rs, MPI_STATUS_IGNORE);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/* ---- collectives as point-to-point (docs/mpiete.md lists the algorithms) - */
+
+#define CTAG 0 /* collectives have their own communicator */
+
+static size_t extent_of(MPI_Datatype dt) {
+    MPI_Aint lb, ext;
+    PMPI_Type_get_extent(dt, &lb, &ext);
+    return (size_t)ext;
+}
+
+int mpiete_barrier(MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    /* dissemination */
+    for (int k = 1; k < size; k *= 2)
+        me_sendrecv(NULL, 0, MPI_BYTE, (rank + k) % size, CTAG, NULL, 0, MPI_BYTE,
+                    (rank - k + size) % size, CTAG, c, MPI_STATUS_IGNORE);
+    return MPI_SUCCESS;
+}
+
+int mpiete_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    /* binomial tree */
+    int vr = (rank - root + size) % size, mask = 1;
+    while (mask < size) {
+        if (vr & mask) {
+            me_recv(buf, count, dt, (vr - mask + root) % size, CTAG, c, MPI_STATUS_IGNORE);
+            break;
+        }
+        mask <<= 1;
+    }
+    mask >>= 1;
+    while (mask > 0) {
+        if (vr + mask < size) me_send(buf, count, dt, (vr + mask + root) % size, CTAG, c);
+        mask >>= 1;
+    }
+    return MPI_SUCCESS;
+}
+
+int mpiete_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                  MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    size_t bytes = (size_t)count * extent_of(dt);
+    char *acc = xrealloc(NULL, bytes), *tmp = xrealloc(NULL, bytes);
+    memcpy(acc, sbuf == MPI_IN_PLACE ? rbuf : sbuf, bytes);
+    /* binomial tree (commutative operations) */
+    int vr = (rank - root + size) % size, mask = 1;
+    while (mask < size) {
+        if ((vr & mask) == 0) {
+            int src = vr | mask;
+            if (src < size) {
+                me_recv(tmp, count, dt, (src + root) % size, CTAG, c, MPI_STATUS_IGNORE);
+                PMPI_Reduce_local(tmp, acc, count, dt, op);
+            }
+        } else {
+            me_send(acc, count, dt, ((vr & ~mask) + root) % size, CTAG, c);
+            break;
+        }
+        mask <<= 1;
+    }
+    if (rank == root) memcpy(rbuf, acc, bytes);
+    free(acc);
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+int mpiete_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                     MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    size_t bytes = (size_t)count * extent_of(dt);
+    if (sbuf != MPI_IN_PLACE) memcpy(rbuf, sbuf, bytes);
+    char *tmp = xrealloc(NULL, bytes);
+    /* recursive doubling; the ranks beyond the largest power of two first
+     * fold into their even neighbour (as MPICH does) */
+    int pof2 = 1;
+    while (pof2 * 2 <= size) pof2 *= 2;
+    int rem = size - pof2, newrank;
+    if (rank < 2 * rem) {
+        if (rank % 2 == 0) {
+            me_send(rbuf, count, dt, rank + 1, CTAG, c);
+            newrank = -1;
+        } else {
+            me_recv(tmp, count, dt, rank - 1, CTAG, c, MPI_STATUS_IGNORE);
+            PMPI_Reduce_local(tmp, rbuf, count, dt, op);
+            newrank = rank / 2;
+        }
+    } else {
+        newrank = rank - rem;
+    }
+    if (newrank >= 0) {
+        for (int mask = 1; mask < pof2; mask <<= 1) {
+            int nd = newrank ^ mask;
+            int dst = nd < rem ? nd * 2 + 1 : nd + rem;
+            me_sendrecv(rbuf, count, dt, dst, CTAG, tmp, count, dt, dst, CTAG, c,
+                        MPI_STATUS_IGNORE);
+            PMPI_Reduce_local(tmp, rbuf, count, dt, op);
+        }
+    }
+    if (rank < 2 * rem) {
+        if (rank % 2)
+            me_send(rbuf, count, dt, rank - 1, CTAG, c);
+        else
+            me_recv(rbuf, count, dt, rank + 1, CTAG, c, MPI_STATUS_IGNORE);
+    }
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+int mpiete_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                     MPI_Datatype rdt, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    size_t blk = (size_t)rcount * extent_of(rdt);
+    char *r = rbuf;
+    if (sbuf != MPI_IN_PLACE) memcpy(r + (size_t)rank * blk, sbuf, (size_t)scount * extent_of(sdt));
+    if ((size & (size - 1)) == 0) {
+        /* recursive doubling */
+        for (int mask = 1, i = 0; mask < size; mask <<= 1, i++) {
+            int dst = rank ^ mask;
+            int mine = (rank >> i) << i, theirs = (dst >> i) << i;
+            me_sendrecv(r + (size_t)mine * blk, rcount * mask, rdt, dst, CTAG,
+                        r + (size_t)theirs * blk, rcount * mask, rdt, dst, CTAG, c,
+                        MPI_STATUS_IGNORE);
+        }
+    } else {
+        /* ring */
+        int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+        for (int s = 0; s < size - 1; s++) {
+            int sb = (rank - s + size) % size, rb = (rank - s - 1 + size) % size;
+            me_sendrecv(r + (size_t)sb * blk, rcount, rdt, right, CTAG, r + (size_t)rb * blk,
+                        rcount, rdt, left, CTAG, c, MPI_STATUS_IGNORE);
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int mpiete_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                    MPI_Datatype rdt, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    size_t sb = (size_t)scount * extent_of(sdt), rb = (size_t)rcount * extent_of(rdt);
+    const char *s = sbuf;
+    char *r = rbuf;
+    memcpy(r + (size_t)rank * rb, s + (size_t)rank * sb, sb);
+    /* pairwise exchange: step i sends to rank+i, receives from rank-i */
+    for (int i = 1; i < size; i++) {
+        int dst = (rank + i) % size, src = (rank - i + size) % size;
+        me_sendrecv(s + (size_t)dst * sb, scount, sdt, dst, CTAG, r + (size_t)src * rb, rcount,
+                    rdt, src, CTAG, c, MPI_STATUS_IGNORE);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- init / finalize --------------------------------------------------- */
+
+static int parse_mode(const char *s) {
+    int m = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok(buf, ", "); tok; tok = strtok(NULL, ", ")) {
+        if (!strcmp(tok, "compute")) m |= ME_COMPUTE;
+        else if (!strcmp(tok, "trace")) m |= ME_TRACE;
+        else if (!strcmp(tok, "token")) m |= ME_TOKEN | ME_COMPUTE;
+        else if (!strcmp(tok, "measure")) m |= ME_MEASURE;
+        else if (!strcmp(tok, "off") || !*tok) {
+        } else {
+            fprintf(stderr,
+                    "mpiete: unknown MPIETE_MODE entry '%s' (expected compute, trace, token, measure)\n",
+                    tok);
+            exit(2);
+        }
+    }
+    return m;
+}
+
+void me_after_init(void) {
+    if (g_inited) return;
+    g_inited = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    const char *m = getenv("MPIETE_MODE");
+    int mode = m ? parse_mode(m) : 0;
+    const char *ck = getenv("MPIETE_CLOCK");
+    if (ck && *ck) {
+        if (!strcmp(ck, "cpu")) g_cpuclock = 1;
+        else if (strcmp(ck, "wall") != 0) {
+            fprintf(stderr, "mpiete: MPIETE_CLOCK must be wall or cpu, not '%s'\n", ck);
+            exit(2);
+        }
+    }
+    const char *y = getenv("MPIETE_YIELD");
+    me_yield = y && *y && strcmp(y, "0") != 0;
+    const char *d = getenv("MPIETE_OUT");
+    if (d && *d) snprintf(g_dir, sizeof g_dir, "%s", d);
+    if (!mode) return;
+    setup_comms();
+    PMPI_Comm_dup(MPI_COMM_WORLD, &g_tokcomm);
+    if (mode & ME_TRACE) {
+        snprintf(g_tpath, sizeof g_tpath, "%s/trace.%d.bin", g_dir, g_rank);
+        snprintf(g_ttmp, sizeof g_ttmp, "%s.tmp%d", g_tpath, (int)getpid());
+        g_tfd = open(g_ttmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (g_tfd < 0) {
+            fprintf(stderr, "mpiete: rank %d: cannot create '%s': %s\n", g_rank, g_ttmp,
+                    strerror(errno));
+            PMPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        t_put(TRACE_MAGIC, 8);
+        t_u32(1);
+        t_u32((uint32_t)g_rank);
+        t_u32((uint32_t)g_size);
+        t_u32(0);
+    }
+    me_mode = mode;
+    me_p2p = (mode & (ME_TRACE | ME_TOKEN)) != 0;
+    /* token mode measures interference-free block times: thread CPU time unless
+     * MPIETE_CLOCK=wall */
+    if ((mode & ME_TOKEN) && !(ck && *ck)) g_cpuclock = 1;
+    if (mode & ME_TOKEN) {
+        g_fin = xrealloc(NULL, (size_t)g_size * sizeof(int));
+        memset(g_fin, 0, (size_t)g_size * sizeof(int));
+        PMPI_Barrier(MPI_COMM_WORLD);
+        if (g_rank == 0)
+            g_have = 1;
+        else
+            tok_wait();
+    }
+    g_t_init = now_ns();
+    g_c_init = me_cpu_ns();
+}
+
+/* world (id 0) and its collective twin (id 1); collective on MPI_COMM_WORLD */
+static void setup_comms(void) {
+    if (g_collworld != MPI_COMM_NULL) return;
+    PMPI_Comm_group(MPI_COMM_WORLD, &g_worldgrp);
+    PMPI_Comm_dup(MPI_COMM_WORLD, &g_collworld);
+    comm_add(MPI_COMM_WORLD, 1, g_collworld);
+    comm_add(g_collworld, 1, MPI_COMM_NULL);
+}
+
+/* writes `text` to path atomically */
+static void write_file(const char *name, const char *text, size_t len) {
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
+        fprintf(stderr, "mpiete: cannot write '%s': %s\n", path, strerror(errno));
+        if (f) unlink(tmp);
+        return;
+    }
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "mpiete: cannot write '%s': %s\n", path, strerror(errno));
+        unlink(tmp);
+    }
+}
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+} Str;
+static void sappend(Str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void sappend(Str *b, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (b->s && (size_t)n < b->cap - b->len) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = (b->cap + (size_t)n + 1) * 2;
+        b->s = xrealloc(b->s, b->cap);
+    }
+}
+
+static void json_str(Str *b, const char *s) {
+    sappend(b, "\"");
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') sappend(b, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) sappend(b, "\\u%04x", *s);
+        else sappend(b, "%c", *s);
+    }
+    sappend(b, "\"");
+}
+
+static void source_name(char *out, size_t n) {
+    const char *s = getenv("MPIETE_SOURCE");
+    if (s && *s) {
+        snprintf(out, n, "%s", s);
+        return;
+    }
+    char exe[4096];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k < 0) k = 0;
+    exe[k] = 0;
+    const char *b = strrchr(exe, '/');
+    snprintf(out, n, "%s", b ? b + 1 : exe);
+}
+
+static void write_blocktimes(int mode) {
+    int n = g_nblk, nmax = 0;
+    PMPI_Allreduce(&n, &nmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    double *mine = calloc((size_t)nmax * 2 + 1, sizeof(double));
+    for (int i = 0; i < g_nblk; i++) {
+        mine[2 * i] = (double)g_sum[i] * 1e-9;
+        mine[2 * i + 1] = (double)g_cnt[i];
+    }
+    double *all = NULL;
+    if (g_rank == 0) all = calloc((size_t)nmax * 2 * g_size + 1, sizeof(double));
+    PMPI_Gather(mine, nmax * 2, MPI_DOUBLE, all, nmax * 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (g_rank == 0) {
+        Str b = {0};
+        char src[4096];
+        source_name(src, sizeof src);
+        sappend(&b, "{\"format\":\"xmpc-blocktimes/1\",\"source\":");
+        json_str(&b, src);
+        sappend(&b, ",\"ranks\":%d,\"token\":%s,\"blocks\":[", g_size,
+                (mode & ME_TOKEN) ? "true" : "false");
+        int first = 1;
+        for (int id = 0; id < nmax; id++) {
+            double sum = 0, cnt = 0;
+            for (int r = 0; r < g_size; r++) {
+                sum += all[(size_t)r * nmax * 2 + 2 * id];
+                cnt += all[(size_t)r * nmax * 2 + 2 * id + 1];
+            }
+            if (cnt == 0) continue;
+            sappend(&b, "%s\n{\"id\":%d,\"mean_s\":%.9e,\"count\":%.0f,\"per_rank\":[", first ? "" : ",",
+                    id, sum / cnt, cnt);
+            first = 0;
+            for (int r = 0; r < g_size; r++) {
+                double s = all[(size_t)r * nmax * 2 + 2 * id], k = all[(size_t)r * nmax * 2 + 2 * id + 1];
+                sappend(&b, "%s{\"mean_s\":%.9e,\"count\":%.0f}", r ? "," : "", k > 0 ? s / k : 0.0, k);
+            }
+            sappend(&b, "]}");
+        }
+        sappend(&b, "\n]}\n");
+        write_file("blocktimes.json", b.s, b.len);
+        free(b.s);
+        free(all);
+    }
+    free(mine);
+}
+
+static void write_measured(uint64_t total_ns) {
+    double mine[3] = {(double)total_ns * 1e-9, (double)g_mpi_end * 1e-9,
+                      ((double)(g_c_end - g_c_init) - (double)g_mpic_end) * 1e-9};
+    double *all = g_rank == 0 ? calloc((size_t)g_size * 3, sizeof(double)) : NULL;
+    PMPI_Gather(mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (g_rank != 0) return;
+    Str b = {0};
+    char src[4096];
+    source_name(src, sizeof src);
+    sappend(&b, "{\"format\":\"xmpc-measured/1\",\"source\":");
+    json_str(&b, src);
+    sappend(&b, ",\"ranks\":%d,\"per_rank\":[", g_size);
+    for (int r = 0; r < g_size; r++)
+        sappend(&b, "%s\n{\"total_s\":%.9e,\"mpi_s\":%.9e,\"compute_cpu_s\":%.9e}", r ? "," : "",
+                all[3 * r], all[3 * r + 1], all[3 * r + 2]);
+    sappend(&b, "\n]}\n");
+    write_file("measured.json", b.s, b.len);
+    free(b.s);
+    free(all);
+}
+
+void me_before_finalize(void) {
+    if (!me_mode || g_finalized) return;
+    g_finalized = 1;
+    if (g_region != 2) {
+        g_t_end = now_ns();
+        g_mpi_end = me_mpi_ns;
+        g_c_end = me_cpu_ns();
+        g_mpic_end = me_mpi_cpu_ns;
+    }
+    uint64_t total = g_t_end - g_t_init;
+    int mode = me_mode;
+    if (mode & ME_TOKEN) {
+        g_fin[g_rank] = 1;
+        g_nfin++;
+        if (g_nfin == g_size) {
+            for (int r = 0; r < g_size; r++)
+                if (r != g_rank) PMPI_Send(NULL, 0, MPI_INT, r, REL_TAG, g_tokcomm);
+        } else {
+            tok_send(tok_next());
+            /* sleep-poll: the ranks still running keep the core */
+            int flag = 0;
+            while (!flag) {
+                PMPI_Iprobe(MPI_ANY_SOURCE, REL_TAG, g_tokcomm, &flag, MPI_STATUS_IGNORE);
+                if (!flag) {
+                    struct timespec ts = {0, 100000};
+                    nanosleep(&ts, NULL);
+                }
+            }
+            PMPI_Recv(NULL, 0, MPI_INT, MPI_ANY_SOURCE, REL_TAG, g_tokcomm, MPI_STATUS_IGNORE);
+        }
+    }
+    me_mode = 0; /* from here on wrappers forward straight to PMPI */
+    me_p2p = 0;
+    if (mode & ME_TRACE) {
+        t_pending_flush();
+        t_flush();
+        if (close(g_tfd) != 0 || rename(g_ttmp, g_tpath) != 0)
+            fprintf(stderr, "mpiete: rank %d: cannot write '%s': %s\n", g_rank, g_tpath,
+                    strerror(errno));
+        g_tfd = -1;
+    }
+    if (mode & ME_COMPUTE) write_blocktimes(mode);
+    if (mode & ME_MEASURE) write_measured(total);
+}
+
+/* ---- MPIETE_YIELD: blocking calls as nonblocking + test/sched_yield, so
+ * ranks sharing a core give it to the one computing (as Open MPI's
+ * mpi_yield_when_idle) --------------------------------------------------- */
+
+#define YW(start)                                                                                \
+    MPI_Request r_;                                                                              \
+    int rc_ = (start);                                                                           \
+    return rc_ != MPI_SUCCESS ? rc_ : me_wait_yield(&r_, MPI_STATUS_IGNORE)
+
+int y_send(const void *b, int n, MPI_Datatype dt, int d, int tag, MPI_Comm c) {
+    YW(PMPI_Isend(b, n, dt, d, tag, c, &r_));
+}
+int y_recv(void *b, int n, MPI_Datatype dt, int s, int tag, MPI_Comm c, MPI_Status *st) {
+    MPI_Request r;
+    int rc = PMPI_Irecv(b, n, dt, s, tag, c, &r);
+    return rc != MPI_SUCCESS ? rc : me_wait_yield(&r, st);
+}
+int y_waitall(int n, MPI_Request *rs, MPI_Status *sts) {
+    for (int i = 0; i < n; i++) {
+        int rc = me_wait_yield(&rs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+int y_sendrecv(const void *sb, int sn, MPI_Datatype sdt, int d, int stag, void *rb, int rn,
+               MPI_Datatype rdt, int src, int rtag, MPI_Comm c, MPI_Status *st) {
+    MPI_Request rr, rs;
+    int rc = PMPI_Irecv(rb, rn, rdt, src, rtag, c, &rr);
+    if (rc == MPI_SUCCESS) rc = PMPI_Isend(sb, sn, sdt, d, stag, c, &rs);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = me_wait_yield(&rr, st);
+    int rc2 = me_wait_yield(&rs, MPI_STATUS_IGNORE);
+    return rc != MPI_SUCCESS ? rc : rc2;
+}
+int y_barrier(MPI_Comm c) { YW(PMPI_Ibarrier(c, &r_)); }
+int y_bcast(void *b, int n, MPI_Datatype dt, int root, MPI_Comm c) {
+    YW(PMPI_Ibcast(b, n, dt, root, c, &r_));
+}
+int y_reduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, int root, MPI_Comm c) {
+    YW(PMPI_Ireduce(sb, rb, n, dt, op, root, c, &r_));
+}
+int y_allreduce(const void *sb, void *rb, int n, MPI_Datatype dt, MPI_Op op, MPI_Comm c) {
+    YW(PMPI_Iallreduce(sb, rb, n, dt, op, c, &r_));
+}
+int y_allgather(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt,
+                MPI_Comm c) {
+    YW(PMPI_Iallgather(sb, sn, sdt, rb, rn, rdt, c, &r_));
+}
+int y_alltoall(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt,
+               MPI_Comm c) {
+    YW(PMPI_Ialltoall(sb, sn, sdt, rb, rn, rdt, c, &r_));
+}
+
+/* ---- C wrappers ---------------------------------------------------------- */
+
+/* MPICH's Fortran pmpi_*_ call the C MPI_* entry points: a call that comes
+ * from a Fortran wrapper (me_in_f) is timed there, not again here */
+__thread int me_in_f = 0;
+
+#define MEAS(call)                                                                               \
+    do {                                                                                         \
+        if (me_in_f) return (call);                                                              \
+        if (me_mode & ME_MEASURE) {                                                              \
+            uint64_t t0_ = now_ns(), c0_ = me_cpu_ns();                                          \
+            int rc_ = (call);                                                                    \
+            me_mpi_cpu_ns += me_cpu_ns() - c0_;                                                  \
+            me_mpi_ns += now_ns() - t0_;                                                         \
+            return rc_;                                                                          \
+        }                                                                                        \
+        return (call);                                                                           \
+    } while (0)
+
+int MPI_Init(int *argc, char ***argv) {
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) me_after_init();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int req, int *prov) {
+    int rc = PMPI_Init_thread(argc, argv, req, prov);
+    if (rc == MPI_SUCCESS) me_after_init();
+    return rc;
+}
+
+int MPI_Finalize(void) {
+    me_before_finalize();
+    return PMPI_Finalize();
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+    if (me_p2p) return me_send(buf, count, dt, dest, tag, comm);
+    if (me_yield) MEAS(y_send(buf, count, dt, dest, tag, comm));
+    MEAS(PMPI_Send(buf, count, dt, dest, tag, comm));
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm) {
+    if (me_p2p) return me_send(buf, count, dt, dest, tag, comm);
+    if (me_yield) MEAS(y_send(buf, count, dt, dest, tag, comm));
+    MEAS(PMPI_Ssend(buf, count, dt, dest, tag, comm));
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+             MPI_Status *st) {
+    if (me_p2p) return me_recv(buf, count, dt, src, tag, comm, st);
+    if (me_yield) MEAS(y_recv(buf, count, dt, src, tag, comm, st));
+    MEAS(PMPI_Recv(buf, count, dt, src, tag, comm, st));
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+              MPI_Request *req) {
+    if (me_p2p) return me_isend(buf, count, dt, dest, tag, comm, req);
+    MEAS(PMPI_Isend(buf, count, dt, dest, tag, comm, req));
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+              MPI_Request *req) {
+    if (me_p2p) return me_irecv(buf, count, dt, src, tag, comm, req);
+    MEAS(PMPI_Irecv(buf, count, dt, src, tag, comm, req));
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *st) {
+    if (me_p2p) return me_wait(req, st);
+    if (me_yield) MEAS(me_wait_yield(req, st));
+    MEAS(PMPI_Wait(req, st));
+}
+
+int MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *sts) {
+    if (me_p2p) return me_waitall(n, reqs, sts);
+    if (me_yield) MEAS(y_waitall(n, reqs, sts));
+    MEAS(PMPI_Waitall(n, reqs, sts));
+}
+
+int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
+                 int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm, MPI_Status *st) {
+    if (me_p2p)
+        return me_sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st);
+    if (me_yield) MEAS(y_sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st));
+    MEAS(PMPI_Sendrecv(sbuf, scount, sdt, dest, stag, rbuf, rcount, rdt, src, rtag, comm, st));
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+    if (me_p2p) return mpiete_barrier(comm);
+    if (me_yield) MEAS(y_barrier(comm));
+    MEAS(PMPI_Barrier(comm));
+}
+
+int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm) {
+    if (me_p2p) return mpiete_bcast(buf, count, dt, root, comm);
+    if (me_yield) MEAS(y_bcast(buf, count, dt, root, comm));
+    MEAS(PMPI_Bcast(buf, count, dt, root, comm));
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+               MPI_Comm comm) {
+    if (me_p2p) return mpiete_reduce(sbuf, rbuf, count, dt, op, root, comm);
+    if (me_yield) MEAS(y_reduce(sbuf, rbuf, count, dt, op, root, comm));
+    MEAS(PMPI_Reduce(sbuf, rbuf, count, dt, op, root, comm));
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                  MPI_Comm comm) {
+    if (me_p2p) return mpiete_allreduce(sbuf, rbuf, count, dt, op, comm);
+    if (me_yield) MEAS(y_allreduce(sbuf, rbuf, count, dt, op, comm));
+    MEAS(PMPI_Allreduce(sbuf, rbuf, count, dt, op, comm));
+}
+
+int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                  MPI_Datatype rdt, MPI_Comm comm) {
+    if (me_p2p) return mpiete_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm);
+    if (me_yield) MEAS(y_allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
+    MEAS(PMPI_Allgather(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
+}
+
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                 MPI_Datatype rdt, MPI_Comm comm) {
+    if (me_p2p) return mpiete_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm);
+    if (me_yield) MEAS(y_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
+    MEAS(PMPI_Alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
+}

@@ -1,0 +1,185 @@
+//! `xmpc mpiete ...` subcommands (the driver holds only the `Mpiete` variant).
+
+use crate::commdata;
+use crate::data::{BlockTimes, CommData, CommModel};
+use crate::predict::{Prediction, Predictor};
+use crate::size::parse_bytes;
+use crate::trace::{trace_files, Event, TraceReader};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum MpieteCmd {
+    /// Predict the run time from compute, communication and program base data.
+    Predict(PredictArgs),
+    /// Generate (and by default build and run) the ping-pong program that
+    /// measures the communication base data.
+    Commdata(CommdataArgs),
+    /// Print a program trace (trace.<rank>.bin) as text, one record a line.
+    Dump(DumpArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct PredictArgs {
+    /// Compute base data (blocktimes.json from MPIETE_MODE=token or compute).
+    #[arg(long, value_name = "FILE")]
+    pub compute: PathBuf,
+    /// Communication base data (commdata.json from `xmpc mpiete commdata`).
+    #[arg(long, value_name = "FILE")]
+    pub comm: PathBuf,
+    /// Directory with the program base data (trace.<rank>.bin, MPIETE_MODE=trace).
+    #[arg(long, value_name = "DIR")]
+    pub program: PathBuf,
+    /// Also write the prediction as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Print every rank (default: the first 16).
+    #[arg(long)]
+    pub all_ranks: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CommdataArgs {
+    /// Largest message size (e.g. 4MiB).
+    #[arg(long, value_parser = parse_bytes)]
+    pub max: u64,
+    /// Size step (e.g. 64KiB), or `x2` for 0, 1, 2, 4, ... max.
+    #[arg(long, default_value = "x2")]
+    pub step: String,
+    /// Output JSON.
+    #[arg(short, long, default_value = "commdata.json")]
+    pub output: PathBuf,
+    /// Only write the generated Fortran program to this file (no build, no run).
+    #[arg(long, value_name = "FILE")]
+    pub emit_source: Option<PathBuf>,
+    /// MPI Fortran compiler.
+    #[arg(long, default_value = "mpif90")]
+    pub fc: String,
+    /// MPI launcher.
+    #[arg(long, default_value = "mpiexec")]
+    pub mpiexec: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct DumpArgs {
+    /// A trace file.
+    pub trace: PathBuf,
+    /// Stop after this many records.
+    #[arg(long)]
+    pub limit: Option<u64>,
+}
+
+/// Runs a subcommand; the error is the message to print.
+pub fn run(cmd: &MpieteCmd) -> Result<(), String> {
+    match cmd {
+        MpieteCmd::Predict(a) => predict(a),
+        MpieteCmd::Commdata(a) => commdata_cmd(a),
+        MpieteCmd::Dump(a) => dump(a),
+    }
+}
+
+/// Prediction from files (also used by tests and the bench script).
+pub fn predict_files(compute: &Path, comm: &Path, program: &Path) -> Result<Prediction, String> {
+    let files = trace_files(program)?;
+    let readers = files.iter().map(|f| TraceReader::open(f)).collect::<Result<Vec<_>, _>>()?;
+    let bt = BlockTimes::load(compute)?;
+    let cm = CommData::load(comm)?.model();
+    let tables = bt.tables(readers.len());
+    Predictor::new(&tables, &cm).run(readers)
+}
+
+/// The same with a fixed latency/bandwidth model instead of measured data.
+pub fn predict_with_model(compute: &Path, model: &CommModel, program: &Path) -> Result<Prediction, String> {
+    let files = trace_files(program)?;
+    let readers = files.iter().map(|f| TraceReader::open(f)).collect::<Result<Vec<_>, _>>()?;
+    let tables = BlockTimes::load(compute)?.tables(readers.len());
+    Predictor::new(&tables, model).run(readers)
+}
+
+pub fn render(p: &Prediction, all: bool) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("predicted time: {:.6} s  ({} blocks, {} ranks)\n", p.total_s, p.blocks, p.ranks.len()));
+    s.push_str("rank      time_s   compute_s      comm_s     blocks   messages\n");
+    for r in p.ranks.iter().take(if all { usize::MAX } else { 16 }) {
+        s.push_str(&format!("{:>4} {:>11.6} {:>11.6} {:>11.6} {:>10} {:>10}\n", r.rank, r.time_s, r.compute_s, r.comm_s, r.blocks, r.messages));
+    }
+    if !all && p.ranks.len() > 16 {
+        s.push_str(&format!("... {} more ranks (--all-ranks)\n", p.ranks.len() - 16));
+    }
+    if !p.unknown_blocks.is_empty() {
+        s.push_str(&format!("warning: blocks without compute data (costed 0): {:?}\n", p.unknown_blocks));
+    }
+    s
+}
+
+fn predict(a: &PredictArgs) -> Result<(), String> {
+    let p = predict_files(&a.compute, &a.comm, &a.program)?;
+    print!("{}", render(&p, a.all_ranks));
+    if let Some(j) = &a.json {
+        let text = serde_json::to_string_pretty(&p).map_err(|e| e.to_string())?;
+        write_atomic(j, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Writes a file through a temporary file in the same directory.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))?;
+    tmp.write_all(bytes).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    tmp.persist(path).map_err(|e| format!("cannot write '{}': {}", path.display(), e.error))?;
+    Ok(())
+}
+
+fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
+    let sizes = if a.step == "x2" { commdata::sizes(a.max, 0, true)? } else { commdata::sizes(a.max, parse_bytes(&a.step)?, false)? };
+    let src = commdata::program(&sizes);
+    if let Some(p) = &a.emit_source {
+        return write_atomic(p, src.as_bytes());
+    }
+    let tmp = tempfile::Builder::new().prefix("mpiete-commdata-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let f90 = tmp.path().join("commdata.f90");
+    let exe = tmp.path().join("commdata");
+    std::fs::write(&f90, &src).map_err(|e| format!("cannot write '{}': {e}", f90.display()))?;
+    let st = Command::new(&a.fc).arg("-O2").arg(&f90).arg("-o").arg(&exe).status().map_err(|e| format!("cannot run '{}': {e} (set XMPC_FC or --fc)", a.fc))?;
+    if !st.success() {
+        return Err(format!("'{}' failed to build the ping-pong program ({st})", a.fc));
+    }
+    let out = std::path::absolute(&a.output).map_err(|e| format!("bad output path: {e}"))?;
+    eprintln!("measuring {} sizes from 0 to {} bytes with {} -n 2 ...", sizes.len(), a.max, a.mpiexec);
+    let st = Command::new(&a.mpiexec).args(["-n", "2"]).arg(&exe).arg(&out).status().map_err(|e| format!("cannot run '{}': {e}", a.mpiexec))?;
+    if !st.success() {
+        return Err(format!("the ping-pong program failed ({st})"));
+    }
+    CommData::load(&out)?;
+    eprintln!("wrote {}", out.display());
+    Ok(())
+}
+
+fn dump(a: &DumpArgs) -> Result<(), String> {
+    let mut r = TraceReader::open(&a.trace)?;
+    let so = std::io::stdout();
+    let mut o = std::io::BufWriter::new(so.lock());
+    let w = |e: std::io::Error| format!("cannot write to standard output: {e}");
+    writeln!(o, "# rank {} of {}", r.header.rank, r.header.ranks).map_err(w)?;
+    let mut n = 0u64;
+    while let Some(ev) = r.next_event()? {
+        if a.limit.is_some_and(|l| n >= l) {
+            break;
+        }
+        n += 1;
+        let line = match ev {
+            Event::Block(id) => format!("block {id}"),
+            Event::Region(end) => format!("region {}", if end { "end" } else { "begin" }),
+            Event::Isend { id, req, peer, tag, comm, bytes } => format!("isend block={id} req={req} peer={peer} tag={tag} comm={comm} bytes={bytes}"),
+            Event::Irecv { id, req, peer, tag, comm, bytes } => format!("irecv block={id} req={req} peer={peer} tag={tag} comm={comm} bytes={bytes}"),
+            Event::Wait { id, req, src, tag, bytes } => format!("wait block={id} req={req} src={src} tag={tag} bytes={bytes}"),
+        };
+        writeln!(o, "{line}").map_err(w)?;
+    }
+    Ok(())
+}

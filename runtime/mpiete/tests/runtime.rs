@@ -1,0 +1,300 @@
+//! libxmpc_mpiete under real MPI (mpicc, mpif90, mpiexec): trace, compute,
+//! token and measure modes on a C ring program and on the three NPB-style
+//! Fortran programs of testsuite/mpiete, then the predictor on what they wrote.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, OnceLock};
+use xmpc_mpiete::data::{BlockTimes, CommData, CommModel};
+use xmpc_mpiete::predict::Predictor;
+use xmpc_mpiete::trace::{trace_files, Event, TraceReader};
+
+/// MPI jobs busy-poll: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn check(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let so = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{cmd:?} failed: {}\n{so}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    so
+}
+
+/// The runtime built straight from its C sources (the test does not depend on
+/// the staticlib crate having been built).
+fn lib() -> &'static Path {
+    static LIB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, p) = LIB.get_or_init(|| {
+        let d = tempfile::tempdir().unwrap();
+        let csrc = root().join("runtime/mpiete-rt/csrc");
+        for f in ["mpiete.c", "mpiete_f.c"] {
+            check(Command::new("mpicc").args(["-O2", "-Wall", "-Werror", "-c"]).arg(csrc.join(f)).arg("-o").arg(d.path().join(f.replace(".c", ".o"))));
+        }
+        let a = d.path().join("libxmpc_mpiete.a");
+        check(Command::new("ar").arg("rcs").arg(&a).arg(d.path().join("mpiete.o")).arg(d.path().join("mpiete_f.o")));
+        (d, a)
+    });
+    p
+}
+
+fn build_c(dir: &Path) -> PathBuf {
+    let exe = dir.join("ring");
+    check(Command::new("mpicc").arg("-O1").arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display())).arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/ring.c")).arg(lib()).arg("-o").arg(&exe));
+    exe
+}
+
+fn build_f(dir: &Path, src: &str, instrument: bool) -> PathBuf {
+    let exe = dir.join(format!("{}{}", src.split('.').next().unwrap(), if instrument { "_i" } else { "" }));
+    let mut c = Command::new("mpif90");
+    c.args(["-O2", "-cpp", "-w"]);
+    if instrument {
+        c.arg("-DMPIETE");
+    }
+    check(c.arg(root().join("testsuite/mpiete").join(src)).arg(lib()).arg("-o").arg(&exe));
+    exe
+}
+
+/// mpiexec -n np [taskset -c 0] exe args with MPIETE_MODE=mode, MPIETE_OUT=out.
+fn mpirun(np: usize, exe: &Path, args: &[&str], mode: &str, out: &Path, one_core: bool) -> String {
+    std::fs::create_dir_all(out).unwrap();
+    let mut c = Command::new("mpiexec");
+    c.arg("-n").arg(np.to_string()).env("UCX_ERROR_SIGNALS", "").env("MPIETE_MODE", mode).env("MPIETE_OUT", out).env("MPIETE_YIELD", "1");
+    if one_core {
+        c.args(["taskset", "-c", "0"]);
+    }
+    check(c.arg(exe).args(args))
+}
+
+fn events(dir: &Path) -> Vec<Vec<Event>> {
+    trace_files(dir)
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let mut r = TraceReader::open(f).unwrap();
+            let mut v = Vec::new();
+            while let Some(e) = r.next_event().unwrap() {
+                v.push(e);
+            }
+            v
+        })
+        .collect()
+}
+
+fn block_count(evs: &[Event], id: u32) -> usize {
+    evs.iter().filter(|e| **e == Event::Block(id)).count()
+}
+
+#[test]
+fn ring_trace_token_and_prediction() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = build_c(d.path());
+    let (np, nit) = (4usize, 12usize);
+    let nits = nit.to_string();
+
+    // program base data
+    let tdir = d.path().join("traces");
+    assert!(mpirun(np, &exe, &[&nits], "trace", &tdir, false).contains("ok"));
+    let ev = events(&tdir);
+    assert_eq!(ev.len(), np);
+    for (r, e) in ev.iter().enumerate() {
+        assert_eq!(block_count(e, 1), nit);
+        assert_eq!(block_count(e, 2), nit);
+        assert_eq!(e.first(), Some(&Event::Region(false)));
+        assert_eq!(e.last(), Some(&Event::Region(true)));
+        // user sends: to the right neighbour, tag 5, 128 doubles, on MPI_COMM_WORLD (id 0)
+        let user: Vec<_> = e.iter().filter_map(|x| match x { Event::Isend { peer, tag, comm: 0, bytes, .. } => Some((*peer, *tag, *bytes)), _ => None }).collect();
+        assert_eq!(user, vec![(((r + 1) % np) as i32, 5, 1024); nit]);
+        // MPI_Allreduce as recursive doubling on the collective communicator (id 1):
+        // partners r^1 then r^2, 8 bytes each
+        let coll: Vec<_> = e.iter().filter_map(|x| match x { Event::Isend { peer, comm: 1, bytes: 8, .. } => Some(*peer as usize), _ => None }).collect();
+        assert_eq!(coll, [r ^ 1, r ^ 2].repeat(nit));
+        // every receive's wait names the sender
+        let left = ((r + np - 1) % np) as i32;
+        let waits_from_left = e.iter().filter(|x| matches!(x, Event::Wait { src, tag: 5, bytes: 1024, .. } if *src == left)).count();
+        assert_eq!(waits_from_left, nit);
+    }
+
+    // compute base data in token mode, all ranks on one core
+    let cdir = d.path().join("compute");
+    assert!(mpirun(np, &exe, &[&nits], "token", &cdir, true).contains("ok"));
+    let bt = BlockTimes::load(&cdir.join("blocktimes.json")).unwrap();
+    assert!(bt.token);
+    assert_eq!(bt.ranks, np);
+    let b1 = bt.blocks.iter().find(|b| b.id == 1).unwrap();
+    assert_eq!(b1.count as usize, nit * np);
+    for p in &b1.per_rank {
+        assert_eq!(p.count as usize, nit);
+        assert!(p.mean_s > 0.0);
+    }
+    // block 1 spins (rank+1) units: rank 3 clearly slower than rank 0
+    assert!(b1.per_rank[3].mean_s > 2.0 * b1.per_rank[0].mean_s, "{:?}", b1.per_rank);
+
+    // prediction: per-rank compute is sum(count * mean) of that rank's blocks
+    let tables = bt.tables(np);
+    let model = CommModel::constant(1e-6, 1e9);
+    let readers = trace_files(&tdir).unwrap().iter().map(|f| TraceReader::open(f).unwrap()).collect();
+    let p = Predictor::new(&tables, &model).run(readers).unwrap();
+    assert!(p.unknown_blocks.is_empty());
+    for r in 0..np {
+        let expect: f64 = bt.blocks.iter().map(|b| b.per_rank[r].mean_s * b.per_rank[r].count).sum();
+        assert!((p.ranks[r].compute_s - expect).abs() < 1e-9 * expect.max(1.0), "rank {r}: {} vs {expect}", p.ranks[r].compute_s);
+        assert!(p.ranks[r].time_s >= p.ranks[r].compute_s);
+    }
+    // everyone waits for the slowest rank each iteration (allreduce): the total
+    // is at least its compute
+    assert!(p.total_s >= p.ranks[3].compute_s);
+    assert!(p.ranks[0].comm_s > 0.5 * (p.ranks[3].compute_s - p.ranks[0].compute_s));
+}
+
+#[test]
+fn measure_mode_times_the_region() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = build_c(d.path());
+    let out = d.path().join("m");
+    mpirun(2, &exe, &["5"], "measure", &out, false);
+    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("measured.json")).unwrap()).unwrap();
+    assert_eq!(m["format"], "xmpc-measured/1");
+    let pr = m["per_rank"].as_array().unwrap();
+    assert_eq!(pr.len(), 2);
+    for r in pr {
+        let (t, c) = (r["total_s"].as_f64().unwrap(), r["mpi_s"].as_f64().unwrap());
+        // 5 iterations of at least 0.3 ms of spinning each
+        assert!(t > 1.0e-3 && c >= 0.0 && c < t, "{r}");
+    }
+    // no mode: nothing written
+    let none = d.path().join("none");
+    mpirun(2, &exe, &["2"], "", &none, false);
+    assert_eq!(std::fs::read_dir(&none).unwrap().count(), 0);
+}
+
+/// The Fortran programs: self-checking under -n 2 and -n 4; traces and token
+/// data from the instrumented builds replay without a deadlock, with block
+/// counts fixed by the programs' parameters.
+#[test]
+fn fortran_programs() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    // (source, args, block -> expected count per rank)
+    type Case = (&'static str, &'static [&'static str], &'static [(u32, usize)]);
+    let cases: [Case; 3] = [
+        ("ep.F90", &["16", "4"], &[(1, 1), (2, 4)]),
+        ("cg.F90", &["64", "20"], &[(1, 1), (2, 20), (3, 20), (4, 20), (5, 20), (6, 1)]),
+        ("lu.F", &["40", "16", "2"], &[(1, 1), (2, 2 * 15), (3, 2 * 15), (4, 1)]),
+    ];
+    let model = CommModel::constant(1e-6, 1e9);
+    for (src, args, counts) in cases {
+        let plain = build_f(d.path(), src, false);
+        let inst = build_f(d.path(), src, true);
+        for np in [2, 4] {
+            let o = mpirun(np, &plain, args, "", &d.path().join("plain"), false);
+            assert!(o.contains("VERIFIED"), "{src} -n {np}: {o}");
+        }
+        // measure mode, busy-polling waits: MPICH's Fortran bindings reach the C
+        // wrappers too, and a call must be timed once (time in MPI < region time)
+        let mdir = d.path().join(format!("{src}.measure"));
+        std::fs::create_dir_all(&mdir).unwrap();
+        check(Command::new("mpiexec").args(["-n", "2"]).arg(&plain).args(args).env("MPIETE_MODE", "measure").env("MPIETE_OUT", &mdir).env("MPIETE_YIELD", "0"));
+        let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(mdir.join("measured.json")).unwrap()).unwrap();
+        for r in m["per_rank"].as_array().unwrap() {
+            assert!(r["mpi_s"].as_f64().unwrap() < r["total_s"].as_f64().unwrap(), "{src}: {r}");
+        }
+        let np = 4;
+        let tdir = d.path().join(format!("{src}.traces"));
+        assert!(mpirun(np, &inst, args, "trace", &tdir, false).contains("VERIFIED"));
+        let ev = events(&tdir);
+        for (r, e) in ev.iter().enumerate() {
+            for &(id, n) in counts {
+                assert_eq!(block_count(e, id), n, "{src} rank {r} block {id}");
+            }
+        }
+        let cdir = d.path().join(format!("{src}.compute"));
+        assert!(mpirun(np, &inst, args, "token", &cdir, true).contains("VERIFIED"));
+        let bt = BlockTimes::load(&cdir.join("blocktimes.json")).unwrap();
+        let ids: HashMap<u32, f64> = bt.blocks.iter().map(|b| (b.id, b.count)).collect();
+        for &(id, n) in counts {
+            assert_eq!(ids.get(&id).copied(), Some((n * np) as f64), "{src} block {id}");
+        }
+        let tables = bt.tables(np);
+        let readers = trace_files(&tdir).unwrap().iter().map(|f| TraceReader::open(f).unwrap()).collect();
+        let p = Predictor::new(&tables, &model).run(readers).unwrap();
+        assert!(p.unknown_blocks.is_empty(), "{src}: {:?}", p.unknown_blocks);
+        assert!(p.total_s > 0.0);
+    }
+}
+
+#[test]
+fn commdata_program_measures_every_size() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("n.json");
+    let cmd = xmpc_mpiete::MpieteCmd::Commdata(xmpc_mpiete::cli::CommdataArgs {
+        max: 4096,
+        step: "1KiB".into(),
+        output: out.clone(),
+        emit_source: None,
+        fc: "mpif90".into(),
+        mpiexec: "mpiexec".into(),
+    });
+    xmpc_mpiete::run(&cmd).unwrap();
+    let c = CommData::load(&out).unwrap();
+    assert_eq!(c.points.iter().map(|p| p.bytes).collect::<Vec<_>>(), vec![0, 1024, 2048, 3072, 4096]);
+    // a real receive takes time, and less than a millisecond for 4 KiB on one node
+    assert!(c.points.iter().all(|p| p.seconds > 0.0 && p.seconds < 1e-3), "{:?}", c.points);
+}
+
+/// `mpiete_mark(id)` before an MPI call names that call's block; before anything
+/// else it is a block of its own.
+#[test]
+fn marks_name_communication_blocks() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("marks.c");
+    std::fs::write(
+        &src,
+        r#"#include <mpi.h>
+#include "mpiete.h"
+int main(int argc, char **argv) {
+    int r, x = 1;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    mpiete_mark(3);
+    x += r;
+    if (r == 0) { mpiete_mark(7); MPI_Send(&x, 1, MPI_INT, 1, 9, MPI_COMM_WORLD); }
+    else { mpiete_mark(8); MPI_Recv(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE); }
+    mpiete_mark(5);
+    MPI_Finalize();
+    return 0;
+}
+"#,
+    )
+    .unwrap();
+    let exe = d.path().join("marks");
+    check(Command::new("mpicc").arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display())).arg(&src).arg(lib()).arg("-o").arg(&exe));
+    let t = d.path().join("t");
+    mpirun(2, &exe, &[], "trace", &t, false);
+    let ev = events(&t);
+    assert_eq!(
+        ev[0],
+        vec![
+            Event::Block(3),
+            Event::Isend { id: 7, req: 1, peer: 1, tag: 9, comm: 0, bytes: 4 },
+            Event::Wait { id: 0, req: 1, src: -1, tag: -1, bytes: 0 },
+            Event::Block(5),
+        ]
+    );
+    assert_eq!(
+        ev[1],
+        vec![
+            Event::Block(3),
+            Event::Irecv { id: 8, req: 1, peer: 0, tag: 9, comm: 0, bytes: 4 },
+            Event::Wait { id: 0, req: 1, src: 0, tag: 9, bytes: 4 },
+            Event::Block(5),
+        ]
+    );
+}

@@ -1,0 +1,116 @@
+//! `xmpc bsim`: running a skeleton through the driver, platform checks and the
+//! SimGrid export.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn xmpc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xmpc")).args(args).output().expect("xmpc runs")
+}
+
+/// libxmpc_bsim.a and libxmpc_bsim_main.a of this build.
+fn libs() -> (PathBuf, PathBuf) {
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_xmpc"));
+    let dir = exe.parent().unwrap().to_path_buf();
+    let main = dir.join("libxmpc_bsim_main.a");
+    let mut lib = dir.join("libxmpc_bsim.a");
+    if !lib.exists() {
+        let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
+        for e in std::fs::read_dir(dir.join("deps")).unwrap().flatten() {
+            let n = e.file_name().to_string_lossy().into_owned();
+            if n.starts_with("libxmpc_bsim-") && n.ends_with(".a") {
+                let t = e.metadata().unwrap().modified().unwrap();
+                if best.as_ref().is_none_or(|b| t > b.0) {
+                    best = Some((t, e.path()));
+                }
+            }
+        }
+        lib = best.expect("libxmpc_bsim.a not built (cargo build -p xmpc-bsim)").1;
+    }
+    (lib, main)
+}
+
+const SKEL: &str = r#"#include <lmpi.h>
+#include <stdio.h>
+int bsim_main(int argc, char **argv) {
+    int r, n; char b[1];
+    LMPI_Init(&argc, &argv);
+    LMPI_Comm_rank(LMPI_COMM_WORLD, &r);
+    LMPI_Comm_size(LMPI_COMM_WORLD, &n);
+    BSIM_Add_time(1e-3 * r);
+    if (r > 0) LMPI_Send(b, 1000, LMPI_BYTE, 0, 0, LMPI_COMM_WORLD);
+    else for (int i = 1; i < n; i++) LMPI_Recv(b, 1000, LMPI_BYTE, i, 0, LMPI_COMM_WORLD, LMPI_STATUS_IGNORE);
+    LMPI_Finalize();
+    return 0;
+}
+"#;
+
+const PLATFORM: &str = "[network]\nlatency = 5e-6\nbandwidth = 1e8\n[[network.segment]]\nmin_bytes = 65536\nlatency = 1e-5\nbandwidth = 2e8\n[nodes]\nranks_per_node = 2\n[intranode]\nlatency = 1e-7\nbandwidth = 1e10\n";
+
+#[test]
+fn run_a_skeleton_through_the_driver() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("skel.c");
+    std::fs::write(&src, SKEL).unwrap();
+    let plat = d.path().join("p.toml");
+    std::fs::write(&plat, PLATFORM).unwrap();
+    let exe = d.path().join("skel");
+    let (lib, main) = libs();
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
+    let st = Command::new("cc")
+        .arg(format!("-I{}", inc.display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(main)
+        .arg(lib)
+        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = d.path().join("out");
+    let o = xmpc(&["bsim", "run", exe.to_str().unwrap(), "-np", "4", "--platform", plat.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rep = std::fs::read_to_string(out.join("report.json")).unwrap();
+    let field = |k: &str| -> f64 {
+        let i = rep.find(&format!("\"{k}\": ")).unwrap_or_else(|| panic!("no {k} in {rep}")) + k.len() + 4;
+        rep[i..].split(|c: char| c == ',' || c == '\n').next().unwrap().trim().parse().unwrap()
+    };
+    // rank 0 receives in rank order: rank 1 is on its node (intranode link),
+    // ranks 2 and 3 are not; the last message arrives at 3 ms + 5 us + 1000 B / 1e8 B/s
+    let want = 3e-3 + 5e-6 + 1000.0 / 1e8;
+    let got = field("predicted_time");
+    assert!((got - want).abs() < 1e-15, "{got} != {want}");
+    assert_eq!(field("np"), 4.0);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("predicted time: 3.015000000e-3 s (rank 0)"), "{}", String::from_utf8_lossy(&o.stdout));
+}
+
+#[test]
+fn platform_check_and_simgrid_export() {
+    let d = tempfile::tempdir().unwrap();
+    let plat = d.path().join("p.toml");
+    std::fs::write(&plat, PLATFORM).unwrap();
+    let xml = d.path().join("p.xml");
+    let hf = d.path().join("hosts");
+    let o = xmpc(&["bsim", "platform", plat.to_str().unwrap(), "--export-simgrid", xml.to_str().unwrap(), "-np", "6", "--hostfile", hf.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let x = std::fs::read_to_string(&xml).unwrap();
+    // 6 ranks, 2 per node -> 3 nodes; latency and bandwidth on a FATPIPE backbone
+    assert!(x.contains("radical=\"0-2\"") && x.contains("bb_lat=\"5e-6s\"") && x.contains("bb_bw=\"1e8Bps\""), "{x}");
+    assert!(x.contains("bb_sharing_policy=\"FATPIPE\"") && x.contains("loopback_lat=\"1e-7s\""), "{x}");
+    assert_eq!(std::fs::read_to_string(&hf).unwrap(), "node-0\nnode-0\nnode-1\nnode-1\nnode-2\nnode-2\n");
+    let cfg = String::from_utf8_lossy(&o.stdout);
+    assert!(cfg.contains("--cfg=network/model:CM02"), "{cfg}");
+    assert!(cfg.contains("--cfg=network/latency-factor:1\n"), "{cfg}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("only the first segment"), "{}", String::from_utf8_lossy(&o.stderr));
+
+    let bad = d.path().join("bad.toml");
+    std::fs::write(&bad, "[network]\nlatency = 1e-6\nbandwidth = 0\n").unwrap();
+    let o = xmpc(&["bsim", "platform", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("bad.toml: [network]: bandwidth must be a finite number > 0"), "{e}");
+    let o = xmpc(&["bsim", "run", "/nonexistent/skel", "-np", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such executable"));
+}

@@ -1,0 +1,95 @@
+//! `xmpc --blocks` and `xmpc mpiete ...` through the driver: results, and clear
+//! errors (exit 1, no panic, no output file) on bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use xmpc_mpiete::trace::{Event, TraceWriter};
+
+fn xmpc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xmpc")).args(args).output().expect("xmpc runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+fn write_trace(dir: &Path, rank: u32, ranks: u32, evs: &[Event]) {
+    let f = std::fs::File::create(dir.join(format!("trace.{rank}.bin"))).unwrap();
+    let mut w = TraceWriter::new(f, rank, ranks).unwrap();
+    for e in evs {
+        w.event(e).unwrap();
+    }
+    w.finish().unwrap();
+}
+
+const BLOCKTIMES: &str = r#"{"format":"xmpc-blocktimes/1","source":"t","ranks":2,"blocks":[
+{"id":1,"mean_s":2.0,"count":2,"per_rank":[{"mean_s":2.0,"count":1},{"mean_s":2.0,"count":1}]},
+{"id":2,"mean_s":3.0,"count":1,"per_rank":[{"mean_s":0,"count":0},{"mean_s":3.0,"count":1}]}]}"#;
+const COMM: &str = r#"{"format":"xmpc-commdata/1","points":[{"bytes":0,"seconds":0.5},{"bytes":1000,"seconds":1.5}]}"#;
+
+#[test]
+fn predict_from_files() {
+    let d = tempfile::tempdir().unwrap();
+    let tr = d.path().join("tr");
+    std::fs::create_dir(&tr).unwrap();
+    // rank 0 computes 2 s and sends 1000 B; rank 1 receives (T_comm 1.5 s) and computes 3 s
+    write_trace(&tr, 0, 2, &[Event::Block(1), Event::Isend { id: 0, req: 1, peer: 1, tag: 0, comm: 0, bytes: 1000 }, Event::Wait { id: 0, req: 1, src: -1, tag: -1, bytes: 0 }]);
+    write_trace(&tr, 1, 2, &[Event::Irecv { id: 0, req: 1, peer: 0, tag: 0, comm: 0, bytes: 1000 }, Event::Wait { id: 0, req: 1, src: 0, tag: 0, bytes: 1000 }, Event::Block(2)]);
+    std::fs::write(d.path().join("c.json"), BLOCKTIMES).unwrap();
+    std::fs::write(d.path().join("n.json"), COMM).unwrap();
+    let j = d.path().join("p.json");
+    let p = |s: &str| d.path().join(s).display().to_string();
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("c.json"), "--comm", &p("n.json"), "--program", &p("tr"), "--json", &p("p.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("predicted time: 6.500000 s"), "{out}");
+    let js = std::fs::read_to_string(&j).unwrap();
+    assert!(js.contains("\"comm_s\": 3.5"), "{js}"); // waiting from 0 to 2 + 1.5
+    // dump
+    let o = xmpc(&["mpiete", "dump", &p("tr/trace.1.bin")]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "# rank 1 of 2\nirecv block=0 req=1 peer=0 tag=0 comm=0 bytes=1000\nwait block=0 req=1 src=0 tag=0 bytes=1000\nblock 2\n");
+
+    // bad inputs: exit 1, one clear line, no JSON written
+    std::fs::remove_file(&j).unwrap();
+    std::fs::write(d.path().join("bad.json"), "{\"format\": \"xmpc-blocktimes/1\",\n \"ranks\": }").unwrap();
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("bad.json"), "--comm", &p("n.json"), "--program", &p("tr"), "--json", &p("p.json")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad.json:2:") && stderr(&o).contains("not valid compute base data"), "{}", stderr(&o));
+    assert!(!j.exists());
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("c.json"), "--comm", &p("c.json"), "--program", &p("tr")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not valid communication base data"), "{}", stderr(&o));
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("c.json"), "--comm", &p("n.json"), "--program", &p("nowhere")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot read the trace directory"), "{}", stderr(&o));
+    std::fs::remove_file(tr.join("trace.0.bin")).unwrap();
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("c.json"), "--comm", &p("n.json"), "--program", &p("tr")]);
+    assert!(stderr(&o).contains("trace.0.bin is missing"), "{}", stderr(&o));
+    let o = xmpc(&["mpiete", "dump", &p("n.json")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not an MPIETE trace"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("panicked"));
+}
+
+#[test]
+fn blocks_flag() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("p.f90");
+    std::fs::write(&f, "program p\n  use mpi\n  integer :: ierr, a\n  call MPI_Init(ierr)\n  call MPI_Bcast(a, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)\n  call MPI_Finalize(ierr)\nend program p\n").unwrap();
+    let o = xmpc(&["--blocks", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("  call mpiete_bcast(a, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)\n"));
+    let o = xmpc(&["--blocks", "--emit=blocks", f.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("2 comm "), "{}", String::from_utf8_lossy(&o.stdout));
+    // an error: nothing written
+    let g = d.path().join("q.f90");
+    std::fs::write(&g, "program q\n  use mpi\n  integer :: ierr, a\n  a = 1; call MPI_Send(a, 1, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierr)\nend program q\n").unwrap();
+    let out = d.path().join("out.f90");
+    let o = xmpc(&["--blocks", g.to_str().unwrap(), "-o", out.to_str().unwrap(), "--color=never"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("XMP0602") && stderr(&o).contains("q.f90:4:"), "{}", stderr(&o));
+    assert!(!out.exists());
+    let o = xmpc(&["--blocks", d.path().join("none.f90").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
+}

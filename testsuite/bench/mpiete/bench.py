@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""MPIETE accuracy bench: for the EP-, CG- and LU-like programs at
+mpiexec -n 2 and -n 4, measure the real run (MPIETE_MODE=measure), collect
+the three base data sets (compute data in token mode on one core, program
+traces, ping-pong comm data), predict, and print measured vs predicted total,
+compute and communication time. Then the "second machine": compute data of an
+-O0 build replayed over the same traces must predict the -O0 run.
+
+usage: testsuite/bench/mpiete/bench.py [--np 2,4] [--reps 3] [--quick]
+       [--programs ep,cg,lu] [--no-o0] [--nice N]
+--nice N runs every MPI job under `nice -n N` (N < 0 needs root): on a host
+shared with other work it keeps the measured runs from being time-sliced with
+unrelated processes.
+Needs: cargo build -p xmpc -p xmpc-mpiete-rt (CARGO_TARGET_DIR honoured),
+mpif90, mpiexec, taskset. Real runs use MPIETE_YIELD=1 (waiting ranks yield
+the core, as Open MPI's mpi_yield_when_idle) because the host is shared.
+"""
+import argparse, json, os, statistics, subprocess, sys, tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+SRC = os.path.join(ROOT, "testsuite", "mpiete")
+PROGRAMS = {  # source, bench args, quick args
+    "ep": ("ep.F90", ["24", "16"], ["18", "8"]),
+    "cg": ("cg.F90", ["1000", "400"], ["200", "50"]),
+    "lu": ("lu.F", ["320", "320", "6"], ["96", "64", "2"]),
+}
+
+
+def target_dir():
+    t = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    for prof in ("release", "debug"):
+        d = os.path.join(t, prof)
+        if os.path.exists(os.path.join(d, "xmpc")) and os.path.exists(os.path.join(d, "libxmpc_mpiete.a")):
+            return d
+    sys.exit(f"xmpc and libxmpc_mpiete.a not found under {t}; run cargo build -p xmpc -p xmpc-mpiete-rt")
+
+
+NICE = []
+
+
+def run(cmd, env=None, cwd=None):
+    if cmd[0] == "mpiexec":
+        cmd = NICE + cmd
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(cmd, env=e, cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0 or ("VERIFIED" not in p.stdout and "mpiexec" in cmd):
+        sys.exit(f"failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
+    return p.stdout
+
+
+def build(tdir, work, name, opt, instrument):
+    src = os.path.join(SRC, PROGRAMS[name][0])
+    exe = os.path.join(work, f"{name}{opt}{'_i' if instrument else ''}")
+    cmd = ["mpif90", opt, "-cpp", src, os.path.join(tdir, "libxmpc_mpiete.a"), "-o", exe, "-w"]
+    if instrument:
+        cmd.insert(2, "-DMPIETE")
+    run(cmd)
+    return exe
+
+
+def measured(exe, args, np, work, reps):
+    tot, comp, comm, cpu = [], [], [], []
+    for k in range(reps):
+        out = os.path.join(work, f"meas{k}")
+        os.makedirs(out, exist_ok=True)
+        run(["mpiexec", "-n", str(np), exe] + args, {"MPIETE_MODE": "measure", "MPIETE_OUT": out, "MPIETE_YIELD": "1"})
+        m = json.load(open(os.path.join(out, "measured.json")))["per_rank"]
+        tot.append(max(r["total_s"] for r in m))
+        comp.append(statistics.mean(r["total_s"] - r["mpi_s"] for r in m))
+        comm.append(statistics.mean(r["mpi_s"] for r in m))
+        cpu.append(statistics.mean(r["compute_cpu_s"] for r in m))
+    return statistics.median(tot), statistics.median(comp), statistics.median(comm), statistics.median(cpu)
+
+
+def base_compute(exe, args, np, work, tag):
+    out = os.path.join(work, f"compute{tag}")
+    os.makedirs(out, exist_ok=True)
+    # token mode, every rank on core 0: one rank computes at a time
+    run(["mpiexec", "-n", str(np), "taskset", "-c", "0", exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
+    return os.path.join(out, "blocktimes.json")
+
+
+def base_program(exe, args, np, work):
+    out = os.path.join(work, "traces")
+    os.makedirs(out, exist_ok=True)
+    run(["mpiexec", "-n", str(np), exe] + args, {"MPIETE_MODE": "trace", "MPIETE_OUT": out, "MPIETE_YIELD": "1"})
+    return out
+
+
+def predict(tdir, compute, comm, traces, work):
+    j = os.path.join(work, "pred.json")
+    subprocess.run([os.path.join(tdir, "xmpc"), "mpiete", "predict", "--compute", compute, "--comm", comm, "--program", traces, "--json", j],
+                   check=True, capture_output=True)
+    p = json.load(open(j))
+    r = p["ranks"]
+    return max(x["time_s"] for x in r), statistics.mean(x["compute_s"] for x in r), statistics.mean(x["comm_s"] for x in r)
+
+
+def err(p, m):
+    return 100.0 * abs(p - m) / m if m > 0 else float("nan")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--np", default="2,4")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--programs", default="ep,cg,lu")
+    ap.add_argument("--no-o0", action="store_true")
+    ap.add_argument("--nice", type=int, default=0)
+    a = ap.parse_args()
+    if a.nice:
+        NICE.extend(["nice", "-n", str(a.nice)])
+    tdir = target_dir()
+    nps = [int(x) for x in a.np.split(",")]
+    work = tempfile.mkdtemp(prefix="mpiete-bench-")
+    comm = os.path.join(work, "commdata.json")
+    subprocess.run(NICE + [os.path.join(tdir, "xmpc"), "mpiete", "commdata", "--max", "1MiB", "-o", comm], check=True, capture_output=True)
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}; nice {a.nice}; reps {a.reps} (median); work dir {work}")
+    print("T: region time, max over ranks (wall). comp: compute time per rank, mean over ranks; measured as")
+    print("thread CPU time outside MPI calls (the wall-clock value, total - time in MPI, in the last column);")
+    print("predicted from token-mode block times (thread CPU time). comm: time in MPI calls / predicted waiting.")
+    hdr = f"{'prog':<5}{'np':>3} {'T meas':>8} {'T pred':>8} {'err%':>6} | {'comp meas':>9} {'comp pred':>9} {'err%':>6} | {'comm meas':>9} {'comm pred':>9} {'err%':>6} | {'comp wall':>9}"
+    print(hdr)
+    print("-" * len(hdr))
+    o0 = []
+    for name in a.programs.split(","):
+        args = PROGRAMS[name][2] if a.quick else PROGRAMS[name][1]
+        real = build(tdir, work, name, "-O2", False)
+        inst = build(tdir, work, name, "-O2", True)
+        for np in nps:
+            w = os.path.join(work, f"{name}{np}")
+            os.makedirs(w, exist_ok=True)
+            tm, cw, km, cm = measured(real, args, np, w, a.reps)
+            comp = base_compute(inst, args, np, w, "O2")
+            traces = base_program(inst, args, np, w)
+            tp, cp, kp = predict(tdir, comp, comm, traces, w)
+            print(f"{name:<5}{np:>3} {tm:>8.4f} {tp:>8.4f} {err(tp, tm):>6.1f} | {cm:>9.4f} {cp:>9.4f} {err(cp, cm):>6.1f} | {km:>9.4f} {kp:>9.4f} {err(kp, km):>6.1f} | {cw:>9.4f}", flush=True)
+            if not a.no_o0 and np == nps[0]:
+                o0.append((name, np, args, traces, w))
+    if o0:
+        print("\nsecond machine: -O0 build; -O0 compute data, the -O2 run's traces")
+        print(f"{'prog':<5}{'np':>3} {'T meas':>8} {'T pred':>8} {'err%':>6} | {'comp meas':>9} {'comp pred':>9} {'err%':>6}")
+        for name, np, args, traces, w in o0:
+            real = build(tdir, work, name, "-O0", False)
+            inst = build(tdir, work, name, "-O0", True)
+            tm, _, _, cm = measured(real, args, np, w, a.reps)
+            comp = base_compute(inst, args, np, w, "O0")
+            tp, cp, _ = predict(tdir, comp, comm, traces, w)
+            print(f"{name:<5}{np:>3} {tm:>8.4f} {tp:>8.4f} {err(tp, tm):>6.1f} | {cm:>9.4f} {cp:>9.4f} {err(cp, cm):>6.1f}", flush=True)
+    print(f"load average at end: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
