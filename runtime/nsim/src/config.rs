@@ -34,7 +34,9 @@ impl std::error::Error for ConfigError {}
 pub fn parse_time(s: &str) -> Result<Time, String> {
     let t = s.trim();
     let idx = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))
+        .find(|c: char| {
+            !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')
+        })
         .unwrap_or(t.len());
     let (num, unit) = t.split_at(idx);
     let unit = unit.trim();
@@ -72,7 +74,11 @@ pub fn parse_bandwidth(s: &str) -> Result<u64, String> {
         "kb/s" | "Kb/s" | "kbps" => (1_000, true),
         "Mb/s" | "Mbps" => (1_000_000, true),
         "Gb/s" | "Gbps" => (1_000_000_000, true),
-        "" => return Err(format!("bandwidth `{s}` needs a unit (B/s, MB/s, GB/s, Gb/s, ...)")),
+        "" => {
+            return Err(format!(
+                "bandwidth `{s}` needs a unit (B/s, MB/s, GB/s, Gb/s, ...)"
+            ))
+        }
         u => return Err(format!("unknown bandwidth unit `{u}` in `{s}`")),
     };
     let v = exact_scale(num, mult).ok_or_else(|| format!("bad bandwidth `{s}`"))?;
@@ -216,7 +222,10 @@ fn default_pkt() -> u32 {
 }
 impl Default for PacketCfg {
     fn default() -> Self {
-        PacketCfg { size: default_pkt(), header: 0 }
+        PacketCfg {
+            size: default_pkt(),
+            header: 0,
+        }
     }
 }
 
@@ -255,7 +264,12 @@ fn default_ctrl() -> u32 {
 }
 impl Default for MpiCfg {
     fn default() -> Self {
-        MpiCfg { send_overhead: 0, recv_overhead: 0, eager_threshold: default_eager(), control_bytes: default_ctrl() }
+        MpiCfg {
+            send_overhead: 0,
+            recv_overhead: 0,
+            eager_threshold: default_eager(),
+            control_bytes: default_ctrl(),
+        }
     }
 }
 
@@ -306,7 +320,12 @@ fn default_interval() -> Time {
 }
 impl Default for SimCfg {
     fn default() -> Self {
-        SimCfg { seed: 1, threads: 1, stats_interval: default_interval(), check_invariants: false }
+        SimCfg {
+            seed: 1,
+            threads: 1,
+            stats_interval: default_interval(),
+            check_invariants: false,
+        }
     }
 }
 
@@ -346,7 +365,11 @@ impl Config {
                 .span()
                 .map(|sp| key_at(text, sp.start))
                 .unwrap_or_default();
-            ConfigError { file: file.to_string(), field, msg }
+            ConfigError {
+                file: file.to_string(),
+                field,
+                msg,
+            }
         })?;
         c.file_name = file.to_string();
         c.validate()?;
@@ -355,15 +378,22 @@ impl Config {
 
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
         let f = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ConfigError { file: f.clone(), field: String::new(), msg: e.to_string() })?;
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: f.clone(),
+            field: String::new(),
+            msg: e.to_string(),
+        })?;
         let mut c = Config::from_toml(&text, &f)?;
         c.base_dir = path.parent().map(|p| p.to_path_buf());
         Ok(c)
     }
 
     fn err(&self, field: &str, msg: impl Into<String>) -> ConfigError {
-        ConfigError { file: self.file_name.clone(), field: field.to_string(), msg: msg.into() }
+        ConfigError {
+            file: self.file_name.clone(),
+            field: field.to_string(),
+            msg: msg.into(),
+        }
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -380,7 +410,8 @@ impl Config {
                 if n > (1 << 24) {
                     return Err(self.err("topology.dims", "at most 2^24 nodes"));
                 }
-                if t.kind == TopoKind::Torus && self.router.vcs < 2 && t.dims.iter().any(|&d| d > 2) {
+                if t.kind == TopoKind::Torus && self.router.vcs < 2 && t.dims.iter().any(|&d| d > 2)
+                {
                     return Err(self.err(
                         "router.vcs",
                         "a torus needs at least 2 virtual channels (dateline deadlock avoidance)",
@@ -404,7 +435,10 @@ impl Config {
             return Err(self.err("router.vcs", "1 to 16 virtual channels"));
         }
         if self.router.buffer_packets == 0 || self.router.buffer_packets > 64 {
-            return Err(self.err("router.buffer_packets", "1 to 64 packets per virtual channel"));
+            return Err(self.err(
+                "router.buffer_packets",
+                "1 to 64 packets per virtual channel",
+            ));
         }
         if self.packet.size == 0 {
             return Err(self.err("packet.size", "packet payload must be positive"));
@@ -467,12 +501,19 @@ impl Config {
                         continue;
                     }
                     let n: u32 = l.parse().map_err(|_| {
-                        self.err("mapping.file", format!("{} line {}: `{l}` is not a node id", p.display(), i + 1))
+                        self.err(
+                            "mapping.file",
+                            format!("{} line {}: `{l}` is not a node id", p.display(), i + 1),
+                        )
                     })?;
                     if n >= nn {
                         return Err(self.err(
                             "mapping.file",
-                            format!("{} line {}: node {n} out of range (0..{nn})", p.display(), i + 1),
+                            format!(
+                                "{} line {}: node {n} out of range (0..{nn})",
+                                p.display(),
+                                i + 1
+                            ),
                         ));
                     }
                     v.push(n);
@@ -480,7 +521,11 @@ impl Config {
                 if (v.len() as u32) < nranks {
                     return Err(self.err(
                         "mapping.file",
-                        format!("{} maps {} ranks but {nranks} are needed", p.display(), v.len()),
+                        format!(
+                            "{} maps {} ranks but {nranks} are needed",
+                            p.display(),
+                            v.len()
+                        ),
                     ));
                 }
                 v.truncate(nranks as usize);

@@ -36,10 +36,10 @@
 //! messages and agree on the next `T` (two barriers per window).
 
 use crate::config::Config;
+use crate::queue::{Ev, EvQueue};
 use crate::report::{LinkStats, Series};
 use crate::topo::{LinkKind, RouteState, Topo, NONE};
 use crate::Time;
-use std::cmp::Ordering;
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering as AO};
 use std::sync::{Barrier, Mutex};
@@ -82,113 +82,6 @@ const INF: Time = Time::MAX;
 /// number of buckets kept in a time series before the interval is doubled.
 pub const MAX_BUCKETS: usize = 512;
 
-#[derive(Clone, Copy, Debug)]
-struct Ev {
-    t: Time,
-    key: u64,
-    a: u32,
-}
-impl PartialEq for Ev {
-    fn eq(&self, o: &Self) -> bool {
-        self.t == o.t && self.key == o.key
-    }
-}
-impl Eq for Ev {}
-impl PartialOrd for Ev {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Ev {
-    fn cmp(&self, o: &Self) -> Ordering {
-        // reversed: BinaryHeap is a max-heap
-        (o.t, o.key).cmp(&(self.t, self.key))
-    }
-}
-
-/// A 4-ary min-heap of events ordered by (time, key): shallower than a
-/// binary heap, and the four children share a cache line or two.
-#[derive(Default)]
-struct EvHeap {
-    v: Vec<Ev>,
-}
-impl EvHeap {
-    #[inline]
-    fn less(a: &Ev, b: &Ev) -> bool {
-        ((a.t as u128) << 64 | a.key as u128) < ((b.t as u128) << 64 | b.key as u128)
-    }
-    fn is_empty(&self) -> bool {
-        self.v.is_empty()
-    }
-    fn peek(&self) -> Option<&Ev> {
-        self.v.first()
-    }
-    fn iter(&self) -> std::slice::Iter<'_, Ev> {
-        self.v.iter()
-    }
-    #[inline]
-    fn push(&mut self, e: Ev) {
-        let mut i = self.v.len();
-        self.v.push(e);
-        while i > 0 {
-            let p = (i - 1) / 4;
-            if Self::less(&e, &self.v[p]) {
-                self.v[i] = self.v[p];
-                i = p;
-            } else {
-                break;
-            }
-        }
-        self.v[i] = e;
-    }
-    /// Bottom-up pop: move the hole at the root down along the smallest
-    /// children to a leaf, then sift the last element up from there (it
-    /// usually stays): one comparison per child instead of two per level.
-    #[inline]
-    fn pop(&mut self) -> Option<Ev> {
-        let last = self.v.pop()?;
-        let n = self.v.len();
-        if n == 0 {
-            return Some(last);
-        }
-        let v = &mut self.v[..];
-        let top = v[0];
-        let mut i = 0;
-        loop {
-            let c = 4 * i + 1;
-            if c >= n {
-                break;
-            }
-            let mut m = c;
-            if c + 3 < n {
-                let m1 = if Self::less(&v[c + 1], &v[c]) { c + 1 } else { c };
-                let m2 = if Self::less(&v[c + 3], &v[c + 2]) { c + 3 } else { c + 2 };
-                m = if Self::less(&v[m2], &v[m1]) { m2 } else { m1 };
-            } else {
-                for j in c + 1..n {
-                    if Self::less(&v[j], &v[m]) {
-                        m = j;
-                    }
-                }
-            }
-            v[i] = v[m];
-            i = m;
-        }
-        // sift `last` up from the hole
-        while i > 0 {
-            let p = (i - 1) / 4;
-            if Self::less(&last, &v[p]) {
-                v[i] = v[p];
-                i = p;
-            } else {
-                break;
-            }
-        }
-        v[i] = last;
-        Some(top)
-    }
-}
-
 /// Message kinds.
 const M_DATA: u8 = 0;
 const M_RTS: u8 = 1;
@@ -196,34 +89,42 @@ const M_CTS: u8 = 2;
 const M_RDV: u8 = 3;
 const M_RAW: u8 = 4;
 
+/// The part of a packet every hop touches: one cache line.
 #[derive(Clone, Debug)]
+#[repr(align(64))]
 pub(crate) struct Packet {
     uid: u64,
-    msg_uid: u64,
-    src_rank: u32,
-    dst_rank: u32,
+    tail_in: Time,
     dst_node: u32,
-    tag: i32,
-    msg_bytes: u64,
-    /// message kind specific: for RTS the sender's request, for CTS/RDV the
-    /// receiver's request, for RAW the caller's message id.
-    aux: u64,
-    aux2: u64,
-    npkts: u32,
     payload: u32,
     wire: u32,
-    kind: u8,
+    /// next packet in the same output queue
+    next: u32,
+    at: u32,
+    in_link: u32,
+    rs: RouteState,
     /// VC of the buffer the packet occupies now (on `in_link`).
     vc: u8,
     /// VC it asks for on its next link.
     next_vc: u8,
     slot: u8,
-    rs: RouteState,
-    /// next packet in the same output queue
-    next: u32,
-    at: u32,
-    in_link: u32,
-    tail_in: Time,
+}
+
+/// What only the delivery needs (the message the packet belongs to), kept
+/// apart so that the hot pool stays small.
+#[derive(Clone, Debug)]
+pub(crate) struct PacketMsg {
+    msg_uid: u64,
+    msg_bytes: u64,
+    /// message kind specific: for RTS the sender's request, for CTS/RDV the
+    /// receiver's request, for RAW the caller's message id.
+    aux: u64,
+    aux2: u64,
+    src_rank: u32,
+    dst_rank: u32,
+    tag: i32,
+    npkts: u32,
+    kind: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -254,7 +155,7 @@ struct LinkState {
 }
 
 enum Cross {
-    Pkt(Time, Box<Packet>),
+    Pkt(Time, Box<(Packet, PacketMsg)>),
     Credit(Time, u32, u8, u8),
 }
 
@@ -361,18 +262,29 @@ impl Cx<'_> {
         let req = self.lp.new_req(self.rank);
         let kind = if bytes > self.sh.eager { M_RTS } else { M_DATA };
         if kind == M_RTS {
-            self.lp.rank_mut(self.rank).rdv.insert(req, (dst, tag, bytes));
+            self.lp
+                .rank_mut(self.rank)
+                .rdv
+                .insert(req, (dst, tag, bytes));
             let ctrl = self.sh.ctrl as u64;
-            self.lp.start_msg(self.sh, self.now, self.rank, dst, tag, ctrl, M_RTS, req as u64, 0, NONE);
+            self.lp.start_msg(
+                self.sh, self.now, self.rank, dst, tag, ctrl, M_RTS, req as u64, 0, NONE,
+            );
         } else {
-            self.lp.start_msg(self.sh, self.now, self.rank, dst, tag, bytes, M_DATA, 0, 0, req);
+            self.lp.start_msg(
+                self.sh, self.now, self.rank, dst, tag, bytes, M_DATA, 0, 0, req,
+            );
         }
         req
     }
     /// Post a receive (`src`/`tag` `None` = any).
     pub fn irecv(&mut self, src: Option<u32>, tag: Option<i32>, _bytes: u64) -> Req {
         let req = self.lp.new_req(self.rank);
-        let p = Posted { src: src.map_or(-1, |s| s as i64), tag: tag.map_or(-1, |t| t as i64), req };
+        let p = Posted {
+            src: src.map_or(-1, |s| s as i64),
+            tag: tag.map_or(-1, |t| t as i64),
+            req,
+        };
         let now = self.now;
         self.lp.post_recv(self.sh, self.rank, p, now);
         req
@@ -422,9 +334,10 @@ pub(crate) struct Shared {
 
 pub(crate) struct Lp {
     pub id: usize,
-    heap: EvHeap,
+    heap: EvQueue,
     pub now: Time,
     pkts: Vec<Packet>,
+    pmsg: Vec<PacketMsg>,
     free_pkts: Vec<u32>,
     msgs: Vec<Msg>,
     free_msgs: Vec<u32>,
@@ -453,21 +366,32 @@ pub(crate) struct Lp {
 
 impl Lp {
     fn rank_mut(&mut self, r: u32) -> &mut RankState {
-        self.ranks[r as usize].as_mut().expect("rank not on this LP")
+        self.ranks[r as usize]
+            .as_mut()
+            .expect("rank not on this LP")
     }
     fn rank(&self, r: u32) -> &RankState {
-        self.ranks[r as usize].as_ref().expect("rank not on this LP")
+        self.ranks[r as usize]
+            .as_ref()
+            .expect("rank not on this LP")
     }
 
     #[inline]
     fn push(&mut self, t: Time, kind: u64, id: u64, a: u32) {
         debug_assert!(t >= self.now);
-        self.heap.push(Ev { t, key: (kind << KSHIFT) | id, a });
+        self.heap.push(Ev {
+            t,
+            key: (kind << KSHIFT) | id,
+            a,
+        });
     }
 
     fn new_req(&mut self, r: u32) -> Req {
         let rs = self.rank_mut(r);
-        let st = ReqState { live: true, ..Default::default() };
+        let st = ReqState {
+            live: true,
+            ..Default::default()
+        };
         if let Some(q) = rs.free.pop() {
             rs.reqs[q as usize] = st;
             q
@@ -514,7 +438,20 @@ impl Lp {
         self.node_ctr[sn as usize] += 1;
         let uid = ((sn as u64) << 32) | c as u64;
         let npkts = bytes.div_ceil(sh.pkt as u64).max(1) as u32;
-        let m = Msg { uid, src_rank: src, dst_rank: dst, dst_node: dn, tag, bytes, aux, aux2, kind, sent: 0, npkts, req };
+        let m = Msg {
+            uid,
+            src_rank: src,
+            dst_rank: dst,
+            dst_node: dn,
+            tag,
+            bytes,
+            aux,
+            aux2,
+            kind,
+            sent: 0,
+            npkts,
+            req,
+        };
         let idx = if let Some(i) = self.free_msgs.pop() {
             self.msgs[i as usize] = m;
             i
@@ -543,13 +480,27 @@ impl Lp {
 
     /// A message has fully arrived at its destination rank's node at `now`.
     #[allow(clippy::too_many_arguments)]
-    fn msg_arrived(&mut self, sh: &Shared, src: u32, dst: u32, tag: i32, kind: u8, aux: u64, aux2: u64, bytes: u64) {
+    fn msg_arrived(
+        &mut self,
+        sh: &Shared,
+        src: u32,
+        dst: u32,
+        tag: i32,
+        kind: u8,
+        aux: u64,
+        aux2: u64,
+        bytes: u64,
+    ) {
         let now = self.now;
         match kind {
             M_RAW => self.raw_done.push((aux, now)),
             M_CTS => {
                 // at the sender: start the data transfer of the parked rendezvous send
-                let (d, tg, b) = self.rank_mut(dst).rdv.remove(&(aux2 as u32)).expect("CTS without RTS");
+                let (d, tg, b) = self
+                    .rank_mut(dst)
+                    .rdv
+                    .remove(&(aux2 as u32))
+                    .expect("CTS without RTS");
                 debug_assert_eq!(d, src);
                 self.start_msg(sh, now, dst, d, tg, b, M_RDV, aux, 0, aux2 as u32);
             }
@@ -569,14 +520,30 @@ impl Lp {
                         let p = rs.posted.remove(i).unwrap();
                         self.matched(sh, dst, src, tag, kind, aux, p.req, now);
                     }
-                    None => rs.unexp.push_back(Unexp { src, tag, kind, aux, at: now }),
+                    None => rs.unexp.push_back(Unexp {
+                        src,
+                        tag,
+                        kind,
+                        aux,
+                        at: now,
+                    }),
                 }
             }
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn matched(&mut self, sh: &Shared, dst: u32, src: u32, tag: i32, kind: u8, aux: u64, req: Req, t: Time) {
+    fn matched(
+        &mut self,
+        sh: &Shared,
+        dst: u32,
+        src: u32,
+        tag: i32,
+        kind: u8,
+        aux: u64,
+        req: Req,
+        t: Time,
+    ) {
         if kind == M_RTS {
             // receiver answers with a CTS carrying (receiver req, sender req)
             let c = sh.ctrl as u64;
@@ -609,12 +576,14 @@ impl Lp {
         }
     }
 
-    fn alloc_pkt(&mut self, p: Packet) -> u32 {
+    fn alloc_pkt(&mut self, p: Packet, m: PacketMsg) -> u32 {
         if let Some(i) = self.free_pkts.pop() {
             self.pkts[i as usize] = p;
+            self.pmsg[i as usize] = m;
             i
         } else {
             self.pkts.push(p);
+            self.pmsg.push(m);
             (self.pkts.len() - 1) as u32
         }
     }
@@ -735,20 +704,22 @@ impl Lp {
         let c = self.node_ctr[node as usize];
         self.node_ctr[node as usize] += 1;
         let uid = ((node as u64) << 32) | c as u64;
-        let p = Packet {
-            uid,
+        let pm = PacketMsg {
             msg_uid: m.uid,
-            src_rank: m.src_rank,
-            dst_rank: m.dst_rank,
-            dst_node: m.dst_node,
-            tag: m.tag,
             msg_bytes: m.bytes,
             aux: m.aux,
             aux2: m.aux2,
+            src_rank: m.src_rank,
+            dst_rank: m.dst_rank,
+            tag: m.tag,
             npkts: m.npkts,
+            kind: m.kind,
+        };
+        let p = Packet {
+            uid,
+            dst_node: m.dst_node,
             payload,
             wire: payload.max(1) + sh.header,
-            kind: m.kind,
             vc: 0,
             next_vc: 0,
             slot: 0,
@@ -766,12 +737,15 @@ impl Lp {
             self.free_msgs.push(mi);
             if req != NONE {
                 // completes when the tail has left the NIC; the link is idle now
-                let ser = crate::ser_time(p.wire as u64, sh.topo.links[sh.topo.inj[node as usize] as usize].bw);
+                let ser = crate::ser_time(
+                    p.wire as u64,
+                    sh.topo.links[sh.topo.inj[node as usize] as usize].bw,
+                );
                 let t = self.now + ser;
                 self.complete_req(src, req, t);
             }
         }
-        self.alloc_pkt(p)
+        self.alloc_pkt(p, pm)
     }
 
     /// Put packet `pi` on `link` now, into downstream slot `slot`.
@@ -782,7 +756,11 @@ impl Lp {
             let p = &self.pkts[pi as usize];
             (p.wire, p.tail_in, p.in_link, p.slot, p.vc)
         };
-        let ser = if wire == sh.pkt + sh.header { lk.full_ser } else { crate::ser_time(wire as u64, lk.bw) };
+        let ser = if wire == sh.pkt + sh.header {
+            lk.full_ser
+        } else {
+            crate::ser_time(wire as u64, lk.bw)
+        };
         // the tail cannot leave before it has arrived
         let start = now.max(tail_in.saturating_sub(ser));
         let end = start + ser;
@@ -837,7 +815,10 @@ impl Lp {
                     self.occ_inc(sh, link, vc_new);
                     self.push(t, K_PKT, uid, pi);
                 } else {
-                    let p = Box::new(self.pkts[pi as usize].clone());
+                    let p = Box::new((
+                        self.pkts[pi as usize].clone(),
+                        self.pmsg[pi as usize].clone(),
+                    ));
                     self.free_pkts.push(pi);
                     self.out[dst_lp].push(Cross::Pkt(t, p));
                 }
@@ -851,7 +832,11 @@ impl Lp {
         *o += 1;
         if sh.check {
             let o = *o as u32;
-            assert!(o <= sh.depth, "buffer overflow: link {link} vc {vc} holds {o} > {} packets", sh.depth);
+            assert!(
+                o <= sh.depth,
+                "buffer overflow: link {link} vc {vc} holds {o} > {} packets",
+                sh.depth
+            );
             self.max_occ_seen = self.max_occ_seen.max(o);
         }
     }
@@ -901,9 +886,10 @@ impl Lp {
     }
 
     fn deliver(&mut self, sh: &Shared, pi: u32) {
-        let p = self.pkts[pi as usize].clone();
+        let dst_node = self.pkts[pi as usize].dst_node;
+        let p = self.pmsg[pi as usize].clone();
         self.free_pkts.push(pi);
-        self.node_pkts[p.dst_node as usize] += 1;
+        self.node_pkts[dst_node as usize] += 1;
         let complete = if p.npkts == 1 {
             true
         } else {
@@ -917,7 +903,16 @@ impl Lp {
             }
         };
         if complete {
-            self.msg_arrived(sh, p.src_rank, p.dst_rank, p.tag, p.kind, p.aux, p.aux2, p.msg_bytes);
+            self.msg_arrived(
+                sh,
+                p.src_rank,
+                p.dst_rank,
+                p.tag,
+                p.kind,
+                p.aux,
+                p.aux2,
+                p.msg_bytes,
+            );
         }
     }
 
@@ -937,7 +932,12 @@ impl Lp {
             rs.waitlist = wl;
         }
         loop {
-            let mut cx = Cx { lp: self, sh, rank: r, now };
+            let mut cx = Cx {
+                lp: self,
+                sh,
+                rank: r,
+                now,
+            };
             let b = prog.step(&mut cx);
             now = cx.now;
             match b {
@@ -1019,6 +1019,46 @@ impl Lp {
         self.series.add_hist(self.now, hist);
     }
 
+    /// Start loading what the next event will touch while this one runs:
+    /// the packet pool and link tables are larger than the L2 cache, and
+    /// these loads were the main stalls.
+    #[inline]
+    fn prefetch_next(&self, sh: &Shared) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(n) = self.heap.next_hint() {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let pf = |p: *const u8| unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+            match n.key >> KSHIFT {
+                K_PKT => {
+                    if let Some(p) = self.pkts.get(n.a as usize) {
+                        pf(p as *const Packet as *const u8);
+                    }
+                }
+                K_DELIV => {
+                    if let Some(p) = self.pkts.get(n.a as usize) {
+                        pf(p as *const Packet as *const u8);
+                    }
+                    if let Some(p) = self.pmsg.get(n.a as usize) {
+                        pf(p as *const PacketMsg as *const u8);
+                    }
+                }
+                K_WAKE => {
+                    let l = n.a as usize;
+                    if let Some(ls) = self.links.get(l) {
+                        pf(ls as *const LinkState as *const u8);
+                    }
+                    if let Some(q) = self.qh.get(l * sh.vcs as usize) {
+                        pf(q as *const u32 as *const u8);
+                    }
+                    if let Some(s) = self.slots.get(l * (sh.vcs * sh.depth) as usize) {
+                        pf(s as *const Time as *const u8);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     fn handle(&mut self, sh: &Shared, ev: Ev) {
         self.now = ev.t;
         self.events += 1;
@@ -1048,12 +1088,16 @@ impl Lp {
                 if m.req != NONE {
                     self.complete_req(m.src_rank, m.req, self.now);
                 }
-                self.msg_arrived(sh, m.src_rank, m.dst_rank, m.tag, m.kind, m.aux, m.aux2, m.bytes);
+                self.msg_arrived(
+                    sh, m.src_rank, m.dst_rank, m.tag, m.kind, m.aux, m.aux2, m.bytes,
+                );
             }
             K_RANK => {
                 let r = ev.a;
                 let rs = self.rank_mut(r);
-                if rs.done || rs.wait_left != 0 && rs.waitlist.iter().any(|q| !rs.reqs[*q as usize].done) {
+                if rs.done
+                    || rs.wait_left != 0 && rs.waitlist.iter().any(|q| !rs.reqs[*q as usize].done)
+                {
                     return;
                 }
                 self.run_rank(sh, r);
@@ -1073,11 +1117,12 @@ impl Lp {
 
     fn recv_cross(&mut self, sh: &Shared, c: Cross) {
         match c {
-            Cross::Pkt(t, p) => {
+            Cross::Pkt(t, b) => {
+                let (p, pm) = *b;
                 let link = p.in_link;
                 let vc = p.vc;
                 let uid = p.uid;
-                let pi = self.alloc_pkt(*p);
+                let pi = self.alloc_pkt(p, pm);
                 self.occ_inc(sh, link, vc);
                 self.push(t, K_PKT, uid, pi);
             }
@@ -1122,16 +1167,30 @@ pub struct Simulation {
 
 impl Simulation {
     /// Build a simulation of `nranks` ranks; `threads` = 0 takes the config's `sim.threads`.
-    pub fn new(cfg: &Config, nranks: u32, threads: usize) -> Result<Simulation, crate::config::ConfigError> {
+    pub fn new(
+        cfg: &Config,
+        nranks: u32,
+        threads: usize,
+    ) -> Result<Simulation, crate::config::ConfigError> {
         let topo = Topo::new(cfg);
         let rank_node = cfg.mapping(nranks)?;
-        let mut nlp = if threads == 0 { cfg.sim.threads as usize } else { threads };
+        let mut nlp = if threads == 0 {
+            cfg.sim.threads as usize
+        } else {
+            threads
+        };
         if nlp == 0 {
-            nlp = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+            nlp = std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1);
         }
         let router_lp = topo.partition(nlp as u32);
         let nlp = router_lp.iter().map(|&x| x as usize + 1).max().unwrap_or(1);
-        let node_lp: Vec<u16> = topo.node_router.iter().map(|&r| router_lp[r as usize]).collect();
+        let node_lp: Vec<u16> = topo
+            .node_router
+            .iter()
+            .map(|&r| router_lp[r as usize])
+            .collect();
         let link_lp: Vec<u16> = topo
             .links
             .iter()
@@ -1170,6 +1229,25 @@ impl Simulation {
             inj_bw: cfg.inj_bw(),
             topo,
         };
+        // calendar buckets about as wide as the shortest event-to-event gap
+        let min_lat = sh
+            .topo
+            .links
+            .iter()
+            .map(|l| l.lat)
+            .filter(|&l| l > 0)
+            .min()
+            .unwrap_or(0);
+        let bucket = [sh.delay, min_lat]
+            .into_iter()
+            .filter(|&x| x > 0)
+            .min()
+            .unwrap_or(1 << 15)
+            .clamp(1 << 10, 1 << 24)
+            / std::env::var("NSIM_BDIV")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(2);
         let nl = sh.topo.links.len();
         let ndirs = sh.topo.dir_names.len();
         let mut lps = Vec::new();
@@ -1182,13 +1260,20 @@ impl Simulation {
                 .collect();
             lps.push(Lp {
                 id,
-                heap: EvHeap::default(),
+                heap: EvQueue::new(bucket, nbuckets()),
                 now: 0,
                 pkts: Vec::new(),
+                pmsg: Vec::new(),
                 free_pkts: Vec::new(),
                 msgs: Vec::new(),
                 free_msgs: Vec::new(),
-                links: vec![LinkState { wake_at: INF, ..Default::default() }; nl],
+                links: vec![
+                    LinkState {
+                        wake_at: INF,
+                        ..Default::default()
+                    };
+                    nl
+                ],
                 slots: vec![0; nl * sh.vcs as usize * sh.depth as usize],
                 occ: vec![0; nl * sh.vcs as usize],
                 qh: vec![NONE; nl * sh.vcs as usize],
@@ -1208,7 +1293,12 @@ impl Simulation {
                 sampling: true,
             });
         }
-        Ok(Simulation { sh, lps, lookahead, progress: false })
+        Ok(Simulation {
+            sh,
+            lps,
+            lookahead,
+            progress: false,
+        })
     }
 
     pub fn nranks(&self) -> u32 {
@@ -1253,12 +1343,19 @@ impl Simulation {
     /// Run to completion.
     pub fn run(mut self) -> Result<SimResult, String> {
         let t0 = std::time::Instant::now();
-        let pb = if self.progress { Some(crate::report::progress_bar()) } else { None };
+        let pb = if self.progress {
+            Some(crate::report::progress_bar())
+        } else {
+            None
+        };
         let nlp = self.lps.len();
         if nlp == 1 || self.lookahead == 0 || self.lookahead == INF {
             // sequential (one LP owns everything when nlp == 1)
             if nlp != 1 {
-                return Err("parallel run needs a positive link latency between partitions (lookahead)".into());
+                return Err(
+                    "parallel run needs a positive link latency between partitions (lookahead)"
+                        .into(),
+                );
             }
             let sh = &self.sh;
             let lp = &mut self.lps[0];
@@ -1267,8 +1364,9 @@ impl Simulation {
             let mut maxh = 0;
             let mut kinds = [0u64; 8];
             while let Some(ev) = lp.heap.pop() {
+                lp.prefetch_next(sh);
                 if dbg {
-                    maxh = maxh.max(lp.heap.v.len());
+                    maxh = maxh.max(lp.heap.len());
                     kinds[(ev.key >> KSHIFT) as usize] += 1;
                 }
                 lp.handle(sh, ev);
@@ -1277,7 +1375,11 @@ impl Simulation {
                 }
                 if let Some(pb) = &pb {
                     if lp.events & 0xfffff == 0 {
-                        pb.set_message(format!("t = {:.3} us, {} events", lp.now as f64 / 1e6, lp.events));
+                        pb.set_message(format!(
+                            "t = {:.3} us, {} events",
+                            lp.now as f64 / 1e6,
+                            lp.events
+                        ));
                         pb.tick();
                     }
                 }
@@ -1320,11 +1422,16 @@ impl Simulation {
                                 break;
                             }
                             let ev = lp.heap.pop().unwrap();
+                            lp.prefetch_next(sh);
                             lp.handle(sh, ev);
                         }
                         if lp.id == 0 {
                             if let Some(pb) = pb {
-                                pb.set_message(format!("t = {:.3} us, {} events (LP 0)", lp.now as f64 / 1e6, lp.events));
+                                pb.set_message(format!(
+                                    "t = {:.3} us, {} events (LP 0)",
+                                    lp.now as f64 / 1e6,
+                                    lp.events
+                                ));
                                 pb.tick();
                             }
                         }
@@ -1396,7 +1503,9 @@ impl Simulation {
         let lp = &mut self.lps[0];
         assert!(t >= lp.now, "cannot inject in the past");
         // raw messages use node numbers as rank numbers (rank_node is the identity there)
-        lp.start_msg(&self.sh, t, src_node, dst_node, 0, bytes, M_RAW, id, 0, NONE);
+        lp.start_msg(
+            &self.sh, t, src_node, dst_node, 0, bytes, M_RAW, id, 0, NONE,
+        );
     }
 
     pub(crate) fn raw_advance(&mut self, t: Time) -> Vec<(u64, Time)> {
@@ -1447,7 +1556,11 @@ pub fn analytic_latency(cfg: &Config, topo: &Topo, s: u32, d: u32, bytes: u64) -
             return crate::ser_time(by, cfg.inj_bw());
         }
         let (r, lat) = topo.routers_on_path(a, b);
-        wire_time(by, cfg.link.bandwidth) + cfg.inj_lat() + r as Time * cfg.router.delay + lat + cfg.ej_lat()
+        wire_time(by, cfg.link.bandwidth)
+            + cfg.inj_lat()
+            + r as Time * cfg.router.delay
+            + lat
+            + cfg.ej_lat()
     };
     let mut t = cfg.mpi.send_overhead + cfg.mpi.recv_overhead;
     if bytes > cfg.mpi.eager_threshold {
@@ -1455,4 +1568,13 @@ pub fn analytic_latency(cfg: &Config, topo: &Topo, s: u32, d: u32, bytes: u64) -
         t += one(s, d, c) + one(d, s, c);
     }
     t + one(s, d, bytes)
+}
+
+const _: () = assert!(std::mem::size_of::<Packet>() == 64);
+
+fn nbuckets() -> usize {
+    std::env::var("NSIM_BUCKETS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256)
 }

@@ -17,6 +17,7 @@ pub mod mgen;
 pub mod network;
 pub mod patterns;
 pub mod plot;
+mod queue;
 pub mod report;
 pub mod topo;
 

@@ -8,7 +8,11 @@ use xmpc_nsim::report::Report;
 use xmpc_nsim::{Config, Simulation};
 
 #[derive(Parser)]
-#[command(name = "xmpc-nsim", about = "NSIM packet-level interconnect simulator", version)]
+#[command(
+    name = "xmpc-nsim",
+    about = "NSIM packet-level interconnect simulator",
+    version
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -48,9 +52,7 @@ enum Cmd {
         quiet: bool,
     },
     /// Check a configuration file and print the topology.
-    Check {
-        config: PathBuf,
-    },
+    Check { config: PathBuf },
     /// Compare one message's simulated latency with the analytic formula.
     Latency {
         #[arg(short, long)]
@@ -63,9 +65,7 @@ enum Cmd {
         bytes: String,
     },
     /// Emit a SimGrid platform XML for the same mesh/torus (for SMPI side-by-side runs).
-    SimgridPlatform {
-        config: PathBuf,
-    },
+    SimgridPlatform { config: PathBuf },
 }
 
 fn main() -> ExitCode {
@@ -81,7 +81,17 @@ fn main() -> ExitCode {
 
 fn real_main(cli: Cli) -> Result<(), String> {
     match cli.cmd {
-        Cmd::Run { config, ranks, pattern, threads, json, csv, svg, brief, quiet } => {
+        Cmd::Run {
+            config,
+            ranks,
+            pattern,
+            threads,
+            json,
+            csv,
+            svg,
+            brief,
+            quiet,
+        } => {
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
             let pat = Pattern::parse(&pattern)?;
             let n = ranks.unwrap_or_else(|| cfg.num_nodes());
@@ -131,7 +141,12 @@ fn real_main(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
-        Cmd::Latency { config, src, dst, bytes } => {
+        Cmd::Latency {
+            config,
+            src,
+            dst,
+            bytes,
+        } => {
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
             let b = xmpc_nsim::patterns::parse_size(&bytes).ok_or("bad --bytes")?;
             let n = cfg.num_nodes();
@@ -142,7 +157,12 @@ fn real_main(cli: Cli) -> Result<(), String> {
             sim.set_programs(pat.programs(n));
             let r = sim.run()?;
             let a = xmpc_nsim::engine::analytic_latency(&cfg, &topo, s, d, b);
-            println!("simulated {} ps, analytic {} ps, routers on path {}", r.finish[dst as usize], a, topo.routers_on_path(s, d).0);
+            println!(
+                "simulated {} ps, analytic {} ps, routers on path {}",
+                r.finish[dst as usize],
+                a,
+                topo.routers_on_path(s, d).0
+            );
             Ok(())
         }
         Cmd::SimgridPlatform { config } => {

@@ -54,7 +54,10 @@ impl Network {
     }
     /// Inject `bytes` from node `src` to node `dst` at time `t` (≥ `now()`).
     pub fn send(&mut self, t: Time, src: u32, dst: u32, bytes: u64) -> MsgId {
-        assert!(src < self.num_nodes() && dst < self.num_nodes(), "node out of range");
+        assert!(
+            src < self.num_nodes() && dst < self.num_nodes(),
+            "node out of range"
+        );
         let id = self.next_id;
         self.next_id += 1;
         self.sim.raw_send(t, src, dst, bytes, id);
@@ -62,7 +65,11 @@ impl Network {
     }
     /// Process all events up to and including time `t`; return the messages delivered meanwhile.
     pub fn advance_until(&mut self, t: Time) -> Vec<Completion> {
-        self.sim.raw_advance(t).into_iter().map(|(id, d)| Completion { id, delivered: d }).collect()
+        self.sim
+            .raw_advance(t)
+            .into_iter()
+            .map(|(id, d)| Completion { id, delivered: d })
+            .collect()
     }
     /// Run until every injected message is delivered.
     pub fn drain(&mut self) -> Vec<Completion> {

@@ -22,7 +22,11 @@ pub enum Pattern {
     AllreduceRd { bytes: u64 },
     /// 3-D halo exchange on a periodic process grid, `iters` iterations with
     /// `compute` ps of computation before each.
-    Halo3d { bytes: u64, iters: u32, compute: Time },
+    Halo3d {
+        bytes: u64,
+        iters: u32,
+        compute: Time,
+    },
     /// one message from `src` to `dst`.
     Message { src: u32, dst: u32, bytes: u64 },
     /// every rank except `dst` sends `bytes` to `dst` (hot spot).
@@ -37,7 +41,9 @@ impl Pattern {
         let (name, args) = s.split_once(':').unwrap_or((s, ""));
         let mut kv = std::collections::HashMap::new();
         for a in args.split(',').filter(|a| !a.is_empty()) {
-            let (k, v) = a.split_once('=').ok_or_else(|| format!("bad pattern argument `{a}` (key=value)"))?;
+            let (k, v) = a
+                .split_once('=')
+                .ok_or_else(|| format!("bad pattern argument `{a}` (key=value)"))?;
             kv.insert(k.trim().to_string(), v.trim().to_string());
         }
         let num = |k: &str, d: u64| -> Result<u64, String> {
@@ -91,32 +97,66 @@ impl Pattern {
                     let i = pos.as_ref().unwrap()[r as usize];
                     let left = perm[((i + p - 1) % p) as usize];
                     let right = perm[((i + 1) % p) as usize];
-                    Box::new(Ring { left, right, bytes: *bytes, loops: *loops, i: 0 })
+                    Box::new(Ring {
+                        left,
+                        right,
+                        bytes: *bytes,
+                        loops: *loops,
+                        i: 0,
+                    })
                 }
-                Pattern::AlltoallPairwise { bytes } => Box::new(Pairwise { bytes: *bytes, i: 1, last: p }),
-                Pattern::AlltoallPairwiseSteps { bytes, steps } => {
-                    Box::new(Pairwise { bytes: *bytes, i: 1, last: (*steps + 1).min(p) })
-                }
-                Pattern::AlltoallBruck { bytes } => Box::new(Bruck { bytes: *bytes, k: 0 }),
-                Pattern::BcastBinomial { bytes } => Box::new(Bcast { bytes: *bytes, phase: 0 }),
+                Pattern::AlltoallPairwise { bytes } => Box::new(Pairwise {
+                    bytes: *bytes,
+                    i: 1,
+                    last: p,
+                }),
+                Pattern::AlltoallPairwiseSteps { bytes, steps } => Box::new(Pairwise {
+                    bytes: *bytes,
+                    i: 1,
+                    last: (*steps + 1).min(p),
+                }),
+                Pattern::AlltoallBruck { bytes } => Box::new(Bruck {
+                    bytes: *bytes,
+                    k: 0,
+                }),
+                Pattern::BcastBinomial { bytes } => Box::new(Bcast {
+                    bytes: *bytes,
+                    phase: 0,
+                }),
                 Pattern::AllreduceRd { bytes } => Box::new(Allreduce::new(r, p, *bytes)),
-                Pattern::Halo3d { bytes, iters, compute } => Box::new(Halo::new(r, p, *bytes, *iters, *compute)),
+                Pattern::Halo3d {
+                    bytes,
+                    iters,
+                    compute,
+                } => Box::new(Halo::new(r, p, *bytes, *iters, *compute)),
                 Pattern::Message { src, dst, bytes } => {
                     let mut s = Script::default();
                     if r == *src {
-                        s.steps.push(Step { sends: vec![(*dst, *bytes)], ..Default::default() });
+                        s.steps.push(Step {
+                            sends: vec![(*dst, *bytes)],
+                            ..Default::default()
+                        });
                     }
                     if r == *dst {
-                        s.steps.push(Step { recvs: vec![*src], ..Default::default() });
+                        s.steps.push(Step {
+                            recvs: vec![*src],
+                            ..Default::default()
+                        });
                     }
                     Box::new(s)
                 }
                 Pattern::HotSpot { dst, bytes } => {
                     let mut s = Script::default();
                     if r == *dst {
-                        s.steps.push(Step { recvs: (0..p).filter(|&x| x != *dst).collect(), ..Default::default() });
+                        s.steps.push(Step {
+                            recvs: (0..p).filter(|&x| x != *dst).collect(),
+                            ..Default::default()
+                        });
                     } else {
-                        s.steps.push(Step { sends: vec![(*dst, *bytes)], ..Default::default() });
+                        s.steps.push(Step {
+                            sends: vec![(*dst, *bytes)],
+                            ..Default::default()
+                        });
                     }
                     Box::new(s)
                 }
@@ -124,7 +164,11 @@ impl Pattern {
                     let to = (r + shift) % p;
                     let from = (r + p - shift % p) % p;
                     Box::new(Script {
-                        steps: vec![Step { sends: vec![(to, *bytes)], recvs: vec![from], sleep: 0 }],
+                        steps: vec![Step {
+                            sends: vec![(to, *bytes)],
+                            recvs: vec![from],
+                            sleep: 0,
+                        }],
                         i: 0,
                     })
                 }
@@ -136,7 +180,11 @@ impl Pattern {
 /// `123`, `4K`, `1M`, `2KiB`, `1MiB` (K/M/G are binary).
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
-    let (n, m) = if let Some(x) = s.strip_suffix("KiB").or_else(|| s.strip_suffix('K')).or_else(|| s.strip_suffix('k')) {
+    let (n, m) = if let Some(x) = s
+        .strip_suffix("KiB")
+        .or_else(|| s.strip_suffix('K'))
+        .or_else(|| s.strip_suffix('k'))
+    {
         (x, 1u64 << 10)
     } else if let Some(x) = s.strip_suffix("MiB").or_else(|| s.strip_suffix('M')) {
         (x, 1 << 20)
@@ -273,7 +321,11 @@ struct Allreduce {
 }
 impl Allreduce {
     fn new(r: u32, p: u32, bytes: u64) -> Allreduce {
-        let p2 = if p == 0 { 0 } else { 1 << (31 - p.leading_zeros()) };
+        let p2 = if p == 0 {
+            0
+        } else {
+            1 << (31 - p.leading_zeros())
+        };
         let rem = p - p2;
         let newrank = if r < 2 * rem {
             if r.is_multiple_of(2) {
@@ -284,7 +336,15 @@ impl Allreduce {
         } else {
             Some(r - rem)
         };
-        Allreduce { bytes, r, p2, rem, newrank, mask: 1, phase: 0 }
+        Allreduce {
+            bytes,
+            r,
+            p2,
+            rem,
+            newrank,
+            mask: 1,
+            phase: 0,
+        }
     }
     fn real(&self, nr: u32) -> u32 {
         if nr < self.rem {
@@ -382,7 +442,14 @@ impl Halo {
             nb[2 * k] = id(up);
             nb[2 * k + 1] = id(dn);
         }
-        Halo { nb, bytes, iters, compute, i: 0, computed: false }
+        Halo {
+            nb,
+            bytes,
+            iters,
+            compute,
+            i: 0,
+            computed: false,
+        }
     }
 }
 impl Program for Halo {
@@ -424,7 +491,9 @@ pub struct Script {
 }
 impl Program for Script {
     fn step(&mut self, cx: &mut Cx) -> Block {
-        let Some(st) = self.steps.get_mut(self.i) else { return Block::Done };
+        let Some(st) = self.steps.get_mut(self.i) else {
+            return Block::Done;
+        };
         if st.sleep > 0 {
             let s = st.sleep;
             st.sleep = 0;

@@ -29,7 +29,10 @@ fn vc_plot(rep: &Report, path: &str) -> R {
         .y_label_area_size(50)
         .right_y_label_area_size(0)
         .build_cartesian_2d(0f64..xmax, 0f64..100f64)?;
-    ch.configure_mesh().x_desc("time [us]").y_desc("share of buffers [%]").draw()?;
+    ch.configure_mesh()
+        .x_desc("time [us]")
+        .y_desc("share of buffers [%]")
+        .draw()?;
     // stacked: class 9 on top; draw cumulative areas from the top class down
     for c in (0..10).rev() {
         let color = HSLColor(0.66 - 0.66 * c as f64 / 9.0, 0.8, 0.5);
@@ -43,7 +46,10 @@ fn vc_plot(rep: &Report, path: &str) -> R {
             .label(format!("{}-{}%", c * 10, c * 10 + 10))
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
     }
-    ch.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+    ch.configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
     root.present()?;
     Ok(())
 }
@@ -67,20 +73,33 @@ fn link_plot(rep: &Report, path: &str) -> R {
         .x_label_area_size(40)
         .y_label_area_size(50)
         .build_cartesian_2d(0f64..n as f64 * iv, 0f64..ymax)?;
-    ch.configure_mesh().x_desc("time [us]").y_desc("efficiency [%]").draw()?;
+    ch.configure_mesh()
+        .x_desc("time [us]")
+        .y_desc("efficiency [%]")
+        .draw()?;
     for (d, name) in rep.directions.iter().enumerate() {
-        let color = if name == "mean" { BLACK.to_rgba() } else { Palette99::pick(d).to_rgba() };
+        let color = if name == "mean" {
+            BLACK.to_rgba()
+        } else {
+            Palette99::pick(d).to_rgba()
+        };
         let pts: Vec<(f64, f64)> = rep
             .link_efficiency_series
             .iter()
             .enumerate()
             .map(|(i, row)| ((i as f64 + 0.5) * iv, row[d] * 100.0))
             .collect();
-        ch.draw_series(LineSeries::new(pts, color.stroke_width(if name == "mean" { 2 } else { 1 })))?
-            .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
+        ch.draw_series(LineSeries::new(
+            pts,
+            color.stroke_width(if name == "mean" { 2 } else { 1 }),
+        ))?
+        .label(name.clone())
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], color));
     }
-    ch.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+    ch.configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
     root.present()?;
     Ok(())
 }
