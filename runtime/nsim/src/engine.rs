@@ -102,6 +102,9 @@ pub(crate) struct Packet {
     next: u32,
     at: u32,
     in_link: u32,
+    /// the link it leaves `at` by (routed one hop ahead, so the router's
+    /// tables can be fetched before the packet gets there).
+    out: u32,
     rs: RouteState,
     /// VC of the buffer the packet occupies now (on `in_link`).
     vc: u8,
@@ -378,11 +381,17 @@ impl Lp {
 
     #[inline]
     fn push(&mut self, t: Time, kind: u64, id: u64, a: u32) {
+        self.push_b(t, kind, id, a, 0);
+    }
+
+    #[inline]
+    fn push_b(&mut self, t: Time, kind: u64, id: u64, a: u32, b: u32) {
         debug_assert!(t >= self.now);
         self.heap.push(Ev {
             t,
             key: (kind << KSHIFT) | id,
             a,
+            b,
         });
     }
 
@@ -727,6 +736,7 @@ impl Lp {
             next: NONE,
             at: NONE,
             in_link: NONE,
+            out: NONE,
             tail_in: 0,
         };
         let last = m.sent >= m.bytes;
@@ -809,11 +819,16 @@ impl Lp {
                 p.vc = vc_new;
                 p.at = nr;
                 p.tail_in = head_at + ser;
+                let mut rs = p.rs;
+                let (out, out_vc) = sh.topo.route(nr, p.dst_node, p.uid, &mut rs);
+                p.rs = rs;
+                p.out = out;
+                p.next_vc = out_vc;
                 let uid = p.uid;
                 let dst_lp = sh.router_lp[nr as usize] as usize;
                 if dst_lp == self.id {
                     self.occ_inc(sh, link, vc_new);
-                    self.push(t, K_PKT, uid, pi);
+                    self.push_b(t, K_PKT, uid, pi, out);
                 } else {
                     let p = Box::new((
                         self.pkts[pi as usize].clone(),
@@ -861,14 +876,10 @@ impl Lp {
     fn at_router(&mut self, sh: &Shared, pi: u32) {
         self.hops += 1;
         let (link, vc) = {
-            let p = &mut self.pkts[pi as usize];
-            let mut rs = p.rs;
-            let r = sh.topo.route(p.at, p.dst_node, p.uid, &mut rs);
-            p.rs = rs;
-            r
+            let p = &self.pkts[pi as usize];
+            (p.out, p.next_vc)
         };
         debug_assert!(link != NONE, "no route");
-        self.pkts[pi as usize].next_vc = vc;
         let qi = link as usize * sh.vcs as usize + vc as usize;
         self.pkts[pi as usize].next = NONE;
         let t = self.qt[qi];
@@ -1027,33 +1038,31 @@ impl Lp {
         #[cfg(target_arch = "x86_64")]
         if let Some(n) = self.heap.next_hint() {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let pf = |p: *const u8| unsafe { _mm_prefetch::<_MM_HINT_T0>(p as *const i8) };
+            fn pf<T>(v: &[T], i: usize) {
+                if let Some(x) = v.get(i) {
+                    unsafe { _mm_prefetch::<_MM_HINT_T0>(x as *const T as *const i8) };
+                }
+            }
+            let link_tables = |l: usize| {
+                let nv = sh.vcs as usize;
+                pf(&self.links, l);
+                pf(&sh.topo.links, l);
+                pf(&self.qh, l * nv);
+                let s0 = l * nv * sh.depth as usize;
+                pf(&self.slots, s0);
+                pf(&self.slots, s0 + 8);
+            };
             match n.key >> KSHIFT {
                 K_PKT => {
-                    if let Some(p) = self.pkts.get(n.a as usize) {
-                        pf(p as *const Packet as *const u8);
-                    }
+                    pf(&self.pkts, n.a as usize);
+                    link_tables(n.b as usize);
+                    pf(&self.qt, n.b as usize * sh.vcs as usize);
                 }
                 K_DELIV => {
-                    if let Some(p) = self.pkts.get(n.a as usize) {
-                        pf(p as *const Packet as *const u8);
-                    }
-                    if let Some(p) = self.pmsg.get(n.a as usize) {
-                        pf(p as *const PacketMsg as *const u8);
-                    }
+                    pf(&self.pkts, n.a as usize);
+                    pf(&self.pmsg, n.a as usize);
                 }
-                K_WAKE => {
-                    let l = n.a as usize;
-                    if let Some(ls) = self.links.get(l) {
-                        pf(ls as *const LinkState as *const u8);
-                    }
-                    if let Some(q) = self.qh.get(l * sh.vcs as usize) {
-                        pf(q as *const u32 as *const u8);
-                    }
-                    if let Some(s) = self.slots.get(l * (sh.vcs * sh.depth) as usize) {
-                        pf(s as *const Time as *const u8);
-                    }
-                }
+                K_WAKE => link_tables(n.a as usize),
                 _ => {}
             }
         }
@@ -1122,9 +1131,10 @@ impl Lp {
                 let link = p.in_link;
                 let vc = p.vc;
                 let uid = p.uid;
+                let out = p.out;
                 let pi = self.alloc_pkt(p, pm);
                 self.occ_inc(sh, link, vc);
-                self.push(t, K_PKT, uid, pi);
+                self.push_b(t, K_PKT, uid, pi, out);
             }
             Cross::Credit(t, link, vc, slot) => {
                 let id = ((link as u64) << 10) | ((vc as u64) << 6) | slot as u64;

@@ -15,6 +15,8 @@ pub(crate) struct Ev {
     pub t: Time,
     pub key: u64,
     pub a: u32,
+    /// a second argument (for packet events: the output link), a prefetch hint.
+    pub b: u32,
 }
 
 impl Ev {
@@ -27,22 +29,26 @@ impl Ev {
 /// A binary min-heap by `(t, key)`, for the far-future overflow.
 #[derive(Default)]
 struct Heap {
-    v: std::collections::BinaryHeap<std::cmp::Reverse<(u128, u32)>>,
+    v: std::collections::BinaryHeap<std::cmp::Reverse<(u128, u64)>>,
 }
 impl Heap {
     fn push(&mut self, e: &Ev) {
-        self.v.push(std::cmp::Reverse((e.ord(), e.a)));
+        self.v.push(std::cmp::Reverse((
+            e.ord(),
+            e.a as u64 | (e.b as u64) << 32,
+        )));
     }
     fn peek_t(&self) -> Option<Time> {
         self.v.peek().map(|r| (r.0 .0 >> 64) as Time)
     }
     fn pop(&mut self) -> Option<Ev> {
         self.v.pop().map(|r| {
-            let (o, a) = r.0;
+            let (o, ab) = r.0;
             Ev {
                 t: (o >> 64) as Time,
                 key: o as u64,
-                a,
+                a: ab as u32,
+                b: (ab >> 32) as u32,
             }
         })
     }
@@ -50,7 +56,8 @@ impl Heap {
         self.v.iter().map(|r| Ev {
             t: (r.0 .0 >> 64) as Time,
             key: r.0 .0 as u64,
-            a: r.0 .1,
+            a: r.0 .1 as u32,
+            b: (r.0 .1 >> 32) as u32,
         })
     }
 }
@@ -205,6 +212,7 @@ mod tests {
                     t: now + dt,
                     key: rnd() % 64,
                     a: step,
+                    b: 0,
                 };
                 q.push(e);
                 reference.push(std::cmp::Reverse((e.t, e.key)));
