@@ -1036,34 +1036,49 @@ impl Lp {
     #[inline]
     fn prefetch_next(&self, sh: &Shared) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(n) = self.heap.next_hint() {
+        {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             fn pf<T>(v: &[T], i: usize) {
                 if let Some(x) = v.get(i) {
                     unsafe { _mm_prefetch::<_MM_HINT_T0>(x as *const T as *const i8) };
                 }
             }
-            let link_tables = |l: usize| {
-                let nv = sh.vcs as usize;
+            let nv = sh.vcs as usize;
+            // the link an event will serve, if any
+            let link_of = |e: &Ev| match e.key >> KSHIFT {
+                K_PKT => Some(e.b as usize),
+                K_WAKE => Some(e.a as usize),
+                _ => None,
+            };
+            // two events ahead: the link's tables
+            if let Some(l) = self.heap.next_hint2().and_then(link_of) {
                 pf(&self.links, l);
                 pf(&sh.topo.links, l);
                 pf(&self.qh, l * nv);
+                pf(&self.qt, l * nv);
                 let s0 = l * nv * sh.depth as usize;
                 pf(&self.slots, s0);
                 pf(&self.slots, s0 + 8);
-            };
-            match n.key >> KSHIFT {
-                K_PKT => {
-                    pf(&self.pkts, n.a as usize);
-                    link_tables(n.b as usize);
-                    pf(&self.qt, n.b as usize * sh.vcs as usize);
+            }
+            // next event: its packet, and the packets waiting at the head of its link's queues
+            if let Some(n) = self.heap.next_hint() {
+                match n.key >> KSHIFT {
+                    K_PKT => pf(&self.pkts, n.a as usize),
+                    K_DELIV => {
+                        pf(&self.pkts, n.a as usize);
+                        pf(&self.pmsg, n.a as usize);
+                    }
+                    _ => {}
                 }
-                K_DELIV => {
-                    pf(&self.pkts, n.a as usize);
-                    pf(&self.pmsg, n.a as usize);
+                if let Some(l) = link_of(n) {
+                    for v in 0..nv {
+                        if let Some(&h) = self.qh.get(l * nv + v) {
+                            if h != NONE {
+                                pf(&self.pkts, h as usize);
+                            }
+                        }
+                    }
                 }
-                K_WAKE => link_tables(n.a as usize),
-                _ => {}
             }
         }
     }

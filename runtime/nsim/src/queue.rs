@@ -170,6 +170,12 @@ impl EvQueue {
         self.cur.last()
     }
 
+    /// The event after that one, same conditions.
+    #[inline]
+    pub fn next_hint2(&self) -> Option<&Ev> {
+        self.cur.len().checked_sub(2).map(|i| &self.cur[i])
+    }
+
     /// Every pending event, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = Ev> + '_ {
         self.cur
