@@ -44,6 +44,9 @@ enum Cmd {
         /// write the Figure-11-style plots as SVG (PREFIX.vc.svg, PREFIX.links.svg)
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// the same plots as PNG (PREFIX.vc.png, PREFIX.links.png)
+        #[arg(long)]
+        png: Option<PathBuf>,
         /// print one machine-readable line instead of the summary
         #[arg(long)]
         brief: bool,
@@ -89,6 +92,7 @@ fn real_main(cli: Cli) -> Result<(), String> {
             json,
             csv,
             svg,
+            png,
             brief,
             quiet,
         } => {
@@ -124,7 +128,10 @@ fn real_main(cli: Cli) -> Result<(), String> {
                 std::fs::write(&s, rep.nodes_csv()).map_err(|e| format!("{s}: {e}"))?;
             }
             if let Some(p) = svg {
-                xmpc_nsim::plot::figure11(&rep, &p)?;
+                xmpc_nsim::plot::figure11(&rep, &p, xmpc_nsim::plot::Format::Svg)?;
+            }
+            if let Some(p) = png {
+                xmpc_nsim::plot::figure11(&rep, &p, xmpc_nsim::plot::Format::Png)?;
             }
             Ok(())
         }

@@ -6,18 +6,53 @@ use crate::report::Report;
 use plotters::prelude::*;
 use std::path::Path;
 
-/// Write `PREFIX.vc.svg` and `PREFIX.links.svg`.
-pub fn figure11(rep: &Report, prefix: &Path) -> Result<(), String> {
+/// Picture format of [`figure11`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Png,
+}
+
+/// Write `PREFIX.vc.svg` and `PREFIX.links.svg` (or `.png`).
+pub fn figure11(rep: &Report, prefix: &Path, fmt: Format) -> Result<(), String> {
     let p = prefix.display().to_string();
-    vc_plot(rep, &format!("{p}.vc.svg")).map_err(|e| format!("{p}.vc.svg: {e}"))?;
-    link_plot(rep, &format!("{p}.links.svg")).map_err(|e| format!("{p}.links.svg: {e}"))?;
+    let ext = if fmt == Format::Svg { "svg" } else { "png" };
+    for (name, plot) in [
+        ("vc", vc_plot as fn(&Report, &mut String) -> R),
+        ("links", link_plot),
+    ] {
+        let path = format!("{p}.{name}.{ext}");
+        let mut svg = String::new();
+        plot(rep, &mut svg).map_err(|e| format!("{path}: {e}"))?;
+        let bytes = match fmt {
+            Format::Svg => svg.into_bytes(),
+            Format::Png => rasterize(&svg).map_err(|e| format!("{path}: {e}"))?,
+        };
+        // write beside and rename: never a half-written picture
+        let tmp = format!("{path}.tmp");
+        std::fs::write(&tmp, bytes)
+            .and_then(|_| std::fs::rename(&tmp, &path))
+            .map_err(|e| format!("{path}: {e}"))?;
+    }
     Ok(())
+}
+
+/// SVG → PNG with resvg (pure Rust); text uses the system fonts (DejaVu on Debian).
+fn rasterize(svg: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options::default();
+    opt.fontdb_mut().load_system_fonts();
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| e.to_string())?;
+    let size = tree.size().to_int_size();
+    let mut pix = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("empty picture")?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pix.as_mut());
+    pix.encode_png().map_err(|e| e.to_string())
 }
 
 type R = Result<(), Box<dyn std::error::Error>>;
 
-fn vc_plot(rep: &Report, path: &str) -> R {
-    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
+fn vc_plot(rep: &Report, out: &mut String) -> R {
+    let root = SVGBackend::with_string(out, (900, 500)).into_drawing_area();
     root.fill(&WHITE)?;
     let iv = rep.series_interval_ps as f64 / 1e6;
     let n = rep.vc_utilisation_series.len().max(1);
@@ -54,8 +89,8 @@ fn vc_plot(rep: &Report, path: &str) -> R {
     Ok(())
 }
 
-fn link_plot(rep: &Report, path: &str) -> R {
-    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
+fn link_plot(rep: &Report, out: &mut String) -> R {
+    let root = SVGBackend::with_string(out, (900, 500)).into_drawing_area();
     root.fill(&WHITE)?;
     let iv = rep.series_interval_ps as f64 / 1e6;
     let n = rep.link_efficiency_series.len().max(1);

@@ -479,9 +479,23 @@ fn report_and_plots() {
     }
     let dir = std::env::temp_dir().join(format!("nsim-plot-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    xmpc_nsim::plot::figure11(&rep, &dir.join("fig")).unwrap();
+    use xmpc_nsim::plot::Format;
+    xmpc_nsim::plot::figure11(&rep, &dir.join("fig"), Format::Svg).unwrap();
     let svg = std::fs::read_to_string(dir.join("fig.vc.svg")).unwrap();
-    assert!(svg.contains("<svg"));
+    assert!(svg.contains("<svg") && svg.contains("VC buffer utilisation"));
+    // PNG: 900x500, and the stacked areas and the direction lines put many colours in it
+    xmpc_nsim::plot::figure11(&rep, &dir.join("fig"), Format::Png).unwrap();
+    for name in ["fig.vc.png", "fig.links.png"] {
+        let dec = png::Decoder::new(std::fs::File::open(dir.join(name)).unwrap());
+        let mut rd = dec.read_info().unwrap();
+        let mut buf = vec![0; rd.output_buffer_size()];
+        let info = rd.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (900, 500), "{name}");
+        let px = info.color_type.samples();
+        let colours: std::collections::HashSet<&[u8]> =
+            buf[..info.buffer_size()].chunks(px).collect();
+        assert!(colours.len() > 8, "{name}: only {} colours", colours.len());
+    }
     assert!(rep.series_csv().lines().count() > 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
