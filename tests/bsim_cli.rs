@@ -114,3 +114,44 @@ fn platform_check_and_simgrid_export() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such executable"));
 }
+
+#[test]
+fn run_with_the_mpi_back_end() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("skel.c");
+    std::fs::write(&src, SKEL).unwrap();
+    let plat = d.path().join("p.toml");
+    std::fs::write(&plat, PLATFORM).unwrap();
+    let (lib, main) = libs();
+    let mpimain = main.with_file_name("libxmpc_bsim_mpi.a");
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
+    let exe = d.path().join("skel");
+    let st = Command::new("mpicc")
+        .arg(format!("-I{}", inc.display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(&mpimain)
+        .arg(&lib)
+        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = d.path().join("out");
+    let o = xmpc(&["bsim", "run", exe.to_str().unwrap(), "-np", "4", "--backend", "mpi", "--platform", plat.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    // same closed form as the threads run above
+    assert!(stdout.contains("bsim: 4 ranks, platform p, mpi back end"), "{stdout}");
+    assert!(stdout.contains("predicted time: 3.015000000e-3 s (rank 0)"), "{stdout}");
+    let rep = std::fs::read_to_string(out.join("report.json")).unwrap();
+    assert!(rep.contains("\"backend\": \"mpi\""), "{rep}");
+    // a threads-only executable is refused before mpiexec starts
+    let texe = d.path().join("skel_threads");
+    let st = Command::new("cc").arg(format!("-I{}", inc.display())).arg(&src).arg("-o").arg(&texe).arg(main).arg(lib)
+        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]).status().unwrap();
+    assert!(st.success());
+    let o = xmpc(&["bsim", "run", texe.to_str().unwrap(), "-np", "2", "--backend", "mpi"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not linked with libxmpc_bsim_mpi.a"), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -1,12 +1,32 @@
 //! Builds `libxmpc_bsim_main.a` (the process `main` of a skeleton, csrc/bsim_main.c)
-//! and copies it next to the other build outputs (target/<profile>/), where
-//! `libxmpc_bsim.a` lands, so one link line finds both.
+//! and, when `mpicc` is found, `libxmpc_bsim_mpi.a` (the `main` with both back
+//! ends, csrc/bsim_mpi_main.c, compiled against the system mpi.h), and copies
+//! them next to the other build outputs (target/<profile>/), where
+//! `libxmpc_bsim.a` lands, so one link line finds them. Neither is linked into
+//! the crate itself (no MPI symbol in libxmpc_bsim.a or the xmpc driver).
 
 use std::env;
 use std::path::PathBuf;
+use std::process::Command;
+
+/// `-I` directories of `$MPICC -show` (MPICH) or `--showme` (Open MPI); None without MPI.
+fn mpi_includes() -> Option<Vec<String>> {
+    let mpicc = env::var("MPICC").unwrap_or_else(|_| "mpicc".into());
+    for arg in ["-show", "--showme"] {
+        if let Ok(o) = Command::new(&mpicc).arg(arg).output() {
+            if o.status.success() {
+                let s = String::from_utf8_lossy(&o.stdout).into_owned();
+                return Some(s.split_whitespace().filter_map(|t| t.strip_prefix("-I").map(str::to_string)).collect());
+            }
+        }
+    }
+    None
+}
 
 fn main() {
     println!("cargo:rerun-if-changed=csrc/bsim_main.c");
+    println!("cargo:rerun-if-changed=csrc/bsim_mpi_main.c");
+    println!("cargo:rerun-if-env-changed=MPICC");
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     cc::Build::new()
         .file("csrc/bsim_main.c")
@@ -15,7 +35,23 @@ fn main() {
         .cargo_metadata(false)
         .compile("xmpc_bsim_main");
     // OUT_DIR = target/<profile>/build/<pkg>-<hash>/out
-    if let Some(profile_dir) = out.ancestors().nth(3) {
-        let _ = std::fs::copy(out.join("libxmpc_bsim_main.a"), profile_dir.join("libxmpc_bsim_main.a"));
+    let profile_dir = out.ancestors().nth(3).map(PathBuf::from);
+    let mut libs = vec!["libxmpc_bsim_main.a"];
+    match mpi_includes() {
+        Some(inc) => {
+            let mut b = cc::Build::new();
+            b.file("csrc/bsim_mpi_main.c").opt_level(2).warnings(true).cargo_metadata(false);
+            for i in inc {
+                b.include(i);
+            }
+            b.compile("xmpc_bsim_mpi");
+            libs.push("libxmpc_bsim_mpi.a");
+        }
+        None => println!("cargo:warning=mpicc not found: libxmpc_bsim_mpi.a (the mpi back end) is not built"),
+    }
+    if let Some(d) = profile_dir {
+        for l in libs {
+            let _ = std::fs::copy(out.join(l), d.join(l));
+        }
     }
 }

@@ -19,7 +19,8 @@ pub enum BsimCmd {
 pub enum Backend {
     /// All ranks as threads of one process.
     Threads,
-    /// Each rank a real MPI process exchanging timestamps (not built yet).
+    /// Each rank a real MPI process exchanging timestamps (`mpiexec -n N`; the
+    /// skeleton must be linked with libxmpc_bsim_mpi.a).
     Mpi,
 }
 
@@ -38,6 +39,9 @@ pub struct RunArgs {
     pub out: PathBuf,
     #[arg(long, value_enum, default_value_t = Backend::Threads)]
     pub backend: Backend,
+    /// MPI launcher of the mpi back end (`$LAUNCHER -n N exe args`).
+    #[arg(long, default_value = "mpiexec")]
+    pub mpiexec: String,
     /// Draw a Gantt chart (ranks x virtual time); .svg or .png.
     #[arg(long)]
     pub gantt: Option<PathBuf>,
@@ -106,9 +110,6 @@ pub fn run(cmd: &BsimCmd) -> i32 {
 }
 
 fn run_exe(a: &RunArgs) -> Result<i32, String> {
-    if a.backend == Backend::Mpi {
-        return Err("the mpi back end is not available yet; use --backend threads".into());
-    }
     if a.np == 0 {
         return Err("-np must be at least 1".into());
     }
@@ -124,11 +125,27 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
         }
     }
     let exe = if a.exe.components().count() == 1 { Path::new(".").join(&a.exe) } else { a.exe.clone() };
-    let mut c = Command::new(&exe);
+    let mpi = a.backend == Backend::Mpi;
+    if mpi && !has_mpi_main(&exe)? {
+        return Err(format!(
+            "{}: not linked with libxmpc_bsim_mpi.a, so it has no mpi back end (link it with mpicc, see docs/bsim.md)",
+            exe.display()
+        ));
+    }
+    if a.payload && mpi {
+        return Err("--payload needs the threads back end (the mpi back end moves only timestamps)".into());
+    }
+    let mut c = if mpi {
+        let mut c = Command::new(&a.mpiexec);
+        c.arg("-n").arg(a.np.to_string()).arg(&exe);
+        c
+    } else {
+        Command::new(&exe)
+    };
     c.args(&a.args)
         .env("BSIM_NP", a.np.to_string())
         .env("BSIM_OUT", &a.out)
-        .env("BSIM_BACKEND", "threads")
+        .env("BSIM_BACKEND", if mpi { "mpi" } else { "threads" })
         .env("BSIM_STACK_KB", a.stack_kb.to_string());
     let opt = |c: &mut Command, k: &str, v: &Option<PathBuf>| match v {
         Some(v) => {
@@ -143,11 +160,19 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     opt(&mut c, "BSIM_TRACE_JSON", &a.trace_json);
     opt(&mut c, "BSIM_TRACE", &a.trace);
     c.env("BSIM_PAYLOAD", if a.payload { "1" } else { "0" });
-    let st = c.status().map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let what = if mpi { &a.mpiexec } else { &exe.to_string_lossy().into_owned() };
+    let st = c.status().map_err(|e| format!("cannot run {what}: {e}"))?;
     if st.success() {
         eprintln!("bsim: report in {}", a.out.join("report.json").display());
     }
     Ok(st.code().unwrap_or(1))
+}
+
+/// Whether the executable carries the marker string of csrc/bsim_mpi_main.c.
+fn has_mpi_main(exe: &Path) -> Result<bool, String> {
+    let b = std::fs::read(exe).map_err(|e| format!("{}: {e}", exe.display()))?;
+    let m = b"xmpc-bsim-mpi-main";
+    Ok(b.windows(m.len()).any(|w| w == m))
 }
 
 fn platform(a: &PlatformArgs) -> Result<(), String> {

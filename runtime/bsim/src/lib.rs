@@ -5,7 +5,8 @@
 //! Layers: `model` (platform file, link model, collective tables), `coll`
 //! (collective algorithms and tables), `engine` (virtual clocks, matching,
 //! deadlock detection), `lmpi`/`fortran` (C and Fortran ABI), `output`
-//! (reports, traces, Gantt charts), `run` (process entry), `cli` (`xmpc bsim`).
+//! (reports, traces, Gantt charts), `run` (process entry), `mpi_backend` (the
+//! `mpi` back end: one MPI process per rank), `cli` (`xmpc bsim`).
 
 #![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
@@ -16,6 +17,7 @@ pub mod engine;
 pub mod fortran;
 pub mod lmpi;
 pub mod model;
+pub mod mpi_backend;
 pub mod output;
 pub mod run;
 pub mod simgrid;

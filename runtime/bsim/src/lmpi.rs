@@ -29,6 +29,40 @@ pub fn with<R>(name: &'static str, f: impl FnOnce(&mut Rank) -> R) -> R {
     f(r)
 }
 
+// ---------------- back-end dispatch ----------------
+// The threads engine (`Rank` methods) or the mpi back end (one MPI process
+// per rank); both keep the clocks and statistics in the same `Rank`.
+
+use crate::mpi_backend as mb;
+
+fn isend(r: &mut Rank, comm: i32, dest: i32, tag: i32, b: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
+    if mb::on() { mb::isend(r, comm, dest, tag, b, blocking, sync) } else { r.isend(comm, dest, tag, b, data, blocking, sync) }
+}
+
+fn irecv(r: &mut Rank, comm: i32, src: i32, tag: i32, buf: usize, cap: u64) -> i32 {
+    if mb::on() { mb::irecv(r, comm, src, tag, cap) } else { r.irecv(comm, src, tag, buf, cap) }
+}
+
+fn wait(r: &mut Rank, h: i32, st: &mut St) {
+    if mb::on() { mb::wait(r, h, st) } else { r.wait(h, st) }
+}
+
+fn waitall(r: &mut Rank, hs: &[i32], sts: &mut [St]) {
+    if mb::on() { mb::waitall(r, hs, sts) } else { r.waitall(hs, sts) }
+}
+
+fn waitany(r: &mut Rank, hs: &[i32], st: &mut St) -> Option<usize> {
+    if mb::on() { mb::waitany(r, hs, st) } else { r.waitany(hs, st) }
+}
+
+fn testall(r: &mut Rank, hs: &[i32], sts: &mut [St]) -> bool {
+    if mb::on() { mb::testall(r, hs, sts) } else { r.testall(hs, sts) }
+}
+
+fn collective(r: &mut Rank, comm: i32, kind: CollKind, a: CollArgs) -> Option<(u64, std::sync::Arc<Vec<u32>>)> {
+    if mb::on() { mb::collective(r, comm, kind, a) } else { r.collective(comm, kind, a) }
+}
+
 pub fn fail(r: &Rank, call: &str, msg: String) -> ! {
     eprintln!("bsim: rank {}: {call}: {msg}", r.id);
     std::process::exit(5);
@@ -145,6 +179,9 @@ pub extern "C" fn LMPI_Abort(_comm: c_int, code: c_int) -> c_int {
     let id = CUR.with(|c| c.get());
     let rank = if id.is_null() { -1 } else { unsafe { (*id).id as i64 } };
     eprintln!("bsim: rank {rank} called LMPI_Abort({code})");
+    if mb::on() {
+        mb::abort(if code == 0 { 1 } else { code });
+    }
     std::process::exit(if code == 0 { 1 } else { code });
 }
 
@@ -229,13 +266,17 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
         let newctx = r.derive_ctx(comm, color as i64);
         let a = CollArgs { color: color as i64, key: key as i64, newctx, ..CollArgs::new(r.clock) };
         r.trace_line(|| format!("{} peer=-1 tag=-1 bytes=0 comm={comm}", kind.name()));
-        let res = r.collective(comm, kind, a);
+        let res = collective(r, comm, kind, a);
         r.leave(name);
         match res {
             Some((ctx, members)) => {
                 let my = members.iter().position(|&x| x == r.id).unwrap() as i32;
                 let _ = me;
-                r.add_comm(crate::engine::Comm { ctx, members, me: my, coll_seq: 0, child_seq: 0 })
+                let h = r.add_comm(crate::engine::Comm { ctx, members, me: my, coll_seq: 0, child_seq: 0 });
+                if mb::on() {
+                    mb::bind_comm(h);
+                }
+                h
             }
             None => COMM_NULL,
         }
@@ -287,10 +328,10 @@ unsafe fn send_common(buf: *const c_void, count: c_int, t: c_int, dest: c_int, t
         if dest != PROC_NULL {
             r.trace_line(|| format!("send peer={dest} tag={tag} bytes={b} comm={comm}"));
         }
-        let h = r.isend(comm, dest, tag, b, data(buf, b), blocking, sync);
+        let h = isend(r, comm, dest, tag, b, data(buf, b), blocking, sync);
         if blocking {
             let mut st = St::default();
-            r.wait(h, &mut st);
+            wait(r, h, &mut st);
             r.leave(name);
             0
         } else {
@@ -340,7 +381,7 @@ pub unsafe extern "C" fn LMPI_Irecv(buf: *mut c_void, count: c_int, t: c_int, sr
         check_peer(r, "LMPI_Irecv", comm, src, true);
         let b = bytes_of(r, "LMPI_Irecv", count, t);
         r.enter();
-        let h = r.irecv(comm, src, tag, buf as usize, b);
+        let h = irecv(r, comm, src, tag, buf as usize, b);
         r.leave("LMPI_Irecv");
         h
     });
@@ -359,9 +400,9 @@ pub unsafe extern "C" fn LMPI_Recv(buf: *mut c_void, count: c_int, t: c_int, src
         check_peer(r, "LMPI_Recv", comm, src, true);
         let b = bytes_of(r, "LMPI_Recv", count, t);
         r.enter();
-        let h = r.irecv(comm, src, tag, buf as usize, b);
+        let h = irecv(r, comm, src, tag, buf as usize, b);
         let mut st = St::default();
-        r.wait(h, &mut st);
+        wait(r, h, &mut st);
         trace_recv(r, &st);
         r.leave("LMPI_Recv");
         st
@@ -382,13 +423,13 @@ pub unsafe extern "C" fn LMPI_Sendrecv(
         let sb = bytes_of(r, "LMPI_Sendrecv", scount, stype);
         let rb = bytes_of(r, "LMPI_Sendrecv", rcount, rtype);
         r.enter();
-        let hr = r.irecv(comm, src, rtag, rbuf as usize, rb);
+        let hr = irecv(r, comm, src, rtag, rbuf as usize, rb);
         if dest != PROC_NULL {
             r.trace_line(|| format!("send peer={dest} tag={stag} bytes={sb} comm={comm}"));
         }
-        let hs = r.isend(comm, dest, stag, sb, data(sbuf, sb), false, false);
+        let hs = isend(r, comm, dest, stag, sb, data(sbuf, sb), false, false);
         let mut sts = [St::default(), St::default()];
-        r.waitall(&[hr, hs], &mut sts);
+        waitall(r, &[hr, hs], &mut sts);
         trace_recv(r, &sts[0]);
         r.leave("LMPI_Sendrecv");
         sts[0]
@@ -414,7 +455,7 @@ fn reqs_of(h: *mut c_int, n: c_int) -> Vec<i32> {
 
 fn check_reqs(r: &Rank, call: &str, hs: &[i32]) {
     for &h in hs {
-        if h != 0 && !r.valid_req(h) {
+        if h != 0 && !(if mb::on() { mb::valid_req(h) } else { r.valid_req(h) }) {
             fail(r, call, format!("invalid request handle {h}"));
         }
     }
@@ -430,7 +471,7 @@ fn finish_statuses(r: &mut Rank, sts: &[St], was_recv: &[bool]) {
 }
 
 fn recv_flags(r: &Rank, hs: &[i32]) -> Vec<bool> {
-    hs.iter().map(|&h| h > 0 && matches!(r.reqs[h as usize], Some(crate::engine::Req::Recv { .. }))).collect()
+    hs.iter().map(|&h| h > 0 && if mb::on() { mb::is_recv(h) } else { matches!(r.reqs[h as usize], Some(crate::engine::Req::Recv { .. })) }).collect()
 }
 
 #[no_mangle]
@@ -446,7 +487,7 @@ pub unsafe extern "C" fn LMPI_Waitall(n: c_int, reqs: *mut c_int, statuses: *mut
         r.enter();
         let rv = recv_flags(r, &hs);
         let mut sts = vec![St { source: PROC_NULL, tag: ANY_TAG, bytes: 0, comm: 0 }; hs.len()];
-        r.waitall(&hs, &mut sts);
+        waitall(r, &hs, &mut sts);
         finish_statuses(r, &sts, &rv);
         r.leave("LMPI_Waitall");
         sts
@@ -468,7 +509,7 @@ pub unsafe extern "C" fn LMPI_Waitany(n: c_int, reqs: *mut c_int, index: *mut c_
         r.enter();
         let rv = recv_flags(r, &hs);
         let mut st = St::default();
-        let i = r.waitany(&hs, &mut st);
+        let i = waitany(r, &hs, &mut st);
         if let Some(i) = i {
             finish_statuses(r, &[st], &rv[i..=i]);
         }
@@ -494,7 +535,7 @@ pub unsafe extern "C" fn LMPI_Testall(n: c_int, reqs: *mut c_int, flag: *mut c_i
         r.enter();
         let rv = recv_flags(r, &hs);
         let mut sts = vec![St { source: PROC_NULL, tag: ANY_TAG, bytes: 0, comm: 0 }; hs.len()];
-        let ok = r.testall(&hs, &mut sts);
+        let ok = testall(r, &hs, &mut sts);
         if ok {
             finish_statuses(r, &sts, &rv);
         }
@@ -520,7 +561,7 @@ pub unsafe extern "C" fn LMPI_Test(req: *mut c_int, flag: *mut c_int, status: *m
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Request_free(req: *mut c_int) -> c_int {
-    with("LMPI_Request_free", |r| r.request_free(*req));
+    with("LMPI_Request_free", |r| if mb::on() { mb::request_free(*req) } else { r.request_free(*req) });
     *req = 0;
     SUCCESS
 }
@@ -731,7 +772,7 @@ fn coll(name: &'static str, comm: c_int, kind: CollKind, root: c_int, f: impl Fn
             _ => a.scount.max(0) as u64 * a.ssize,
         };
         r.trace_line(|| format!("{} peer={root} tag=-1 bytes={bytes} comm={comm}", kind.name()));
-        r.collective(comm, kind, a);
+        collective(r, comm, kind, a);
         r.leave(name);
     });
     SUCCESS

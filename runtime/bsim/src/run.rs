@@ -34,6 +34,8 @@ pub struct Params {
     pub stack: usize,
     pub quiet: bool,
     pub progress: bool,
+    /// BSIM_BACKEND=mpi (only the main of libxmpc_bsim_mpi.a runs that one).
+    pub mpi: bool,
 }
 
 pub fn params_from_env() -> Result<Params, String> {
@@ -45,10 +47,11 @@ pub fn params_from_env() -> Result<Params, String> {
         Some(p) => model::load_platform(&PathBuf::from(p))?,
         None => Platform::default(),
     };
-    match env("BSIM_BACKEND").as_deref() {
-        None | Some("threads") => {}
-        Some(b) => return Err(format!("BSIM_BACKEND={b}: this executable was linked for the threads back end (the only one built in)")),
-    }
+    let mpi = match env("BSIM_BACKEND").as_deref() {
+        None | Some("threads") => false,
+        Some("mpi") => true,
+        Some(b) => return Err(format!("BSIM_BACKEND={b}: expected `threads` or `mpi`")),
+    };
     let stack = match env("BSIM_STACK_KB") {
         None => 256 * 1024,
         Some(v) => v.parse::<usize>().ok().filter(|&k| k >= 16).ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB >= 16"))? * 1024,
@@ -64,6 +67,7 @@ pub fn params_from_env() -> Result<Params, String> {
         stack,
         quiet: env_flag("BSIM_QUIET"),
         progress: env("BSIM_PROGRESS").map_or(std::io::stderr().is_terminal(), |v| v != "0"),
+        mpi,
     })
 }
 
@@ -81,6 +85,10 @@ pub unsafe extern "C" fn bsim_start(argc: c_int, argv: *mut *mut c_char, cmain: 
             return 2;
         }
     };
+    if p.mpi {
+        eprintln!("bsim: BSIM_BACKEND=mpi: this executable was linked for the threads back end only (libxmpc_bsim_main.a); link it with mpicc and libxmpc_bsim_mpi.a instead (docs/bsim.md)");
+        return 2;
+    }
     if cmain.is_none() && fmain.is_none() {
         eprintln!("bsim: the program defines neither bsim_main (C) nor bsim_main_f (Fortran): was it skeletonized?");
         return 2;
@@ -154,7 +162,13 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
         let _ = t.join();
     }
     let host = t0.elapsed().as_secs_f64();
-    let rep = output::build_report(&results, &sim.plat.name, "threads", p.payload, host);
+    write_outputs(p, &results, &sim.plat.name, "threads", host)?;
+    Ok(code)
+}
+
+/// Summary on stdout, report.json/txt, Gantt chart and Chrome trace (both back ends).
+pub fn write_outputs(p: &Params, results: &[RankResult], platform: &str, backend: &str, host: f64) -> Result<(), String> {
+    let rep = output::build_report(results, platform, backend, p.payload, host);
     if !p.quiet {
         print!("{}", output::summary(&rep));
     }
@@ -164,12 +178,12 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
         output::write_atomic(&d.join("report.txt"), output::text_report(&rep).as_bytes())?;
     }
     if let Some(g) = &p.gantt {
-        output::write_gantt(g, &results, rep.predicted_time)?;
+        output::write_gantt(g, results, rep.predicted_time)?;
     }
     if let Some(t) = &p.trace_json {
-        output::write_atomic(t, output::chrome_trace(&results).as_bytes())?;
+        output::write_atomic(t, output::chrome_trace(results).as_bytes())?;
     }
-    Ok(code)
+    Ok(())
 }
 
 fn progress_thread(n: u64) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>) {
