@@ -33,7 +33,8 @@
 //! event that causes them. With `T` the earliest pending event over all LPs and
 //! `L` the least latency of a link between two LPs, every LP may process all
 //! of its events before `T + L` independently; then the LPs exchange their
-//! messages and agree on the next `T` (two barriers per window).
+//! messages and agree on the next `T` (one barrier per window: mailboxes
+//! and next-event times are double-buffered by window parity).
 
 use crate::config::Config;
 use crate::queue::{Ev, EvQueue};
@@ -41,8 +42,8 @@ use crate::report::{LinkStats, Series};
 use crate::topo::{LinkKind, RouteState, Topo, NONE};
 use crate::Time;
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering as AO};
-use std::sync::{Barrier, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering as AO};
+use std::sync::Mutex;
 
 /// A fast hasher for integer keys (message ids): one multiply, no SipHash.
 #[derive(Default, Clone, Copy)]
@@ -160,6 +161,50 @@ struct LinkState {
 enum Cross {
     Pkt(Time, Box<(Packet, PacketMsg)>),
     Credit(Time, u32, u8, u8),
+}
+
+impl Cross {
+    fn time(&self) -> Time {
+        match self {
+            Cross::Pkt(t, _) | Cross::Credit(t, ..) => *t,
+        }
+    }
+}
+
+/// A barrier that spins briefly before yielding: windows are a few
+/// microseconds of work, and a futex sleep/wake per window (std's Barrier)
+/// cost as much as the work.
+struct SpinBarrier {
+    n: usize,
+    count: AtomicUsize,
+    gen: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn new(n: usize) -> SpinBarrier {
+        SpinBarrier {
+            n,
+            count: AtomicUsize::new(0),
+            gen: AtomicUsize::new(0),
+        }
+    }
+    fn wait(&self) {
+        let g = self.gen.load(AO::Acquire);
+        if self.count.fetch_add(1, AO::AcqRel) + 1 == self.n {
+            self.count.store(0, AO::Relaxed);
+            self.gen.store(g.wrapping_add(1), AO::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.gen.load(AO::Acquire) == g {
+            if spins < 4000 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1412,52 +1457,70 @@ impl Simulation {
         } else {
             let la = self.lookahead;
             let sh = &self.sh;
-            let mail: Vec<Mutex<Vec<Cross>>> = (0..nlp).map(|_| Mutex::new(Vec::new())).collect();
-            let next: Vec<AtomicU64> = (0..nlp).map(|_| AtomicU64::new(INF)).collect();
-            let bar = Barrier::new(nlp);
+            // Mailboxes and next-event times are double-buffered by window
+            // parity, so one barrier per window is enough: a fast LP writes
+            // the other half while a slow one still reads this half, and it
+            // cannot come back to this half before the slow one has passed
+            // the next barrier.
+            let mail: Vec<Vec<Mutex<Vec<Cross>>>> = (0..2)
+                .map(|_| (0..nlp).map(|_| Mutex::new(Vec::new())).collect())
+                .collect();
+            let next: Vec<Vec<AtomicU64>> = (0..2)
+                .map(|_| (0..nlp).map(|_| AtomicU64::new(INF)).collect())
+                .collect();
+            let bar = SpinBarrier::new(nlp);
             let pb = &pb;
             std::thread::scope(|s| {
                 for lp in self.lps.iter_mut() {
                     let (mail, next, bar) = (&mail, &next, &bar);
-                    s.spawn(move || loop {
-                        // 1. publish the messages produced in the last window
-                        for (dst, v) in lp.out.iter_mut().enumerate() {
-                            if !v.is_empty() {
-                                mail[dst].lock().unwrap().append(v);
+                    s.spawn(move || {
+                        let mut par = 0;
+                        let mut windows = 0u64;
+                        loop {
+                            // 1. publish the messages of the last window and the earliest
+                            //    time this LP can still cause anything at
+                            let mut tmin = lp.heap.peek().map_or(INF, |e| e.t);
+                            for (dst, v) in lp.out.iter_mut().enumerate() {
+                                if !v.is_empty() {
+                                    for c in v.iter() {
+                                        tmin = tmin.min(c.time());
+                                    }
+                                    mail[par][dst].lock().unwrap().append(v);
+                                }
                             }
-                        }
-                        bar.wait();
-                        // 2. take the messages addressed to this LP, publish the next event time
-                        {
-                            let mut m = mail[lp.id].lock().unwrap();
-                            for c in m.drain(..) {
-                                lp.recv_cross(sh, c);
-                            }
-                        }
-                        next[lp.id].store(lp.heap.peek().map_or(INF, |e| e.t), AO::SeqCst);
-                        bar.wait();
-                        // 3. everything before T + lookahead is safe
-                        let t = next.iter().map(|a| a.load(AO::SeqCst)).min().unwrap();
-                        if t == INF {
-                            break;
-                        }
-                        let end = t.saturating_add(la);
-                        while let Some(ev) = lp.heap.peek() {
-                            if ev.t >= end {
+                            next[par][lp.id].store(tmin, AO::Release);
+                            bar.wait();
+                            // 2. everything before T + lookahead is safe
+                            let t = next[par].iter().map(|a| a.load(AO::Acquire)).min().unwrap();
+                            if t == INF {
                                 break;
                             }
-                            let ev = lp.heap.pop().unwrap();
-                            lp.prefetch_next(sh);
-                            lp.handle(sh, ev);
-                        }
-                        if lp.id == 0 {
-                            if let Some(pb) = pb {
-                                pb.set_message(format!(
-                                    "t = {:.3} us, {} events (LP 0)",
-                                    lp.now as f64 / 1e6,
-                                    lp.events
-                                ));
-                                pb.tick();
+                            {
+                                let mut m = mail[par][lp.id].lock().unwrap();
+                                for c in m.drain(..) {
+                                    lp.recv_cross(sh, c);
+                                }
+                            }
+                            let end = t.saturating_add(la);
+                            while let Some(ev) = lp.heap.peek() {
+                                if ev.t >= end {
+                                    break;
+                                }
+                                let ev = lp.heap.pop().unwrap();
+                                lp.prefetch_next(sh);
+                                lp.handle(sh, ev);
+                            }
+                            par ^= 1;
+                            windows += 1;
+                            if lp.id == 0 && windows % 1024 == 0 {
+                                if let Some(pb) = pb {
+                                    pb.set_message(format!(
+                                        "t = {:.3} us, {} events (LP 0)",
+                                        lp.now as f64 / 1e6,
+                                        lp.events
+                                    ));
+                                    pb.tick();
+                                }
                             }
                         }
                     });
