@@ -171,39 +171,61 @@ impl Cross {
     }
 }
 
-/// A barrier that spins briefly before yielding: windows are a few
+/// A barrier for one-window-per-step synchronisation: windows are a few
 /// microseconds of work, and a futex sleep/wake per window (std's Barrier)
-/// cost as much as the work.
+/// cost as much as the work. It spins briefly (only when every LP can have a
+/// core), then yields, then sleeps on a condition variable, so an
+/// oversubscribed or loaded machine does not burn the cores it shares.
 struct SpinBarrier {
     n: usize,
+    spin: u32,
     count: AtomicUsize,
     gen: AtomicUsize,
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    cv: std::sync::Condvar,
 }
 
 impl SpinBarrier {
     fn new(n: usize) -> SpinBarrier {
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
         SpinBarrier {
             n,
+            spin: if n <= cores { 4000 } else { 0 },
             count: AtomicUsize::new(0),
             gen: AtomicUsize::new(0),
+            sleepers: AtomicUsize::new(0),
+            lock: Mutex::new(()),
+            cv: std::sync::Condvar::new(),
         }
     }
     fn wait(&self) {
-        let g = self.gen.load(AO::Acquire);
+        let g = self.gen.load(AO::SeqCst);
         if self.count.fetch_add(1, AO::AcqRel) + 1 == self.n {
             self.count.store(0, AO::Relaxed);
-            self.gen.store(g.wrapping_add(1), AO::Release);
+            self.gen.store(g.wrapping_add(1), AO::SeqCst);
+            if self.sleepers.load(AO::SeqCst) > 0 {
+                let _l = self.lock.lock().unwrap();
+                self.cv.notify_all();
+            }
             return;
         }
-        let mut spins = 0u32;
-        while self.gen.load(AO::Acquire) == g {
-            if spins < 4000 {
+        for i in 0..self.spin + 64 {
+            if self.gen.load(AO::Acquire) != g {
+                return;
+            }
+            if i < self.spin {
                 std::hint::spin_loop();
-                spins += 1;
             } else {
                 std::thread::yield_now();
             }
         }
+        let mut l = self.lock.lock().unwrap();
+        self.sleepers.fetch_add(1, AO::SeqCst);
+        while self.gen.load(AO::SeqCst) == g {
+            l = self.cv.wait(l).unwrap();
+        }
+        self.sleepers.fetch_sub(1, AO::SeqCst);
     }
 }
 
@@ -1512,7 +1534,7 @@ impl Simulation {
                             }
                             par ^= 1;
                             windows += 1;
-                            if lp.id == 0 && windows % 1024 == 0 {
+                            if lp.id == 0 && windows.is_multiple_of(1024) {
                                 if let Some(pb) = pb {
                                     pb.set_message(format!(
                                         "t = {:.3} us, {} events (LP 0)",
