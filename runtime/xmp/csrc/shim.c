@@ -221,3 +221,43 @@ void *xmp_malloc(void *d, ...) {
   va_end(ap);
   return xmpc_rt_malloc_dims(d, nd, sz);
 }
+
+/* Shared-memory halos (shm.rs): the nodes of a set that share a node's memory,
+ * and a window there holding each process's staging slots. */
+F xs_comm_split_shared(F c) {
+  MPI_Comm n;
+  MPI_Comm_split_type(C(c), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &n);
+  return MPI_Comm_c2f(n);
+}
+/* out[i] = rank in `to` of rank ranks[i] of `from`, -1 if not there. */
+void xs_translate_ranks(F from, int n, const int *ranks, F to, int *out) {
+  MPI_Group a, b;
+  MPI_Comm_group(C(from), &a);
+  MPI_Comm_group(C(to), &b);
+  MPI_Group_translate_ranks(a, n, ranks, b, out);
+  for (int i = 0; i < n; i++)
+    if (out[i] == MPI_UNDEFINED) out[i] = -1;
+  MPI_Group_free(&a);
+  MPI_Group_free(&b);
+}
+/* Each process's part page-aligned on its own (alloc_shared_noncontig), and one
+ * passive epoch for the window's life: loads and stores then need no further
+ * MPI synchronisation beyond MPI_Win_sync (unified memory model). */
+F xs_win_shared(F c, long bytes, void **base) {
+  MPI_Info info;
+  MPI_Win w;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  MPI_Win_allocate_shared((MPI_Aint)bytes, 1, info, C(c), base, &w);
+  MPI_Info_free(&info);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, w);
+  return MPI_Win_c2f(w);
+}
+void *xs_win_query(F w, int rank) {
+  MPI_Aint size;
+  int unit;
+  void *p = NULL;
+  MPI_Win_shared_query(MPI_Win_f2c(w), rank, &size, &unit, &p);
+  return p;
+}
+void xs_win_sync(F w) { MPI_Win_sync(MPI_Win_f2c(w)); }

@@ -280,9 +280,12 @@ void xmpc_barrier(const struct xmpc_loc *loc, const xmpc_nodes *on);
 // shadow widths), periodic per dim (NULL = none), async_id < 0 = synchronous.
 // Contiguous halos are sent in place; strided halos are packed with MPI subarray
 // datatypes (MPI_Pack, no element loops); requests are persistent and cached per
-// (array, widths, periodic). Dims are exchanged in order so corners are filled. A full
-// shadow is gathered from all owners. With async, the last dim is left in flight
-// until xmpc_wait_async.
+// (array, widths, periodic). Halos between neighbours on the same node go through
+// slots in an MPI shared-memory window instead (packed by the sender, unpacked by the
+// receiver; XMPC_SHM_HALO=0 disables). Dims are exchanged in order so corners are
+// filled. A full shadow is gathered from all owners. With async, the last dim is left
+// in flight until xmpc_wait_async. The first reflect of a new (array, widths,
+// periodic) is collective over the array's nodes.
 void xmpc_reflect(const struct xmpc_loc *loc,
                   xmpc_array *a,
                   const long *width_lo,
@@ -292,6 +295,10 @@ void xmpc_reflect(const struct xmpc_loc *loc,
 
 // Completes every reflect started with `async(async_id)`.
 void xmpc_wait_async(const struct xmpc_loc *loc, int async_id);
+
+// Added (tests, tools): how many halos of `a`'s cached reflect plans go through
+// shared memory rather than MPI messages, sends and receives counted apart.
+int xmpc_array_shm_halos(const xmpc_array *a);
 
 // The iterations of `for (i = lo; i <= hi; i += step)` (step > 0) that this process
 // owns on template dim `dim`, as chunks:

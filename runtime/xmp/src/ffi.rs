@@ -51,6 +51,11 @@ extern "C" {
     pub(crate) fn xs_startall(n: c_int, reqs: *const Fint);
     pub(crate) fn xs_waitall(n: c_int, reqs: *const Fint);
     pub(crate) fn xs_bcast_typed(buf: *mut c_void, ty: Fint, root: c_int, c: Fint);
+    pub(crate) fn xs_comm_split_shared(c: Fint) -> Fint;
+    pub(crate) fn xs_translate_ranks(from: Fint, n: c_int, ranks: *const c_int, to: Fint, out: *mut c_int);
+    pub(crate) fn xs_win_shared(c: Fint, bytes: c_long, base: *mut *mut c_void) -> Fint;
+    pub(crate) fn xs_win_query(w: Fint, rank: c_int) -> *mut c_void;
+    pub(crate) fn xs_win_sync(w: Fint);
 }
 
 /// MPI_COMM_NULL as an Fint (queried once: its value differs between MPIs).

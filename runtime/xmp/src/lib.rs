@@ -17,6 +17,7 @@ mod nodes;
 mod reduce;
 mod reflect;
 mod sched;
+mod shm;
 mod state;
 mod task;
 mod template;

@@ -22,6 +22,9 @@ pub struct xmpc_nodes {
     pub coords: Vec<i64>,
     /// node dim → communicator of the nodes that differ only in that dim.
     pub lines: RefCell<HashMap<usize, Fint>>,
+    /// Communicator of the members on this shared-memory node, and the rank
+    /// there of each node (by linear index; -1 = elsewhere). Built on first use.
+    pub shm: RefCell<Option<(Fint, Vec<i32>)>>,
 }
 
 pub type Nodes = xmpc_nodes;
@@ -64,6 +67,7 @@ impl Nodes {
             rank,
             coords: vec![],
             lines: RefCell::new(HashMap::new()),
+            shm: RefCell::new(None),
         };
         if rank >= 0 {
             n.coords = n.coords_of(rank as i64);
@@ -85,6 +89,30 @@ impl Nodes {
         let c = unsafe { ffi::xs_comm_split(self.comm, color, self.coords[d] as c_int) };
         self.lines.borrow_mut().insert(d, c);
         c
+    }
+
+    /// The shared-memory communicator of this member and every node's rank in
+    /// it (collective over the members on first call).
+    pub fn shm(&self) -> (Fint, Vec<i32>) {
+        if let Some(x) = self.shm.borrow().as_ref() {
+            return x.clone();
+        }
+        let n = self.size() as usize;
+        let ranks: Vec<c_int> = (0..n as c_int).collect();
+        let mut out = vec![-1 as c_int; n];
+        // SAFETY: collective over this set's members; the arrays hold n ranks.
+        let c = unsafe {
+            let mut c = ffi::xs_comm_split_shared(self.comm);
+            if let Some(k) = crate::shm::group() {
+                // testing: pretend each k processes of the node are a node
+                let r = ffi::xs_comm_rank(c);
+                c = ffi::xs_comm_split(c, r / k, r);
+            }
+            ffi::xs_translate_ranks(self.comm, n as c_int, ranks.as_ptr(), c, out.as_mut_ptr());
+            c
+        };
+        *self.shm.borrow_mut() = Some((c, out.clone()));
+        (c, out)
     }
 
     /// Parent linear indices selected by 1-based triplets (st == 0: whole dim),

@@ -6,6 +6,9 @@
 //! A full shadow (`*`) is an all-gather along its node dimension, done as one
 //! broadcast per owner with a subarray type (no packing).
 //!
+//! Neighbours on the same node exchange through a shared-memory window
+//! (`shm.rs`); the rest as below.
+//!
 //! Non-contiguous halos (any dimension but the first) are staged: MPI_Pack
 //! with the subarray type into a buffer, persistent send of the bytes,
 //! MPI_Unpack on arrival. Same datatype engine, but MPICH's shared-memory path
@@ -16,6 +19,7 @@ use crate::array::{xmpc_array, Array};
 use crate::dist::{BLOCK, DUP, GBLOCK};
 use crate::err::{fatal, guard, XmpcLoc};
 use crate::ffi::{self, Fint};
+use crate::shm::{self, Region, Slot};
 use crate::state::{self, Unpack};
 use std::ffi::{c_int, c_long, c_void};
 
@@ -28,12 +32,14 @@ pub struct Staged {
 /// One phase: persistent requests started and completed together, or the
 /// broadcasts of a full shadow.
 pub enum Phase {
-    P2p { reqs: Vec<Fint>, packs: Vec<Staged>, unpacks: Vec<Staged> },
+    P2p { reqs: Vec<Fint>, packs: Vec<Staged>, unpacks: Vec<Staged>, sends: Vec<Slot>, recvs: Vec<Slot> },
     Bcast { comm: Fint, items: Vec<(c_int, Fint)> },
 }
 
 pub struct Plan {
     pub phases: Vec<Phase>,
+    /// The window holding the phases' shared-memory slots.
+    pub win: Option<shm::Win>,
 }
 
 impl Drop for Plan {
@@ -47,12 +53,17 @@ impl Drop for Plan {
             }
             for ph in &self.phases {
                 match ph {
-                    Phase::P2p { reqs, packs, unpacks } => {
+                    Phase::P2p { reqs, packs, unpacks, sends, recvs } => {
                         for &r in reqs {
                             ffi::xs_request_free(r);
                         }
                         for s in packs.iter().chain(unpacks) {
                             ffi::xs_type_free(s.ty);
+                        }
+                        for s in sends.iter().chain(recvs) {
+                            if let Region::Typed(t) = s.region {
+                                ffi::xs_type_free(t);
+                            }
                         }
                     }
                     Phase::Bcast { items, .. } => {
@@ -86,6 +97,15 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
     let nodes = t.nodes().ok_or("array has no node set")?;
     let mut phases = vec![];
     let base = a.base as *mut c_void;
+    // on-node neighbours: (shm communicator, its rank of each node) when some share this node
+    let shm_comm = if shm::enabled() && nodes.size() > 1 {
+        let (c, r) = nodes.shm();
+        // SAFETY: c is this member's shm communicator.
+        (unsafe { ffi::xs_comm_size(c) } > 1).then_some((c, r))
+    } else {
+        None
+    };
+    let mut wants = vec![];
     for d in 0..a.ndims() {
         let td = a.align_dim[d];
         if td < 0 || (wlo[d] == 0 && whi[d] == 0 && !a.full[d]) {
@@ -147,6 +167,19 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         let inner: i64 = a.dims[d + 1..].iter().map(|o| o.alloc).product::<i64>() * a.elem as i64;
         let mut add = |send: bool, start: i64, count: i64, peer: i64, tag: c_int| {
             let peer = rank_of(peer);
+            if let Some((_, r)) = &shm_comm {
+                if r[peer as usize] >= 0 {
+                    let (region, bytes) = if contiguous {
+                        (Region::Bytes((start * inner) as usize), (count * inner) as usize)
+                    } else {
+                        let ty = subarray(a, d, start, count);
+                        // SAFETY: a committed type of this plan.
+                        (Region::Typed(ty), unsafe { ffi::xs_type_size(ty) } as usize)
+                    };
+                    wants.push(shm::Want { phase: phases.len(), send, peer: r[peer as usize], tag, region, bytes });
+                    return;
+                }
+            }
             // SAFETY: regions lie inside the local block; the block and the
             // staging buffers outlive the plan's requests (never freed).
             unsafe {
@@ -188,11 +221,21 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
                 add(true, if dir == 0 { slo + n - w } else { slo }, w, q, tag(dir));
             }
         }
-        if !reqs.is_empty() {
-            phases.push(Phase::P2p { reqs, packs, unpacks });
+        if !reqs.is_empty() || wants.last().is_some_and(|w| w.phase == phases.len()) {
+            phases.push(Phase::P2p { reqs, packs, unpacks, sends: vec![], recvs: vec![] });
         }
     }
-    Ok(Plan { phases })
+    let mut win = None;
+    if let Some((c, r)) = shm_comm {
+        let (w, slots) = shm::setup(c, r[nodes.rank as usize], wants)?;
+        for (i, send, slot) in slots {
+            if let Phase::P2p { sends, recvs, .. } = &mut phases[i] {
+                if send { sends.push(slot) } else { recvs.push(slot) }
+            }
+        }
+        win = Some(w);
+    }
+    Ok(Plan { phases, win })
 }
 
 fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {
@@ -202,22 +245,33 @@ fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {
         .collect()
 }
 
-/// Packs and starts a P2p phase.
-fn start(a: &Array, reqs: &[Fint], packs: &[Staged]) {
+/// Packs and starts a P2p phase (messages first, so they travel while the
+/// on-node halos are copied); returns its on-node receives.
+fn start(a: &Array, reqs: &[Fint], packs: &[Staged], sends: &[Slot], recvs: &[Slot]) -> Vec<shm::RecvOp> {
     for s in packs {
         // SAFETY: the type lies inside the block; the buffer has its size.
         unsafe { ffi::xs_pack(a.base as *const c_void, s.ty, s.buf.as_ptr() as *mut c_void, s.buf.len() as c_int) };
     }
-    // SAFETY: persistent requests of this plan.
-    unsafe { ffi::xs_startall(reqs.len() as c_int, reqs.as_ptr()) };
+    if !reqs.is_empty() {
+        // SAFETY: persistent requests of this plan.
+        unsafe { ffi::xs_startall(reqs.len() as c_int, reqs.as_ptr()) };
+    }
+    for s in sends {
+        s.send(a.base);
+    }
+    recvs.iter().map(|r| r.recv(a.base)).collect()
 }
 
 fn run_phase(a: &Array, p: &Phase) {
     match p {
-        Phase::P2p { reqs, packs, unpacks } => {
-            start(a, reqs, packs);
-            // SAFETY: started persistent requests.
-            unsafe { ffi::xs_waitall(reqs.len() as c_int, reqs.as_ptr()) };
+        Phase::P2p { reqs, packs, unpacks, sends, recvs } => {
+            for r in start(a, reqs, packs, sends, recvs) {
+                r.run();
+            }
+            if !reqs.is_empty() {
+                // SAFETY: started persistent requests.
+                unsafe { ffi::xs_waitall(reqs.len() as c_int, reqs.as_ptr()) };
+            }
             for u in unpack_list(a, unpacks) {
                 u.run();
             }
@@ -234,9 +288,12 @@ fn run_phase(a: &Array, p: &Phase) {
 /// shadow widths), periodic per dim (NULL = none), async_id < 0 = synchronous.
 /// Contiguous halos are sent in place; strided halos are packed with MPI subarray
 /// datatypes (MPI_Pack, no element loops); requests are persistent and cached per
-/// (array, widths, periodic). Dims are exchanged in order so corners are filled. A full
-/// shadow is gathered from all owners. With async, the last dim is left in flight
-/// until xmpc_wait_async.
+/// (array, widths, periodic). Halos between neighbours on the same node go through
+/// slots in an MPI shared-memory window instead (packed by the sender, unpacked by the
+/// receiver; XMPC_SHM_HALO=0 disables). Dims are exchanged in order so corners are
+/// filled. A full shadow is gathered from all owners. With async, the last dim is left
+/// in flight until xmpc_wait_async. The first reflect of a new (array, widths,
+/// periodic) is collective over the array's nodes.
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_reflect(
     loc: *const XmpcLoc,
@@ -286,13 +343,14 @@ pub unsafe extern "C" fn xmpc_reflect(
         let np = plan.phases.len();
         for (i, ph) in plan.phases.iter().enumerate() {
             if async_id >= 0 && i + 1 == np {
-                if let Phase::P2p { reqs, packs, unpacks } = ph {
-                    start(a, reqs, packs);
+                if let Phase::P2p { reqs, packs, unpacks, sends, recvs } = ph {
+                    let ops = start(a, reqs, packs, sends, recvs);
                     let u = unpack_list(a, unpacks);
                     state::with(|s| {
                         let e = s.pending.entry(async_id).or_default();
                         e.0.extend_from_slice(reqs);
                         e.1.extend(u);
+                        e.2.extend(ops);
                     });
                     continue;
                 }
@@ -305,7 +363,10 @@ pub unsafe extern "C" fn xmpc_reflect(
 #[no_mangle]
 pub extern "C" fn xmpc_wait_async(loc: *const XmpcLoc, async_id: c_int) {
     guard(loc, || {
-        if let Some((r, u)) = state::with(|s| s.pending.remove(&async_id)) {
+        if let Some((r, u, ops)) = state::with(|s| s.pending.remove(&async_id)) {
+            for op in ops {
+                op.run();
+            }
             // SAFETY: started persistent requests.
             unsafe { ffi::xs_waitall(r.len() as c_int, r.as_ptr()) };
             for x in u {
@@ -313,4 +374,19 @@ pub extern "C" fn xmpc_wait_async(loc: *const XmpcLoc, async_id: c_int) {
             }
         }
     })
+}
+/// Added (tests, tools): how many halos of `a`'s cached reflect plans go through
+/// shared memory rather than MPI messages, sends and receives counted apart.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_shm_halos(a: *const xmpc_array) -> c_int {
+    let Some(a) = a.as_ref() else { return 0 };
+    let mut n = 0;
+    for p in a.plans.values() {
+        for ph in &p.phases {
+            if let Phase::P2p { sends, recvs, .. } = ph {
+                n += sends.len() + recvs.len();
+            }
+        }
+    }
+    n as c_int
 }

@@ -28,14 +28,18 @@ impl Unpack {
     }
 }
 
+/// Started requests, unpacks after them, on-node receives still to copy.
+pub type Pending = (Vec<Fint>, Vec<Unpack>, Vec<crate::shm::RecvOp>);
+
 #[derive(Default)]
 pub struct State {
     pub inits: Vec<extern "C" fn()>,
     pub world_rank: i32,
     pub world_size: i32,
     pub exec: Vec<Exec>,
-    /// async id → started requests and the unpacks to do after them.
-    pub pending: HashMap<i32, (Vec<Fint>, Vec<Unpack>)>,
+    /// async id → started requests, the unpacks to do after them, and the
+    /// on-node receives still to copy.
+    pub pending: HashMap<i32, Pending>,
     /// (nodes address, member indices) → task communicator.
     pub task_comms: HashMap<(usize, Vec<usize>), Fint>,
     /// local base address → array descriptor (for xmp_desc_of).

@@ -135,3 +135,37 @@ fn nodes_size_mismatch_is_a_located_error() {
     let ok = mpiexec(3, &exe, &[]);
     assert!(ok.status.success());
 }
+
+/// The same checked program through shared memory, through MPI only
+/// (XMPC_SHM_HALO=0), and mixed (XMPC_SHM_GROUP=2: pairs of processes pretend to
+/// be nodes). The count of on-node halos tells which path ran.
+#[test]
+fn reflect_shm_and_mpi_paths_agree() {
+    let exe = build("reflect_shm");
+    let count = |n: usize, env: &[(&str, &str)]| -> i64 {
+        let out = mpiexec(n, &exe, env);
+        let so = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && so.contains("PASS"),
+            "reflect_shm -n {n} {env:?}: {}\n{so}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line = so.lines().find_map(|l| l.strip_prefix("shm halos ")).expect("no halo count");
+        line.trim().parse().unwrap()
+    };
+    assert_eq!(count(1, &[]), 0, "one process has no neighbour to share with");
+    for n in [2, 4] {
+        assert_eq!(count(n, &[("XMPC_SHM_HALO", "0")]), 0);
+        let all = count(n, &[]);
+        assert!(all > 0, "-n {n}: no halo went through shared memory");
+        let mixed = count(n, &[("XMPC_SHM_GROUP", "2")]);
+        if n == 4 {
+            // p(2,2): the pairs {1,2}, {3,4} share memory, so only the halos
+            // between neighbours along node dim 1 stay messages
+            assert!(mixed > 0 && mixed < all, "-n 4: mixed {mixed}, all {all}");
+        } else {
+            assert_eq!(mixed, all);
+        }
+    }
+}
