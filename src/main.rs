@@ -106,6 +106,10 @@ struct Cli {
     /// Insert libxmpc_mpiete calls: timers around compute blocks, or a mark before every block.
     #[arg(long, value_enum)]
     instrument: Option<InstrumentArg>,
+    /// With --instrument=compute: simplify the compute base-data program (loops of the
+    /// predicted region capped at 2 iterations, code after the region commented out).
+    #[arg(long)]
+    simplify: bool,
     /// MPIETE modelling transform first: blocking calls as start + wait, collectives as
     /// point-to-point (docs/mpiete.md); alone, writes the modelled source.
     #[arg(long)]

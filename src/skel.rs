@@ -28,6 +28,9 @@ fn usage(cli: &Cli) -> Result<(), Failure> {
     if cli.times.is_some() && cli.measure {
         return u("--times and --measure both give block times: use one");
     }
+    if cli.simplify && cli.instrument != Some(InstrumentArg::Compute) {
+        return u("--simplify goes with --instrument=compute");
+    }
     if cli.np == 0 {
         return u("--np must be at least 1");
     }
@@ -84,7 +87,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         return write_output(cli.output.as_deref(), &out).map_err(fail);
     }
     if let Some(mode) = cli.instrument {
-        let text = instrumented(&l, mode).map_err(|d| diag_err(&l, d))?;
+        let text = instrumented(&l, mode, cli.simplify).map_err(|d| diag_err(&l, d))?;
         return match &cli.output {
             Some(o) if Lang::from_path(&o.display().to_string()).is_none() => {
                 let tmp = tempdir()?;
@@ -135,13 +138,22 @@ fn tempdir() -> Result<tempfile::TempDir, Failure> {
     tempfile::Builder::new().prefix("xmpc-skel-").tempdir().map_err(|e| fail(format!("cannot create a temporary directory: {e}")))
 }
 
-fn instrumented(l: &Loaded, mode: InstrumentArg) -> Result<String, Vec<xmpc_ir::Diag>> {
-    let b = blocks::find(&l.unit, &l.text)?;
+fn instrumented(l: &Loaded, mode: InstrumentArg, simplify: bool) -> Result<String, Vec<xmpc_ir::Diag>> {
+    let map = blocks::analyse(&l.unit, &l.text)?;
     let m = match mode {
         InstrumentArg::Compute => Instrument::Compute,
         InstrumentArg::Trace => Instrument::Trace,
     };
-    let edits = blocks::instrument(&l.unit, &l.text, &b, m)?;
+    let mut s = blocks::Simplified::default();
+    if simplify {
+        s = blocks::simplify(&l.unit, &l.text, &map);
+        for n in &s.notes {
+            eprintln!("xmpc: {}: {n}", l.name);
+        }
+        eprintln!("xmpc: {}: --simplify: {} loop(s) capped at 2 iterations, {} statement(s) after the region commented out", l.name, s.capped.len(), s.dropped_stmts);
+    }
+    let mut edits = blocks::instrument_except(&l.unit, &l.text, &map.blocks, m, &s.dropped)?;
+    edits.extend(s.edits);
     xmpc_backends::emit(&l.unit, &l.text, &edits).map_err(|e| vec![xmpc_ir::diag::Diagnostic::error().with_message(e.to_string())])
 }
 
@@ -243,7 +255,7 @@ fn build_instrumented(l: &Loaded, text: &str, dir: &Path, cli: &Cli) -> Result<P
 /// `--measure`: builds the compute-instrumented program, runs it with mpiexec and reads
 /// the block time table it writes.
 fn measure(l: &Loaded, cli: &Cli) -> Result<(TimeTable, String), Failure> {
-    let text = instrumented(l, InstrumentArg::Compute).map_err(|d| {
+    let text = instrumented(l, InstrumentArg::Compute, false).map_err(|d| {
         report(&l.files, &d, cli.color);
         Failure::Input
     })?;

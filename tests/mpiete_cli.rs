@@ -93,3 +93,70 @@ fn blocks_flag() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
 }
+
+/// `--instrument=compute --simplify`: which loops of the region are capped, the code
+/// after the region commented out, the result still valid fixed-form Fortran.
+#[test]
+fn simplify_flag() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("s.f");
+    let src = "      program s
+      use mpi
+      implicit none
+      integer ierr, rank, np, it, k, n, root, longname_bound_one
+      double precision x(100), y
+      call MPI_Init(ierr)
+      call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+      call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+      n = 10
+      longname_bound_one = 1
+      x = 1.0d0
+      call mpiete_region_begin()
+      do it = 1, n
+         do k = 1, 100
+            x(k) = x(k) * 0.5d0 + it
+         end do
+         call MPI_Allreduce(x, y, 1, MPI_DOUBLE_PRECISION, MPI_SUM,
+     &        MPI_COMM_WORLD, ierr)
+      end do
+      do it = n, longname_bound_one + longname_bound_one - 1, -1
+         call MPI_Bcast(x, 100, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD,
+     &        ierr)
+      end do
+      do it = 1, n
+         call MPI_Bcast(x, 1, MPI_DOUBLE_PRECISION, mod(it, np),
+     &        MPI_COMM_WORLD, ierr)
+      end do
+      do it = 1, n
+         root = mod(it, np)
+         call MPI_Bcast(x, 1, MPI_DOUBLE_PRECISION, root,
+     &        MPI_COMM_WORLD, ierr)
+      end do
+      call mpiete_region_end()
+      if (rank .eq. 0) print *, 'S', y
+      call MPI_Finalize(ierr)
+      end program s
+";
+    std::fs::write(&f, src).unwrap();
+    let out = d.path().join("s_c.f");
+    let o = xmpc(&["--blocks", "--instrument=compute", "--simplify", f.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("2 loop(s) capped at 2 iterations, 1 statement(s) after the region commented out"), "{}", stderr(&o));
+    let t = std::fs::read_to_string(&out).unwrap();
+    // the iteration loop is capped; the compute loop inside it is a block, not capped
+    assert!(t.contains("      do it = 1, min(n, 1 + 1)\n         call mpiete_block_begin(5)\n         do k = 1, 100\n"), "{t}");
+    // negative step; the line would pass column 72, so the bound goes on a continuation
+    assert!(t.contains("      do it = n, \n     &  max(longname_bound_one + longname_bound_one - 1, n - 1), -1\n"), "{t}");
+    // the loop variable is a root: kept; a loop computing a control value: kept
+    assert_eq!(t.matches("      do it = 1, n\n").count(), 2, "{t}");
+    assert!(t.contains("!      if (rank .eq. 0) print *, 'S', y\n      call MPI_Finalize(ierr)\n"), "{t}");
+    assert!(t.lines().all(|l| l.starts_with('!') || l.len() <= 72), "{t}");
+    let o = Command::new("mpif90").args(["-fsyntax-only", "-cpp"]).arg(&out).current_dir(d.path()).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // only with --instrument=compute; nothing written
+    let out2 = d.path().join("s_t.f");
+    let o = xmpc(&["--blocks", "--instrument=trace", "--simplify", f.to_str().unwrap(), "-o", out2.to_str().unwrap()]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stderr(&o).contains("--simplify goes with --instrument=compute"), "{}", stderr(&o));
+    assert!(!out2.exists());
+}

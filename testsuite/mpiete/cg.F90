@@ -9,8 +9,8 @@
 ! the explicitly recomputed b - A x (relative 1e-6; a wrong halo or sum
 ! breaks it).
 !
-! MPIETE blocks (with -DMPIETE): 1 set-up, 2 matvec, 3 dot p.q, 4 x/r update
-! + dot r.r, 5 p update, 6 explicit residual.
+! mpiete_region_begin/end mark the predicted region (libxmpc_mpiete; the
+! blocks are found and timed by `xmpc --blocks --instrument=...`).
 program cg
   use mpi
   implicit none
@@ -43,9 +43,6 @@ program cg
   if (up == np) up = MPI_PROC_NULL
   if (dn < 0) dn = MPI_PROC_NULL
   allocate(x(n, j0-1:j1+1), r(n, j0-1:j1+1), p(n, j0-1:j1+1), q(n, j0-1:j1+1), b(n, j0-1:j1+1))
-#ifdef MPIETE
-  call mpiete_block_begin(1)
-#endif
   do j = j0 - 1, j1 + 1
     do i = 1, n
       b(i, j) = sin(0.01d0 * i * j) + 1.0d0
@@ -55,9 +52,6 @@ program cg
   q = 0.0d0
   r = b
   p = b
-#ifdef MPIETE
-  call mpiete_block_end(1)
-#endif
   loc(1) = sum(r(:, j0:j1)**2)
   call MPI_Allreduce(loc, glob, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
   rho = glob(1)
@@ -66,9 +60,6 @@ program cg
   call mpiete_region_begin()
   do it = 1, iters
     call halo(p)
-#ifdef MPIETE
-    call mpiete_block_begin(2)
-#endif
     do j = j0, j1
       do i = 1, n
         q(i, j) = 4.0d0 * p(i, j) - p(i, j - 1) - p(i, j + 1)
@@ -76,26 +67,16 @@ program cg
         if (i < n) q(i, j) = q(i, j) - p(i + 1, j)
       end do
     end do
-#ifdef MPIETE
-    call mpiete_block_end(2)
-    call mpiete_block_begin(3)
-#endif
     pq = 0.0d0
     do j = j0, j1
       do i = 1, n
         pq = pq + p(i, j) * q(i, j)
       end do
     end do
-#ifdef MPIETE
-    call mpiete_block_end(3)
-#endif
     loc(1) = pq
     call MPI_Allreduce(loc, glob, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
     alpha = rho / glob(1)
     rho0 = rho
-#ifdef MPIETE
-    call mpiete_block_begin(4)
-#endif
     rho = 0.0d0
     do j = j0, j1
       do i = 1, n
@@ -104,32 +85,20 @@ program cg
         rho = rho + r(i, j)**2
       end do
     end do
-#ifdef MPIETE
-    call mpiete_block_end(4)
-#endif
     loc(1) = rho
     call MPI_Allreduce(loc, glob, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
     rho = glob(1)
     beta = rho / rho0
-#ifdef MPIETE
-    call mpiete_block_begin(5)
-#endif
     do j = j0, j1
       do i = 1, n
         p(i, j) = r(i, j) + beta * p(i, j)
       end do
     end do
-#ifdef MPIETE
-    call mpiete_block_end(5)
-#endif
   end do
   call mpiete_region_end()
 
   ! explicit residual b - A x
   call halo(x)
-#ifdef MPIETE
-  call mpiete_block_begin(6)
-#endif
   loc(1) = 0.0d0
   do j = j0, j1
     do i = 1, n
@@ -139,9 +108,6 @@ program cg
       loc(1) = loc(1) + (b(i, j) - pq)**2
     end do
   end do
-#ifdef MPIETE
-  call mpiete_block_end(6)
-#endif
   call MPI_Allreduce(loc, glob, 1, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
   rexp = sqrt(glob(1))
   if (rank == 0) then

@@ -9,8 +9,8 @@
 ! redoes the whole stream sequentially and must get the same counts; else the
 ! acceptance ratio must be within 5 sigma of pi/4.
 !
-! Blocks are marked for MPIETE with -DMPIETE (hand instrumentation:
-! block 1 = set-up, 2 = one batch of pairs, 3 = combine partial counts).
+! mpiete_region_begin/end mark the predicted region (libxmpc_mpiete; the
+! blocks are found and timed by `xmpc --blocks --instrument=...`).
 program ep
   use mpi
   implicit none
@@ -35,9 +35,6 @@ program ep
     call get_command_argument(2, arg)
     read(arg, *) nbatch
   end if
-#ifdef MPIETE
-  call mpiete_block_begin(1)
-#endif
   npairs = 2_8**m
   per = npairs / np
   first = per * rank
@@ -57,15 +54,9 @@ program ep
   sx = 0.0d0
   sy = 0.0d0
   q = 0.0d0
-#ifdef MPIETE
-  call mpiete_block_end(1)
-#endif
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call mpiete_region_begin()
   do b = 1, nbatch
-#ifdef MPIETE
-    call mpiete_block_begin(2)
-#endif
     do k = (mine * (b - 1)) / nbatch + 1, (mine * b) / nbatch
       u = 2.0d0 * randlc(seed, a) - 1.0d0
       v = 2.0d0 * randlc(seed, a) - 1.0d0
@@ -80,9 +71,6 @@ program ep
         sy = sy + t2
       end if
     end do
-#ifdef MPIETE
-    call mpiete_block_end(2)
-#endif
   end do
   call MPI_Allreduce(q, gq, 10, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, ierr)
   s2 = (/ sx, sy /)

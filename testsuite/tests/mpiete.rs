@@ -5,7 +5,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
+
+/// MPI jobs of the tests below run one at a time (2-core host).
+static SERIAL: Mutex<()> = Mutex::new(());
 use xmpc_ir::{FileUnit, Lang};
 use xmpc_passes::blocks::{self, Instrument};
 
@@ -58,8 +61,8 @@ fn lib() -> &'static Path {
     .1
 }
 
-/// Builds `text` (named like `name`) and runs it with 4 ranks in trace mode; returns stdout.
-fn build_and_trace(dir: &Path, name: &str, text: &str, args: &[&str]) -> String {
+/// Builds `text` (named like `name`) against libxmpc_mpiete; returns the executable.
+fn build(dir: &Path, name: &str, text: &str) -> PathBuf {
     let src = dir.join(name);
     std::fs::write(&src, text).unwrap();
     let exe = dir.join(format!("{name}.exe"));
@@ -69,9 +72,25 @@ fn build_and_trace(dir: &Path, name: &str, text: &str, args: &[&str]) -> String 
         c.args(["-cpp", "-w"]);
     }
     check(c.arg(&src).arg(lib()).arg("-o").arg(&exe));
+    exe
+}
+
+/// mpiexec -n np [taskset -c 0] exe args, MPIETE_MODE=mode, MPIETE_OUT=out; stdout.
+fn run_mode(exe: &Path, np: usize, args: &[&str], mode: &str, out: &Path, one_core: bool) -> String {
+    std::fs::create_dir_all(out).unwrap();
+    let mut c = Command::new("mpiexec");
+    c.arg("-n").arg(np.to_string()).env("UCX_ERROR_SIGNALS", "").env("MPIETE_MODE", mode).env("MPIETE_OUT", out).env("MPIETE_YIELD", "1");
+    if one_core {
+        c.args(["taskset", "-c", "0"]);
+    }
+    check(c.arg(exe).args(args))
+}
+
+/// Builds `text` (named like `name`) and runs it with 4 ranks in trace mode; returns stdout.
+fn build_and_trace(dir: &Path, name: &str, text: &str, args: &[&str]) -> String {
+    let exe = build(dir, name, text);
     let out = dir.join(format!("{name}.traces"));
-    std::fs::create_dir_all(&out).unwrap();
-    let so = check(Command::new("mpiexec").args(["-n", "4"]).arg(&exe).args(args).env("UCX_ERROR_SIGNALS", "").env("MPIETE_MODE", "trace").env("MPIETE_OUT", &out).env("MPIETE_YIELD", "1"));
+    let so = run_mode(&exe, 4, args, "trace", &out, false);
     for r in 0..4 {
         let t = std::fs::read(out.join(format!("trace.{r}.bin"))).unwrap();
         assert_eq!(&t[..8], b"XMPETRC1", "{name}: trace {r}");
@@ -81,6 +100,7 @@ fn build_and_trace(dir: &Path, name: &str, text: &str, args: &[&str]) -> String 
 
 #[test]
 fn modelled_programs_golden_and_running() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
     let cases: [(&str, &str, &[&str], &str); 6] = [
         ("exchange", "testsuite/mpiete/model/exchange.f90", &[], "EXCHANGE VERIFIED"),
@@ -120,4 +140,145 @@ fn diagnostics_for_calls_it_cannot_rewrite() {
     // the label sits on the offending line
     let l = &d[1].labels[0];
     assert_eq!(&text[l.range.clone()], "call MPI_Recv(a, 1, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierr)");
+}
+
+/// Executions per rank of a compute block, from the program's parameters: (function,
+/// loop depth, after the region) → count.
+type Expect = fn(&str, usize, bool) -> usize;
+
+/// The automatic pipeline on the NPB-style programs (no hand marks): the main loops are
+/// compute blocks; `--instrument=compute` (plain and `--simplify`) and
+/// `--instrument=trace` programs are golden, build, and run under mpiexec; every compute
+/// block runs as often as the program's parameters say (token mode on one core, trace
+/// mode), and the predictor replays the traces with either compute data set.
+#[test]
+fn npb_programs_automatic_pipeline() {
+    use xmpc_mpiete::data::{BlockTimes, CommModel};
+    use xmpc_mpiete::predict::Predictor;
+    use xmpc_mpiete::trace::{trace_files, Event, TraceReader};
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let np = 4;
+    // EP m=16, 4 batches; CG n=64, 10 iterations (halo: 10 + 1 calls); LU 40x40x16, 2 iterations
+    // (a plane sweep runs nz-1 = 15 times per iteration and direction). Simplified: region
+    // loops at 2 iterations, nothing after the region.
+    let cases: [(&str, &str, &[&str], Expect, Expect); 3] = [
+        ("ep", "testsuite/mpiete/ep.F90", &["16", "4"], |_, _, _| 1, |_, _, after| usize::from(!after)),
+        ("cg", "testsuite/mpiete/cg.F90", &["64", "10"], |f, depth, _| if f == "halo" { 11 } else if depth == 1 { 10 } else { 1 }, |f, depth, after| {
+            if after {
+                0
+            } else if f == "halo" || depth == 1 {
+                2
+            } else {
+                1
+            }
+        }),
+        ("lu", "testsuite/mpiete/lu.F", &["40", "16", "2"], |_, depth, _| if depth == 2 { 2 * 15 } else { 1 }, |_, depth, after| {
+            if after {
+                0
+            } else if depth == 2 {
+                2 * 2
+            } else {
+                1
+            }
+        }),
+    ];
+    let model = CommModel::constant(1e-6, 1e9);
+    for (snap, rel, args, plain_n, simple_n) in cases {
+        let path = root().join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let unit = parse(&name, &text);
+        let modelled = xmpc_backends::emit(&unit, &text, &xmpc_passes::mpiete::model(&unit, &text).unwrap()).unwrap();
+        let unit = parse(&name, &modelled);
+        let map = blocks::analyse(&unit, &modelled).unwrap();
+        let compute: Vec<&blocks::Block> = map.blocks.iter().filter(|b| b.kind == blocks::BlockKind::Compute).collect();
+        let first_line = |b: &blocks::Block| modelled[b.span.range()].lines().next().unwrap().trim().to_string();
+        // the main loops are compute blocks
+        match snap {
+            "ep" => assert!(compute.iter().any(|b| b.whole_loop && first_line(b) == "do b = 1, nbatch"), "{snap}: batch loop"),
+            "cg" => {
+                let in_loop: Vec<String> = compute.iter().filter(|b| b.func == "cg" && b.loops.len() == 1).map(|b| first_line(b)).collect();
+                assert_eq!(in_loop, ["do j = j0, j1", "alpha = rho / glob(1)", "rho = glob(1)"], "{snap}");
+            }
+            _ => {
+                let sweeps: Vec<String> = compute.iter().filter(|b| b.loops.len() == 2 && b.whole_loop).map(|b| first_line(b)).collect();
+                assert_eq!(sweeps, ["do j = j0, j1", "do j = j1, j0, -1"], "{snap}");
+            }
+        }
+        let region_end = modelled.find("call mpiete_region_end()").unwrap();
+        let after = |b: &blocks::Block| b.func == snap && b.span.start > region_end;
+        // instrumented programs
+        let ce = blocks::instrument(&unit, &modelled, &map.blocks, Instrument::Compute).unwrap();
+        let plain = xmpc_backends::emit(&unit, &modelled, &ce).unwrap();
+        let s = blocks::simplify(&unit, &modelled, &map);
+        assert!(s.notes.is_empty(), "{snap}: {:?}", s.notes);
+        let mut se = blocks::instrument_except(&unit, &modelled, &map.blocks, Instrument::Compute, &s.dropped).unwrap();
+        se.extend(s.edits);
+        let simple = xmpc_backends::emit(&unit, &modelled, &se).unwrap();
+        let te = blocks::instrument(&unit, &modelled, &map.blocks, Instrument::Trace).unwrap();
+        let traced = xmpc_backends::emit(&unit, &modelled, &te).unwrap();
+        insta::assert_snapshot!(format!("mpiete_compute_{snap}"), plain);
+        insta::assert_snapshot!(format!("mpiete_simplified_{snap}"), simple);
+
+        let run = |tag: &str, src: &str, mode: &str, one_core: bool| {
+            let exe = build(d.path(), &format!("{tag}_{name}"), src);
+            let out = d.path().join(format!("{tag}_{snap}.out"));
+            let so = run_mode(&exe, np, args, mode, &out, one_core);
+            (so, out)
+        };
+        let check_counts = |bt: &BlockTimes, expect: Expect, what: &str| {
+            for b in &compute {
+                let n = expect(&b.func, b.loops.len(), after(b));
+                let got = bt.blocks.iter().find(|x| x.id == b.id);
+                match got {
+                    Some(x) => {
+                        assert_eq!(x.count as usize, n * np, "{snap} {what}: block {} `{}`", b.id, first_line(b));
+                        for r in &x.per_rank {
+                            assert_eq!(r.count as usize, n, "{snap} {what}: block {}", b.id);
+                        }
+                    }
+                    None => assert_eq!(n, 0, "{snap} {what}: block {} missing", b.id),
+                }
+            }
+        };
+        let (so, cdir) = run("compute", &plain, "token", true);
+        assert!(so.contains("VERIFIED"), "{snap}: {so}");
+        let full = BlockTimes::load(&cdir.join("blocktimes.json")).unwrap();
+        check_counts(&full, plain_n, "compute");
+        // the simplified program finishes (its self-check is commented out)
+        let (so, sdir) = run("simple", &simple, "token", true);
+        assert!(!so.contains("FAILED"), "{snap}: {so}");
+        let simp = BlockTimes::load(&sdir.join("blocktimes.json")).unwrap();
+        check_counts(&simp, simple_n, "simplified");
+        // traces: one BLOCK record per compute block execution
+        let (so, tdir) = run("trace", &traced, "trace", false);
+        assert!(so.contains("VERIFIED"), "{snap}: {so}");
+        let files = trace_files(&tdir).unwrap();
+        assert_eq!(files.len(), np);
+        for f in &files {
+            let mut rd = TraceReader::open(f).unwrap();
+            let mut seen = std::collections::HashMap::new();
+            while let Some(e) = rd.next_event().unwrap() {
+                if let Event::Block(id) = e {
+                    *seen.entry(id).or_insert(0usize) += 1;
+                }
+            }
+            for b in &compute {
+                assert_eq!(seen.get(&b.id).copied().unwrap_or(0), plain_n(&b.func, b.loops.len(), after(b)), "{snap} trace {}: block {}", f.display(), b.id);
+            }
+        }
+        // prediction with the full and the simplified compute data: the only compute
+        // blocks without a time are those the simplified program leaves out (marks before
+        // untraced calls such as MPI_Comm_rank are unknown blocks of cost 0)
+        let dropped: Vec<u32> = compute.iter().filter(|b| simple_n(&b.func, b.loops.len(), after(b)) == 0).map(|b| b.id).collect();
+        for (bt, allowed) in [(&full, &[][..]), (&simp, &dropped[..])] {
+            let tables = bt.tables(np);
+            let readers = files.iter().map(|f| TraceReader::open(f).unwrap()).collect();
+            let p = Predictor::new(&tables, &model).run(readers).unwrap();
+            let unknown: Vec<&u32> = p.unknown_blocks.iter().filter(|u| compute.iter().any(|b| b.id == **u)).collect();
+            assert!(unknown.iter().all(|u| allowed.contains(u)), "{snap}: unknown compute blocks {unknown:?}");
+            assert!(p.total_s > 0.0);
+        }
+    }
 }

@@ -4,7 +4,7 @@
 //! block.
 
 use super::{text, Block, BlockKind};
-use xmpc_ir::{diag, Diag, Edit, FileUnit, Lang};
+use xmpc_ir::{diag, Diag, Edit, FileUnit, Lang, Span};
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Instrument {
@@ -14,6 +14,11 @@ pub enum Instrument {
 
 /// Edits instrumenting `blocks` (from `find` on the same text).
 pub fn instrument(unit: &FileUnit, src: &str, blocks: &[Block], mode: Instrument) -> Result<Vec<Edit>, Vec<Diag>> {
+    instrument_except(unit, src, blocks, mode, &[])
+}
+
+/// The same, leaving out the blocks inside `skip` (code `simplify` comments out).
+pub fn instrument_except(unit: &FileUnit, src: &str, blocks: &[Block], mode: Instrument, skip: &[Span]) -> Result<Vec<Edit>, Vec<Diag>> {
     let mut edits = Vec::new();
     let mut diags = Vec::new();
     let c = unit.lang == Lang::C;
@@ -25,6 +30,9 @@ pub fn instrument(unit: &FileUnit, src: &str, blocks: &[Block], mode: Instrument
     }
     let call = |f: &str, id: u32| if c { format!("{f}({id}); ") } else { format!("call {f}({id})") };
     for b in blocks {
+        if skip.iter().any(|s| b.span.start >= s.start && b.span.end <= s.end) {
+            continue;
+        }
         let (before, after) = match mode {
             Instrument::Compute if b.kind == BlockKind::Compute => (call("mpiete_block_begin", b.id), call("mpiete_block_end", b.id)),
             Instrument::Compute => continue,

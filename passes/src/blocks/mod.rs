@@ -9,17 +9,23 @@
 //! *kept*, so a skeleton still sends the same messages). A statement list inside a
 //! loop or `if` that communicates is searched the same way. A **comm block** is a
 //! statement calling an MPI routine, a **wait block** one calling `MPI_Wait*`/`MPI_Test*`.
+//! Calls of procedures of the file without MPI are compute; what they write is decided
+//! over the file (`procs`). `MPI_Abort` (a failed check) is not communication, and the
+//! libxmpc_mpiete marker calls end runs without being blocks.
 //! Users override with `#pragma bsim compute [time(expr)]` / `keep` (C) or
 //! `!$bsim compute [time(expr)]` ... `!$bsim end compute` / `keep` (Fortran).
 //!
 //! Block IDs count from 1 in source order and depend only on the source text.
 
 mod instrument;
+pub mod procs;
+pub mod simplify;
 pub mod pragma;
 pub mod text;
 pub mod walk;
 
-pub use instrument::{instrument, Instrument};
+pub use instrument::{instrument, instrument_except, Instrument};
+pub use simplify::{simplify, Simplified};
 
 use std::collections::HashSet;
 use xmpc_ir::{diag, Diag, FileUnit, FuncKind, Function, Item, Lang, Span, Stmt, StmtKind, Type};
@@ -82,6 +88,8 @@ pub fn find(unit: &FileUnit, src: &str) -> Result<Vec<Block>, Vec<Diag>> {
 /// Blocks, kept statements and directive lines of one file.
 pub fn analyse(unit: &FileUnit, src: &str) -> Result<BlockMap, Vec<Diag>> {
     let (lines, mut diags) = pragma::scan(src, unit.lang, unit.file);
+    let arrays = arrays(unit);
+    let procs = procs::Procs::analyse(unit, src, &arrays);
     let mut f = Finder {
         src,
         lang: unit.lang,
@@ -89,8 +97,8 @@ pub fn analyse(unit: &FileUnit, src: &str) -> Result<BlockMap, Vec<Diag>> {
         used: vec![false; lines.len()],
         lines,
         comm_funcs: comm_funcs(unit),
-        arrays: arrays(unit),
-        intent_in: intent_in(unit),
+        arrays,
+        procs,
         control: HashSet::new(),
         grew: false,
         record: false,
@@ -156,7 +164,7 @@ fn comm_funcs(unit: &FileUnit) -> HashSet<String> {
     loop {
         let before = set.len();
         for (name, names) in &called {
-            if names.iter().any(|n| walk::is_mpi(n, unit.lang) || set.contains(n)) {
+            if names.iter().any(|n| walk::communicates(n, unit.lang) || set.contains(n)) {
                 set.insert(name.clone());
             }
         }
@@ -188,16 +196,6 @@ fn arrays(unit: &FileUnit) -> HashSet<String> {
     out
 }
 
-fn intent_in(unit: &FileUnit) -> std::collections::HashMap<String, Vec<bool>> {
-    unit.functions()
-        .into_iter()
-        .map(|g| {
-            let flags = g.params.iter().map(|&p| g.symbols.get(p).attrs.iter().any(|a| a.replace(' ', "") == "intent(in)" || a == "value")).collect();
-            (if unit.lang == Lang::C { g.name.clone() } else { g.name.to_ascii_lowercase() }, flags)
-        })
-        .collect()
-}
-
 struct Finder<'a> {
     src: &'a str,
     lang: Lang,
@@ -206,8 +204,8 @@ struct Finder<'a> {
     used: Vec<bool>,
     comm_funcs: HashSet<String>,
     arrays: HashSet<String>,
-    /// Procedures of the file → which dummy arguments are `intent(in)`/`value`.
-    intent_in: std::collections::HashMap<String, Vec<bool>>,
+    /// What the procedures of the file write (arguments, host and COMMON variables).
+    procs: procs::Procs,
     /// Variables communication or communicating control flow depends on.
     control: HashSet<String>,
     grew: bool,
@@ -258,13 +256,15 @@ impl<'a> Finder<'a> {
     }
 
     fn has_comm(&self, s: &Stmt) -> bool {
-        if walk::calls(s).iter().any(|c| walk::is_mpi(c.name, self.lang) || self.comm_funcs.contains(&self.norm(c.name))) {
+        // Runtime marker calls (`mpiete_region_begin`...) count here so that they end
+        // compute runs without becoming blocks.
+        if walk::calls(s).iter().any(|c| walk::communicates(c.name, self.lang) || walk::is_rt_marker(c.name) || self.comm_funcs.contains(&self.norm(c.name))) {
             return true;
         }
         let mut v = false;
         s.walk(&mut |st| {
             if matches!(st.kind, StmtKind::Verbatim) {
-                v |= walk::text_idents(&self.src[st.span.range()]).iter().any(|w| walk::is_mpi(w, self.lang) || self.comm_funcs.contains(&self.norm(w)));
+                v |= walk::text_idents(&self.src[st.span.range()]).iter().any(|w| walk::communicates(w, self.lang) || self.comm_funcs.contains(&self.norm(w)));
             }
         });
         v
@@ -282,7 +282,7 @@ impl<'a> Finder<'a> {
         let comm = self.has_comm(s);
         let simple = matches!(s.kind, StmtKind::Expr(_) | StmtKind::Call { .. } | StmtKind::Assign(..) | StmtKind::Return(_) | StmtKind::Verbatim);
         if comm && simple {
-            return match walk::calls(s).into_iter().find(|c| walk::is_mpi(c.name, self.lang)) {
+            return match walk::calls(s).into_iter().find(|c| walk::communicates(c.name, self.lang)) {
                 Some(c) => Role::Mpi(self.call_name(s, c.name)),
                 None => Role::Boundary,
             };
@@ -392,7 +392,8 @@ impl<'a> Finder<'a> {
             let s = stmts[k];
             match self.role(s) {
                 Role::Compute => {
-                    let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.intent_in.get(&self.norm(f)).is_some_and(|v| v.get(i) == Some(&true)));
+                    let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.procs.arg(f, i));
+                    w.extend(self.procs.global_writes(s));
                     for v in loop_vars(s, self.lang) {
                         w.remove(&v);
                     }
@@ -428,7 +429,13 @@ impl<'a> Finder<'a> {
                     self.flush(&mut run);
                     self.seed_call(s);
                     let mut names = HashSet::new();
-                    for e in walk::own_exprs(s) {
+                    // A Fortran DO variable is written by its loop, not read: it is
+                    // control only if communication uses it (so loops can be capped).
+                    let own: Vec<&xmpc_ir::Expr> = match &s.kind {
+                        StmtKind::Do { lower, upper, step, .. } => [lower, upper].into_iter().chain(step.iter()).collect(),
+                        _ => walk::own_exprs(s),
+                    };
+                    for e in own {
                         walk::visit_expr(e, &mut |x| {
                             if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
                                 names.insert(n.clone());
@@ -488,7 +495,7 @@ impl<'a> Finder<'a> {
             }
         };
         for c in direct {
-            let mpi = walk::is_mpi(c.name, self.lang);
+            let mpi = walk::communicates(c.name, self.lang);
             let user = self.comm_funcs.contains(&self.norm(c.name));
             if !mpi && !user {
                 continue;

@@ -15,6 +15,20 @@ pub fn is_mpi(name: &str, lang: Lang) -> bool {
     mpi || crate::mpiete::is_p2p_collective(name)
 }
 
+/// An MPI routine that communicates. `MPI_Abort` does not count: like `stop` it only
+/// ends the run (a failed self-check), so the data it tests are not control and a
+/// check that calls it stays inside a compute block.
+pub fn communicates(name: &str, lang: Lang) -> bool {
+    is_mpi(name, lang) && !name.eq_ignore_ascii_case("mpi_abort")
+}
+
+/// Calls into libxmpc_mpiete that mark blocks or the predicted region: neither compute
+/// nor communication (they end compute runs and are not blocks).
+pub fn is_rt_marker(name: &str) -> bool {
+    let l = name.to_ascii_lowercase();
+    matches!(l.as_str(), "mpiete_region_begin" | "mpiete_region_end" | "mpiete_block_begin" | "mpiete_block_end" | "mpiete_mark" | "mpiete_comm_block")
+}
+
 /// `MPI_Wait*` / `MPI_Test*`: completion waits.
 pub fn is_wait(name: &str) -> bool {
     let l = name.to_ascii_lowercase();
@@ -148,10 +162,23 @@ pub fn base_name(e: &Expr) -> Option<&str> {
     }
 }
 
-/// Names `s` may write: assignment targets, `++`/`--`, `&x` and Fortran call arguments
-/// (by reference, unless `read_only(callee, index)`: an `intent(in)` dummy), loop variables; every name of a verbatim statement except output
-/// statements (conservative: `read`, `allocate` ... write).
-pub fn writes(s: &Stmt, src: &str, lang: Lang, is_array: &dyn Fn(&str) -> bool, read_only: &dyn Fn(&str, usize) -> bool) -> HashSet<String> {
+/// What a procedure does to one of its arguments (Fortran passes by reference).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ArgUse {
+    /// A procedure of the file that may write the dummy (directly or through calls).
+    Written,
+    /// `intent(in)`/`value`, or a procedure of the file that never writes it.
+    ReadOnly,
+    /// Not a procedure of the file (external routine, intrinsic, array reference).
+    Unknown,
+}
+
+/// Names `s` may write: assignment targets, `++`/`--`, `&x`, Fortran `call` arguments
+/// (by reference, unless `arg(callee, index)` says the dummy is read-only), arguments
+/// of Fortran function references that `arg` says are written, loop variables; every
+/// name of a verbatim statement except output statements (conservative: `read`,
+/// `allocate` ... write).
+pub fn writes(s: &Stmt, src: &str, lang: Lang, is_array: &dyn Fn(&str) -> bool, arg: &dyn Fn(&str, usize) -> ArgUse) -> HashSet<String> {
     let mut out = HashSet::new();
     let norm = |n: &str| if lang == Lang::C { n.to_string() } else { n.to_ascii_lowercase() };
     s.walk(&mut |st| {
@@ -171,9 +198,11 @@ pub fn writes(s: &Stmt, src: &str, lang: Lang, is_array: &dyn Fn(&str) -> bool, 
                     out.insert(norm(n));
                 }
             }
+            // `MPI_Abort` does not return: it writes nothing the program reads.
+            StmtKind::Call { name, .. } if name.eq_ignore_ascii_case("mpi_abort") => {}
             StmtKind::Call { name, args } => {
                 for (i, a) in args.iter().enumerate() {
-                    if read_only(name, i) {
+                    if arg(name, i) == ArgUse::ReadOnly {
                         continue;
                     }
                     if let Some(n) = base_name(a) {
@@ -188,6 +217,19 @@ pub fn writes(s: &Stmt, src: &str, lang: Lang, is_array: &dyn Fn(&str) -> bool, 
                 ExprKind::Assign(_, l, _) | ExprKind::Unary(UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec, l) => {
                     if let Some(n) = base_name(l) {
                         out.insert(norm(n));
+                    }
+                }
+                // Fortran function reference to a procedure of the file that writes
+                // an argument (`x = randlc(seed, a)` advances `seed`).
+                ExprKind::Call(c, args) if lang != Lang::C => {
+                    if let ExprKind::Ident(f) = &c.kind {
+                        for (i, a) in args.iter().enumerate() {
+                            if arg(f, i) == ArgUse::Written {
+                                if let Some(n) = base_name(a) {
+                                    out.insert(norm(n));
+                                }
+                            }
+                        }
                     }
                 }
                 ExprKind::Call(_, args) if lang == Lang::C => {
@@ -214,8 +256,15 @@ pub fn writes(s: &Stmt, src: &str, lang: Lang, is_array: &dyn Fn(&str) -> bool, 
 
 /// Argument positions of MPI routines that are message buffers (their contents are
 /// payload, not control); 0-based.
+/// The collectives of the MPIETE modelling transform (`mpiete_allreduce`...) take the
+/// arguments of the MPI routine they replace.
 pub fn buffer_args(name: &str) -> &'static [usize] {
-    match name.to_ascii_lowercase().as_str() {
+    let l = name.to_ascii_lowercase();
+    let l = match l.strip_prefix("mpiete_") {
+        Some(rest) if crate::mpiete::is_p2p_collective(name) => format!("mpi_{rest}"),
+        _ => l,
+    };
+    match l.as_str() {
         "mpi_send" | "mpi_isend" | "mpi_ssend" | "mpi_issend" | "mpi_rsend" | "mpi_irsend" | "mpi_bsend" | "mpi_ibsend" | "mpi_recv" | "mpi_irecv"
         | "mpi_send_init" | "mpi_recv_init" | "mpi_bcast" | "mpi_ibcast" | "mpi_sendrecv_replace" => &[0],
         "mpi_sendrecv" => &[0, 5],

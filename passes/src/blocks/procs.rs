@@ -1,0 +1,99 @@
+//! What the procedures of a file write, decided over the file (a fixed point over
+//! the call graph): which dummy arguments each may change, and which variables of
+//! its host, module or COMMON blocks. A statement calling such a procedure writes
+//! those variables; this is how `call init(a, j0, j1)` leaves `j0`, `j1` alone.
+
+use super::walk::{self, ArgUse};
+use std::collections::{HashMap, HashSet};
+use xmpc_ir::{FileUnit, Function, Lang, Stmt};
+
+#[derive(Default)]
+pub struct Procs {
+    lang: Option<Lang>,
+    /// Procedure → use of each dummy argument.
+    args: HashMap<String, Vec<ArgUse>>,
+    /// Procedure → non-local variables it may write (itself or through its callees).
+    globals: HashMap<String, HashSet<String>>,
+}
+
+impl Procs {
+    pub fn analyse(unit: &FileUnit, src: &str, arrays: &HashSet<String>) -> Procs {
+        let lang = unit.lang;
+        let norm = |n: &str| if lang == Lang::C { n.to_string() } else { n.to_ascii_lowercase() };
+        let funcs: Vec<&Function> = unit.functions();
+        let mut p = Procs { lang: Some(lang), ..Default::default() };
+        // Optimistic start (nothing written), grown until stable.
+        for g in &funcs {
+            let uses = g.params.iter().map(|_| ArgUse::ReadOnly).collect();
+            p.args.insert(norm(&g.name), uses);
+            p.globals.insert(norm(&g.name), HashSet::new());
+        }
+        for _ in 0..funcs.len() + 2 {
+            let mut changed = false;
+            for g in &funcs {
+                let name = norm(&g.name);
+                let mut w: HashSet<String> = HashSet::new();
+                for s in &g.body {
+                    w.extend(walk::writes(s, src, lang, &|n| arrays.contains(n), &|f, i| p.arg(f, i)));
+                    w.extend(p.global_writes(s));
+                }
+                let mut uses = p.args[&name].clone();
+                for (i, &sid) in g.params.iter().enumerate() {
+                    let sym = g.symbols.get(sid);
+                    let fixed_in = sym.attrs.iter().any(|a| a.replace(' ', "") == "intent(in)" || a == "value");
+                    if !fixed_in && uses[i] != ArgUse::Written && w.contains(&norm(&sym.name)) {
+                        uses[i] = ArgUse::Written;
+                        changed = true;
+                    }
+                }
+                p.args.insert(name.clone(), uses);
+                // Names that are not its own locals (COMMON members count as shared).
+                let local: HashSet<String> = g
+                    .symbols
+                    .symbols
+                    .iter()
+                    .filter(|s| !s.attrs.iter().any(|a| a.starts_with("common")))
+                    .map(|s| norm(&s.name))
+                    .chain(std::iter::once(name.clone()))
+                    .collect();
+                let glob = p.globals.get_mut(&name).unwrap();
+                for n in w {
+                    if !local.contains(&n) && glob.insert(n) {
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        p
+    }
+
+    fn norm(&self, n: &str) -> String {
+        if self.lang == Some(Lang::C) {
+            n.to_string()
+        } else {
+            n.to_ascii_lowercase()
+        }
+    }
+
+    /// Use of argument `i` of a call to `f`.
+    pub fn arg(&self, f: &str, i: usize) -> ArgUse {
+        match self.args.get(&self.norm(f)) {
+            Some(v) => v.get(i).copied().unwrap_or(ArgUse::Unknown),
+            None => ArgUse::Unknown,
+        }
+    }
+
+    /// Non-local variables written by the procedures of the file that `s` calls.
+    pub fn global_writes(&self, s: &Stmt) -> HashSet<String> {
+        let mut out = HashSet::new();
+        for c in walk::calls(s) {
+            if let Some(g) = self.globals.get(&self.norm(c.name)) {
+                out.extend(g.iter().cloned());
+            }
+        }
+        out
+    }
+}
