@@ -3,7 +3,8 @@
 //! and predicts the run time from a platform model (docs/bsim.md).
 //!
 //! Layers: `model` (platform file, link model, collective tables), `coll`
-//! (collective algorithms and tables), `engine` (virtual clocks, matching,
+//! (collective algorithms and tables), `netmodel` (NSIM as the network
+//! model), `engine` (virtual clocks, matching,
 //! deadlock detection), `lmpi`/`fortran` (C and Fortran ABI), `output`
 //! (reports, traces, Gantt charts), `run` (process entry), `cli` (`xmpc bsim`).
 
@@ -16,6 +17,7 @@ pub mod engine;
 pub mod fortran;
 pub mod lmpi;
 pub mod model;
+pub mod netmodel;
 pub mod output;
 pub mod run;
 pub mod simgrid;

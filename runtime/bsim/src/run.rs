@@ -41,10 +41,13 @@ pub fn params_from_env() -> Result<Params, String> {
         None => 1,
         Some(v) => v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
     };
-    let platform = match env("BSIM_PLATFORM") {
+    let mut platform = match env("BSIM_PLATFORM") {
         Some(p) => model::load_platform(&PathBuf::from(p))?,
         None => Platform::default(),
     };
+    if let Some(n) = env("BSIM_NETWORK") {
+        platform.nsim = crate::netmodel::parse_network_arg(&n)?;
+    }
     match env("BSIM_BACKEND").as_deref() {
         None | Some("threads") => {}
         Some(b) => return Err(format!("BSIM_BACKEND={b}: this executable was linked for the threads back end (the only one built in)")),
@@ -103,7 +106,7 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
         p.np,
         p.platform.clone(),
         SimOpts { payload: p.payload, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() },
-    );
+    )?;
     let t0 = Instant::now();
     let mut handles = Vec::with_capacity(p.np as usize);
     for id in 0..p.np {
@@ -154,7 +157,20 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
         let _ = t.join();
     }
     let host = t0.elapsed().as_secs_f64();
-    let rep = output::build_report(&results, &sim.plat.name, "threads", p.payload, host);
+    let name = match &sim.plat.nsim {
+        Some(n) => format!("{}, network nsim ({})", sim.plat.name, n.origin),
+        None => sim.plat.name.clone(),
+    };
+    if let Some(net) = &sim.net {
+        let n = engine::lock(net);
+        if n.late.0 > 0 {
+            eprintln!(
+                "bsim: warning: nsim: {} message(s) reached the network after it had passed their send time (by up to {} ps); they were injected late",
+                n.late.0, n.late.1
+            );
+        }
+    }
+    let rep = output::build_report(&results, &name, "threads", p.payload, host);
     if !p.quiet {
         print!("{}", output::summary(&rep));
     }

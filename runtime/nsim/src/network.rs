@@ -64,6 +64,10 @@ impl Network {
     pub fn advance_until(&mut self, t: Time) -> Vec<Completion> {
         self.sim.raw_advance(t).into_iter().map(|(id, d)| Completion { id, delivered: d }).collect()
     }
+    /// Nothing left to process (no packet, no credit on the way).
+    pub fn idle(&self) -> bool {
+        self.sim.raw_idle()
+    }
     /// Run until every injected message is delivered.
     pub fn drain(&mut self) -> Vec<Completion> {
         let mut all = Vec::new();
