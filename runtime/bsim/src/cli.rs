@@ -57,6 +57,10 @@ pub struct RunArgs {
     /// Stack size of each rank thread in KiB.
     #[arg(long = "stack-kb", default_value_t = 256)]
     pub stack_kb: usize,
+    /// Network model: `nsim:FILE.toml` (packet-level NSIM network, with
+    /// contention) or `analytic` (l + s/w); overrides the platform's [network] model.
+    #[arg(long, value_name = "MODEL")]
+    pub network: Option<String>,
     /// Arguments passed to the program.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -75,6 +79,10 @@ pub struct PlatformArgs {
     /// Write an SMPI hostfile mapping ranks to nodes.
     #[arg(long)]
     pub hostfile: Option<PathBuf>,
+    /// NSIM platforms: print the contention-free `l + s/w` [network] section
+    /// equivalent to the NSIM path between two ranks, e.g. `0:1`.
+    #[arg(long, value_name = "A:B")]
+    pub equivalent: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -116,6 +124,9 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if let Some(p) = &a.platform {
         model::load_platform(p)?;
     }
+    if let Some(n) = &a.network {
+        crate::netmodel::parse_network_arg(n)?;
+    }
     if !a.exe.is_file() {
         return Err(format!("{}: no such executable", a.exe.display()));
     }
@@ -156,6 +167,7 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
         }
     };
     opt(&mut c, "BSIM_PLATFORM", &a.platform);
+    opt(&mut c, "BSIM_NETWORK", &a.network.as_ref().map(PathBuf::from));
     opt(&mut c, "BSIM_GANTT", &a.gantt);
     opt(&mut c, "BSIM_TRACE_JSON", &a.trace_json);
     opt(&mut c, "BSIM_TRACE", &a.trace);
@@ -181,6 +193,19 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
 fn platform(a: &PlatformArgs) -> Result<(), String> {
     let p = model::load_platform(&a.platform)?;
     eprintln!("{}: ok ({} segment(s), eager below {} B, collectives {:?})", a.platform.display(), p.inter.segments.len(), p.eager_threshold, p.coll_mode);
+    if let Some(n) = &p.nsim {
+        eprintln!("network model: nsim ({}), {} nodes", n.origin, n.cfg.num_nodes());
+    }
+    if let Some(pair) = &a.equivalent {
+        let n = p.nsim.as_ref().ok_or_else(|| format!("{}: --equivalent needs [network] model = \"nsim\"", a.platform.display()))?;
+        let bad = || format!("--equivalent {pair}: expected two ranks A:B");
+        let (x, y) = pair.split_once(':').ok_or_else(bad)?;
+        let (x, y) = (x.trim().parse::<u32>().map_err(|_| bad())?, y.trim().parse::<u32>().map_err(|_| bad())?);
+        let q = crate::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
+        let s = q.inter.segments[0];
+        println!("# contention-free equivalent of {} between ranks {x} and {y}", n.origin);
+        println!("[network]\nlatency = {:e}\nbandwidth = {:e}", s.latency, s.bandwidth);
+    }
     if let Some(x) = &a.export_simgrid {
         let e = crate::simgrid::export(&p, crate::simgrid::nodes_for(&p, a.np));
         for w in &e.warnings {

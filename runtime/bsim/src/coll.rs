@@ -57,10 +57,10 @@ pub struct Shape {
 }
 
 /// One blocking step of a rank: post all sends and receives, wait for all.
-#[derive(Default, Clone)]
-struct Op {
-    sends: Vec<(usize, u64, u32)>, // peer, bytes, per-pair sequence number
-    recvs: Vec<(usize, u64, u32)>,
+#[derive(Default, Clone, Debug)]
+pub struct Op {
+    pub sends: Vec<(usize, u64, u32)>, // peer, bytes, per-pair sequence number
+    pub recvs: Vec<(usize, u64, u32)>,
 }
 
 struct Builder {
@@ -314,9 +314,28 @@ pub fn table_bytes(shape: &Shape) -> u64 {
     }
 }
 
+/// Each comm rank's steps of the decomposed algorithm (for running them as
+/// real point-to-point messages, as the NSIM network model does).
+pub fn schedule(shape: &Shape) -> Vec<Vec<Op>> {
+    let p = shape.block.len();
+    if p <= 1 {
+        return vec![vec![]; p];
+    }
+    build(shape, p).ops
+}
+
 /// Exit times: table (max arrival + table time) or p2p decomposition.
 /// `warn` receives (op, message) for extrapolated or missing table entries.
 pub fn times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32], warn: &mut dyn FnMut(&str, String)) -> Vec<f64> {
+    if let Some(t) = table_times(plat, shape, arrive, warn) {
+        return t;
+    }
+    p2p_times(plat, shape, arrive, world)
+}
+
+/// Exit times from the table in table mode (None: p2p mode, or no entries
+/// for this operation, after a warning).
+pub fn table_times(plat: &Platform, shape: &Shape, arrive: &[f64], warn: &mut dyn FnMut(&str, String)) -> Option<Vec<f64>> {
     if plat.coll_mode == CollMode::Table {
         let op = shape.kind.name();
         let bytes = table_bytes(shape);
@@ -327,12 +346,12 @@ pub fn times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32], warn
                     warn(op, format!("collective table: {op} on {p} ranks with {bytes} bytes is outside the measured range; extrapolated log-log"));
                 }
                 let start = arrive.iter().cloned().fold(f64::MIN, f64::max);
-                return vec![start + l.seconds; arrive.len()];
+                return Some(vec![start + l.seconds; arrive.len()]);
             }
             None => warn(op, format!("collective table has no `{op}` entries; using the point-to-point decomposition")),
         }
     }
-    p2p_times(plat, shape, arrive, world)
+    None
 }
 
 #[cfg(test)]

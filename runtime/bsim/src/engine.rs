@@ -33,6 +33,8 @@ pub struct Msg {
     pub ts: f64,
     /// Rendezvous id (0: eager, the sender does not wait).
     pub sid: u64,
+    /// Network-model key (NSIM mode; 0 otherwise).
+    pub nk: u64,
     pub payload: Option<Vec<u8>>,
 }
 
@@ -83,6 +85,8 @@ impl WaitDesc {
 pub struct Inbox {
     pub msgs: VecDeque<Msg>,
     pub rdv_done: Vec<(u64, f64)>,
+    /// NSIM mode: delivery times of messages to this rank, by message key.
+    pub net_done: HashMap<u64, f64>,
     pub sleeping: bool,
     pub poked: bool,
     pub granted: bool,
@@ -108,6 +112,8 @@ pub struct Meeting {
     pub done: AtomicBool,
     pub exit: Mutex<Vec<f64>>,
     pub split: Mutex<Vec<Option<(u64, Arc<Vec<u32>>)>>>,
+    /// NSIM mode, p2p collectives: each member's steps, run as messages.
+    pub sched: Mutex<Vec<Vec<coll::Op>>>,
 }
 
 pub struct Sim {
@@ -126,6 +132,8 @@ pub struct Sim {
     pub out_dir: Option<PathBuf>,
     pub finished: AtomicUsize,
     warned: Mutex<Vec<String>>,
+    /// NSIM network model (None: `l + s/w`).
+    pub net: Option<Mutex<crate::netmodel::Net>>,
 }
 
 static SIM: OnceLock<Sim> = OnceLock::new();
@@ -145,7 +153,11 @@ pub struct SimOpts {
     pub out_dir: Option<PathBuf>,
 }
 
-pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> &'static Sim {
+pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> Result<&'static Sim, String> {
+    let net = match &plat.nsim {
+        Some(cfg) => Some(Mutex::new(crate::netmodel::Net::new(cfg, n)?)),
+        None => None,
+    };
     let ranks = (0..n)
         .map(|_| Shared { st: Mutex::new(Inbox::default()), cv: Condvar::new(), clock: AtomicU64::new(0f64.to_bits()) })
         .collect();
@@ -165,11 +177,12 @@ pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> &'static Sim {
         out_dir: o.out_dir,
         finished: AtomicUsize::new(0),
         warned: Mutex::new(vec![]),
+        net,
     };
     if SIM.set(s).is_err() {
         panic!("bsim: the simulation was started twice");
     }
-    sim()
+    Ok(sim())
 }
 
 impl Sim {
@@ -188,6 +201,7 @@ impl Sim {
     /// Publish `me`'s clock; wake ranks waiting on clocks to decide.
     pub fn publish(&self, me: u32, t: f64) {
         self.ranks[me as usize].clock.store(t.to_bits(), SeqCst);
+        self.net_pump();
         if self.nwatch.load(SeqCst) > 0 {
             let list = {
                 let mut w = lock(&self.watchers);
@@ -221,7 +235,7 @@ impl Sim {
 
     /// Wake for a delivery: a rank waiting for k messages sleeps on until the k-th.
     fn wake_soft(&self, g: &mut Inbox, sh: &Shared) {
-        if g.sleeping && g.need > 1 {
+        if g.sleeping && g.need > 1 && self.net.is_none() {
             g.need -= 1;
         } else {
             self.wake_locked(g, sh);
@@ -233,6 +247,26 @@ impl Sim {
         let mut g = lock(&sh.st);
         g.msgs.push_back(m);
         self.wake_soft(&mut g, sh);
+    }
+
+    /// NSIM mode: inject what is safe and advance the network below the horizon.
+    pub fn net_pump(&self) {
+        let Some(net) = &self.net else { return };
+        let min = (0..self.n).map(|r| self.published(r)).fold(f64::INFINITY, f64::min);
+        let d = lock(net).pump(min);
+        self.net_deliver(d);
+    }
+
+    fn net_deliver(&self, d: Vec<crate::netmodel::Delivery>) {
+        for (m, t) in d {
+            if m.sid != 0 {
+                self.rdv_done(m.src, m.sid, t);
+            }
+            let sh = &self.ranks[m.dst as usize];
+            let mut g = lock(&sh.st);
+            g.net_done.insert(m.nk, t);
+            self.wake_locked(&mut g, sh);
+        }
     }
 
     pub fn rdv_done(&self, sender: u32, sid: u64, t: f64) {
@@ -305,6 +339,14 @@ impl Sim {
                 }
             }
         }
+        if let Some(net) = &self.net {
+            // the network's next event first, unless a choice comes strictly earlier
+            let d = lock(net).step_blocked(best.map(|b| b.0));
+            if !d.is_empty() {
+                self.net_deliver(d);
+                return;
+            }
+        }
         if let Some((_, r)) = best {
             let sh = &self.ranks[r as usize];
             let mut g = lock(&sh.st);
@@ -352,7 +394,11 @@ pub struct Comm {
 }
 
 pub struct Matched {
+    /// Completion time (valid unless `pending`).
     pub tc: f64,
+    /// NSIM mode: waiting for the network to deliver message `nk`.
+    pub pending: bool,
+    pub nk: u64,
     pub start: f64,
     pub src_comm: i32,
     pub tag: i32,
@@ -381,7 +427,7 @@ impl Req {
     fn done(&self) -> Option<f64> {
         match self {
             Req::Send { done, .. } => *done,
-            Req::Recv { matched, .. } => matched.as_ref().map(|m| m.tc),
+            Req::Recv { matched, .. } => matched.as_ref().filter(|m| !m.pending).map(|m| m.tc),
             Req::Null => Some(0.0),
         }
     }
@@ -406,6 +452,10 @@ pub struct Rank {
     /// Unmatched receive requests, in posting order.
     posted: VecDeque<usize>,
     next_sid: u64,
+    next_nk: u64,
+    /// NSIM mode: rendezvous messages matched by `progress`, to hand to the
+    /// network once the inbox lock is released: (send time, start, message).
+    net_inj: Vec<(f64, f64, crate::netmodel::Inj)>,
     pub stats: Stats,
     pub events: Vec<Event>,
     pub trace: Option<std::io::BufWriter<std::fs::File>>,
@@ -444,6 +494,8 @@ impl Rank {
             free_reqs: vec![],
             posted: VecDeque::new(),
             next_sid: 1,
+            next_nk: 0,
+            net_inj: vec![],
             stats: Stats::default(),
             events: vec![],
             trace,
@@ -533,10 +585,14 @@ impl Rank {
         if dest == PROC_NULL {
             return self.new_req(Req::Null);
         }
-        let s = sim();
         let c = self.comm(comm).expect("valid comm");
-        let ctx = c.ctx;
-        let dw = c.members[dest as usize];
+        let (ctx, dw) = (c.ctx, c.members[dest as usize]);
+        self.isend_to(ctx, dw, tag, bytes, data, blocking, sync)
+    }
+
+    /// Post a send to world rank `dw` on context `ctx`.
+    fn isend_to(&mut self, ctx: u64, dw: u32, tag: i32, bytes: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
+        let s = sim();
         let o = if blocking { s.plat.o_send } else { s.plat.o_isend };
         let entry = self.clock;
         self.clock += o;
@@ -551,7 +607,18 @@ impl Rank {
         self.stats.sends += 1;
         self.stats.bytes_sent += bytes;
         let payload = if s.payload { data.map(|d| d.to_vec()) } else { None };
-        s.deliver(dw, Msg { src: self.id, ctx, tag, bytes, ts, sid, payload });
+        let mut nk = 0;
+        if let Some(net) = &s.net {
+            self.next_nk += 1;
+            nk = (self.id as u64) << 40 | self.next_nk;
+            if !rdv && bytes < s.plat.async_threshold {
+                let m = crate::netmodel::Inj { src: self.id, dst: dw, bytes: bytes + s.plat.header_bytes, nk, sid };
+                lock(net).add_pending(ts, m);
+            } else {
+                lock(net).add_unmatched(ts, self.id, nk);
+            }
+        }
+        s.deliver(dw, Msg { src: self.id, ctx, tag, bytes, ts, sid, nk, payload });
         self.new_req(Req::Send { sid, done: if rdv { None } else { Some(ts) }, dest: dw, ts, entry })
     }
 
@@ -579,6 +646,18 @@ impl Rank {
                     if let Req::Send { sid: x, done, .. } = r {
                         if *x == sid {
                             *done = Some(t);
+                        }
+                    }
+                }
+            }
+        }
+        if !g.net_done.is_empty() {
+            for r in self.reqs.iter_mut().flatten() {
+                if let Req::Recv { matched: Some(m), post, .. } = r {
+                    if m.pending {
+                        if let Some(t) = g.net_done.remove(&m.nk) {
+                            m.tc = t.max(*post);
+                            m.pending = false;
                         }
                     }
                 }
@@ -642,11 +721,25 @@ impl Rank {
             let m = g.msgs.remove(i).unwrap();
             self.posted.remove(k);
             let rdv = m.sid != 0;
-            let start = if !rdv && m.bytes < s.plat.async_threshold { m.ts } else { m.ts.max(post) };
-            let tc = start + s.plat.transfer(m.src, self.id, m.bytes);
-            if rdv {
-                notes.push((m.src, m.sid, tc));
-            }
+            let early = !rdv && m.bytes < s.plat.async_threshold;
+            let start = if early { m.ts } else { m.ts.max(post) };
+            let (tc, pending) = if s.net.is_some() {
+                // the network says when; the sender hears from it too
+                if !early {
+                    let inj = crate::netmodel::Inj { src: m.src, dst: self.id, bytes: m.bytes + s.plat.header_bytes, nk: m.nk, sid: m.sid };
+                    self.net_inj.push((m.ts, start, inj));
+                }
+                match g.net_done.remove(&m.nk) {
+                    Some(t) => (t, false),
+                    None => (f64::NAN, true),
+                }
+            } else {
+                let tc = start + s.plat.transfer(m.src, self.id, m.bytes);
+                if rdv {
+                    notes.push((m.src, m.sid, tc));
+                }
+                (tc, false)
+            };
             let Some(Req::Recv { members, buf, cap, matched, .. }) = &mut self.reqs[h] else { unreachable!() };
             let src_comm = members.iter().position(|&x| x == m.src).unwrap_or(0) as i32;
             if m.bytes > *cap {
@@ -662,7 +755,7 @@ impl Rank {
                     unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), *buf as *mut u8, p.len()) };
                 }
             }
-            *matched = Some(Matched { tc: tc.max(post), start, src_comm, tag: m.tag, bytes: m.bytes });
+            *matched = Some(Matched { tc: tc.max(post), pending, nk: m.nk, start, src_comm, tag: m.tag, bytes: m.bytes });
         }
         (notes, undecided)
     }
@@ -699,6 +792,7 @@ impl Rank {
                 lb.max(*post)
             }
             Some(Req::Send { ts, dest, done: None, .. }) => s.published(*dest).max(*ts),
+            Some(Req::Recv { matched: Some(m), post, .. }) if m.pending => m.start.max(*post),
             Some(r) => r.done().unwrap_or(0.0),
             None => 0.0,
         }
@@ -718,11 +812,12 @@ impl Rank {
                 granted = true;
             }
             let (notes, undecided_match) = self.progress(&mut g, &mut granted);
-            if !notes.is_empty() {
+            if !notes.is_empty() || !self.net_inj.is_empty() {
                 drop(g);
                 for (r, sid, t) in notes {
                     s.rdv_done(r, sid, t);
                 }
+                self.flush_net_inj();
                 continue;
             }
             let key = match decide(self, granted) {
@@ -738,9 +833,25 @@ impl Rank {
             let need = self.wait_desc(call, hs, &mut wd);
             g.wait = wd;
             // receives posted before these (ANY_SOURCE order) may take messages first
-            let need = if !all || self.posted.len() as u32 > need { 1 } else { need };
+            let need = if !all || s.net.is_some() || self.posted.len() as u32 > need { 1 } else { need };
             let g = s.sleep(self.id, g, cand, need);
             drop(g);
+        }
+    }
+
+    /// NSIM mode: matched rendezvous messages get their injection time.
+    fn flush_net_inj(&mut self) {
+        let s = sim();
+        if let Some(net) = &s.net {
+            if !self.net_inj.is_empty() {
+                let mut n = lock(net);
+                for (ts, start, m) in self.net_inj.drain(..) {
+                    n.matched(ts, start, m);
+                }
+                drop(n);
+                // the horizon may have moved
+                s.net_pump();
+            }
         }
     }
 
@@ -890,9 +1001,24 @@ impl Rank {
         let me = c.me as usize;
         let members = c.members.clone();
         self.stats.colls += 1;
+        if s.net.is_some() && !s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup && p > 1 {
+            let op = kind.name();
+            let table = s.plat.coll_mode == crate::model::CollMode::Table;
+            if !table || !s.plat.coll.ops.contains_key(op) {
+                // NSIM mode: the decomposed algorithm as real messages, no meeting
+                // (a member waiting for the others on the host would inject late)
+                if table {
+                    s.warn_once(op, format!("collective table has no `{op}` entries; using the point-to-point decomposition"));
+                }
+                let shape = crate::netmodel::local_shape(kind, me, &args, p);
+                let ops = coll::schedule(&shape).swap_remove(me);
+                self.run_schedule(mix(key.0 ^ 0xc011, key.1), &members, ops);
+                return None;
+            }
+        }
         if p == 1 {
             let mut one = vec![Some(args)];
-            let (exit, split) = finish_meeting(s, kind, &members, &mut one, key.0);
+            let (exit, split, _) = finish_meeting(s, kind, &members, &mut one, key.0);
             self.clock = self.clock.max(exit[0]);
             return split.into_iter().next().flatten();
         }
@@ -906,6 +1032,7 @@ impl Rank {
                         done: AtomicBool::new(false),
                         exit: Mutex::new(vec![]),
                         split: Mutex::new(vec![]),
+                        sched: Mutex::new(vec![]),
                     })
                 })
                 .clone()
@@ -914,9 +1041,10 @@ impl Rank {
         lock(&m.args)[me] = Some(args);
         if m.arrived.fetch_add(1, SeqCst) + 1 == p {
             let mut a = lock(&m.args);
-            let (exit, split) = finish_meeting(s, kind, &members, &mut a, key.0);
+            let (exit, split, sched) = finish_meeting(s, kind, &members, &mut a, key.0);
             *lock(&m.exit) = exit;
             *lock(&m.split) = split;
+            *lock(&m.sched) = sched;
             drop(a);
             lock(&s.meetings).remove(&key);
             m.done.store(true, SeqCst);
@@ -936,6 +1064,18 @@ impl Rank {
                 g.wait.call = if self.call.is_empty() { name } else { self.call };
                 g.wait.items.clear();
                 g.wait.meeting = Some((m.clone(), members.clone(), name));
+                if s.net.is_some() {
+                    // keep matching: rendezvous messages must reach the network
+                    let mut granted = false;
+                    let (notes, _) = self.progress(&mut g, &mut granted);
+                    if !notes.is_empty() || !self.net_inj.is_empty() {
+                        drop(g);
+                        self.flush_net_inj();
+                        continue;
+                    }
+                    drop(s.sleep(self.id, g, None, 1));
+                    continue;
+                }
                 // only the last member's wake ends this wait
                 drop(s.sleep(self.id, g, None, u32::MAX));
             }
@@ -945,8 +1085,33 @@ impl Rank {
         let last = lock(&m.args).iter().flatten().map(|a| a.arrive).fold(arrive, f64::max);
         self.idle += (last - arrive).max(0.0).min(exit - arrive);
         self.clock = self.clock.max(exit);
+        let ops = lock(&m.sched).get_mut(me).map(std::mem::take).unwrap_or_default();
+        if !ops.is_empty() {
+            self.run_schedule(mix(key.0 ^ 0xc011, key.1), &members, ops);
+        }
         let r = lock(&m.split).get(me).cloned().flatten();
         r
+    }
+
+    /// Run a decomposed collective as real messages on a private context
+    /// (NSIM mode): per step, post the receives, then the sends, wait for all.
+    fn run_schedule(&mut self, ctx: u64, members: &Arc<Vec<u32>>, ops: Vec<coll::Op>) {
+        let saved = (self.stats.sends, self.stats.bytes_sent, self.stats.recvs);
+        for op in ops {
+            let mut hs = Vec::with_capacity(op.sends.len() + op.recvs.len());
+            for &(src, _, q) in &op.recvs {
+                let r = Req::Recv { src: src as i32, comm: 0, ctx, tag: q as i32, members: members.clone(), buf: 0, cap: u64::MAX, post: self.clock, matched: None };
+                let h = self.new_req(r);
+                self.posted.push_back(h as usize);
+                hs.push(h);
+            }
+            for &(d, bytes, q) in &op.sends {
+                hs.push(self.isend_to(ctx, members[d], q as i32, bytes, None, false, false));
+            }
+            let mut sts = vec![St::default(); hs.len()];
+            self.waitall(&hs, &mut sts);
+        }
+        (self.stats.sends, self.stats.bytes_sent, self.stats.recvs) = saved;
     }
 
     pub fn derive_ctx(&mut self, comm: i32, color: i64) -> u64 {
@@ -956,12 +1121,26 @@ impl Rank {
     }
 }
 
+type Split = Vec<Option<(u64, Arc<Vec<u32>>)>>;
+
 /// The last member of a meeting: exit times of all members and the data moves.
-fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<crate::lmpi::CollArgs>], ctx: u64) -> (Vec<f64>, Vec<Option<(u64, Arc<Vec<u32>>)>>) {
+/// NSIM + payload mode without a table: exit = arrival and each member's steps, to run.
+fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<crate::lmpi::CollArgs>], ctx: u64) -> (Vec<f64>, Split, Vec<Vec<coll::Op>>) {
     let a: Vec<&crate::lmpi::CollArgs> = args.iter().map(|x| x.as_ref().unwrap()).collect();
     let arrive: Vec<f64> = a.iter().map(|x| x.arrive).collect();
     let shape = crate::lmpi::shape_of(kind, &a);
-    let exit = coll::times(&s.plat, &shape, &arrive, members, &mut |op, msg| s.warn_once(&format!("{op}:{msg}"), msg));
+    let mut warn = |op: &str, msg: String| s.warn_once(&format!("{op}:{msg}"), msg);
+    let mut sched = vec![];
+    // NSIM mode: payload collectives meet (to move the data) and then run
+    // their schedule; communicator creation keeps l + s/w
+    let exit = if s.net.is_some() && s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup {
+        coll::table_times(&s.plat, &shape, &arrive, &mut warn).unwrap_or_else(|| {
+            sched = coll::schedule(&shape);
+            arrive.clone()
+        })
+    } else {
+        coll::times(&s.plat, &shape, &arrive, members, &mut warn)
+    };
     if s.payload {
         crate::lmpi::move_data(kind, &a);
     }
@@ -984,5 +1163,5 @@ fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<c
             split.push(by_color.get(&x.color).map(|m| (mix(x.newctx, ctx), m.clone())));
         }
     }
-    (exit, split)
+    (exit, split, sched)
 }

@@ -3,7 +3,8 @@
 //! and predicts the run time from a platform model (docs/bsim.md).
 //!
 //! Layers: `model` (platform file, link model, collective tables), `coll`
-//! (collective algorithms and tables), `engine` (virtual clocks, matching,
+//! (collective algorithms and tables), `netmodel` (NSIM as the network
+//! model), `engine` (virtual clocks, matching,
 //! deadlock detection), `lmpi`/`fortran` (C and Fortran ABI), `output`
 //! (reports, traces, Gantt charts), `run` (process entry), `mpi_backend` (the
 //! `mpi` back end: one MPI process per rank), `cli` (`xmpc bsim`).
@@ -18,6 +19,7 @@ pub mod fortran;
 pub mod lmpi;
 pub mod model;
 pub mod mpi_backend;
+pub mod netmodel;
 pub mod output;
 pub mod run;
 pub mod simgrid;

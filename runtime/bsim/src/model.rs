@@ -167,6 +167,9 @@ pub struct Platform {
     pub coll_mode: CollMode,
     pub coll: CollTable,
     pub nodes: NodeMap,
+    /// `[network] model = "nsim"`: messages go through a packet-level NSIM
+    /// network instead of `l + s/w` (see `netmodel`).
+    pub nsim: Option<crate::netmodel::NsimNet>,
 }
 
 impl Default for Platform {
@@ -185,6 +188,7 @@ impl Default for Platform {
             coll_mode: CollMode::P2p,
             coll: CollTable::default(),
             nodes: NodeMap::Block(1),
+            nsim: None,
         }
     }
 }
@@ -224,6 +228,22 @@ struct LinkToml {
     segment: Vec<Segment>,
 }
 
+/// `[network]`: a link as `[intranode]`, or the NSIM model.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NetworkToml {
+    latency: Option<f64>,
+    bandwidth: Option<f64>,
+    #[serde(default)]
+    segment: Vec<Segment>,
+    /// "analytic" (default) or "nsim"
+    model: Option<String>,
+    /// NSIM config file, relative to the platform file
+    config: Option<PathBuf>,
+    /// NSIM config inline (the same tables as an NSIM file)
+    nsim: Option<toml::Table>,
+}
+
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct OverheadsToml {
@@ -261,7 +281,7 @@ struct NodesToml {
 #[serde(deny_unknown_fields)]
 struct PlatformToml {
     name: Option<String>,
-    network: LinkToml,
+    network: NetworkToml,
     intranode: Option<LinkToml>,
     #[serde(default)]
     overheads: OverheadsToml,
@@ -291,6 +311,42 @@ fn link_from(t: LinkToml, what: &str) -> Result<Link, String> {
         }
     }
     Ok(Link { segments: segs })
+}
+
+/// The `[network]` section: a link, or NSIM (then latency/bandwidth are
+/// optional and only used by exports such as SimGrid's).
+fn network_from(t: NetworkToml, path: &Path) -> Result<(Link, Option<crate::netmodel::NsimNet>), String> {
+    let nsim = match t.model.as_deref() {
+        None | Some("analytic") => {
+            if t.config.is_some() || t.nsim.is_some() {
+                return Err("[network]: `config` / `[network.nsim]` need model = \"nsim\"".into());
+            }
+            None
+        }
+        Some("nsim") => Some(match (t.config, t.nsim) {
+            (Some(_), Some(_)) => return Err("[network]: give either config = \"file.toml\" or [network.nsim], not both".into()),
+            (None, None) => return Err("[network]: model = \"nsim\" needs config = \"file.toml\" or a [network.nsim] table".into()),
+            (Some(c), None) => {
+                let c = if c.is_relative() { path.parent().unwrap_or(Path::new(".")).join(c) } else { c };
+                crate::netmodel::load_nsim(&c)?
+            }
+            (None, Some(tab)) => {
+                let origin = format!("{} [network.nsim]", path.display());
+                let text = toml::to_string(&tab).map_err(|e| e.to_string())?;
+                let mut cfg = xmpc_nsim::Config::from_toml(&text, &origin).map_err(|e| format!("NSIM config: {e}"))?;
+                cfg.base_dir = path.parent().map(Path::to_path_buf);
+                crate::netmodel::NsimNet { cfg, origin }
+            }
+        }),
+        Some(m) => return Err(format!("[network] model must be \"analytic\" or \"nsim\" (got \"{m}\")")),
+    };
+    let link = match (t.latency, t.bandwidth) {
+        (Some(latency), Some(bandwidth)) => link_from(LinkToml { latency, bandwidth, segment: t.segment }, "network")?,
+        (None, None) if nsim.is_some() && t.segment.is_empty() => Platform::default().inter,
+        (None, _) => return Err("[network]: missing field `latency`".into()),
+        (_, None) => return Err("[network]: missing field `bandwidth`".into()),
+    };
+    Ok((link, nsim))
 }
 
 fn nonneg(v: Option<f64>, d: f64, what: &str) -> Result<f64, String> {
@@ -359,9 +415,11 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
         format!("{p}{}: {}", loc.unwrap_or_default(), e.message())
     })?;
     let err = |m: String| format!("{p}: {m}");
+    let (inter, nsim) = network_from(t.network, path).map_err(err)?;
     let mut plat = Platform {
         name: t.name.unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()),
-        inter: link_from(t.network, "network").map_err(err)?,
+        inter,
+        nsim,
         intra: t.intranode.map(|l| link_from(l, "intranode")).transpose().map_err(err)?,
         ..Platform::default()
     };

@@ -502,7 +502,13 @@ pub unsafe extern "C" fn bsim_start_mpi(argc: c_int, argv: *mut *mut c_char, cma
         }
     }
     let timeline = p.gantt.is_some() || p.trace_json.is_some();
-    let sim = engine::init_sim(n, p.platform.clone(), SimOpts { payload: false, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() });
+    let sim = match engine::init_sim(n, p.platform.clone(), SimOpts { payload: false, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() }) {
+        Ok(s) => s,
+        Err(e) => {
+            say(e);
+            return 2;
+        }
+    };
     STATE.with(|s| {
         *s.borrow_mut() = Some(State {
             ops,

@@ -43,15 +43,22 @@ pub fn params_from_env() -> Result<Params, String> {
         None => 1,
         Some(v) => v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
     };
-    let platform = match env("BSIM_PLATFORM") {
+    let mut platform = match env("BSIM_PLATFORM") {
         Some(p) => model::load_platform(&PathBuf::from(p))?,
         None => Platform::default(),
     };
+    if let Some(n) = env("BSIM_NETWORK") {
+        platform.nsim = crate::netmodel::parse_network_arg(&n)?;
+    }
     let mpi = match env("BSIM_BACKEND").as_deref() {
         None | Some("threads") => false,
         Some("mpi") => true,
         Some(b) => return Err(format!("BSIM_BACKEND={b}: expected `threads` or `mpi`")),
     };
+    if mpi && platform.nsim.is_some() {
+        // NSIM needs every send in virtual-time order in one process
+        return Err("the NSIM network model needs the threads back end (BSIM_BACKEND=threads)".into());
+    }
     let stack = match env("BSIM_STACK_KB") {
         None => 256 * 1024,
         Some(v) => v.parse::<usize>().ok().filter(|&k| k >= 16).ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB >= 16"))? * 1024,
@@ -111,7 +118,7 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
         p.np,
         p.platform.clone(),
         SimOpts { payload: p.payload, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() },
-    );
+    )?;
     let t0 = Instant::now();
     let mut handles = Vec::with_capacity(p.np as usize);
     for id in 0..p.np {
@@ -162,7 +169,20 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
         let _ = t.join();
     }
     let host = t0.elapsed().as_secs_f64();
-    write_outputs(p, &results, &sim.plat.name, "threads", host)?;
+    let name = match &sim.plat.nsim {
+        Some(n) => format!("{}, network nsim ({})", sim.plat.name, n.origin),
+        None => sim.plat.name.clone(),
+    };
+    if let Some(net) = &sim.net {
+        let n = engine::lock(net);
+        if n.late.0 > 0 {
+            eprintln!(
+                "bsim: warning: nsim: {} message(s) reached the network after it had passed their send time (by up to {} ps); they were injected late",
+                n.late.0, n.late.1
+            );
+        }
+    }
+    write_outputs(p, &results, &name, "threads", host)?;
     Ok(code)
 }
 

@@ -26,8 +26,12 @@ pub struct PredictArgs {
     #[arg(long, value_name = "FILE")]
     pub compute: PathBuf,
     /// Communication base data (commdata.json from `xmpc mpiete commdata`).
-    #[arg(long, value_name = "FILE")]
-    pub comm: PathBuf,
+    #[arg(long, value_name = "FILE", required_unless_present = "network")]
+    pub comm: Option<PathBuf>,
+    /// NSIM network config (TOML): messages go through the packet-level
+    /// network (with contention) instead of the T_comm table.
+    #[arg(long, value_name = "NSIM.toml")]
+    pub network: Option<PathBuf>,
     /// Directory with the program base data (trace.<rank>.bin, MPIETE_MODE=trace).
     #[arg(long, value_name = "DIR")]
     pub program: PathBuf,
@@ -89,6 +93,15 @@ pub fn predict_files(compute: &Path, comm: &Path, program: &Path) -> Result<Pred
     Predictor::new(&tables, &cm).run(readers)
 }
 
+/// The same with an NSIM network instead of the T_comm table.
+pub fn predict_with_network(compute: &Path, network: &xmpc_nsim::Config, program: &Path) -> Result<Prediction, String> {
+    let files = trace_files(program)?;
+    let readers = files.iter().map(|f| TraceReader::open(f)).collect::<Result<Vec<_>, _>>()?;
+    let tables = BlockTimes::load(compute)?.tables(readers.len());
+    let none = CommModel::constant(0.0, 1.0);
+    Predictor::new(&tables, &none).with_network(network).run(readers)
+}
+
 /// The same with a fixed latency/bandwidth model instead of measured data.
 pub fn predict_with_model(compute: &Path, model: &CommModel, program: &Path) -> Result<Prediction, String> {
     let files = trace_files(program)?;
@@ -114,7 +127,14 @@ pub fn render(p: &Prediction, all: bool) -> String {
 }
 
 fn predict(a: &PredictArgs) -> Result<(), String> {
-    let p = predict_files(&a.compute, &a.comm, &a.program)?;
+    let p = match (&a.network, &a.comm) {
+        (Some(n), _) => {
+            let cfg = xmpc_nsim::Config::from_file(n).map_err(|e| format!("NSIM config: {e}"))?;
+            predict_with_network(&a.compute, &cfg, &a.program)?
+        }
+        (None, Some(c)) => predict_files(&a.compute, c, &a.program)?,
+        (None, None) => return Err("give --comm FILE or --network NSIM.toml".into()),
+    };
     print!("{}", render(&p, a.all_ranks));
     if let Some(j) = &a.json {
         let text = serde_json::to_string_pretty(&p).map_err(|e| e.to_string())?;

@@ -97,12 +97,20 @@ struct Cursor<R: Read> {
 pub struct Predictor<'a> {
     tcomp: &'a [Vec<f64>],
     comm: &'a CommModel,
+    /// NSIM network instead of T_comm (crate::netsim).
+    net: Option<&'a xmpc_nsim::Config>,
 }
 
 impl<'a> Predictor<'a> {
     /// `tcomp[r][id]`: T_comp of block id on rank r (NaN: unknown, costed 0).
     pub fn new(tcomp: &'a [Vec<f64>], comm: &'a CommModel) -> Self {
-        Predictor { tcomp, comm }
+        Predictor { tcomp, comm, net: None }
+    }
+
+    /// Messages go through this NSIM network instead of `T_comm(size)`.
+    pub fn with_network(mut self, cfg: &'a xmpc_nsim::Config) -> Self {
+        self.net = Some(cfg);
+        self
     }
 
     pub fn run<R: Read>(&self, readers: Vec<TraceReader<R>>) -> Result<Prediction, String> {
@@ -117,7 +125,12 @@ impl<'a> Predictor<'a> {
             .map(|rd| Cursor { rd, t: 0.0, compute: 0.0, blocks: 0, messages: 0, open: FxMap::default(), stuck: None, done: false, reg0: None, reg1: None })
             .collect();
         // sends replayed, not yet received: (channel, order) -> T_send
+        // (NSIM: the arrival time, once delivered)
         let mut sent: FxMap<(u128, u64), f64> = FxMap::default();
+        let mut net = match self.net {
+            Some(cfg) => Some(crate::netsim::NetSim::new(cfg, p as u32)?),
+            None => None,
+        };
         let mut nsent: FxMap<u128, u64> = FxMap::default();
         let mut nposted: FxMap<u128, u64> = FxMap::default();
         let mut unknown: Vec<u32> = Vec::new();
@@ -145,6 +158,13 @@ impl<'a> Predictor<'a> {
                 if cur.iter().all(|c| c.done) {
                     break;
                 }
+                if let Some(n) = &mut net {
+                    let d = n.step();
+                    if !d.is_empty() {
+                        sent.extend(d);
+                        continue;
+                    }
+                }
                 let mut msg = String::from("the traces deadlock: ");
                 for (i, c) in cur.iter().enumerate() {
                     if let Some((_, ch, seq)) = &c.stuck {
@@ -157,6 +177,7 @@ impl<'a> Predictor<'a> {
                 return Err(msg);
             }
             let r = pick;
+            let netp = &mut net;
             let tab = self.tcomp.get(r).unwrap_or(&empty);
             let c = &mut cur[r];
             let mut n = 0;
@@ -194,13 +215,18 @@ impl<'a> Predictor<'a> {
                             c.compute += dt;
                         }
                     }
-                    Event::Isend { req, peer, tag, comm, .. } => {
+                    Event::Isend { req, peer, tag, comm, bytes, .. } => {
                         if peer < 0 || peer as usize >= p {
                             return Err(format!("trace {r}: send to rank {peer}, outside 0..{p}"));
                         }
                         let ch = chan(r as u32, peer as u32, tag, comm);
                         let k = nsent.entry(ch).or_insert(0);
-                        sent.insert((ch, *k), c.t);
+                        match netp {
+                            Some(n) => n.send(c.t, r as u32, peer as u32, bytes, (ch, *k)),
+                            None => {
+                                sent.insert((ch, *k), c.t);
+                            }
+                        }
                         *k += 1;
                         c.open.insert(req, Open::Send);
                     }
@@ -241,7 +267,7 @@ impl<'a> Predictor<'a> {
                         match sent.remove(&(ch, seq)) {
                             Some(ts) => {
                                 c.open.remove(&req);
-                                let arrive = ts + self.comm.time(bytes);
+                                let arrive = if netp.is_some() { ts } else { ts + self.comm.time(bytes) };
                                 if arrive > c.t {
                                     c.t = arrive;
                                 }
@@ -420,5 +446,72 @@ mod tests {
         assert!(run(&[t2], &tc, &lin()).unwrap_err().contains("request 4 that was never started"));
         let t3 = tr(0, 1, &[isend(1, 3, 0, 0)]);
         assert!(run(&[t3], &tc, &lin()).unwrap_err().contains("outside 0..1"));
+    }
+
+    fn ring8() -> xmpc_nsim::Config {
+        let t = "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n";
+        xmpc_nsim::Config::from_toml(t, "ring8.toml").unwrap()
+    }
+
+    fn run_net(traces: &[Vec<u8>], tcomp: &[Vec<f64>], cfg: &xmpc_nsim::Config) -> Prediction {
+        let rd = traces.iter().enumerate().map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap()).collect();
+        let none = CommModel::constant(0.0, 1.0);
+        Predictor::new(tcomp, &none).with_network(cfg).run(rd).unwrap()
+    }
+
+    #[test]
+    fn nsim_contention_free_ring_equals_l_plus_s_over_w() {
+        // 8 ranks on the 8-ring, each step: compute 1 us, send right, receive from left
+        let (p, steps, b) = (8u32, 4u32, 10000u64);
+        let tc = vec![vec![0.0, 1e-6]; p as usize];
+        let traces: Vec<Vec<u8>> = (0..p)
+            .map(|r| {
+                let mut ev = Vec::new();
+                for k in 0..steps {
+                    ev.push(Event::Block(1));
+                    ev.push(isend(2 * k, ((r + 1) % p) as i32, 0, b));
+                    ev.push(irecv(2 * k + 1, ((r + p - 1) % p) as i32, 0, b));
+                    ev.push(wait(2 * k + 1, ((r + p - 1) % p) as i32, 0, b));
+                    ev.push(wait(2 * k, -1, -1, 0));
+                }
+                tr(r, p, &ev)
+            })
+            .collect();
+        // neighbours: 2 routers x 50 ns + one 100 ns link; 1 GB/s
+        let l = 2.0 * 50e-9 + 100e-9;
+        let want = steps as f64 * (1e-6 + l + b as f64 / 1e9);
+        let pn = run_net(&traces, &tc, &ring8());
+        let pa = run(&traces, &tc, &CommModel::constant(l, 1e9)).unwrap();
+        for r in 0..p as usize {
+            assert!((pn.ranks[r].time_s - want).abs() < 1e-12, "rank {r}: {} != {want}", pn.ranks[r].time_s);
+            assert!((pa.ranks[r].time_s - want).abs() < 1e-12, "rank {r}: {} != {want}", pa.ranks[r].time_s);
+        }
+    }
+
+    #[test]
+    fn nsim_hot_spot_serialises() {
+        // ranks 1..7 send 16 KiB to rank 0 at t = 0
+        let (p, b) = (8u32, 16384u64);
+        let tc = vec![vec![0.0]; p as usize];
+        let mut traces = vec![];
+        let mut ev0 = vec![];
+        for s in 1..p {
+            ev0.push(irecv(s, s as i32, 0, b));
+        }
+        for s in 1..p {
+            ev0.push(wait(s, s as i32, 0, b));
+        }
+        traces.push(tr(0, p, &ev0));
+        for r in 1..p {
+            traces.push(tr(r, p, &[isend(1, 0, 0, b), wait(1, -1, -1, 0)]));
+        }
+        let pn = run_net(&traces, &tc, &ring8());
+        let pa = run(&traces, &tc, &CommModel::constant(200e-9, 1e9)).unwrap();
+        let ser = (p - 1) as f64 * b as f64 / 1e9;
+        assert!(pn.ranks[0].time_s >= ser, "{} < {ser}", pn.ranks[0].time_s);
+        // the table model has every message arrive in parallel
+        assert!(pa.ranks[0].time_s < 3e-5 && pn.ranks[0].time_s > pa.ranks[0].time_s + 5.0 * b as f64 / 1e9);
+        let again = run_net(&traces, &tc, &ring8());
+        assert_eq!(pn.ranks[0].time_s, again.ranks[0].time_s);
     }
 }

@@ -7,6 +7,8 @@
 //! * [`mgen`]: the C API (`mgen.h`) that runs MGEN programs on the simulator.
 //! * [`network`]: an incremental "inject a message, tell me when it arrives"
 //!   API for other simulators (BSIM).
+//! * [`stepper`]: [`network::Network`] plus "when is the next delivery",
+//!   for conservative coupling.
 //! * [`report`]: statistics, JSON/CSV and SVG plots.
 //!
 //! Time is an integer number of picoseconds ([`Time`]); see `docs/nsim.md`.
@@ -19,6 +21,7 @@ pub mod patterns;
 pub mod plot;
 mod queue;
 pub mod report;
+pub mod stepper;
 pub mod topo;
 
 /// Simulated time in integer picoseconds.

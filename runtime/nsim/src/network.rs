@@ -71,6 +71,10 @@ impl Network {
             .map(|(id, d)| Completion { id, delivered: d })
             .collect()
     }
+    /// Nothing left to process (no packet, no credit on the way).
+    pub fn idle(&self) -> bool {
+        self.sim.raw_idle()
+    }
     /// Run until every injected message is delivered.
     pub fn drain(&mut self) -> Vec<Completion> {
         let mut all = Vec::new();
