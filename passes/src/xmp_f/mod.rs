@@ -6,9 +6,11 @@
 //! place (they are comments to the Fortran compiler). Scheme, per program unit:
 //! - `nodes`/`template`/`distribute` → `integer(8)` handles (`xmpf_n_p`, `xmpf_t_t`)
 //!   created by calls inserted before the first executable statement;
-//! - an aligned array `real(8) :: a(n)` becomes `real(8), pointer, contiguous :: a(:)`
-//!   mapped (`c_f_pointer` + bounds remapping) onto the runtime's local block, whose
-//!   lower bound is the global index of its first element: `a(i)` keeps its global
+//! - an aligned array `real(8) :: a(n)` becomes `real(8), allocatable, target :: a(:)`
+//!   allocated with the bounds of the node's local block (`xmpf_array_layout`) and
+//!   handed to the runtime as its storage (`xmpf_array_attach`); an aligned dummy a
+//!   pointer (`c_f_pointer`) onto the caller's block. The lower bound of the local
+//!   block is the global index of its first element: `a(i)` keeps its global
 //!   index, no subscript is rewritten (block, gblock and `*` dims; an array aligned with
 //!   a cyclic dim keeps the whole global array on every node);
 //! - `loop` rewrites each `do` header to the node's share (`xmpf_sched`: chunk loop +
@@ -170,7 +172,7 @@ struct Unit {
     pending: HashMap<String, (usize, Vec<String>)>,
     /// Node set each template is distributed onto (handle).
     onto: HashMap<String, String>,
-    /// Aligned arrays to redeclare: name, element type, rank, directive.
+    /// Aligned arrays to redeclare: name, element type and attributes, rank, directive.
     redecl: Vec<(String, String, usize, Span)>,
 }
 
@@ -909,7 +911,7 @@ impl<'a> Tr<'a> {
             lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
             u.setup.extend(lines);
             u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic, templ: lc(&with.name.name), talign });
-            u.redecl.push((name.to_string(), etxt, nd, dspan));
+            u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
             return;
         }
         lines.push(format!(
@@ -954,17 +956,18 @@ impl<'a> Tr<'a> {
                 full.join(", ")
             ));
         }
+        // an allocatable (not a pointer: gfortran then knows that two arrays do not
+        // overlap, and vectorises and turns copies into memcpy as for plain arrays)
+        // of the local block's bounds, handed to the runtime as its storage
         lines
             .push(format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext)));
         lines.push(format!(
-            "call xmpf_array_alloc({h}, {loc}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)",
+            "call xmpf_array_layout({h}, {loc}, {nd}, {}, xmpf_lb, xmpf_ex)",
             self.i8list(&dl)
         ));
-        lines
-            .push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
-        let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
-        lines
-            .push(format!("{name}({}) => {name}", lbs.join(", ")));
+        let bnds: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):xmpf_lb({k})+xmpf_ex({k})-1")).collect();
+        lines.push(format!("allocate({name}({}))", bnds.join(", ")));
+        lines.push(format!("call xmpf_array_attach({h}, {loc}, {nd}, xmpf_ex, {name})"));
         u.arrays.insert(
             key.clone(),
             Arr {
@@ -983,7 +986,7 @@ impl<'a> Tr<'a> {
         } else {
             u.setup.extend(lines);
         }
-        u.redecl.push((name.to_string(), etxt, nd, dspan));
+        u.redecl.push((name.to_string(), format!("{etxt}, allocatable, target"), nd, dspan));
     }
 
     /// Rewrites the declarations of the aligned arrays `arrs` (name, element type, rank):
@@ -1080,10 +1083,7 @@ impl<'a> Tr<'a> {
                     out.push('\n');
                     out.push_str(IND);
                 }
-                out.push_str(&format!(
-                    "{}, pointer, contiguous :: {}({colons})",
-                    m.1, m.0
-                ));
+                out.push_str(&format!("{} :: {}({colons})", m.1, m.0));
                 done.insert(lc(&m.0));
             }
             self.edits.push(Edit {
@@ -1213,11 +1213,12 @@ impl<'a> Tr<'a> {
                 kept.push(o.clone());
                 continue;
             };
-            any = true;
             if dealloc {
-                lines.push(format!("nullify({name})"));
+                // an allocatable: deallocated as usual
+                kept.push(o.clone());
                 continue;
             }
+            any = true;
             let Some(bo) = o.find('(') else {
                 self.err("XMP0404", s.span, &format!("allocate of '{name}' without bounds"), "");
                 return;

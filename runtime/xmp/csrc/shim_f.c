@@ -256,6 +256,55 @@ void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 
   *addr = (i8)(intptr_t)p;
 }
 
+/* Layout of the local part, for the translator's `allocate` of a Fortran
+ * allocatable (xmpf_array_attach then hands it to the runtime): dl: declared Fortran
+ * lower bounds; out: the local lower bounds (global index of the first stored
+ * element, shadows included) and extents, Fortran order. Cyclic dims: the whole
+ * global array (`ext` holds the global extents on entry and is left as is). */
+void xmpf_array_layout_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 *lb, i8 *ext, LOCLENS) {
+  xmpc_array *a = (xmpc_array *)H(h);
+  int n = *ndims, cyc = 0;
+  xmpc_dim dm[MAXD];
+  if (n > MAXD) xmpc_fatal(LOC, "too many array dimensions");
+  for (int d = 0; d < n; d++) {
+    xmpc_array_dim(a, n - 1 - d, &dm[d]);
+    if (dm[d].format == XMPC_DIST_CYCLIC) cyc = 1;
+  }
+  for (int d = 0; d < n; d++) {
+    lb[d] = cyc ? dl[d] : dl[d] + dm[d].offset;
+    if (!cyc) ext[d] = dm[d].alloc;
+  }
+}
+
+/* The allocated local part `p` of ndims extents `ext` (from xmpf_array_layout)
+ * becomes the array's storage, zeroed. */
+void xmpf_array_attach_(const i8 *h, LOCARGS, const int *ndims, const i8 *ext, void *p, LOCLENS) {
+  xmpc_array *a = (xmpc_array *)H(h);
+  int n = *ndims, cyc = 0;
+  size_t total = 1;
+  for (int d = 0; d < n; d++) {
+    xmpc_dim dm;
+    xmpc_array_dim(a, n - 1 - d, &dm);
+    if (dm.format == XMPC_DIST_CYCLIC) cyc = 1;
+    total *= (size_t)(ext[d] > 0 ? ext[d] : 0);
+  }
+  size_t bytes = total * xmp_array_type_size(a);
+  if (cyc) {
+    memset(p, 0, bytes);
+    for (int k = 0; k < nfull; k++)
+      if (full_arrays[k] == a) {
+        full_addrs[k] = p;
+        return;
+      }
+    if (nfull < 1024) {
+      full_arrays[nfull] = a;
+      full_addrs[nfull++] = p;
+    }
+    return;
+  }
+  xmpc_array_attach(LOC, a, p, bytes);
+}
+
 static void check_not_full(const xmpc_loc *loc, const void *a) {
   if (is_full(a)) xmpc_fatal(loc, "not supported in Fortran for an array aligned with a cyclic template dimension");
 }

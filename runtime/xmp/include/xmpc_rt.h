@@ -199,6 +199,10 @@ void xmpc_array_dim(const xmpc_array *a, int dim, struct xmpc_dim *out);
 // Added: the local block returned by xmpc_array_alloc (NULL before).
 void *xmpc_array_base(const xmpc_array *a);
 
+// Added: uses `bytes` bytes at `p`, owned by the caller (a Fortran allocatable),
+// as the local block with its shadows (zeroed; blocks ≥ 4 MiB advised to use huge pages).
+void xmpc_array_attach(const struct xmpc_loc *loc, xmpc_array *a, void *p, size_t bytes);
+
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local
 // destination is written on every owner/node; a local source is read from each

@@ -223,6 +223,30 @@ impl Array {
         state::with(|s| s.arrays.insert(p as usize, self as *mut Array as usize));
         Ok(p)
     }
+    /// Uses `p` (`bytes` bytes, owned by the caller) as the local block, zeroed.
+    fn attach(&mut self, p: *mut u8, bytes: usize) -> Result<(), String> {
+        self.layout()?;
+        self.plans.clear();
+        let n: i64 = self.dims.iter().map(|d| d.alloc.max(0)).product();
+        let need = n as usize * self.elem;
+        if p.is_null() || bytes < need {
+            return Err(format!("the local block needs {need} bytes, {bytes} given"));
+        }
+        // SAFETY: the caller owns `bytes` bytes at `p`; huge pages are advised on the
+        // 2 MiB-aligned interior before the first touch.
+        unsafe {
+            if need >= 2 * HUGE {
+                let lo = (p as usize).next_multiple_of(HUGE);
+                let hi = (p as usize + need) & !(HUGE - 1);
+                crate::ffi::xs_hugepage(lo as *mut c_void, hi - lo);
+            }
+            std::ptr::write_bytes(p, 0, need);
+        }
+        self.base = p;
+        self.bytes = need;
+        state::with(|s| s.arrays.insert(p as usize, self as *mut Array as usize));
+        Ok(())
+    }
 }
 
 unsafe fn vec_of<T: Copy>(p: *const T, n: usize, dflt: T) -> Vec<T> {
@@ -333,6 +357,14 @@ pub unsafe extern "C" fn xmpc_array_dim(a: *const xmpc_array, dim: c_int, out: *
 pub extern "C" fn xmpc_array_base(a: *const xmpc_array) -> *mut c_void {
     // SAFETY: array handles are never freed.
     unsafe { a.as_ref() }.map_or(std::ptr::null_mut(), |a| a.base as *mut c_void)
+}
+
+/// Added: uses `bytes` bytes at `p`, owned by the caller (a Fortran allocatable),
+/// as the local block with its shadows (zeroed; blocks ≥ 4 MiB advised to use huge pages).
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_attach(loc: *const XmpcLoc, a: *mut xmpc_array, p: *mut c_void, bytes: usize) {
+    let a = a.as_mut().unwrap_or_else(|| fatal(loc, "attach of no array"));
+    guard(loc, || a.attach(p as *mut u8, bytes).unwrap_or_else(|e| fatal(loc, &e)))
 }
 
 /// Used by xmp_malloc: sets the extents, then allocates.
