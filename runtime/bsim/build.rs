@@ -16,7 +16,11 @@ fn mpi_includes() -> Option<Vec<String>> {
         if let Ok(o) = Command::new(&mpicc).arg(arg).output() {
             if o.status.success() {
                 let s = String::from_utf8_lossy(&o.stdout).into_owned();
-                return Some(s.split_whitespace().filter_map(|t| t.strip_prefix("-I").map(str::to_string)).collect());
+                return Some(
+                    s.split_whitespace()
+                        .filter_map(|t| t.strip_prefix("-I").map(str::to_string))
+                        .collect(),
+                );
             }
         }
     }
@@ -40,14 +44,19 @@ fn main() {
     match mpi_includes() {
         Some(inc) => {
             let mut b = cc::Build::new();
-            b.file("csrc/bsim_mpi_main.c").opt_level(2).warnings(true).cargo_metadata(false);
+            b.file("csrc/bsim_mpi_main.c")
+                .opt_level(2)
+                .warnings(true)
+                .cargo_metadata(false);
             for i in inc {
                 b.include(i);
             }
             b.compile("xmpc_bsim_mpi");
             libs.push("libxmpc_bsim_mpi.a");
         }
-        None => println!("cargo:warning=mpicc not found: libxmpc_bsim_mpi.a (the mpi back end) is not built"),
+        None => println!(
+            "cargo:warning=mpicc not found: libxmpc_bsim_mpi.a (the mpi back end) is not built"
+        ),
     }
     if let Some(d) = profile_dir {
         for l in libs {

@@ -135,7 +135,11 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
             std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
         }
     }
-    let exe = if a.exe.components().count() == 1 { Path::new(".").join(&a.exe) } else { a.exe.clone() };
+    let exe = if a.exe.components().count() == 1 {
+        Path::new(".").join(&a.exe)
+    } else {
+        a.exe.clone()
+    };
     let mpi = a.backend == Backend::Mpi;
     if mpi && !has_mpi_main(&exe)? {
         return Err(format!(
@@ -144,7 +148,9 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
         ));
     }
     if a.payload && mpi {
-        return Err("--payload needs the threads back end (the mpi back end moves only timestamps)".into());
+        return Err(
+            "--payload needs the threads back end (the mpi back end moves only timestamps)".into(),
+        );
     }
     let mut c = if mpi {
         let mut c = Command::new(&a.mpiexec);
@@ -167,12 +173,20 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
         }
     };
     opt(&mut c, "BSIM_PLATFORM", &a.platform);
-    opt(&mut c, "BSIM_NETWORK", &a.network.as_ref().map(PathBuf::from));
+    opt(
+        &mut c,
+        "BSIM_NETWORK",
+        &a.network.as_ref().map(PathBuf::from),
+    );
     opt(&mut c, "BSIM_GANTT", &a.gantt);
     opt(&mut c, "BSIM_TRACE_JSON", &a.trace_json);
     opt(&mut c, "BSIM_TRACE", &a.trace);
     c.env("BSIM_PAYLOAD", if a.payload { "1" } else { "0" });
-    let what = if mpi { &a.mpiexec } else { &exe.to_string_lossy().into_owned() };
+    let what = if mpi {
+        &a.mpiexec
+    } else {
+        &exe.to_string_lossy().into_owned()
+    };
     let st = c.status().map_err(|e| format!("cannot run {what}: {e}"))?;
     if st.success() {
         eprintln!("bsim: report in {}", a.out.join("report.json").display());
@@ -192,19 +206,43 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
 
 fn platform(a: &PlatformArgs) -> Result<(), String> {
     let p = model::load_platform(&a.platform)?;
-    eprintln!("{}: ok ({} segment(s), eager below {} B, collectives {:?})", a.platform.display(), p.inter.segments.len(), p.eager_threshold, p.coll_mode);
+    eprintln!(
+        "{}: ok ({} segment(s), eager below {} B, collectives {:?})",
+        a.platform.display(),
+        p.inter.segments.len(),
+        p.eager_threshold,
+        p.coll_mode
+    );
     if let Some(n) = &p.nsim {
-        eprintln!("network model: nsim ({}), {} nodes", n.origin, n.cfg.num_nodes());
+        eprintln!(
+            "network model: nsim ({}), {} nodes",
+            n.origin,
+            n.cfg.num_nodes()
+        );
     }
     if let Some(pair) = &a.equivalent {
-        let n = p.nsim.as_ref().ok_or_else(|| format!("{}: --equivalent needs [network] model = \"nsim\"", a.platform.display()))?;
+        let n = p.nsim.as_ref().ok_or_else(|| {
+            format!(
+                "{}: --equivalent needs [network] model = \"nsim\"",
+                a.platform.display()
+            )
+        })?;
         let bad = || format!("--equivalent {pair}: expected two ranks A:B");
         let (x, y) = pair.split_once(':').ok_or_else(bad)?;
-        let (x, y) = (x.trim().parse::<u32>().map_err(|_| bad())?, y.trim().parse::<u32>().map_err(|_| bad())?);
+        let (x, y) = (
+            x.trim().parse::<u32>().map_err(|_| bad())?,
+            y.trim().parse::<u32>().map_err(|_| bad())?,
+        );
         let q = crate::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
         let s = q.inter.segments[0];
-        println!("# contention-free equivalent of {} between ranks {x} and {y}", n.origin);
-        println!("[network]\nlatency = {:e}\nbandwidth = {:e}", s.latency, s.bandwidth);
+        println!(
+            "# contention-free equivalent of {} between ranks {x} and {y}",
+            n.origin
+        );
+        println!(
+            "[network]\nlatency = {:e}\nbandwidth = {:e}",
+            s.latency, s.bandwidth
+        );
     }
     if let Some(x) = &a.export_simgrid {
         let e = crate::simgrid::export(&p, crate::simgrid::nodes_for(&p, a.np));
@@ -264,7 +302,11 @@ pub fn fit(points: &[(u64, f64)]) -> (f64, f64) {
         sxy += w * x * t;
     }
     let d = sw * sxx - sx * sx;
-    let slope = if d.abs() > 0.0 { (sw * sxy - sx * sy) / d } else { 0.0 };
+    let slope = if d.abs() > 0.0 {
+        (sw * sxy - sx * sy) / d
+    } else {
+        0.0
+    };
     let lat = (sy - slope * sx) / sw;
     let slope = slope.max(1e-15);
     (lat.max(0.0), 1.0 / slope)
@@ -276,7 +318,13 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
     std::fs::write(&src, PINGPONG_C).map_err(|e| e.to_string())?;
     let exe = dir.path().join("pingpong");
     let mpicc = std::env::var("MPICC").unwrap_or_else(|_| "mpicc".into());
-    let st = Command::new(&mpicc).arg("-O2").arg(&src).arg("-o").arg(&exe).status().map_err(|e| format!("cannot run {mpicc}: {e}"))?;
+    let st = Command::new(&mpicc)
+        .arg("-O2")
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .status()
+        .map_err(|e| format!("cannot run {mpicc}: {e}"))?;
     if !st.success() {
         return Err(format!("{mpicc} failed to build the ping-pong"));
     }
@@ -288,7 +336,10 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
         .output()
         .map_err(|e| format!("cannot run mpiexec: {e}"))?;
     if !out.status.success() {
-        return Err(format!("mpiexec failed: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "mpiexec failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     let pts: Vec<(u64, f64)> = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -309,14 +360,24 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
     );
     if large.len() >= 2 {
         let (l1, w1) = fit(&large);
-        t += &format!("\n[[network.segment]]\nmin_bytes = {}\nlatency = {l1:e}\nbandwidth = {w1:e}\n", a.split);
+        t += &format!(
+            "\n[[network.segment]]\nmin_bytes = {}\nlatency = {l1:e}\nbandwidth = {w1:e}\n",
+            a.split
+        );
     }
-    t += &format!("\n[protocol]\neager_threshold = {}\n\n# bytes  one-way seconds\n", a.split);
+    t += &format!(
+        "\n[protocol]\neager_threshold = {}\n\n# bytes  one-way seconds\n",
+        a.split
+    );
     for (s, v) in &pts {
         t += &format!("# {s} {v:e}\n");
     }
     crate::output::write_atomic(&a.output, t.as_bytes())?;
     model::load_platform(&a.output)?;
-    eprintln!("wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B", a.output.display(), a.split);
+    eprintln!(
+        "wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B",
+        a.output.display(),
+        a.split
+    );
     Ok(())
 }

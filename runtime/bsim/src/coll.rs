@@ -66,11 +66,18 @@ pub struct Op {
 struct Builder {
     ops: Vec<Vec<Op>>,
     seq: HashMap<(usize, usize), u32>,
+    /// Record only this rank's steps (each rank of an NSIM run builds its own
+    /// part: all p parts on every rank were O(p^3) work and memory).
+    only: Option<usize>,
 }
 
 impl Builder {
     fn new(p: usize) -> Self {
-        Builder { ops: vec![vec![]; p], seq: HashMap::new() }
+        Builder {
+            ops: vec![vec![]; p],
+            seq: HashMap::new(),
+            only: None,
+        }
     }
     fn next(&mut self, a: usize, b: usize) -> u32 {
         let s = self.seq.entry((a, b)).or_insert(0);
@@ -80,6 +87,28 @@ impl Builder {
     /// One step where each (src, dst, bytes) pair is posted at both ends.
     /// Steps are appended in the given order on each rank.
     fn step(&mut self, msgs: &[(usize, usize, u64)]) {
+        if let Some(me) = self.only {
+            // sequence numbers count per pair, so they come out the same
+            // when only the pairs that involve `me` are counted
+            let mut op = Op::default();
+            let mut touched = false;
+            for &(s, d, b) in msgs {
+                if s == me || d == me {
+                    let q = self.next(s, d);
+                    if s == me {
+                        op.sends.push((d, b, q));
+                    }
+                    if d == me {
+                        op.recvs.push((s, b, q));
+                    }
+                    touched = true;
+                }
+            }
+            if touched {
+                self.ops[me].push(op);
+            }
+            return;
+        }
         let p = self.ops.len();
         let mut cur: Vec<Op> = vec![Op::default(); p];
         let mut touched = vec![false; p];
@@ -109,7 +138,11 @@ fn binomial_bcast(b: &mut Builder, p: usize, root: usize, bytes: u64) {
     // MPICH sends to children from the largest mask down; a rank receives first.
     let mut children: Vec<Vec<usize>> = vec![vec![]; p];
     for v in 0..p {
-        let mut m = if v == 0 { p.next_power_of_two() } else { v & v.wrapping_neg() };
+        let mut m = if v == 0 {
+            p.next_power_of_two()
+        } else {
+            v & v.wrapping_neg()
+        };
         m >>= 1;
         while m > 0 {
             if v + m < p {
@@ -150,7 +183,11 @@ fn binomial_reduce(b: &mut Builder, p: usize, root: usize, bytes: u64) {
 }
 
 fn recursive_doubling(b: &mut Builder, p: usize, bytes: u64) {
-    let pof2 = if p.is_power_of_two() { p } else { p.next_power_of_two() / 2 };
+    let pof2 = if p.is_power_of_two() {
+        p
+    } else {
+        p.next_power_of_two() / 2
+    };
     let rem = p - pof2;
     for r in 0..2 * rem {
         if r % 2 == 0 {
@@ -175,7 +212,12 @@ fn recursive_doubling(b: &mut Builder, p: usize, bytes: u64) {
 }
 
 fn build(shape: &Shape, p: usize) -> Builder {
+    build_for(shape, p, None)
+}
+
+fn build_for(shape: &Shape, p: usize, only: Option<usize>) -> Builder {
     let mut b = Builder::new(p);
+    b.only = only;
     let root = shape.root;
     let blk = &shape.block;
     match shape.kind {
@@ -191,16 +233,24 @@ fn build(shape: &Shape, p: usize) -> Builder {
         CollKind::Reduce => binomial_reduce(&mut b, p, root, blk[root]),
         CollKind::Allreduce | CollKind::CommDup => recursive_doubling(&mut b, p, blk[0]),
         CollKind::Gather | CollKind::Gatherv => {
-            let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (r, root, blk[r])).collect();
+            let msgs: Vec<_> = (0..p)
+                .filter(|&r| r != root)
+                .map(|r| (r, root, blk[r]))
+                .collect();
             b.step(&msgs);
         }
         CollKind::Scatter | CollKind::Scatterv => {
-            let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (root, r, blk[r])).collect();
+            let msgs: Vec<_> = (0..p)
+                .filter(|&r| r != root)
+                .map(|r| (root, r, blk[r]))
+                .collect();
             b.step(&msgs);
         }
         CollKind::Allgather | CollKind::Allgatherv | CollKind::CommSplit => {
             for s in 0..p.saturating_sub(1) {
-                let msgs: Vec<_> = (0..p).map(|r| (r, (r + 1) % p, blk[(r + p - s) % p])).collect();
+                let msgs: Vec<_> = (0..p)
+                    .map(|r| (r, (r + 1) % p, blk[(r + p - s) % p]))
+                    .collect();
                 b.step(&msgs);
             }
         }
@@ -247,7 +297,8 @@ pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) 
                 let t0 = t[r];
                 if !started[r] {
                     for (k, &(d, _, q)) in op.sends.iter().enumerate() {
-                        recs.entry((r, d, q)).or_default().ts = Some(t0 + (k + 1) as f64 * plat.o_isend);
+                        recs.entry((r, d, q)).or_default().ts =
+                            Some(t0 + (k + 1) as f64 * plat.o_isend);
                     }
                     for &(s, _, q) in &op.recvs {
                         recs.entry((s, r, q)).or_default().post = Some(t0);
@@ -272,8 +323,14 @@ pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) 
                     let rec = recs[&(s, r, q)];
                     match rec.ts {
                         Some(ts) => {
-                            let start = if bytes < plat.async_threshold && bytes < plat.eager_threshold { ts } else { ts.max(t0) };
-                            done = done.max((start + plat.transfer(world[s], world[r], bytes)).max(t0));
+                            let start =
+                                if bytes < plat.async_threshold && bytes < plat.eager_threshold {
+                                    ts
+                                } else {
+                                    ts.max(t0)
+                                };
+                            done = done
+                                .max((start + plat.transfer(world[s], world[r], bytes)).max(t0));
                         }
                         None => ok = false,
                     }
@@ -305,7 +362,9 @@ pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) 
 pub fn table_bytes(shape: &Shape) -> u64 {
     let p = shape.block.len().max(1) as u64;
     match shape.kind {
-        CollKind::Bcast | CollKind::Reduce | CollKind::Scatter | CollKind::Gather => shape.block[shape.root],
+        CollKind::Bcast | CollKind::Reduce | CollKind::Scatter | CollKind::Gather => {
+            shape.block[shape.root]
+        }
         CollKind::Alltoall | CollKind::Alltoallv => match &shape.matrix {
             Some(m) => m.iter().flatten().sum::<u64>() / (p * p),
             None => shape.block[0],
@@ -324,9 +383,24 @@ pub fn schedule(shape: &Shape) -> Vec<Vec<Op>> {
     build(shape, p).ops
 }
 
+/// Rank `me`'s steps of [`schedule`], built without the other ranks' parts.
+pub fn schedule_for(shape: &Shape, me: usize) -> Vec<Op> {
+    let p = shape.block.len();
+    if p <= 1 {
+        return vec![];
+    }
+    build_for(shape, p, Some(me)).ops.swap_remove(me)
+}
+
 /// Exit times: table (max arrival + table time) or p2p decomposition.
 /// `warn` receives (op, message) for extrapolated or missing table entries.
-pub fn times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32], warn: &mut dyn FnMut(&str, String)) -> Vec<f64> {
+pub fn times(
+    plat: &Platform,
+    shape: &Shape,
+    arrive: &[f64],
+    world: &[u32],
+    warn: &mut dyn FnMut(&str, String),
+) -> Vec<f64> {
     if let Some(t) = table_times(plat, shape, arrive, warn) {
         return t;
     }
@@ -335,7 +409,12 @@ pub fn times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32], warn
 
 /// Exit times from the table in table mode (None: p2p mode, or no entries
 /// for this operation, after a warning).
-pub fn table_times(plat: &Platform, shape: &Shape, arrive: &[f64], warn: &mut dyn FnMut(&str, String)) -> Option<Vec<f64>> {
+pub fn table_times(
+    plat: &Platform,
+    shape: &Shape,
+    arrive: &[f64],
+    warn: &mut dyn FnMut(&str, String),
+) -> Option<Vec<f64>> {
     if plat.coll_mode == CollMode::Table {
         let op = shape.kind.name();
         let bytes = table_bytes(shape);
@@ -355,16 +434,70 @@ pub fn table_times(plat: &Platform, shape: &Shape, arrive: &[f64], warn: &mut dy
 }
 
 #[cfg(test)]
+mod schedule_for_tests {
+    use super::*;
+
+    /// One rank's part built alone equals its part of the whole schedule.
+    #[test]
+    fn own_part_equals_part_of_whole() {
+        let kinds = [
+            CollKind::Barrier,
+            CollKind::Bcast,
+            CollKind::Reduce,
+            CollKind::Allreduce,
+            CollKind::Gather,
+            CollKind::Scatter,
+            CollKind::Allgather,
+            CollKind::Alltoall,
+        ];
+        for p in [2, 3, 5, 8, 13] {
+            for kind in kinds {
+                let shape = Shape {
+                    kind,
+                    root: p / 2,
+                    block: (0..p as u64).map(|i| 100 + i).collect(),
+                    matrix: None,
+                };
+                let all = schedule(&shape);
+                for (me, part) in all.iter().enumerate() {
+                    let own = schedule_for(&shape, me);
+                    assert_eq!(
+                        format!("{own:?}"),
+                        format!("{part:?}"),
+                        "{kind:?} p={p} rank {me}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::{Link, Segment};
 
     fn plat(l: f64, bw: f64) -> Platform {
-        Platform { inter: Link { segments: vec![Segment { min_bytes: 0, latency: l, bandwidth: bw }] }, o_test: 0.0, ..Platform::default() }
+        Platform {
+            inter: Link {
+                segments: vec![Segment {
+                    min_bytes: 0,
+                    latency: l,
+                    bandwidth: bw,
+                }],
+            },
+            o_test: 0.0,
+            ..Platform::default()
+        }
     }
 
     fn shape(kind: CollKind, p: usize, bytes: u64) -> Shape {
-        Shape { kind, root: 0, block: vec![bytes; p], matrix: None }
+        Shape {
+            kind,
+            root: 0,
+            block: vec![bytes; p],
+            matrix: None,
+        }
     }
 
     #[test]
@@ -395,14 +528,22 @@ mod tests {
         let w: Vec<u32> = (0..6).collect();
         let t = p2p_times(&pl, &shape(CollKind::Allreduce, 6, 8), &[0.0; 6], &w);
         let m = 1e-6 + 8e-9;
-        assert!((t.iter().cloned().fold(0.0, f64::max) - 3.0 * m).abs() < 1e-15, "{t:?}");
+        assert!(
+            (t.iter().cloned().fold(0.0, f64::max) - 3.0 * m).abs() < 1e-15,
+            "{t:?}"
+        );
     }
 
     #[test]
     fn late_arrival_delays_everyone() {
         let pl = plat(1e-6, 1e9);
         let w: Vec<u32> = (0..4).collect();
-        let t = p2p_times(&pl, &shape(CollKind::Barrier, 4, 0), &[0.0, 0.0, 0.0, 1.0], &w);
+        let t = p2p_times(
+            &pl,
+            &shape(CollKind::Barrier, 4, 0),
+            &[0.0, 0.0, 0.0, 1.0],
+            &w,
+        );
         for x in &t {
             assert!(*x >= 1.0);
         }

@@ -9,7 +9,7 @@
 
 use crate::coll::{self, CollKind};
 use crate::model::Platform;
-use crate::output::{Event, EvKind, Stats};
+use crate::output::{EvKind, Event, Stats};
 use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 use std::path::PathBuf;
@@ -71,12 +71,24 @@ impl WaitDesc {
         }
         if let Some((m, members, name)) = &self.meeting {
             let args = lock(&m.args);
-            peers.extend((0..members.len()).filter(|&i| args[i].is_none()).map(|i| members[i]));
+            peers.extend(
+                (0..members.len())
+                    .filter(|&i| args[i].is_none())
+                    .map(|i| members[i]),
+            );
             detail.push(format!("collective {name} not yet called by these members"));
         }
         peers.sort();
         peers.dedup();
-        let on = if peers.is_empty() { "any rank".to_string() } else { peers.iter().map(|p| format!("rank {p}")).collect::<Vec<_>>().join(", ") };
+        let on = if peers.is_empty() {
+            "any rank".to_string()
+        } else {
+            peers
+                .iter()
+                .map(|p| format!("rank {p}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         (on, detail.join("; "))
     }
 }
@@ -159,7 +171,11 @@ pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> Result<&'static Sim, Stri
         None => None,
     };
     let ranks = (0..n)
-        .map(|_| Shared { st: Mutex::new(Inbox::default()), cv: Condvar::new(), clock: AtomicU64::new(0f64.to_bits()) })
+        .map(|_| Shared {
+            st: Mutex::new(Inbox::default()),
+            cv: Condvar::new(),
+            clock: AtomicU64::new(0f64.to_bits()),
+        })
         .collect();
     let s = Sim {
         n,
@@ -252,7 +268,9 @@ impl Sim {
     /// NSIM mode: inject what is safe and advance the network below the horizon.
     pub fn net_pump(&self) {
         let Some(net) = &self.net else { return };
-        let min = (0..self.n).map(|r| self.published(r)).fold(f64::INFINITY, f64::min);
+        let min = (0..self.n)
+            .map(|r| self.published(r))
+            .fold(f64::INFINITY, f64::min);
         let d = lock(net).pump(min);
         self.net_deliver(d);
     }
@@ -280,7 +298,13 @@ impl Sim {
     /// `candidate`: the key of an undecided choice (ANY_SOURCE, Waitany, Test):
     /// the rank is woken on every clock publication to re-check it.
     /// `need`: deliveries (messages, rendezvous completions) before waking.
-    pub fn sleep<'a>(&'a self, me: u32, mut g: MutexGuard<'a, Inbox>, candidate: Option<f64>, need: u32) -> MutexGuard<'a, Inbox> {
+    pub fn sleep<'a>(
+        &'a self,
+        me: u32,
+        mut g: MutexGuard<'a, Inbox>,
+        candidate: Option<f64>,
+        need: u32,
+    ) -> MutexGuard<'a, Inbox> {
         let sh = &self.ranks[me as usize];
         if g.poked {
             g.poked = false;
@@ -358,7 +382,8 @@ impl Sim {
     }
 
     fn deadlock(&self) -> ! {
-        let mut rep = String::from("bsim: deadlock: every live rank is blocked and none can make progress\n");
+        let mut rep =
+            String::from("bsim: deadlock: every live rank is blocked and none can make progress\n");
         let mut blocked = 0;
         for (r, sh) in self.ranks.iter().enumerate() {
             let g = lock(&sh.st);
@@ -369,9 +394,20 @@ impl Sim {
             let w = &g.wait;
             let (on, detail) = w.text();
             let t = f64::from_bits(sh.clock.load(SeqCst));
-            rep.push_str(&format!("  rank {r} (t = {t:.9e} s) in {} waits on {on}{}\n", w.call, if detail.is_empty() { String::new() } else { format!(" ({detail})") }));
+            rep.push_str(&format!(
+                "  rank {r} (t = {t:.9e} s) in {} waits on {on}{}\n",
+                w.call,
+                if detail.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({detail})")
+                }
+            ));
         }
-        rep.push_str(&format!("{blocked} rank(s) blocked, {} finished\n", self.n as usize - blocked));
+        rep.push_str(&format!(
+            "{blocked} rank(s) blocked, {} finished\n",
+            self.n as usize - blocked
+        ));
         eprint!("{rep}");
         if let Some(d) = &self.out_dir {
             let _ = std::fs::create_dir_all(d);
@@ -406,7 +442,13 @@ pub struct Matched {
 }
 
 pub enum Req {
-    Send { sid: u64, done: Option<f64>, dest: u32, ts: f64, entry: f64 },
+    Send {
+        sid: u64,
+        done: Option<f64>,
+        dest: u32,
+        ts: f64,
+        entry: f64,
+    },
     Recv {
         src: i32,
         comm: i32,
@@ -478,12 +520,25 @@ fn mix(a: u64, b: u64) -> u64 {
 
 impl Rank {
     pub fn new(id: u32, n: u32) -> Rank {
-        let world = Comm { ctx: 1, members: Arc::new((0..n).collect()), me: id as i32, coll_seq: 0, child_seq: 0 };
-        let selfc = Comm { ctx: mix(2, id as u64), members: Arc::new(vec![id]), me: 0, coll_seq: 0, child_seq: 0 };
+        let world = Comm {
+            ctx: 1,
+            members: Arc::new((0..n).collect()),
+            me: id as i32,
+            coll_seq: 0,
+            child_seq: 0,
+        };
+        let selfc = Comm {
+            ctx: mix(2, id as u64),
+            members: Arc::new(vec![id]),
+            me: 0,
+            coll_seq: 0,
+            child_seq: 0,
+        };
         let s = sim();
         let trace = s.trace_dir.as_ref().map(|d| {
-            let f = std::fs::File::create(d.join(format!("rank{id}.txt")))
-                .unwrap_or_else(|e| panic!("bsim: cannot create trace file in {}: {e}", d.display()));
+            let f = std::fs::File::create(d.join(format!("rank{id}.txt"))).unwrap_or_else(|e| {
+                panic!("bsim: cannot create trace file in {}: {e}", d.display())
+            });
             std::io::BufWriter::new(f)
         });
         Rank {
@@ -514,7 +569,13 @@ impl Rank {
         if sim().timeline {
             match self.events.last_mut() {
                 Some(e) if e.kind == EvKind::Compute && e.t1 == self.clock => e.t1 += t,
-                _ => self.events.push(Event { kind: EvKind::Compute, name: "compute", t0: self.clock, t1: self.clock + t, wait_end: self.clock }),
+                _ => self.events.push(Event {
+                    kind: EvKind::Compute,
+                    name: "compute",
+                    t0: self.clock,
+                    t1: self.clock + t,
+                    wait_end: self.clock,
+                }),
             }
         }
         self.clock += t;
@@ -536,14 +597,26 @@ impl Rank {
         self.stats.wait += idle;
         self.stats.calls += 1;
         if sim().timeline && d > 0.0 {
-            self.events.push(Event { kind: EvKind::Comm, name, t0: self.entry, t1: self.clock, wait_end: self.entry + idle });
+            self.events.push(Event {
+                kind: EvKind::Comm,
+                name,
+                t0: self.entry,
+                t1: self.clock,
+                wait_end: self.entry + idle,
+            });
         }
     }
 
     pub fn user_event(&mut self, name: &str) {
         if sim().timeline {
             let n: &'static str = Box::leak(name.to_string().into_boxed_str());
-            self.events.push(Event { kind: EvKind::User, name: n, t0: self.clock, t1: self.clock, wait_end: self.clock });
+            self.events.push(Event {
+                kind: EvKind::User,
+                name: n,
+                t0: self.clock,
+                t1: self.clock,
+                wait_end: self.clock,
+            });
         }
     }
 
@@ -581,7 +654,16 @@ impl Rank {
     }
 
     /// Post a send. Returns the request handle (completion known at once for eager sends).
-    pub fn isend(&mut self, comm: i32, dest: i32, tag: i32, bytes: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
+    pub fn isend(
+        &mut self,
+        comm: i32,
+        dest: i32,
+        tag: i32,
+        bytes: u64,
+        data: Option<&[u8]>,
+        blocking: bool,
+        sync: bool,
+    ) -> i32 {
         if dest == PROC_NULL {
             return self.new_req(Req::Null);
         }
@@ -591,9 +673,22 @@ impl Rank {
     }
 
     /// Post a send to world rank `dw` on context `ctx`.
-    fn isend_to(&mut self, ctx: u64, dw: u32, tag: i32, bytes: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
+    fn isend_to(
+        &mut self,
+        ctx: u64,
+        dw: u32,
+        tag: i32,
+        bytes: u64,
+        data: Option<&[u8]>,
+        blocking: bool,
+        sync: bool,
+    ) -> i32 {
         let s = sim();
-        let o = if blocking { s.plat.o_send } else { s.plat.o_isend };
+        let o = if blocking {
+            s.plat.o_send
+        } else {
+            s.plat.o_isend
+        };
         let entry = self.clock;
         self.clock += o;
         let ts = self.clock;
@@ -606,20 +701,48 @@ impl Rank {
         };
         self.stats.sends += 1;
         self.stats.bytes_sent += bytes;
-        let payload = if s.payload { data.map(|d| d.to_vec()) } else { None };
+        let payload = if s.payload {
+            data.map(|d| d.to_vec())
+        } else {
+            None
+        };
         let mut nk = 0;
         if let Some(net) = &s.net {
             self.next_nk += 1;
             nk = (self.id as u64) << 40 | self.next_nk;
             if !rdv && bytes < s.plat.async_threshold {
-                let m = crate::netmodel::Inj { src: self.id, dst: dw, bytes: bytes + s.plat.header_bytes, nk, sid };
+                let m = crate::netmodel::Inj {
+                    src: self.id,
+                    dst: dw,
+                    bytes: bytes + s.plat.header_bytes,
+                    nk,
+                    sid,
+                };
                 lock(net).add_pending(ts, m);
             } else {
                 lock(net).add_unmatched(ts, self.id, nk);
             }
         }
-        s.deliver(dw, Msg { src: self.id, ctx, tag, bytes, ts, sid, nk, payload });
-        self.new_req(Req::Send { sid, done: if rdv { None } else { Some(ts) }, dest: dw, ts, entry })
+        s.deliver(
+            dw,
+            Msg {
+                src: self.id,
+                ctx,
+                tag,
+                bytes,
+                ts,
+                sid,
+                nk,
+                payload,
+            },
+        );
+        self.new_req(Req::Send {
+            sid,
+            done: if rdv { None } else { Some(ts) },
+            dest: dw,
+            ts,
+            entry,
+        })
     }
 
     pub fn irecv(&mut self, comm: i32, src: i32, tag: i32, buf: usize, cap: u64) -> i32 {
@@ -627,7 +750,17 @@ impl Rank {
             return self.new_req(Req::Null);
         }
         let c = self.comm(comm).expect("valid comm");
-        let r = Req::Recv { src, comm, ctx: c.ctx, tag, members: c.members.clone(), buf, cap, post: self.clock, matched: None };
+        let r = Req::Recv {
+            src,
+            comm,
+            ctx: c.ctx,
+            tag,
+            members: c.members.clone(),
+            buf,
+            cap,
+            post: self.clock,
+            matched: None,
+        };
         let h = self.new_req(r);
         self.posted.push_back(h as usize);
         h
@@ -636,7 +769,11 @@ impl Rank {
     /// Match posted receives against the inbox, in posting order, as far as
     /// the choice is decided. Returns rendezvous notifications to send after
     /// the lock is released, and the key of an undecided ANY_SOURCE match.
-    fn progress(&mut self, g: &mut Inbox, granted: &mut bool) -> (Vec<(u32, u64, f64)>, Option<f64>) {
+    fn progress(
+        &mut self,
+        g: &mut Inbox,
+        granted: &mut bool,
+    ) -> (Vec<(u32, u64, f64)>, Option<f64>) {
         let s = sim();
         let mut notes = vec![];
         // rendezvous completions of my sends
@@ -653,7 +790,12 @@ impl Rank {
         }
         if !g.net_done.is_empty() {
             for r in self.reqs.iter_mut().flatten() {
-                if let Req::Recv { matched: Some(m), post, .. } = r {
+                if let Req::Recv {
+                    matched: Some(m),
+                    post,
+                    ..
+                } = r
+                {
                     if m.pending {
                         if let Some(t) = g.net_done.remove(&m.nk) {
                             m.tc = t.max(*post);
@@ -670,7 +812,15 @@ impl Rank {
         let mut k = 0;
         while k < self.posted.len() {
             let h = self.posted[k];
-            let Some(Req::Recv { src, ctx, tag, members, post, .. }) = &self.reqs[h] else {
+            let Some(Req::Recv {
+                src,
+                ctx,
+                tag,
+                members,
+                post,
+                ..
+            }) = &self.reqs[h]
+            else {
                 self.posted.remove(k);
                 continue;
             };
@@ -726,7 +876,13 @@ impl Rank {
             let (tc, pending) = if s.net.is_some() {
                 // the network says when; the sender hears from it too
                 if !early {
-                    let inj = crate::netmodel::Inj { src: m.src, dst: self.id, bytes: m.bytes + s.plat.header_bytes, nk: m.nk, sid: m.sid };
+                    let inj = crate::netmodel::Inj {
+                        src: m.src,
+                        dst: self.id,
+                        bytes: m.bytes + s.plat.header_bytes,
+                        nk: m.nk,
+                        sid: m.sid,
+                    };
                     self.net_inj.push((m.ts, start, inj));
                 }
                 match g.net_done.remove(&m.nk) {
@@ -740,7 +896,16 @@ impl Rank {
                 }
                 (tc, false)
             };
-            let Some(Req::Recv { members, buf, cap, matched, .. }) = &mut self.reqs[h] else { unreachable!() };
+            let Some(Req::Recv {
+                members,
+                buf,
+                cap,
+                matched,
+                ..
+            }) = &mut self.reqs[h]
+            else {
+                unreachable!()
+            };
             let src_comm = members.iter().position(|&x| x == m.src).unwrap_or(0) as i32;
             if m.bytes > *cap {
                 eprintln!(
@@ -755,7 +920,15 @@ impl Rank {
                     unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), *buf as *mut u8, p.len()) };
                 }
             }
-            *matched = Some(Matched { tc: tc.max(post), pending, nk: m.nk, start, src_comm, tag: m.tag, bytes: m.bytes });
+            *matched = Some(Matched {
+                tc: tc.max(post),
+                pending,
+                nk: m.nk,
+                start,
+                src_comm,
+                tag: m.tag,
+                bytes: m.bytes,
+            });
         }
         (notes, undecided)
     }
@@ -763,16 +936,32 @@ impl Rank {
     /// Record what `hs` wait for in `w` (reusing its buffer); returns how many
     /// deliveries they still need.
     fn wait_desc(&self, call: &'static str, hs: &[usize], w: &mut WaitDesc) -> u32 {
-        w.call = if self.call.is_empty() { call } else { self.call };
+        w.call = if self.call.is_empty() {
+            call
+        } else {
+            self.call
+        };
         w.items.clear();
         w.meeting = None;
         for &h in hs {
             match &self.reqs[h] {
-                Some(Req::Recv { src, tag, members, matched: None, .. }) => {
-                    let p = if *src == ANY_SOURCE { u32::MAX } else { members[*src as usize] };
+                Some(Req::Recv {
+                    src,
+                    tag,
+                    members,
+                    matched: None,
+                    ..
+                }) => {
+                    let p = if *src == ANY_SOURCE {
+                        u32::MAX
+                    } else {
+                        members[*src as usize]
+                    };
                     w.items.push((W_RECV, p, *tag));
                 }
-                Some(Req::Send { dest, done: None, .. }) => w.items.push((W_RDV, *dest, 0)),
+                Some(Req::Send {
+                    dest, done: None, ..
+                }) => w.items.push((W_RDV, *dest, 0)),
                 _ => {}
             }
         }
@@ -783,16 +972,34 @@ impl Rank {
     fn lower_bound(&self, h: usize) -> f64 {
         let s = sim();
         match &self.reqs[h] {
-            Some(Req::Recv { src, members, post, matched: None, .. }) => {
+            Some(Req::Recv {
+                src,
+                members,
+                post,
+                matched: None,
+                ..
+            }) => {
                 let lb = if *src == ANY_SOURCE {
-                    members.iter().map(|&r| s.published(r)).fold(f64::INFINITY, f64::min)
+                    members
+                        .iter()
+                        .map(|&r| s.published(r))
+                        .fold(f64::INFINITY, f64::min)
                 } else {
                     s.published(members[*src as usize])
                 };
                 lb.max(*post)
             }
-            Some(Req::Send { ts, dest, done: None, .. }) => s.published(*dest).max(*ts),
-            Some(Req::Recv { matched: Some(m), post, .. }) if m.pending => m.start.max(*post),
+            Some(Req::Send {
+                ts,
+                dest,
+                done: None,
+                ..
+            }) => s.published(*dest).max(*ts),
+            Some(Req::Recv {
+                matched: Some(m),
+                post,
+                ..
+            }) if m.pending => m.start.max(*post),
             Some(r) => r.done().unwrap_or(0.0),
             None => 0.0,
         }
@@ -801,7 +1008,13 @@ impl Rank {
     /// Block until `pred` holds over the request table (re-matching as messages come).
     /// `choice`: for Waitany/Test, returns Some(decision) or the undecided key.
     /// `all`: the wait needs every request (Waitall); otherwise any one may do.
-    fn block<T>(&mut self, call: &'static str, hs: &[usize], all: bool, mut decide: impl FnMut(&mut Rank, bool) -> Result<T, Option<f64>>) -> T {
+    fn block<T>(
+        &mut self,
+        call: &'static str,
+        hs: &[usize],
+        all: bool,
+        mut decide: impl FnMut(&mut Rank, bool) -> Result<T, Option<f64>>,
+    ) -> T {
         let s = sim();
         let sh = &s.ranks[self.id as usize];
         let mut granted = false;
@@ -833,7 +1046,11 @@ impl Rank {
             let need = self.wait_desc(call, hs, &mut wd);
             g.wait = wd;
             // receives posted before these (ANY_SOURCE order) may take messages first
-            let need = if !all || s.net.is_some() || self.posted.len() as u32 > need { 1 } else { need };
+            let need = if !all || s.net.is_some() || self.posted.len() as u32 > need {
+                1
+            } else {
+                need
+            };
             let g = s.sleep(self.id, g, cand, need);
             drop(g);
         }
@@ -865,19 +1082,34 @@ impl Rank {
                 self.idle += (d - self.clock.max(ts)).max(0.0);
                 self.clock = self.clock.max(d);
             }
-            Req::Recv { matched, post, comm, .. } => {
+            Req::Recv {
+                matched,
+                post,
+                comm,
+                ..
+            } => {
                 let m = matched.unwrap();
                 let before = self.clock;
                 self.clock = self.clock.max(m.tc) + s.plat.o_recv;
                 self.idle += (m.start - before.max(post)).max(0.0);
                 self.stats.recvs += 1;
                 if let Some(st) = st {
-                    *st = St { source: m.src_comm, tag: m.tag, bytes: m.bytes, comm };
+                    *st = St {
+                        source: m.src_comm,
+                        tag: m.tag,
+                        bytes: m.bytes,
+                        comm,
+                    };
                 }
             }
             Req::Null => {
                 if let Some(st) = st {
-                    *st = St { source: PROC_NULL, tag: ANY_TAG, bytes: 0, comm: 0 };
+                    *st = St {
+                        source: PROC_NULL,
+                        tag: ANY_TAG,
+                        bytes: 0,
+                        comm: 0,
+                    };
                 }
             }
         }
@@ -891,7 +1123,10 @@ impl Rank {
     pub fn waitall(&mut self, hs: &[i32], sts: &mut [St]) {
         let live: Vec<usize> = hs.iter().filter(|&&h| h > 0).map(|&h| h as usize).collect();
         self.block("Waitall", &live, true, |me, _| {
-            if live.iter().all(|&h| me.reqs[h].as_ref().is_some_and(|r| r.done().is_some())) {
+            if live
+                .iter()
+                .all(|&h| me.reqs[h].as_ref().is_some_and(|r| r.done().is_some()))
+            {
                 Ok(())
             } else {
                 Err(None)
@@ -912,7 +1147,12 @@ impl Rank {
     /// MPI_Waitany: the request that completes first in virtual time (lowest
     /// index on ties). Returns its index or None if all are REQUEST_NULL.
     pub fn waitany(&mut self, hs: &[i32], st: &mut St) -> Option<usize> {
-        let live: Vec<(usize, usize)> = hs.iter().enumerate().filter(|(_, &h)| h > 0).map(|(i, &h)| (i, h as usize)).collect();
+        let live: Vec<(usize, usize)> = hs
+            .iter()
+            .enumerate()
+            .filter(|(_, &h)| h > 0)
+            .map(|(i, &h)| (i, h as usize))
+            .collect();
         if live.is_empty() {
             return None;
         }
@@ -992,7 +1232,12 @@ impl Rank {
     }
 
     /// A collective: meet the other members, get my exit time.
-    pub fn collective(&mut self, comm: i32, kind: CollKind, args: crate::lmpi::CollArgs) -> Option<(u64, Arc<Vec<u32>>)> {
+    pub fn collective(
+        &mut self,
+        comm: i32,
+        kind: CollKind,
+        args: crate::lmpi::CollArgs,
+    ) -> Option<(u64, Arc<Vec<u32>>)> {
         let s = sim();
         let c = self.comms[comm as usize].as_mut().expect("valid comm");
         c.coll_seq += 1;
@@ -1001,7 +1246,12 @@ impl Rank {
         let me = c.me as usize;
         let members = c.members.clone();
         self.stats.colls += 1;
-        if s.net.is_some() && !s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup && p > 1 {
+        if s.net.is_some()
+            && !s.payload
+            && kind != CollKind::CommSplit
+            && kind != CollKind::CommDup
+            && p > 1
+        {
             let op = kind.name();
             let table = s.plat.coll_mode == crate::model::CollMode::Table;
             if !table || !s.plat.coll.ops.contains_key(op) {
@@ -1011,7 +1261,7 @@ impl Rank {
                     s.warn_once(op, format!("collective table has no `{op}` entries; using the point-to-point decomposition"));
                 }
                 let shape = crate::netmodel::local_shape(kind, me, &args, p);
-                let ops = coll::schedule(&shape).swap_remove(me);
+                let ops = coll::schedule_for(&shape, me);
                 self.run_schedule(mix(key.0 ^ 0xc011, key.1), &members, ops);
                 return None;
             }
@@ -1061,7 +1311,11 @@ impl Rank {
                 if m.done.load(SeqCst) {
                     break;
                 }
-                g.wait.call = if self.call.is_empty() { name } else { self.call };
+                g.wait.call = if self.call.is_empty() {
+                    name
+                } else {
+                    self.call
+                };
                 g.wait.items.clear();
                 g.wait.meeting = Some((m.clone(), members.clone(), name));
                 if s.net.is_some() {
@@ -1082,10 +1336,17 @@ impl Rank {
             lock(&sh.st).wait.meeting = None;
         }
         let exit = lock(&m.exit)[me];
-        let last = lock(&m.args).iter().flatten().map(|a| a.arrive).fold(arrive, f64::max);
+        let last = lock(&m.args)
+            .iter()
+            .flatten()
+            .map(|a| a.arrive)
+            .fold(arrive, f64::max);
         self.idle += (last - arrive).max(0.0).min(exit - arrive);
         self.clock = self.clock.max(exit);
-        let ops = lock(&m.sched).get_mut(me).map(std::mem::take).unwrap_or_default();
+        let ops = lock(&m.sched)
+            .get_mut(me)
+            .map(std::mem::take)
+            .unwrap_or_default();
         if !ops.is_empty() {
             self.run_schedule(mix(key.0 ^ 0xc011, key.1), &members, ops);
         }
@@ -1100,7 +1361,17 @@ impl Rank {
         for op in ops {
             let mut hs = Vec::with_capacity(op.sends.len() + op.recvs.len());
             for &(src, _, q) in &op.recvs {
-                let r = Req::Recv { src: src as i32, comm: 0, ctx, tag: q as i32, members: members.clone(), buf: 0, cap: u64::MAX, post: self.clock, matched: None };
+                let r = Req::Recv {
+                    src: src as i32,
+                    comm: 0,
+                    ctx,
+                    tag: q as i32,
+                    members: members.clone(),
+                    buf: 0,
+                    cap: u64::MAX,
+                    post: self.clock,
+                    matched: None,
+                };
                 let h = self.new_req(r);
                 self.posted.push_back(h as usize);
                 hs.push(h);
@@ -1125,7 +1396,13 @@ type Split = Vec<Option<(u64, Arc<Vec<u32>>)>>;
 
 /// The last member of a meeting: exit times of all members and the data moves.
 /// NSIM + payload mode without a table: exit = arrival and each member's steps, to run.
-fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<crate::lmpi::CollArgs>], ctx: u64) -> (Vec<f64>, Split, Vec<Vec<coll::Op>>) {
+fn finish_meeting(
+    s: &Sim,
+    kind: CollKind,
+    members: &[u32],
+    args: &mut [Option<crate::lmpi::CollArgs>],
+    ctx: u64,
+) -> (Vec<f64>, Split, Vec<Vec<coll::Op>>) {
     let a: Vec<&crate::lmpi::CollArgs> = args.iter().map(|x| x.as_ref().unwrap()).collect();
     let arrive: Vec<f64> = a.iter().map(|x| x.arrive).collect();
     let shape = crate::lmpi::shape_of(kind, &a);
@@ -1133,14 +1410,16 @@ fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<c
     let mut sched = vec![];
     // NSIM mode: payload collectives meet (to move the data) and then run
     // their schedule; communicator creation keeps l + s/w
-    let exit = if s.net.is_some() && s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup {
-        coll::table_times(&s.plat, &shape, &arrive, &mut warn).unwrap_or_else(|| {
-            sched = coll::schedule(&shape);
-            arrive.clone()
-        })
-    } else {
-        coll::times(&s.plat, &shape, &arrive, members, &mut warn)
-    };
+    let exit =
+        if s.net.is_some() && s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup
+        {
+            coll::table_times(&s.plat, &shape, &arrive, &mut warn).unwrap_or_else(|| {
+                sched = coll::schedule(&shape);
+                arrive.clone()
+            })
+        } else {
+            coll::times(&s.plat, &shape, &arrive, members, &mut warn)
+        };
     if s.payload {
         crate::lmpi::move_data(kind, &a);
     }
@@ -1155,12 +1434,19 @@ fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<c
             if col == crate::lmpi::UNDEFINED as i64 {
                 continue;
             }
-            let mut v: Vec<(i64, usize)> = (0..a.len()).filter(|&i| a[i].color == col).map(|i| (a[i].key, i)).collect();
+            let mut v: Vec<(i64, usize)> = (0..a.len())
+                .filter(|&i| a[i].color == col)
+                .map(|i| (a[i].key, i))
+                .collect();
             v.sort();
             by_color.insert(col, Arc::new(v.iter().map(|&(_, i)| members[i]).collect()));
         }
         for x in &a {
-            split.push(by_color.get(&x.color).map(|m| (mix(x.newctx, ctx), m.clone())));
+            split.push(
+                by_color
+                    .get(&x.color)
+                    .map(|m| (mix(x.newctx, ctx), m.clone())),
+            );
         }
     }
     (exit, split, sched)

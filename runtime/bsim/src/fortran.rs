@@ -3,7 +3,11 @@
 //! LMPI_STATUS_IGNORE, LMPI_STATUSES_IGNORE and LMPI_IN_PLACE are members of
 //! the common block /lmpi_fconst/ declared in lmpif.h and recognised by address.
 
-#![allow(non_upper_case_globals, clippy::missing_safety_doc, clippy::too_many_arguments)]
+#![allow(
+    non_upper_case_globals,
+    clippy::missing_safety_doc,
+    clippy::too_many_arguments
+)]
 
 use crate::lmpi::{self as c, LmpiStatus, IN_PLACE};
 use std::ffi::{c_char, c_double, c_int, c_void};
@@ -94,7 +98,9 @@ pub extern "C" fn bsim_rank_() -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn bsim_event_(name: *const c_char, len: usize) {
-    let s = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len)).trim_end().to_string();
+    let s = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len))
+        .trim_end()
+        .to_string();
     let cs = std::ffi::CString::new(s).unwrap_or_default();
     c::BSIM_Event(cs.as_ptr())
 }
@@ -118,7 +124,13 @@ pub unsafe extern "C" fn lmpi_comm_dup_(comm: *const c_int, new: *mut c_int, ier
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_comm_split_(comm: *const c_int, color: *const c_int, key: *const c_int, new: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_comm_split_(
+    comm: *const c_int,
+    color: *const c_int,
+    key: *const c_int,
+    new: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Comm_split(*comm, *color, *key, new);
     ok(ierr)
 }
@@ -136,13 +148,23 @@ pub unsafe extern "C" fn lmpi_type_size_(t: *const c_int, size: *mut c_int, ierr
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_get_count_(status: *mut c_int, t: *const c_int, count: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_get_count_(
+    status: *mut c_int,
+    t: *const c_int,
+    count: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Get_count(status as *const LmpiStatus, *t, count);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_get_processor_name_(name: *mut c_char, len: *mut c_int, ierr: *mut c_int, name_len: usize) {
+pub unsafe extern "C" fn lmpi_get_processor_name_(
+    name: *mut c_char,
+    len: *mut c_int,
+    ierr: *mut c_int,
+    name_len: usize,
+) {
     let mut buf = [0 as c_char; 300];
     let mut l = 0;
     c::LMPI_Get_processor_name(buf.as_mut_ptr(), &mut l);
@@ -156,42 +178,108 @@ pub unsafe extern "C" fn lmpi_get_processor_name_(name: *mut c_char, len: *mut c
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_send_(b: *const c_void, n: *const c_int, t: *const c_int, d: *const c_int, tag: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_send_(
+    b: *const c_void,
+    n: *const c_int,
+    t: *const c_int,
+    d: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Send(b, *n, *t, *d, *tag, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_ssend_(b: *const c_void, n: *const c_int, t: *const c_int, d: *const c_int, tag: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_ssend_(
+    b: *const c_void,
+    n: *const c_int,
+    t: *const c_int,
+    d: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Ssend(b, *n, *t, *d, *tag, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_isend_(b: *const c_void, n: *const c_int, t: *const c_int, d: *const c_int, tag: *const c_int, comm: *const c_int, req: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_isend_(
+    b: *const c_void,
+    n: *const c_int,
+    t: *const c_int,
+    d: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Isend(b, *n, *t, *d, *tag, *comm, req);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_irecv_(b: *mut c_void, n: *const c_int, t: *const c_int, s: *const c_int, tag: *const c_int, comm: *const c_int, req: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_irecv_(
+    b: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    s: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Irecv(b, *n, *t, *s, *tag, *comm, req);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_recv_(b: *mut c_void, n: *const c_int, t: *const c_int, s: *const c_int, tag: *const c_int, comm: *const c_int, status: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_recv_(
+    b: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    s: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    status: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Recv(b, *n, *t, *s, *tag, *comm, st(status));
     ok(ierr)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn lmpi_sendrecv_(
-    sb: *const c_void, sn: *const c_int, stp: *const c_int, d: *const c_int, stag: *const c_int,
-    rb: *mut c_void, rn: *const c_int, rtp: *const c_int, s: *const c_int, rtag: *const c_int,
-    comm: *const c_int, status: *mut c_int, ierr: *mut c_int,
+    sb: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *const c_int,
+    stag: *const c_int,
+    rb: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    s: *const c_int,
+    rtag: *const c_int,
+    comm: *const c_int,
+    status: *mut c_int,
+    ierr: *mut c_int,
 ) {
-    c::LMPI_Sendrecv(sb, *sn, *stp, *d, *stag, rb, *rn, *rtp, *s, *rtag, *comm, st(status));
+    c::LMPI_Sendrecv(
+        sb,
+        *sn,
+        *stp,
+        *d,
+        *stag,
+        rb,
+        *rn,
+        *rtp,
+        *s,
+        *rtag,
+        *comm,
+        st(status),
+    );
     ok(ierr)
 }
 
@@ -202,13 +290,24 @@ pub unsafe extern "C" fn lmpi_wait_(req: *mut c_int, status: *mut c_int, ierr: *
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_waitall_(n: *const c_int, reqs: *mut c_int, statuses: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_waitall_(
+    n: *const c_int,
+    reqs: *mut c_int,
+    statuses: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Waitall(*n, reqs, st(statuses));
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_waitany_(n: *const c_int, reqs: *mut c_int, index: *mut c_int, status: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_waitany_(
+    n: *const c_int,
+    reqs: *mut c_int,
+    index: *mut c_int,
+    status: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Waitany(*n, reqs, index, st(status));
     if *index >= 0 {
         *index += 1;
@@ -217,13 +316,24 @@ pub unsafe extern "C" fn lmpi_waitany_(n: *const c_int, reqs: *mut c_int, index:
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_test_(req: *mut c_int, flag: *mut c_int, status: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_test_(
+    req: *mut c_int,
+    flag: *mut c_int,
+    status: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Test(req, flag, st(status));
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_testall_(n: *const c_int, reqs: *mut c_int, flag: *mut c_int, statuses: *mut c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_testall_(
+    n: *const c_int,
+    reqs: *mut c_int,
+    flag: *mut c_int,
+    statuses: *mut c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Testall(*n, reqs, flag, st(statuses));
     ok(ierr)
 }
@@ -235,69 +345,181 @@ pub unsafe extern "C" fn lmpi_barrier_(comm: *const c_int, ierr: *mut c_int) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_bcast_(b: *mut c_void, n: *const c_int, t: *const c_int, root: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_bcast_(
+    b: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Bcast(b, *n, *t, *root, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_reduce_(s: *const c_void, d: *mut c_void, n: *const c_int, t: *const c_int, op: *const c_int, root: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_reduce_(
+    s: *const c_void,
+    d: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    op: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Reduce(inp(s), d, *n, *t, *op, *root, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_allreduce_(s: *const c_void, d: *mut c_void, n: *const c_int, t: *const c_int, op: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_allreduce_(
+    s: *const c_void,
+    d: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    op: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Allreduce(inp(s), d, *n, *t, *op, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_gather_(s: *const c_void, sn: *const c_int, stp: *const c_int, d: *mut c_void, rn: *const c_int, rtp: *const c_int, root: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_gather_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Gather(inp(s), *sn, *stp, d, *rn, *rtp, *root, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_gatherv_(s: *const c_void, sn: *const c_int, stp: *const c_int, d: *mut c_void, rns: *const c_int, displs: *const c_int, rtp: *const c_int, root: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_gatherv_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rns: *const c_int,
+    displs: *const c_int,
+    rtp: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Gatherv(inp(s), *sn, *stp, d, rns, displs, *rtp, *root, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_scatter_(s: *const c_void, sn: *const c_int, stp: *const c_int, d: *mut c_void, rn: *const c_int, rtp: *const c_int, root: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_scatter_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Scatter(s, *sn, *stp, inp(d) as *mut c_void, *rn, *rtp, *root, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_scatterv_(s: *const c_void, sns: *const c_int, displs: *const c_int, stp: *const c_int, d: *mut c_void, rn: *const c_int, rtp: *const c_int, root: *const c_int, comm: *const c_int, ierr: *mut c_int) {
-    c::LMPI_Scatterv(s, sns, displs, *stp, inp(d) as *mut c_void, *rn, *rtp, *root, *comm);
+pub unsafe extern "C" fn lmpi_scatterv_(
+    s: *const c_void,
+    sns: *const c_int,
+    displs: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
+    c::LMPI_Scatterv(
+        s,
+        sns,
+        displs,
+        *stp,
+        inp(d) as *mut c_void,
+        *rn,
+        *rtp,
+        *root,
+        *comm,
+    );
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_allgather_(s: *const c_void, sn: *const c_int, stp: *const c_int, d: *mut c_void, rn: *const c_int, rtp: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_allgather_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Allgather(inp(s), *sn, *stp, d, *rn, *rtp, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_allgatherv_(s: *const c_void, sn: *const c_int, stp: *const c_int, d: *mut c_void, rns: *const c_int, displs: *const c_int, rtp: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_allgatherv_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rns: *const c_int,
+    displs: *const c_int,
+    rtp: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Allgatherv(inp(s), *sn, *stp, d, rns, displs, *rtp, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_alltoall_(s: *const c_void, sn: *const c_int, stp: *const c_int, d: *mut c_void, rn: *const c_int, rtp: *const c_int, comm: *const c_int, ierr: *mut c_int) {
+pub unsafe extern "C" fn lmpi_alltoall_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
+) {
     c::LMPI_Alltoall(s, *sn, *stp, d, *rn, *rtp, *comm);
     ok(ierr)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn lmpi_alltoallv_(
-    s: *const c_void, sns: *const c_int, sd: *const c_int, stp: *const c_int,
-    d: *mut c_void, rns: *const c_int, rd: *const c_int, rtp: *const c_int, comm: *const c_int, ierr: *mut c_int,
+    s: *const c_void,
+    sns: *const c_int,
+    sd: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rns: *const c_int,
+    rd: *const c_int,
+    rtp: *const c_int,
+    comm: *const c_int,
+    ierr: *mut c_int,
 ) {
     c::LMPI_Alltoallv(s, sns, sd, *stp, d, rns, rd, *rtp, *comm);
     ok(ierr)

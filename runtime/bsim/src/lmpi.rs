@@ -35,32 +35,74 @@ pub fn with<R>(name: &'static str, f: impl FnOnce(&mut Rank) -> R) -> R {
 
 use crate::mpi_backend as mb;
 
-fn isend(r: &mut Rank, comm: i32, dest: i32, tag: i32, b: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
-    if mb::on() { mb::isend(r, comm, dest, tag, b, blocking, sync) } else { r.isend(comm, dest, tag, b, data, blocking, sync) }
+fn isend(
+    r: &mut Rank,
+    comm: i32,
+    dest: i32,
+    tag: i32,
+    b: u64,
+    data: Option<&[u8]>,
+    blocking: bool,
+    sync: bool,
+) -> i32 {
+    if mb::on() {
+        mb::isend(r, comm, dest, tag, b, blocking, sync)
+    } else {
+        r.isend(comm, dest, tag, b, data, blocking, sync)
+    }
 }
 
 fn irecv(r: &mut Rank, comm: i32, src: i32, tag: i32, buf: usize, cap: u64) -> i32 {
-    if mb::on() { mb::irecv(r, comm, src, tag, cap) } else { r.irecv(comm, src, tag, buf, cap) }
+    if mb::on() {
+        mb::irecv(r, comm, src, tag, cap)
+    } else {
+        r.irecv(comm, src, tag, buf, cap)
+    }
 }
 
 fn wait(r: &mut Rank, h: i32, st: &mut St) {
-    if mb::on() { mb::wait(r, h, st) } else { r.wait(h, st) }
+    if mb::on() {
+        mb::wait(r, h, st)
+    } else {
+        r.wait(h, st)
+    }
 }
 
 fn waitall(r: &mut Rank, hs: &[i32], sts: &mut [St]) {
-    if mb::on() { mb::waitall(r, hs, sts) } else { r.waitall(hs, sts) }
+    if mb::on() {
+        mb::waitall(r, hs, sts)
+    } else {
+        r.waitall(hs, sts)
+    }
 }
 
 fn waitany(r: &mut Rank, hs: &[i32], st: &mut St) -> Option<usize> {
-    if mb::on() { mb::waitany(r, hs, st) } else { r.waitany(hs, st) }
+    if mb::on() {
+        mb::waitany(r, hs, st)
+    } else {
+        r.waitany(hs, st)
+    }
 }
 
 fn testall(r: &mut Rank, hs: &[i32], sts: &mut [St]) -> bool {
-    if mb::on() { mb::testall(r, hs, sts) } else { r.testall(hs, sts) }
+    if mb::on() {
+        mb::testall(r, hs, sts)
+    } else {
+        r.testall(hs, sts)
+    }
 }
 
-fn collective(r: &mut Rank, comm: i32, kind: CollKind, a: CollArgs) -> Option<(u64, std::sync::Arc<Vec<u32>>)> {
-    if mb::on() { mb::collective(r, comm, kind, a) } else { r.collective(comm, kind, a) }
+fn collective(
+    r: &mut Rank,
+    comm: i32,
+    kind: CollKind,
+    a: CollArgs,
+) -> Option<(u64, std::sync::Arc<Vec<u32>>)> {
+    if mb::on() {
+        mb::collective(r, comm, kind, a)
+    } else {
+        r.collective(comm, kind, a)
+    }
 }
 
 pub fn fail(r: &Rank, call: &str, msg: String) -> ! {
@@ -84,7 +126,11 @@ fn check_peer(r: &Rank, call: &str, comm: c_int, peer: c_int, any_ok: bool) {
     if peer == PROC_NULL || (any_ok && peer == ANY_SOURCE) || (peer >= 0 && (peer as usize) < n) {
         return;
     }
-    fail(r, call, format!("rank {peer} is not in the communicator (size {n})"))
+    fail(
+        r,
+        call,
+        format!("rank {peer} is not in the communicator (size {n})"),
+    )
 }
 
 fn bytes_of(r: &Rank, call: &str, count: c_int, t: c_int) -> u64 {
@@ -122,7 +168,11 @@ pub extern "C" fn BSIM_Add_time(t: c_double) {
 
 #[no_mangle]
 pub unsafe extern "C" fn BSIM_Event(name: *const c_char) {
-    let n = if name.is_null() { "event".into() } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
+    let n = if name.is_null() {
+        "event".into()
+    } else {
+        CStr::from_ptr(name).to_string_lossy().into_owned()
+    };
     with("BSIM_Event", |r| {
         r.trace_line(|| format!("event name={n}"));
         r.user_event(&n)
@@ -148,7 +198,12 @@ pub extern "C" fn LMPI_Init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) -> 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Init_thread(
+    _argc: *mut c_int,
+    _argv: *mut *mut *mut c_char,
+    required: c_int,
+    provided: *mut c_int,
+) -> c_int {
     with("LMPI_Init_thread", |r| r.initialized = true);
     if !provided.is_null() {
         *provided = required.min(3);
@@ -177,7 +232,11 @@ pub unsafe extern "C" fn LMPI_Finalized(flag: *mut c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn LMPI_Abort(_comm: c_int, code: c_int) -> c_int {
     let id = CUR.with(|c| c.get());
-    let rank = if id.is_null() { -1 } else { unsafe { (*id).id as i64 } };
+    let rank = if id.is_null() {
+        -1
+    } else {
+        unsafe { (*id).id as i64 }
+    };
     eprintln!("bsim: rank {rank} called LMPI_Abort({code})");
     if mb::on() {
         mb::abort(if code == 0 { 1 } else { code });
@@ -214,14 +273,24 @@ pub unsafe extern "C" fn LMPI_Type_size(t: c_int, size: *mut c_int) -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Type_contiguous(count: c_int, old: c_int, new: *mut c_int) -> c_int {
-    let b = with("LMPI_Type_contiguous", |r| bytes_of(r, "LMPI_Type_contiguous", count, old));
+    let b = with("LMPI_Type_contiguous", |r| {
+        bytes_of(r, "LMPI_Type_contiguous", count, old)
+    });
     *new = dtype::derive(b, old).unwrap();
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Type_vector(count: c_int, blocklen: c_int, _stride: c_int, old: c_int, new: *mut c_int) -> c_int {
-    let b = with("LMPI_Type_vector", |r| bytes_of(r, "LMPI_Type_vector", count.max(0) * blocklen.max(0), old));
+pub unsafe extern "C" fn LMPI_Type_vector(
+    count: c_int,
+    blocklen: c_int,
+    _stride: c_int,
+    old: c_int,
+    new: *mut c_int,
+) -> c_int {
+    let b = with("LMPI_Type_vector", |r| {
+        bytes_of(r, "LMPI_Type_vector", count.max(0) * blocklen.max(0), old)
+    });
     *new = dtype::derive(b, old).unwrap();
     SUCCESS
 }
@@ -238,10 +307,20 @@ pub unsafe extern "C" fn LMPI_Type_free(t: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Get_count(st: *const LmpiStatus, t: c_int, count: *mut c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Get_count(
+    st: *const LmpiStatus,
+    t: c_int,
+    count: *mut c_int,
+) -> c_int {
     let sz = with("LMPI_Get_count", |r| tsize(r, "LMPI_Get_count", t));
     let b = std::ptr::addr_of!((*st).bytes).read_unaligned() as u64;
-    *count = if sz == 0 { 0 } else if b % sz != 0 { UNDEFINED } else { (b / sz) as c_int };
+    *count = if sz == 0 {
+        0
+    } else if b % sz != 0 {
+        UNDEFINED
+    } else {
+        (b / sz) as c_int
+    };
     SUCCESS
 }
 
@@ -249,13 +328,17 @@ pub unsafe extern "C" fn LMPI_Get_count(st: *const LmpiStatus, t: c_int, count: 
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Comm_rank(comm: c_int, rank: *mut c_int) -> c_int {
-    *rank = with("LMPI_Comm_rank", |r| check_comm(r, "LMPI_Comm_rank", comm).0);
+    *rank = with("LMPI_Comm_rank", |r| {
+        check_comm(r, "LMPI_Comm_rank", comm).0
+    });
     SUCCESS
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Comm_size(comm: c_int, size: *mut c_int) -> c_int {
-    *size = with("LMPI_Comm_size", |r| check_comm(r, "LMPI_Comm_size", comm).1) as c_int;
+    *size = with("LMPI_Comm_size", |r| {
+        check_comm(r, "LMPI_Comm_size", comm).1
+    }) as c_int;
     SUCCESS
 }
 
@@ -264,7 +347,12 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
         let (me, _) = check_comm(r, name, comm);
         r.enter();
         let newctx = r.derive_ctx(comm, color as i64);
-        let a = CollArgs { color: color as i64, key: key as i64, newctx, ..CollArgs::new(r.clock) };
+        let a = CollArgs {
+            color: color as i64,
+            key: key as i64,
+            newctx,
+            ..CollArgs::new(r.clock)
+        };
         r.trace_line(|| format!("{} peer=-1 tag=-1 bytes=0 comm={comm}", kind.name()));
         let res = collective(r, comm, kind, a);
         r.leave(name);
@@ -272,7 +360,13 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
             Some((ctx, members)) => {
                 let my = members.iter().position(|&x| x == r.id).unwrap() as i32;
                 let _ = me;
-                let h = r.add_comm(crate::engine::Comm { ctx, members, me: my, coll_seq: 0, child_seq: 0 });
+                let h = r.add_comm(crate::engine::Comm {
+                    ctx,
+                    members,
+                    me: my,
+                    coll_seq: 0,
+                    child_seq: 0,
+                });
                 if mb::on() {
                     mb::bind_comm(h);
                 }
@@ -285,12 +379,23 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Comm_dup(comm: c_int, new: *mut c_int) -> c_int {
-    *new = split(comm, 0, with("LMPI_Comm_dup", |r| check_comm(r, "LMPI_Comm_dup", comm).0), CollKind::CommDup, "LMPI_Comm_dup");
+    *new = split(
+        comm,
+        0,
+        with("LMPI_Comm_dup", |r| check_comm(r, "LMPI_Comm_dup", comm).0),
+        CollKind::CommDup,
+        "LMPI_Comm_dup",
+    );
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Comm_split(comm: c_int, color: c_int, key: c_int, new: *mut c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Comm_split(
+    comm: c_int,
+    color: c_int,
+    key: c_int,
+    new: *mut c_int,
+) -> c_int {
     let color = if color < 0 { UNDEFINED } else { color };
     *new = split(comm, color, key, CollKind::CommSplit, "LMPI_Comm_split");
     SUCCESS
@@ -320,7 +425,17 @@ unsafe fn data<'a>(buf: *const c_void, bytes: u64) -> Option<&'a [u8]> {
     }
 }
 
-unsafe fn send_common(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int, blocking: bool, sync: bool, name: &'static str) -> c_int {
+unsafe fn send_common(
+    buf: *const c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    tag: c_int,
+    comm: c_int,
+    blocking: bool,
+    sync: bool,
+    name: &'static str,
+) -> c_int {
     with(name, |r| {
         check_peer(r, name, comm, dest, false);
         let b = bytes_of(r, name, count, t);
@@ -342,41 +457,93 @@ unsafe fn send_common(buf: *const c_void, count: c_int, t: c_int, dest: c_int, t
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Send(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Send(
+    buf: *const c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    tag: c_int,
+    comm: c_int,
+) -> c_int {
     send_common(buf, count, t, dest, tag, comm, true, false, "LMPI_Send");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Ssend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Ssend(
+    buf: *const c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    tag: c_int,
+    comm: c_int,
+) -> c_int {
     send_common(buf, count, t, dest, tag, comm, true, true, "LMPI_Ssend");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Rsend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Rsend(
+    buf: *const c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    tag: c_int,
+    comm: c_int,
+) -> c_int {
     LMPI_Send(buf, count, t, dest, tag, comm)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Bsend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Bsend(
+    buf: *const c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    tag: c_int,
+    comm: c_int,
+) -> c_int {
     LMPI_Send(buf, count, t, dest, tag, comm)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Isend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Isend(
+    buf: *const c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    tag: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
     *req = send_common(buf, count, t, dest, tag, comm, false, false, "LMPI_Isend");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Issend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Issend(
+    buf: *const c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    tag: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
     *req = send_common(buf, count, t, dest, tag, comm, false, true, "LMPI_Issend");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Irecv(buf: *mut c_void, count: c_int, t: c_int, src: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
+pub unsafe extern "C" fn LMPI_Irecv(
+    buf: *mut c_void,
+    count: c_int,
+    t: c_int,
+    src: c_int,
+    tag: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
     *req = with("LMPI_Irecv", |r| {
         check_peer(r, "LMPI_Irecv", comm, src, true);
         let b = bytes_of(r, "LMPI_Irecv", count, t);
@@ -390,12 +557,25 @@ pub unsafe extern "C" fn LMPI_Irecv(buf: *mut c_void, count: c_int, t: c_int, sr
 
 fn trace_recv(r: &mut Rank, st: &St) {
     if st.source != PROC_NULL {
-        r.trace_line(|| format!("recv peer={} tag={} bytes={} comm={}", st.source, st.tag, st.bytes, st.comm));
+        r.trace_line(|| {
+            format!(
+                "recv peer={} tag={} bytes={} comm={}",
+                st.source, st.tag, st.bytes, st.comm
+            )
+        });
     }
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Recv(buf: *mut c_void, count: c_int, t: c_int, src: c_int, tag: c_int, comm: c_int, status: *mut LmpiStatus) -> c_int {
+pub unsafe extern "C" fn LMPI_Recv(
+    buf: *mut c_void,
+    count: c_int,
+    t: c_int,
+    src: c_int,
+    tag: c_int,
+    comm: c_int,
+    status: *mut LmpiStatus,
+) -> c_int {
     let st = with("LMPI_Recv", |r| {
         check_peer(r, "LMPI_Recv", comm, src, true);
         let b = bytes_of(r, "LMPI_Recv", count, t);
@@ -413,9 +593,18 @@ pub unsafe extern "C" fn LMPI_Recv(buf: *mut c_void, count: c_int, t: c_int, src
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Sendrecv(
-    sbuf: *const c_void, scount: c_int, stype: c_int, dest: c_int, stag: c_int,
-    rbuf: *mut c_void, rcount: c_int, rtype: c_int, src: c_int, rtag: c_int,
-    comm: c_int, status: *mut LmpiStatus,
+    sbuf: *const c_void,
+    scount: c_int,
+    stype: c_int,
+    dest: c_int,
+    stag: c_int,
+    rbuf: *mut c_void,
+    rcount: c_int,
+    rtype: c_int,
+    src: c_int,
+    rtag: c_int,
+    comm: c_int,
+    status: *mut LmpiStatus,
 ) -> c_int {
     let st = with("LMPI_Sendrecv", |r| {
         check_peer(r, "LMPI_Sendrecv", comm, dest, false);
@@ -439,11 +628,33 @@ pub unsafe extern "C" fn LMPI_Sendrecv(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Sendrecv_replace(buf: *mut c_void, count: c_int, t: c_int, dest: c_int, stag: c_int, src: c_int, rtag: c_int, comm: c_int, status: *mut LmpiStatus) -> c_int {
-    let b = with("LMPI_Sendrecv_replace", |r| bytes_of(r, "LMPI_Sendrecv_replace", count, t)) as usize;
-    let copy: Vec<u8> = if buf.is_null() || !crate::engine::sim().payload { vec![] } else { std::slice::from_raw_parts(buf as *const u8, b).to_vec() };
-    let sp = if copy.is_empty() { std::ptr::null() } else { copy.as_ptr() as *const c_void };
-    LMPI_Sendrecv(sp, count, t, dest, stag, buf, count, t, src, rtag, comm, status)
+pub unsafe extern "C" fn LMPI_Sendrecv_replace(
+    buf: *mut c_void,
+    count: c_int,
+    t: c_int,
+    dest: c_int,
+    stag: c_int,
+    src: c_int,
+    rtag: c_int,
+    comm: c_int,
+    status: *mut LmpiStatus,
+) -> c_int {
+    let b = with("LMPI_Sendrecv_replace", |r| {
+        bytes_of(r, "LMPI_Sendrecv_replace", count, t)
+    }) as usize;
+    let copy: Vec<u8> = if buf.is_null() || !crate::engine::sim().payload {
+        vec![]
+    } else {
+        std::slice::from_raw_parts(buf as *const u8, b).to_vec()
+    };
+    let sp = if copy.is_empty() {
+        std::ptr::null()
+    } else {
+        copy.as_ptr() as *const c_void
+    };
+    LMPI_Sendrecv(
+        sp, count, t, dest, stag, buf, count, t, src, rtag, comm, status,
+    )
 }
 
 fn reqs_of(h: *mut c_int, n: c_int) -> Vec<i32> {
@@ -455,7 +666,13 @@ fn reqs_of(h: *mut c_int, n: c_int) -> Vec<i32> {
 
 fn check_reqs(r: &Rank, call: &str, hs: &[i32]) {
     for &h in hs {
-        if h != 0 && !(if mb::on() { mb::valid_req(h) } else { r.valid_req(h) }) {
+        if h != 0
+            && !(if mb::on() {
+                mb::valid_req(h)
+            } else {
+                r.valid_req(h)
+            })
+        {
             fail(r, call, format!("invalid request handle {h}"));
         }
     }
@@ -471,7 +688,16 @@ fn finish_statuses(r: &mut Rank, sts: &[St], was_recv: &[bool]) {
 }
 
 fn recv_flags(r: &Rank, hs: &[i32]) -> Vec<bool> {
-    hs.iter().map(|&h| h > 0 && if mb::on() { mb::is_recv(h) } else { matches!(r.reqs[h as usize], Some(crate::engine::Req::Recv { .. })) }).collect()
+    hs.iter()
+        .map(|&h| {
+            h > 0
+                && if mb::on() {
+                    mb::is_recv(h)
+                } else {
+                    matches!(r.reqs[h as usize], Some(crate::engine::Req::Recv { .. }))
+                }
+        })
+        .collect()
 }
 
 #[no_mangle]
@@ -480,13 +706,25 @@ pub unsafe extern "C" fn LMPI_Wait(req: *mut c_int, status: *mut LmpiStatus) -> 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Waitall(n: c_int, reqs: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
+pub unsafe extern "C" fn LMPI_Waitall(
+    n: c_int,
+    reqs: *mut c_int,
+    statuses: *mut LmpiStatus,
+) -> c_int {
     let hs = reqs_of(reqs, n);
     let sts = with("LMPI_Waitall", |r| {
         check_reqs(r, "LMPI_Waitall", &hs);
         r.enter();
         let rv = recv_flags(r, &hs);
-        let mut sts = vec![St { source: PROC_NULL, tag: ANY_TAG, bytes: 0, comm: 0 }; hs.len()];
+        let mut sts = vec![
+            St {
+                source: PROC_NULL,
+                tag: ANY_TAG,
+                bytes: 0,
+                comm: 0
+            };
+            hs.len()
+        ];
         waitall(r, &hs, &mut sts);
         finish_statuses(r, &sts, &rv);
         r.leave("LMPI_Waitall");
@@ -502,7 +740,12 @@ pub unsafe extern "C" fn LMPI_Waitall(n: c_int, reqs: *mut c_int, statuses: *mut
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Waitany(n: c_int, reqs: *mut c_int, index: *mut c_int, status: *mut LmpiStatus) -> c_int {
+pub unsafe extern "C" fn LMPI_Waitany(
+    n: c_int,
+    reqs: *mut c_int,
+    index: *mut c_int,
+    status: *mut LmpiStatus,
+) -> c_int {
     let hs = reqs_of(reqs, n);
     let (idx, st) = with("LMPI_Waitany", |r| {
         check_reqs(r, "LMPI_Waitany", &hs);
@@ -528,13 +771,26 @@ pub unsafe extern "C" fn LMPI_Waitany(n: c_int, reqs: *mut c_int, index: *mut c_
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Testall(n: c_int, reqs: *mut c_int, flag: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
+pub unsafe extern "C" fn LMPI_Testall(
+    n: c_int,
+    reqs: *mut c_int,
+    flag: *mut c_int,
+    statuses: *mut LmpiStatus,
+) -> c_int {
     let hs = reqs_of(reqs, n);
     let res = with("LMPI_Testall", |r| {
         check_reqs(r, "LMPI_Testall", &hs);
         r.enter();
         let rv = recv_flags(r, &hs);
-        let mut sts = vec![St { source: PROC_NULL, tag: ANY_TAG, bytes: 0, comm: 0 }; hs.len()];
+        let mut sts = vec![
+            St {
+                source: PROC_NULL,
+                tag: ANY_TAG,
+                bytes: 0,
+                comm: 0
+            };
+            hs.len()
+        ];
         let ok = testall(r, &hs, &mut sts);
         if ok {
             finish_statuses(r, &sts, &rv);
@@ -555,13 +811,23 @@ pub unsafe extern "C" fn LMPI_Testall(n: c_int, reqs: *mut c_int, flag: *mut c_i
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Test(req: *mut c_int, flag: *mut c_int, status: *mut LmpiStatus) -> c_int {
+pub unsafe extern "C" fn LMPI_Test(
+    req: *mut c_int,
+    flag: *mut c_int,
+    status: *mut LmpiStatus,
+) -> c_int {
     LMPI_Testall(1, req, flag, status)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Request_free(req: *mut c_int) -> c_int {
-    with("LMPI_Request_free", |r| if mb::on() { mb::request_free(*req) } else { r.request_free(*req) });
+    with("LMPI_Request_free", |r| {
+        if mb::on() {
+            mb::request_free(*req)
+        } else {
+            r.request_free(*req)
+        }
+    });
     *req = 0;
     SUCCESS
 }
@@ -595,8 +861,24 @@ pub struct CollArgs {
 impl CollArgs {
     pub fn new(arrive: f64) -> Self {
         CollArgs {
-            arrive, root: 0, sbuf: 0, rbuf: 0, scount: 0, rcount: 0, ssize: 0, rsize: 0,
-            scounts: 0, sdispls: 0, rcounts: 0, rdispls: 0, op: 0, elem: None, color: 0, key: 0, newctx: 0, p: 0,
+            arrive,
+            root: 0,
+            sbuf: 0,
+            rbuf: 0,
+            scount: 0,
+            rcount: 0,
+            ssize: 0,
+            rsize: 0,
+            scounts: 0,
+            sdispls: 0,
+            rcounts: 0,
+            rdispls: 0,
+            op: 0,
+            elem: None,
+            color: 0,
+            key: 0,
+            newctx: 0,
+            p: 0,
         }
     }
 }
@@ -618,22 +900,87 @@ pub fn shape_of(kind: CollKind, a: &[&CollArgs]) -> Shape {
         match kind {
             CollKind::Barrier => vec![0; p],
             CollKind::CommSplit | CollKind::CommDup => vec![8; p],
-            CollKind::Bcast | CollKind::Reduce | CollKind::Allreduce => a.iter().map(|x| x.scount as u64 * x.ssize).collect(),
-            CollKind::Gather | CollKind::Allgather => a.iter().map(|x| if x.sbuf == IN_PLACE { x.rcount as u64 * x.rsize } else { x.scount as u64 * x.ssize }).collect(),
-            CollKind::Gatherv => a.iter().enumerate().map(|(i, x)| if x.sbuf == IN_PLACE { arr(x.rcounts, p, i) as u64 * x.rsize } else { x.scount as u64 * x.ssize }).collect(),
-            CollKind::Allgatherv => a.iter().enumerate().map(|(i, x)| if x.sbuf == IN_PLACE { arr(x.rcounts, p, i) as u64 * x.rsize } else { x.scount as u64 * x.ssize }).collect(),
-            CollKind::Scatter => a.iter().map(|x| if x.rbuf == IN_PLACE { x.scount as u64 * x.ssize } else { x.rcount as u64 * x.rsize }).collect(),
-            CollKind::Scatterv => a.iter().enumerate().map(|(i, x)| if x.rbuf == IN_PLACE { arr(a[root].scounts, p, i) as u64 * a[root].ssize } else { x.rcount as u64 * x.rsize }).collect(),
+            CollKind::Bcast | CollKind::Reduce | CollKind::Allreduce => {
+                a.iter().map(|x| x.scount as u64 * x.ssize).collect()
+            }
+            CollKind::Gather | CollKind::Allgather => a
+                .iter()
+                .map(|x| {
+                    if x.sbuf == IN_PLACE {
+                        x.rcount as u64 * x.rsize
+                    } else {
+                        x.scount as u64 * x.ssize
+                    }
+                })
+                .collect(),
+            CollKind::Gatherv => a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    if x.sbuf == IN_PLACE {
+                        arr(x.rcounts, p, i) as u64 * x.rsize
+                    } else {
+                        x.scount as u64 * x.ssize
+                    }
+                })
+                .collect(),
+            CollKind::Allgatherv => a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    if x.sbuf == IN_PLACE {
+                        arr(x.rcounts, p, i) as u64 * x.rsize
+                    } else {
+                        x.scount as u64 * x.ssize
+                    }
+                })
+                .collect(),
+            CollKind::Scatter => a
+                .iter()
+                .map(|x| {
+                    if x.rbuf == IN_PLACE {
+                        x.scount as u64 * x.ssize
+                    } else {
+                        x.rcount as u64 * x.rsize
+                    }
+                })
+                .collect(),
+            CollKind::Scatterv => a
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    if x.rbuf == IN_PLACE {
+                        arr(a[root].scounts, p, i) as u64 * a[root].ssize
+                    } else {
+                        x.rcount as u64 * x.rsize
+                    }
+                })
+                .collect(),
             CollKind::Alltoall => a.iter().map(|x| x.scount as u64 * x.ssize).collect(),
             CollKind::Alltoallv => {
-                let m: Vec<Vec<u64>> = a.iter().map(|x| (0..p).map(|j| arr(x.scounts, p, j) as u64 * x.ssize).collect()).collect();
-                let b = m.iter().map(|row| row.iter().sum::<u64>() / p as u64).collect();
+                let m: Vec<Vec<u64>> = a
+                    .iter()
+                    .map(|x| {
+                        (0..p)
+                            .map(|j| arr(x.scounts, p, j) as u64 * x.ssize)
+                            .collect()
+                    })
+                    .collect();
+                let b = m
+                    .iter()
+                    .map(|row| row.iter().sum::<u64>() / p as u64)
+                    .collect();
                 matrix = Some(m);
                 b
             }
         }
     };
-    Shape { kind, root, block, matrix }
+    Shape {
+        kind,
+        root,
+        block,
+        matrix,
+    }
 }
 
 unsafe fn cp(dst: usize, src: usize, n: u64) {
@@ -672,7 +1019,10 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                     }
                 }
                 for (i, x) in a.iter().enumerate() {
-                    if (kind == CollKind::Allreduce || i == root) && x.rbuf != 0 && x.rbuf != IN_PLACE {
+                    if (kind == CollKind::Allreduce || i == root)
+                        && x.rbuf != 0
+                        && x.rbuf != IN_PLACE
+                    {
                         std::ptr::copy_nonoverlapping(acc.as_ptr(), x.rbuf as *mut u8, n);
                     }
                 }
@@ -684,9 +1034,15 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                         continue;
                     }
                     let (off, n) = if kind == CollKind::Gather {
-                        (i as u64 * r.rcount as u64 * r.rsize, r.rcount as u64 * r.rsize)
+                        (
+                            i as u64 * r.rcount as u64 * r.rsize,
+                            r.rcount as u64 * r.rsize,
+                        )
                     } else {
-                        (arr(r.rdispls, p, i) as u64 * r.rsize, arr(r.rcounts, p, i) as u64 * r.rsize)
+                        (
+                            arr(r.rdispls, p, i) as u64 * r.rsize,
+                            arr(r.rcounts, p, i) as u64 * r.rsize,
+                        )
                     };
                     cp(r.rbuf + off as usize, x.sbuf, n);
                 }
@@ -698,9 +1054,15 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                         continue;
                     }
                     let (off, n) = if kind == CollKind::Scatter {
-                        (i as u64 * r.scount as u64 * r.ssize, r.scount as u64 * r.ssize)
+                        (
+                            i as u64 * r.scount as u64 * r.ssize,
+                            r.scount as u64 * r.ssize,
+                        )
                     } else {
-                        (arr(r.sdispls, p, i) as u64 * r.ssize, arr(r.scounts, p, i) as u64 * r.ssize)
+                        (
+                            arr(r.sdispls, p, i) as u64 * r.ssize,
+                            arr(r.scounts, p, i) as u64 * r.ssize,
+                        )
                     };
                     cp(x.rbuf, r.sbuf + off as usize, n);
                 }
@@ -709,9 +1071,15 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                 for (j, dst) in a.iter().enumerate() {
                     for (i, src) in a.iter().enumerate() {
                         let (off, n) = if kind == CollKind::Allgather {
-                            (i as u64 * dst.rcount as u64 * dst.rsize, dst.rcount as u64 * dst.rsize)
+                            (
+                                i as u64 * dst.rcount as u64 * dst.rsize,
+                                dst.rcount as u64 * dst.rsize,
+                            )
                         } else {
-                            (arr(dst.rdispls, p, i) as u64 * dst.rsize, arr(dst.rcounts, p, i) as u64 * dst.rsize)
+                            (
+                                arr(dst.rdispls, p, i) as u64 * dst.rsize,
+                                arr(dst.rcounts, p, i) as u64 * dst.rsize,
+                            )
                         };
                         if i == j && src.sbuf == IN_PLACE {
                             continue;
@@ -734,9 +1102,17 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                 for (j, dst) in a.iter().enumerate() {
                     for (i, src) in a.iter().enumerate() {
                         let (soff, roff, n) = if kind == CollKind::Alltoall {
-                            (j as u64 * src.scount as u64 * src.ssize, i as u64 * dst.rcount as u64 * dst.rsize, dst.rcount as u64 * dst.rsize)
+                            (
+                                j as u64 * src.scount as u64 * src.ssize,
+                                i as u64 * dst.rcount as u64 * dst.rsize,
+                                dst.rcount as u64 * dst.rsize,
+                            )
                         } else {
-                            (arr(src.sdispls, p, j) as u64 * src.ssize, arr(dst.rdispls, p, i) as u64 * dst.rsize, arr(dst.rcounts, p, i) as u64 * dst.rsize)
+                            (
+                                arr(src.sdispls, p, j) as u64 * src.ssize,
+                                arr(dst.rdispls, p, i) as u64 * dst.rsize,
+                                arr(dst.rcounts, p, i) as u64 * dst.rsize,
+                            )
                         };
                         cp(dst.rbuf + roff as usize, src.sbuf + soff as usize, n);
                     }
@@ -752,13 +1128,30 @@ fn buf(p: *const c_void) -> usize {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn coll(name: &'static str, comm: c_int, kind: CollKind, root: c_int, f: impl FnOnce(&Rank, &mut CollArgs)) -> c_int {
+fn coll(
+    name: &'static str,
+    comm: c_int,
+    kind: CollKind,
+    root: c_int,
+    f: impl FnOnce(&Rank, &mut CollArgs),
+) -> c_int {
     with(name, |r| {
         let (_, n) = check_comm(r, name, comm);
-        if matches!(kind, CollKind::Bcast | CollKind::Reduce | CollKind::Gather | CollKind::Gatherv | CollKind::Scatter | CollKind::Scatterv)
-            && (root < 0 || root as usize >= n)
+        if matches!(
+            kind,
+            CollKind::Bcast
+                | CollKind::Reduce
+                | CollKind::Gather
+                | CollKind::Gatherv
+                | CollKind::Scatter
+                | CollKind::Scatterv
+        ) && (root < 0 || root as usize >= n)
         {
-            fail(r, name, format!("root {root} is not in the communicator (size {n})"));
+            fail(
+                r,
+                name,
+                format!("root {root} is not in the communicator (size {n})"),
+            );
         }
         r.enter();
         let mut a = CollArgs::new(r.clock);
@@ -767,11 +1160,20 @@ fn coll(name: &'static str, comm: c_int, kind: CollKind, root: c_int, f: impl Fn
         f(r, &mut a);
         let bytes = match kind {
             CollKind::Alltoallv | CollKind::Gatherv | CollKind::Scatterv | CollKind::Allgatherv => {
-                if a.sbuf == IN_PLACE { 0 } else { a.scount.max(0) as u64 * a.ssize }
+                if a.sbuf == IN_PLACE {
+                    0
+                } else {
+                    a.scount.max(0) as u64 * a.ssize
+                }
             }
             _ => a.scount.max(0) as u64 * a.ssize,
         };
-        r.trace_line(|| format!("{} peer={root} tag=-1 bytes={bytes} comm={comm}", kind.name()));
+        r.trace_line(|| {
+            format!(
+                "{} peer={root} tag=-1 bytes={bytes} comm={comm}",
+                kind.name()
+            )
+        });
         collective(r, comm, kind, a);
         r.leave(name);
     });
@@ -784,7 +1186,13 @@ pub extern "C" fn LMPI_Barrier(comm: c_int) -> c_int {
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Bcast(b: *mut c_void, count: c_int, t: c_int, root: c_int, comm: c_int) -> c_int {
+pub extern "C" fn LMPI_Bcast(
+    b: *mut c_void,
+    count: c_int,
+    t: c_int,
+    root: c_int,
+    comm: c_int,
+) -> c_int {
     coll("LMPI_Bcast", comm, CollKind::Bcast, root, |r, a| {
         a.sbuf = buf(b);
         a.ssize = tsize(r, "LMPI_Bcast", t);
@@ -792,7 +1200,16 @@ pub extern "C" fn LMPI_Bcast(b: *mut c_void, count: c_int, t: c_int, root: c_int
     })
 }
 
-fn reduce_args(r: &Rank, name: &str, a: &mut CollArgs, s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int) {
+fn reduce_args(
+    r: &Rank,
+    name: &str,
+    a: &mut CollArgs,
+    s: *const c_void,
+    d: *mut c_void,
+    count: c_int,
+    t: c_int,
+    op: c_int,
+) {
     a.sbuf = buf(s);
     a.rbuf = buf(d);
     a.scount = count as i64;
@@ -805,13 +1222,32 @@ fn reduce_args(r: &Rank, name: &str, a: &mut CollArgs, s: *const c_void, d: *mut
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Reduce(s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int, root: c_int, comm: c_int) -> c_int {
-    coll("LMPI_Reduce", comm, CollKind::Reduce, root, |r, a| reduce_args(r, "LMPI_Reduce", a, s, d, count, t, op))
+pub extern "C" fn LMPI_Reduce(
+    s: *const c_void,
+    d: *mut c_void,
+    count: c_int,
+    t: c_int,
+    op: c_int,
+    root: c_int,
+    comm: c_int,
+) -> c_int {
+    coll("LMPI_Reduce", comm, CollKind::Reduce, root, |r, a| {
+        reduce_args(r, "LMPI_Reduce", a, s, d, count, t, op)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Allreduce(s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int, comm: c_int) -> c_int {
-    coll("LMPI_Allreduce", comm, CollKind::Allreduce, 0, |r, a| reduce_args(r, "LMPI_Allreduce", a, s, d, count, t, op))
+pub extern "C" fn LMPI_Allreduce(
+    s: *const c_void,
+    d: *mut c_void,
+    count: c_int,
+    t: c_int,
+    op: c_int,
+    comm: c_int,
+) -> c_int {
+    coll("LMPI_Allreduce", comm, CollKind::Allreduce, 0, |r, a| {
+        reduce_args(r, "LMPI_Allreduce", a, s, d, count, t, op)
+    })
 }
 
 macro_rules! gs_args {
@@ -820,21 +1256,51 @@ macro_rules! gs_args {
         $a.rbuf = buf($d);
         $a.scount = $sc as i64;
         $a.rcount = $rc as i64;
-        $a.ssize = if $a.sbuf == IN_PLACE { 0 } else { dtype::size($st).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $st))) };
-        $a.rsize = if $a.rbuf == IN_PLACE { 0 } else { dtype::size($rt).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $rt))) };
+        $a.ssize = if $a.sbuf == IN_PLACE {
+            0
+        } else {
+            dtype::size($st).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $st)))
+        };
+        $a.rsize = if $a.rbuf == IN_PLACE {
+            0
+        } else {
+            dtype::size($rt).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $rt)))
+        };
     }};
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Gather(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, root: c_int, comm: c_int) -> c_int {
+pub extern "C" fn LMPI_Gather(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rc: c_int,
+    rt: c_int,
+    root: c_int,
+    comm: c_int,
+) -> c_int {
     coll("LMPI_Gather", comm, CollKind::Gather, root, |r, a| {
         gs_args!(r, a, "LMPI_Gather", s, sc, st, d, rc, rt);
-        if a.sbuf == IN_PLACE { a.scount = rc as i64; a.ssize = dtype::size(rt).unwrap_or(0); }
+        if a.sbuf == IN_PLACE {
+            a.scount = rc as i64;
+            a.ssize = dtype::size(rt).unwrap_or(0);
+        }
     })
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Gatherv(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rcs: *const c_int, displs: *const c_int, rt: c_int, root: c_int, comm: c_int) -> c_int {
+pub extern "C" fn LMPI_Gatherv(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rcs: *const c_int,
+    displs: *const c_int,
+    rt: c_int,
+    root: c_int,
+    comm: c_int,
+) -> c_int {
     coll("LMPI_Gatherv", comm, CollKind::Gatherv, root, |r, a| {
         gs_args!(r, a, "LMPI_Gatherv", s, sc, st, d, 0, rt);
         a.rcounts = rcs as usize;
@@ -843,12 +1309,33 @@ pub extern "C" fn LMPI_Gatherv(s: *const c_void, sc: c_int, st: c_int, d: *mut c
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Scatter(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, root: c_int, comm: c_int) -> c_int {
-    coll("LMPI_Scatter", comm, CollKind::Scatter, root, |r, a| gs_args!(r, a, "LMPI_Scatter", s, sc, st, d, rc, rt))
+pub extern "C" fn LMPI_Scatter(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rc: c_int,
+    rt: c_int,
+    root: c_int,
+    comm: c_int,
+) -> c_int {
+    coll("LMPI_Scatter", comm, CollKind::Scatter, root, |r, a| {
+        gs_args!(r, a, "LMPI_Scatter", s, sc, st, d, rc, rt)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Scatterv(s: *const c_void, scs: *const c_int, displs: *const c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, root: c_int, comm: c_int) -> c_int {
+pub extern "C" fn LMPI_Scatterv(
+    s: *const c_void,
+    scs: *const c_int,
+    displs: *const c_int,
+    st: c_int,
+    d: *mut c_void,
+    rc: c_int,
+    rt: c_int,
+    root: c_int,
+    comm: c_int,
+) -> c_int {
     coll("LMPI_Scatterv", comm, CollKind::Scatterv, root, |r, a| {
         gs_args!(r, a, "LMPI_Scatterv", s, 0, st, d, rc, rt);
         a.scounts = scs as usize;
@@ -857,12 +1344,31 @@ pub extern "C" fn LMPI_Scatterv(s: *const c_void, scs: *const c_int, displs: *co
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Allgather(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, comm: c_int) -> c_int {
-    coll("LMPI_Allgather", comm, CollKind::Allgather, 0, |r, a| gs_args!(r, a, "LMPI_Allgather", s, sc, st, d, rc, rt))
+pub extern "C" fn LMPI_Allgather(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rc: c_int,
+    rt: c_int,
+    comm: c_int,
+) -> c_int {
+    coll("LMPI_Allgather", comm, CollKind::Allgather, 0, |r, a| {
+        gs_args!(r, a, "LMPI_Allgather", s, sc, st, d, rc, rt)
+    })
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Allgatherv(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rcs: *const c_int, displs: *const c_int, rt: c_int, comm: c_int) -> c_int {
+pub extern "C" fn LMPI_Allgatherv(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rcs: *const c_int,
+    displs: *const c_int,
+    rt: c_int,
+    comm: c_int,
+) -> c_int {
     coll("LMPI_Allgatherv", comm, CollKind::Allgatherv, 0, |r, a| {
         gs_args!(r, a, "LMPI_Allgatherv", s, sc, st, d, 0, rt);
         a.rcounts = rcs as usize;
@@ -871,14 +1377,31 @@ pub extern "C" fn LMPI_Allgatherv(s: *const c_void, sc: c_int, st: c_int, d: *mu
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Alltoall(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, comm: c_int) -> c_int {
-    coll("LMPI_Alltoall", comm, CollKind::Alltoall, 0, |r, a| gs_args!(r, a, "LMPI_Alltoall", s, sc, st, d, rc, rt))
+pub extern "C" fn LMPI_Alltoall(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rc: c_int,
+    rt: c_int,
+    comm: c_int,
+) -> c_int {
+    coll("LMPI_Alltoall", comm, CollKind::Alltoall, 0, |r, a| {
+        gs_args!(r, a, "LMPI_Alltoall", s, sc, st, d, rc, rt)
+    })
 }
 
 #[no_mangle]
 pub extern "C" fn LMPI_Alltoallv(
-    s: *const c_void, scs: *const c_int, sd: *const c_int, st: c_int,
-    d: *mut c_void, rcs: *const c_int, rd: *const c_int, rt: c_int, comm: c_int,
+    s: *const c_void,
+    scs: *const c_int,
+    sd: *const c_int,
+    st: c_int,
+    d: *mut c_void,
+    rcs: *const c_int,
+    rd: *const c_int,
+    rt: c_int,
+    comm: c_int,
 ) -> c_int {
     coll("LMPI_Alltoallv", comm, CollKind::Alltoallv, 0, |r, a| {
         gs_args!(r, a, "LMPI_Alltoallv", s, 0, st, d, 0, rt);

@@ -41,7 +41,11 @@ pub struct Params {
 pub fn params_from_env() -> Result<Params, String> {
     let np = match env("BSIM_NP") {
         None => 1,
-        Some(v) => v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
+        Some(v) => v
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
     };
     let mut platform = match env("BSIM_PLATFORM") {
         Some(p) => model::load_platform(&PathBuf::from(p))?,
@@ -57,11 +61,19 @@ pub fn params_from_env() -> Result<Params, String> {
     };
     if mpi && platform.nsim.is_some() {
         // NSIM needs every send in virtual-time order in one process
-        return Err("the NSIM network model needs the threads back end (BSIM_BACKEND=threads)".into());
+        return Err(
+            "the NSIM network model needs the threads back end (BSIM_BACKEND=threads)".into(),
+        );
     }
     let stack = match env("BSIM_STACK_KB") {
         None => 256 * 1024,
-        Some(v) => v.parse::<usize>().ok().filter(|&k| k >= 16).ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB >= 16"))? * 1024,
+        Some(v) => {
+            v.parse::<usize>()
+                .ok()
+                .filter(|&k| k >= 16)
+                .ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB >= 16"))?
+                * 1024
+        }
     };
     Ok(Params {
         np,
@@ -84,7 +96,12 @@ unsafe impl Send for SendPtr {}
 /// # Safety
 /// `argv` must be the process arguments; `cmain`/`fmain` the skeleton's entry points.
 #[no_mangle]
-pub unsafe extern "C" fn bsim_start(argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>) -> c_int {
+pub unsafe extern "C" fn bsim_start(
+    argc: c_int,
+    argv: *mut *mut c_char,
+    cmain: Option<CMain>,
+    fmain: Option<FMain>,
+) -> c_int {
     let p = match params_from_env() {
         Ok(p) => p,
         Err(e) => {
@@ -109,15 +126,27 @@ pub unsafe extern "C" fn bsim_start(argc: c_int, argv: *mut *mut c_char, cmain: 
     }
 }
 
-unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>) -> Result<c_int, String> {
+unsafe fn run(
+    p: &Params,
+    argc: c_int,
+    argv: *mut *mut c_char,
+    cmain: Option<CMain>,
+    fmain: Option<FMain>,
+) -> Result<c_int, String> {
     for d in [&p.out, &p.trace_dir].into_iter().flatten() {
-        std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create directory: {e}", d.display()))?;
+        std::fs::create_dir_all(d)
+            .map_err(|e| format!("{}: cannot create directory: {e}", d.display()))?;
     }
     let timeline = p.gantt.is_some() || p.trace_json.is_some();
     let sim = engine::init_sim(
         p.np,
         p.platform.clone(),
-        SimOpts { payload: p.payload, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() },
+        SimOpts {
+            payload: p.payload,
+            timeline,
+            trace_dir: p.trace_dir.clone(),
+            out_dir: p.out.clone(),
+        },
     )?;
     let t0 = Instant::now();
     let mut handles = Vec::with_capacity(p.np as usize);
@@ -150,7 +179,11 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
             .map_err(|e| format!("cannot start rank {id} as a thread: {e} (try a smaller BSIM_STACK_KB or raise `ulimit -u`)"))?;
         handles.push(h);
     }
-    let bar = if p.progress && p.np > 1 { Some(progress_thread(p.np as u64)) } else { None };
+    let bar = if p.progress && p.np > 1 {
+        Some(progress_thread(p.np as u64))
+    } else {
+        None
+    };
     let mut results = Vec::with_capacity(handles.len());
     let mut code = 0;
     for h in handles {
@@ -187,7 +220,13 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
 }
 
 /// Summary on stdout, report.json/txt, Gantt chart and Chrome trace (both back ends).
-pub fn write_outputs(p: &Params, results: &[RankResult], platform: &str, backend: &str, host: f64) -> Result<(), String> {
+pub fn write_outputs(
+    p: &Params,
+    results: &[RankResult],
+    platform: &str,
+    backend: &str,
+    host: f64,
+) -> Result<(), String> {
     let rep = output::build_report(results, platform, backend, p.payload, host);
     if !p.quiet {
         print!("{}", output::summary(&rep));
@@ -206,7 +245,12 @@ pub fn write_outputs(p: &Params, results: &[RankResult], platform: &str, backend
     Ok(())
 }
 
-fn progress_thread(n: u64) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>) {
+fn progress_thread(
+    n: u64,
+) -> (
+    std::sync::Arc<std::sync::atomic::AtomicBool>,
+    std::thread::JoinHandle<()>,
+) {
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let s2 = stop.clone();
     let t = std::thread::spawn(move || {
@@ -216,7 +260,12 @@ fn progress_thread(n: u64) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, st
             std::thread::sleep(Duration::from_millis(100));
             if bar.is_none() && start.elapsed() > Duration::from_secs(2) {
                 let b = indicatif::ProgressBar::new(n);
-                b.set_style(indicatif::ProgressStyle::with_template("bsim {elapsed} [{bar:30}] {pos}/{len} ranks finished").unwrap());
+                b.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "bsim {elapsed} [{bar:30}] {pos}/{len} ranks finished",
+                    )
+                    .unwrap(),
+                );
                 bar = Some(b);
             }
             if let Some(b) = &bar {

@@ -38,11 +38,14 @@ fn staticlib() -> PathBuf {
             }
         }
     }
-    best.map(|b| b.1).unwrap_or_else(|| libdir().join("libxmpc_bsim.a"))
+    best.map(|b| b.1)
+        .unwrap_or_else(|| libdir().join("libxmpc_bsim.a"))
 }
 
 fn src(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/programs")
+        .join(name)
 }
 
 fn include() -> PathBuf {
@@ -74,13 +77,18 @@ fn build(name: &str) -> PathBuf {
     c.arg("-O1").arg(format!("-I{}", include().display()));
     if fortran {
         // the lmpi module, built into the work directory
-        c.arg(format!("-J{}", work().display())).arg(include().join("lmpi.f90"));
+        c.arg(format!("-J{}", work().display()))
+            .arg(include().join("lmpi.f90"));
     }
     c.arg(src(name)).arg("-o").arg(&exe);
     c.arg(libdir().join("libxmpc_bsim_main.a")).arg(staticlib());
     c.args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
     let out = c.output().expect("cannot run the C/Fortran compiler");
-    assert!(out.status.success(), "{c:?}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{c:?}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     exe
 }
 
@@ -103,7 +111,12 @@ fn run_env(name: &str, np: u32, args: &[&str], env: &[(&str, &str)]) -> Output {
 
 fn run(name: &str, np: u32, args: &[&str]) -> String {
     let out = run_env(name, np, args, &[]);
-    assert!(out.status.success(), "{name} -np {np} {args:?}: {}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{name} -np {np} {args:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -121,12 +134,25 @@ fn rank_times(s: &str) -> Vec<f64> {
 }
 
 fn value(s: &str, key: &str) -> f64 {
-    s.lines().find_map(|l| l.strip_prefix(key)).unwrap_or_else(|| panic!("no `{key}` in {s}")).split_whitespace().next().unwrap().parse().unwrap()
+    s.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .unwrap_or_else(|| panic!("no `{key}` in {s}"))
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
 }
 
 #[test]
 fn pingpong_closed_form() {
-    for (bytes, np) in [(1u64, 2u32), (1000, 2), (65535, 3), (65536, 2), (1 << 20, 4)] {
+    for (bytes, np) in [
+        (1u64, 2u32),
+        (1000, 2),
+        (65535, 3),
+        (65536, 2),
+        (1 << 20, 4),
+    ] {
         let out = run("pingpong.c", np, &[&bytes.to_string(), "5"]);
         let t = value(&out, "time ");
         let want = 10.0 * msg(bytes);
@@ -152,7 +178,11 @@ fn pipeline_waits_propagate() {
 fn halo_and_allreduce() {
     for np in [4u32, 16, 64] {
         let (it, c, b) = (10, 1e-4, 8192u64);
-        let out = run("halo.c", np, &[&it.to_string(), "1e-4", &b.to_string(), "all"]);
+        let out = run(
+            "halo.c",
+            np,
+            &[&it.to_string(), "1e-4", &b.to_string(), "all"],
+        );
         let t = rank_times(&out);
         let want = it as f64 * (c + msg(b)) + (np as f64).log2() * msg(8);
         assert_eq!(t.len(), np as usize);
@@ -171,16 +201,26 @@ fn collectives_p2p_decomposition() {
     // binomial bcast from 0 (eager, MPICH tree: 0->4,2,1; 4->6,5; 2->3; 6->7)
     let t = rank_times(&run("colltime.c", 8, &["bcast", &b.to_string(), "1e-3"]));
     assert!(close(t[1], m) && close(t[2], m) && close(t[4], m), "{t:?}");
-    assert!(close(t[5], 2.0 * m) && close(t[6], 2.0 * m) && close(t[7], 3.0 * m), "{t:?}");
+    assert!(
+        close(t[5], 2.0 * m) && close(t[6], 2.0 * m) && close(t[7], 3.0 * m),
+        "{t:?}"
+    );
     // rank 3's message left rank 2 at m and waited for the late receive
     assert!(close(t[3], late), "{t:?}");
     assert!(close(t[0], 0.0), "{t:?}");
     // recursive doubling, rank 3 late: its partners learn of it one round at a
     // time: 2 (round 1) -> 0 (round 2) -> 4 (round 3)
-    let t = rank_times(&run("colltime.c", 8, &["allreduce", &b.to_string(), "1e-3"]));
+    let t = rank_times(&run(
+        "colltime.c",
+        8,
+        &["allreduce", &b.to_string(), "1e-3"],
+    ));
     assert!(close(t[3], late) && close(t[7], late + m), "{t:?}");
     assert!(close(t[4], late + 3.0 * m), "{t:?}");
-    assert!(close(t.iter().cloned().fold(0.0, f64::max), late + 3.0 * m), "{t:?}");
+    assert!(
+        close(t.iter().cloned().fold(0.0, f64::max), late + 3.0 * m),
+        "{t:?}"
+    );
     // dissemination barrier without delay: ceil(log2 6) rounds of empty messages
     let t = rank_times(&run("colltime.c", 6, &["barrier", "0", "0"]));
     for x in &t {
@@ -200,27 +240,52 @@ fn collectives_from_table() {
     let d = work().join("table");
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("coll.csv"), "op,procs,bytes,seconds\nallreduce,4,8,1e-5\nallreduce,4,8000,1e-3\nallreduce,16,8,2e-5\nallreduce,16,8000,2e-3\n").unwrap();
-    std::fs::write(d.join("t.toml"), format!("{PLATFORM}[collectives]\nmode = \"table\"\ntable = \"coll.csv\"\n")).unwrap();
+    std::fs::write(
+        d.join("t.toml"),
+        format!("{PLATFORM}[collectives]\nmode = \"table\"\ntable = \"coll.csv\"\n"),
+    )
+    .unwrap();
     let p = d.join("t.toml");
     let p = p.to_str().unwrap();
     // 4 ranks at 253 bytes (~geometric middle of 8 and 8000): sqrt(1e-5 * 1e-3); starts when rank 3 arrives
-    let out = run_env("colltime.c", 4, &["allreduce", "253", "1e-3"], &[("BSIM_PLATFORM", p)]);
+    let out = run_env(
+        "colltime.c",
+        4,
+        &["allreduce", "253", "1e-3"],
+        &[("BSIM_PLATFORM", p)],
+    );
     assert!(out.status.success());
     let t = rank_times(&String::from_utf8_lossy(&out.stdout));
-    let mid = (((253f64).ln() - 8f64.ln()) / (8000f64.ln() - 8f64.ln())) * ((1e-3f64).ln() - (1e-5f64).ln()) + (1e-5f64).ln();
+    let mid = (((253f64).ln() - 8f64.ln()) / (8000f64.ln() - 8f64.ln()))
+        * ((1e-3f64).ln() - (1e-5f64).ln())
+        + (1e-5f64).ln();
     for x in &t {
         assert!((x - (1e-3 + mid.exp())).abs() < 1e-12, "{t:?}");
     }
     // 8 ranks, 8 bytes: log-log between 4 (1e-5) and 16 (2e-5) procs -> 1e-5 * 2^0.5
-    let out = run_env("colltime.c", 8, &["allreduce", "8", "0"], &[("BSIM_PLATFORM", p)]);
+    let out = run_env(
+        "colltime.c",
+        8,
+        &["allreduce", "8", "0"],
+        &[("BSIM_PLATFORM", p)],
+    );
     let t = rank_times(&String::from_utf8_lossy(&out.stdout));
     for x in &t {
         assert!((x - 1e-5 * 2f64.sqrt()).abs() < 1e-15, "{t:?}");
     }
     // outside the table: extrapolated with a warning
-    let out = run_env("colltime.c", 4, &["allreduce", "80000", "0"], &[("BSIM_PLATFORM", p)]);
+    let out = run_env(
+        "colltime.c",
+        4,
+        &["allreduce", "80000", "0"],
+        &[("BSIM_PLATFORM", p)],
+    );
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("extrapolated"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("extrapolated"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
@@ -237,7 +302,11 @@ fn any_source_waitany_test_are_deterministic() {
             })
             .collect();
         let want: Vec<usize> = (1..n).rev().collect();
-        assert_eq!(order.iter().map(|x| x.0).collect::<Vec<_>>(), want, "{mode}");
+        assert_eq!(
+            order.iter().map(|x| x.0).collect::<Vec<_>>(),
+            want,
+            "{mode}"
+        );
         for (src, t) in order {
             assert!(close(t, arrive(src)), "{mode}: from {src} at {t}");
         }
@@ -248,7 +317,10 @@ fn any_source_waitany_test_are_deterministic() {
     let step = 1e-4 + OTEST;
     let k = (a / step).ceil();
     assert_eq!(value(&out, "polls "), k + 1.0, "{out}");
-    assert!(close(value(&out, &format!("polls {} at ", k + 1.0)), k * step), "{out}");
+    assert!(
+        close(value(&out, &format!("polls {} at ", k + 1.0)), k * step),
+        "{out}"
+    );
 }
 
 #[test]
@@ -256,7 +328,11 @@ fn payload_mode_computes_real_results() {
     for np in [1u32, 2, 5, 8] {
         let out = run_env("payload.c", np, &[], &[("BSIM_PAYLOAD", "1")]);
         let s = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success() && s.contains("OK"), "np {np}: {s}\n{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success() && s.contains("OK"),
+            "np {np}: {s}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     // without payload the same program runs but computes nothing
     let out = run_env("payload.c", 4, &[], &[]);
@@ -271,23 +347,39 @@ fn deadlock_is_reported() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("deadlock"), "{e}");
     assert!(e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 1 (receive from rank 1, tag 0)"), "{e}");
-    assert!(e.contains("rank 1 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 0"), "{e}");
+    assert!(
+        e.contains("rank 1 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 0"),
+        "{e}"
+    );
     assert!(e.contains("2 rank(s) blocked, 1 finished"), "{e}");
-    assert!(std::fs::read_to_string(d.join("deadlock.txt")).unwrap().contains("waits on rank 1"));
+    assert!(std::fs::read_to_string(d.join("deadlock.txt"))
+        .unwrap()
+        .contains("waits on rank 1"));
 }
 
 #[test]
 fn trace_mode_writes_per_rank_events() {
     let d = work().join("trace");
-    let out = run_env("payload.c", 3, &[], &[("BSIM_TRACE", d.to_str().unwrap()), ("BSIM_PAYLOAD", "1")]);
+    let out = run_env(
+        "payload.c",
+        3,
+        &[],
+        &[("BSIM_TRACE", d.to_str().unwrap()), ("BSIM_PAYLOAD", "1")],
+    );
     assert!(out.status.success());
     let r0 = std::fs::read_to_string(d.join("rank0.txt")).unwrap();
     let lines: Vec<&str> = r0.lines().collect();
     assert_eq!(lines[0], "allreduce peer=0 tag=-1 bytes=4 comm=1");
     assert!(lines.contains(&"send peer=1 tag=3 bytes=4 comm=1"), "{r0}");
     assert!(lines.contains(&"recv peer=2 tag=3 bytes=4 comm=1"), "{r0}");
-    assert!(lines.contains(&"send peer=1 tag=4 bytes=160000 comm=1"), "{r0}");
-    assert!(lines.contains(&"comm_split peer=-1 tag=-1 bytes=0 comm=1"), "{r0}");
+    assert!(
+        lines.contains(&"send peer=1 tag=4 bytes=160000 comm=1"),
+        "{r0}"
+    );
+    assert!(
+        lines.contains(&"comm_split peer=-1 tag=-1 bytes=0 comm=1"),
+        "{r0}"
+    );
     for r in 1..3 {
         assert!(d.join(format!("rank{r}.txt")).exists());
     }
@@ -301,24 +393,43 @@ fn report_gantt_and_chrome_trace() {
         "pipeline.c",
         4,
         &["1e-3", "5e-5", "100"],
-        &[("BSIM_OUT", d.to_str().unwrap()), ("BSIM_GANTT", g.to_str().unwrap()), ("BSIM_TRACE_JSON", tj.to_str().unwrap())],
+        &[
+            ("BSIM_OUT", d.to_str().unwrap()),
+            ("BSIM_GANTT", g.to_str().unwrap()),
+            ("BSIM_TRACE_JSON", tj.to_str().unwrap()),
+        ],
     );
     assert!(out.status.success());
-    let rep: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
     let want = 1e-3 + 3.0 * (msg(100) + 5e-5);
     assert!(close(rep["predicted_time"].as_f64().unwrap(), want));
     assert_eq!(rep["slowest_rank"], 3);
     let r3 = &rep["ranks"][3];
     assert!(close(r3["compute"].as_f64().unwrap(), 5e-5));
     // rank 3 waits in its receive until the token arrives
-    assert!(close(r3["wait"].as_f64().unwrap(), 1e-3 + 2.0 * (msg(100) + 5e-5)), "{r3}");
+    assert!(
+        close(r3["wait"].as_f64().unwrap(), 1e-3 + 2.0 * (msg(100) + 5e-5)),
+        "{r3}"
+    );
     let svg = std::fs::read_to_string(&g).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("rgb(240,200,40)"), "no waiting bars");
-    let tr: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tj).unwrap()).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("rgb(240,200,40)"),
+        "no waiting bars"
+    );
+    let tr: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tj).unwrap()).unwrap();
     let ev = tr["traceEvents"].as_array().unwrap();
-    assert!(ev.iter().any(|e| e["name"] == "token start" && e["ph"] == "i"));
+    assert!(ev
+        .iter()
+        .any(|e| e["name"] == "token start" && e["ph"] == "i"));
     assert!(ev.iter().any(|e| e["name"] == "LMPI_Recv" && e["tid"] == 3));
-    let out = run_env("pipeline.c", 4, &["1e-3", "5e-5", "100"], &[("BSIM_GANTT", png.to_str().unwrap())]);
+    let out = run_env(
+        "pipeline.c",
+        4,
+        &["1e-3", "5e-5", "100"],
+        &[("BSIM_GANTT", png.to_str().unwrap())],
+    );
     assert!(out.status.success());
     assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
 }
@@ -329,7 +440,12 @@ fn bad_platform_is_diagnosed() {
     std::fs::create_dir_all(&d).unwrap();
     let p = d.join("bad.toml");
     std::fs::write(&p, "[network]\nlatency = 1e-6\nbandwith = 1e9\n").unwrap();
-    let out = run_env("pingpong.c", 2, &["1", "1"], &[("BSIM_PLATFORM", p.to_str().unwrap())]);
+    let out = run_env(
+        "pingpong.c",
+        2,
+        &["1", "1"],
+        &[("BSIM_PLATFORM", p.to_str().unwrap())],
+    );
     assert_eq!(out.status.code(), Some(2));
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("bad.toml:3:1"), "{e}");
@@ -351,7 +467,11 @@ fn fortran_with_lmpif_h() {
 #[test]
 fn fortran_use_lmpi_module() {
     let out = run_env("usemod.f90", 4, &[], &[("BSIM_PAYLOAD", "1")]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let s = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = s.split_whitespace().collect();
     assert_eq!(f[0], "sum");

@@ -32,19 +32,36 @@ pub struct BlockTimes {
 }
 
 fn read_json<T: for<'a> Deserialize<'a>>(path: &Path, what: &str) -> Result<T, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {what} '{}': {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: not valid {what}: {e}", path.display(), e.line(), e.column()))
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {what} '{}': {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: not valid {what}: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })
 }
 
 impl BlockTimes {
     pub fn load(path: &Path) -> Result<Self, String> {
         let b: BlockTimes = read_json(path, "compute base data")?;
         if b.format != "xmpc-blocktimes/1" {
-            return Err(format!("{}: format is '{}', expected 'xmpc-blocktimes/1'", path.display(), b.format));
+            return Err(format!(
+                "{}: format is '{}', expected 'xmpc-blocktimes/1'",
+                path.display(),
+                b.format
+            ));
         }
         for blk in &b.blocks {
             if !(blk.mean_s.is_finite() && blk.mean_s >= 0.0) {
-                return Err(format!("{}: block {}: mean_s {} is not a time", path.display(), blk.id, blk.mean_s));
+                return Err(format!(
+                    "{}: block {}: mean_s {} is not a time",
+                    path.display(),
+                    blk.id,
+                    blk.mean_s
+                ));
             }
         }
         Ok(b)
@@ -54,7 +71,12 @@ impl BlockTimes {
     /// data does not cover, or a block that rank never ran, gets the block's
     /// mean over all ranks.
     pub fn tables(&self, ranks: usize) -> Vec<Vec<f64>> {
-        let n = self.blocks.iter().map(|b| b.id as usize + 1).max().unwrap_or(0);
+        let n = self
+            .blocks
+            .iter()
+            .map(|b| b.id as usize + 1)
+            .max()
+            .unwrap_or(0);
         (0..ranks)
             .map(|r| {
                 let mut t = vec![f64::NAN; n];
@@ -90,7 +112,11 @@ impl CommData {
     pub fn load(path: &Path) -> Result<Self, String> {
         let c: CommData = read_json(path, "communication base data")?;
         if c.format != "xmpc-commdata/1" {
-            return Err(format!("{}: format is '{}', expected 'xmpc-commdata/1'", path.display(), c.format));
+            return Err(format!(
+                "{}: format is '{}', expected 'xmpc-commdata/1'",
+                path.display(),
+                c.format
+            ));
         }
         c.check().map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(c)
@@ -98,7 +124,11 @@ impl CommData {
 
     pub fn new(mut points: Vec<CommPoint>) -> Result<Self, String> {
         points.sort_by_key(|p| p.bytes);
-        let c = CommData { format: "xmpc-commdata/1".into(), reps_note: String::new(), points };
+        let c = CommData {
+            format: "xmpc-commdata/1".into(),
+            reps_note: String::new(),
+            points,
+        };
         c.check()?;
         Ok(c)
     }
@@ -109,10 +139,17 @@ impl CommData {
         }
         for w in self.points.windows(2) {
             if w[1].bytes <= w[0].bytes {
-                return Err(format!("sizes must increase ({} then {})", w[0].bytes, w[1].bytes));
+                return Err(format!(
+                    "sizes must increase ({} then {})",
+                    w[0].bytes, w[1].bytes
+                ));
             }
         }
-        if let Some(p) = self.points.iter().find(|p| !(p.seconds.is_finite() && p.seconds >= 0.0)) {
+        if let Some(p) = self
+            .points
+            .iter()
+            .find(|p| !(p.seconds.is_finite() && p.seconds >= 0.0))
+        {
             return Err(format!("{} bytes: {} is not a time", p.bytes, p.seconds));
         }
         Ok(())
@@ -120,7 +157,10 @@ impl CommData {
 
     /// A lookup table for the predictor.
     pub fn model(&self) -> CommModel {
-        CommModel { bytes: self.points.iter().map(|p| p.bytes as f64).collect(), secs: self.points.iter().map(|p| p.seconds).collect() }
+        CommModel {
+            bytes: self.points.iter().map(|p| p.bytes as f64).collect(),
+            secs: self.points.iter().map(|p| p.seconds).collect(),
+        }
     }
 }
 
@@ -134,7 +174,10 @@ pub struct CommModel {
 
 impl CommModel {
     pub fn constant(latency: f64, bandwidth: f64) -> Self {
-        CommModel { bytes: vec![0.0, 1e9], secs: vec![latency, latency + 1e9 / bandwidth] }
+        CommModel {
+            bytes: vec![0.0, 1e9],
+            secs: vec![latency, latency + 1e9 / bandwidth],
+        }
     }
 
     #[inline]
@@ -158,13 +201,37 @@ mod tests {
 
     #[test]
     fn interpolation() {
-        let c = CommData::new(vec![CommPoint { bytes: 0, seconds: 1e-6 }, CommPoint { bytes: 1000, seconds: 2e-6 }, CommPoint { bytes: 2000, seconds: 4e-6 }]).unwrap();
+        let c = CommData::new(vec![
+            CommPoint {
+                bytes: 0,
+                seconds: 1e-6,
+            },
+            CommPoint {
+                bytes: 1000,
+                seconds: 2e-6,
+            },
+            CommPoint {
+                bytes: 2000,
+                seconds: 4e-6,
+            },
+        ])
+        .unwrap();
         let m = c.model();
         assert_eq!(m.time(0), 1e-6);
         assert!((m.time(500) - 1.5e-6).abs() < 1e-15);
         assert!((m.time(1500) - 3e-6).abs() < 1e-15);
         assert!((m.time(3000) - 6e-6).abs() < 1e-15); // extrapolated
-        assert!(CommData::new(vec![CommPoint { bytes: 5, seconds: 1.0 }, CommPoint { bytes: 5, seconds: 2.0 }]).is_err());
+        assert!(CommData::new(vec![
+            CommPoint {
+                bytes: 5,
+                seconds: 1.0
+            },
+            CommPoint {
+                bytes: 5,
+                seconds: 2.0
+            }
+        ])
+        .is_err());
         assert!(CommData::new(vec![]).is_err());
     }
 

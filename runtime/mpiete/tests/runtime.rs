@@ -18,9 +18,16 @@ fn root() -> PathBuf {
 }
 
 fn check(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     let so = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{cmd:?} failed: {}\n{so}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{cmd:?} failed: {}\n{so}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     so
 }
 
@@ -32,10 +39,22 @@ fn lib() -> &'static Path {
         let d = tempfile::tempdir().unwrap();
         let csrc = root().join("runtime/mpiete-rt/csrc");
         for f in ["mpiete.c", "mpiete_f.c"] {
-            check(Command::new("mpicc").args(["-O2", "-Wall", "-Werror", "-c"]).arg(csrc.join(f)).arg("-o").arg(d.path().join(f.replace(".c", ".o"))));
+            check(
+                Command::new("mpicc")
+                    .args(["-O2", "-Wall", "-Werror", "-c"])
+                    .arg(csrc.join(f))
+                    .arg("-o")
+                    .arg(d.path().join(f.replace(".c", ".o"))),
+            );
         }
         let a = d.path().join("libxmpc_mpiete.a");
-        check(Command::new("ar").arg("rcs").arg(&a).arg(d.path().join("mpiete.o")).arg(d.path().join("mpiete_f.o")));
+        check(
+            Command::new("ar")
+                .arg("rcs")
+                .arg(&a)
+                .arg(d.path().join("mpiete.o"))
+                .arg(d.path().join("mpiete_f.o")),
+        );
         (d, a)
     });
     p
@@ -43,7 +62,18 @@ fn lib() -> &'static Path {
 
 fn build_c(dir: &Path) -> PathBuf {
     let exe = dir.join("ring");
-    check(Command::new("mpicc").arg("-O1").arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display())).arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/ring.c")).arg(lib()).arg("-o").arg(&exe));
+    check(
+        Command::new("mpicc")
+            .arg("-O1")
+            .arg(format!(
+                "-I{}",
+                root().join("runtime/mpiete-rt/csrc").display()
+            ))
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/ring.c"))
+            .arg(lib())
+            .arg("-o")
+            .arg(&exe),
+    );
     exe
 }
 
@@ -51,7 +81,12 @@ fn build_f(dir: &Path, src: &str) -> PathBuf {
     let exe = dir.join(src.split('.').next().unwrap());
     let mut c = Command::new("mpif90");
     c.args(["-O2", "-cpp", "-w"]);
-    check(c.arg(root().join("testsuite/mpiete").join(src)).arg(lib()).arg("-o").arg(&exe));
+    check(
+        c.arg(root().join("testsuite/mpiete").join(src))
+            .arg(lib())
+            .arg("-o")
+            .arg(&exe),
+    );
     exe
 }
 
@@ -59,7 +94,12 @@ fn build_f(dir: &Path, src: &str) -> PathBuf {
 fn mpirun(np: usize, exe: &Path, args: &[&str], mode: &str, out: &Path, one_core: bool) -> String {
     std::fs::create_dir_all(out).unwrap();
     let mut c = Command::new("mpiexec");
-    c.arg("-n").arg(np.to_string()).env("UCX_ERROR_SIGNALS", "").env("MPIETE_MODE", mode).env("MPIETE_OUT", out).env("MPIETE_YIELD", "1");
+    c.arg("-n")
+        .arg(np.to_string())
+        .env("UCX_ERROR_SIGNALS", "")
+        .env("MPIETE_MODE", mode)
+        .env("MPIETE_OUT", out)
+        .env("MPIETE_YIELD", "1");
     if one_core {
         c.args(["taskset", "-c", "0"]);
     }
@@ -104,15 +144,41 @@ fn ring_trace_token_and_prediction() {
         assert_eq!(e.first(), Some(&Event::Region(false)));
         assert_eq!(e.last(), Some(&Event::Region(true)));
         // user sends: to the right neighbour, tag 5, 128 doubles, on MPI_COMM_WORLD (id 0)
-        let user: Vec<_> = e.iter().filter_map(|x| match x { Event::Isend { peer, tag, comm: 0, bytes, .. } => Some((*peer, *tag, *bytes)), _ => None }).collect();
+        let user: Vec<_> = e
+            .iter()
+            .filter_map(|x| match x {
+                Event::Isend {
+                    peer,
+                    tag,
+                    comm: 0,
+                    bytes,
+                    ..
+                } => Some((*peer, *tag, *bytes)),
+                _ => None,
+            })
+            .collect();
         assert_eq!(user, vec![(((r + 1) % np) as i32, 5, 1024); nit]);
         // MPI_Allreduce as recursive doubling on the collective communicator (id 1):
         // partners r^1 then r^2, 8 bytes each
-        let coll: Vec<_> = e.iter().filter_map(|x| match x { Event::Isend { peer, comm: 1, bytes: 8, .. } => Some(*peer as usize), _ => None }).collect();
+        let coll: Vec<_> = e
+            .iter()
+            .filter_map(|x| match x {
+                Event::Isend {
+                    peer,
+                    comm: 1,
+                    bytes: 8,
+                    ..
+                } => Some(*peer as usize),
+                _ => None,
+            })
+            .collect();
         assert_eq!(coll, [r ^ 1, r ^ 2].repeat(nit));
         // every receive's wait names the sender
         let left = ((r + np - 1) % np) as i32;
-        let waits_from_left = e.iter().filter(|x| matches!(x, Event::Wait { src, tag: 5, bytes: 1024, .. } if *src == left)).count();
+        let waits_from_left = e
+            .iter()
+            .filter(|x| matches!(x, Event::Wait { src, tag: 5, bytes: 1024, .. } if *src == left))
+            .count();
         assert_eq!(waits_from_left, nit);
     }
 
@@ -129,17 +195,33 @@ fn ring_trace_token_and_prediction() {
         assert!(p.mean_s > 0.0);
     }
     // block 1 spins (rank+1) units: rank 3 clearly slower than rank 0
-    assert!(b1.per_rank[3].mean_s > 2.0 * b1.per_rank[0].mean_s, "{:?}", b1.per_rank);
+    assert!(
+        b1.per_rank[3].mean_s > 2.0 * b1.per_rank[0].mean_s,
+        "{:?}",
+        b1.per_rank
+    );
 
     // prediction: per-rank compute is sum(count * mean) of that rank's blocks
     let tables = bt.tables(np);
     let model = CommModel::constant(1e-6, 1e9);
-    let readers = trace_files(&tdir).unwrap().iter().map(|f| TraceReader::open(f).unwrap()).collect();
+    let readers = trace_files(&tdir)
+        .unwrap()
+        .iter()
+        .map(|f| TraceReader::open(f).unwrap())
+        .collect();
     let p = Predictor::new(&tables, &model).run(readers).unwrap();
     assert!(p.unknown_blocks.is_empty());
     for r in 0..np {
-        let expect: f64 = bt.blocks.iter().map(|b| b.per_rank[r].mean_s * b.per_rank[r].count).sum();
-        assert!((p.ranks[r].compute_s - expect).abs() < 1e-9 * expect.max(1.0), "rank {r}: {} vs {expect}", p.ranks[r].compute_s);
+        let expect: f64 = bt
+            .blocks
+            .iter()
+            .map(|b| b.per_rank[r].mean_s * b.per_rank[r].count)
+            .sum();
+        assert!(
+            (p.ranks[r].compute_s - expect).abs() < 1e-9 * expect.max(1.0),
+            "rank {r}: {} vs {expect}",
+            p.ranks[r].compute_s
+        );
         assert!(p.ranks[r].time_s >= p.ranks[r].compute_s);
     }
     // everyone waits for the slowest rank each iteration (allreduce): the total
@@ -155,7 +237,8 @@ fn measure_mode_times_the_region() {
     let exe = build_c(d.path());
     let out = d.path().join("m");
     mpirun(2, &exe, &["5"], "measure", &out, false);
-    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("measured.json")).unwrap()).unwrap();
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("measured.json")).unwrap()).unwrap();
     assert_eq!(m["format"], "xmpc-measured/1");
     let pr = m["per_rank"].as_array().unwrap();
     assert_eq!(pr.len(), 2);
@@ -178,7 +261,11 @@ fn measure_mode_times_the_region() {
 fn fortran_programs() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
-    let cases: [(&str, &[&str]); 3] = [("ep.F90", &["16", "4"]), ("cg.F90", &["64", "20"]), ("lu.F", &["40", "16", "2"])];
+    let cases: [(&str, &[&str]); 3] = [
+        ("ep.F90", &["16", "4"]),
+        ("cg.F90", &["64", "20"]),
+        ("lu.F", &["40", "16", "2"]),
+    ];
     for (src, args) in cases {
         let plain = build_f(d.path(), src);
         for np in [2, 4] {
@@ -189,10 +276,23 @@ fn fortran_programs() {
         // wrappers too, and a call must be timed once (time in MPI < region time)
         let mdir = d.path().join(format!("{src}.measure"));
         std::fs::create_dir_all(&mdir).unwrap();
-        check(Command::new("mpiexec").args(["-n", "2"]).arg(&plain).args(args).env("MPIETE_MODE", "measure").env("MPIETE_OUT", &mdir).env("MPIETE_YIELD", "0"));
-        let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(mdir.join("measured.json")).unwrap()).unwrap();
+        check(
+            Command::new("mpiexec")
+                .args(["-n", "2"])
+                .arg(&plain)
+                .args(args)
+                .env("MPIETE_MODE", "measure")
+                .env("MPIETE_OUT", &mdir)
+                .env("MPIETE_YIELD", "0"),
+        );
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(mdir.join("measured.json")).unwrap())
+                .unwrap();
         for r in m["per_rank"].as_array().unwrap() {
-            assert!(r["mpi_s"].as_f64().unwrap() < r["total_s"].as_f64().unwrap(), "{src}: {r}");
+            assert!(
+                r["mpi_s"].as_f64().unwrap() < r["total_s"].as_f64().unwrap(),
+                "{src}: {r}"
+            );
         }
     }
 }
@@ -212,9 +312,16 @@ fn commdata_program_measures_every_size() {
     });
     xmpc_mpiete::run(&cmd).unwrap();
     let c = CommData::load(&out).unwrap();
-    assert_eq!(c.points.iter().map(|p| p.bytes).collect::<Vec<_>>(), vec![0, 1024, 2048, 3072, 4096]);
+    assert_eq!(
+        c.points.iter().map(|p| p.bytes).collect::<Vec<_>>(),
+        vec![0, 1024, 2048, 3072, 4096]
+    );
     // a real receive takes time, and less than a millisecond for 4 KiB on one node
-    assert!(c.points.iter().all(|p| p.seconds > 0.0 && p.seconds < 1e-3), "{:?}", c.points);
+    assert!(
+        c.points.iter().all(|p| p.seconds > 0.0 && p.seconds < 1e-3),
+        "{:?}",
+        c.points
+    );
 }
 
 /// `mpiete_mark(id)` before an MPI call names that call's block; before anything
@@ -244,7 +351,17 @@ int main(int argc, char **argv) {
     )
     .unwrap();
     let exe = d.path().join("marks");
-    check(Command::new("mpicc").arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display())).arg(&src).arg(lib()).arg("-o").arg(&exe));
+    check(
+        Command::new("mpicc")
+            .arg(format!(
+                "-I{}",
+                root().join("runtime/mpiete-rt/csrc").display()
+            ))
+            .arg(&src)
+            .arg(lib())
+            .arg("-o")
+            .arg(&exe),
+    );
     let t = d.path().join("t");
     mpirun(2, &exe, &[], "trace", &t, false);
     let ev = events(&t);
@@ -252,8 +369,21 @@ int main(int argc, char **argv) {
         ev[0],
         vec![
             Event::Block(3),
-            Event::Isend { id: 7, req: 1, peer: 1, tag: 9, comm: 0, bytes: 4 },
-            Event::Wait { id: 0, req: 1, src: -1, tag: -1, bytes: 0 },
+            Event::Isend {
+                id: 7,
+                req: 1,
+                peer: 1,
+                tag: 9,
+                comm: 0,
+                bytes: 4
+            },
+            Event::Wait {
+                id: 0,
+                req: 1,
+                src: -1,
+                tag: -1,
+                bytes: 0
+            },
             Event::Block(5),
         ]
     );
@@ -261,8 +391,21 @@ int main(int argc, char **argv) {
         ev[1],
         vec![
             Event::Block(3),
-            Event::Irecv { id: 8, req: 1, peer: 0, tag: 9, comm: 0, bytes: 4 },
-            Event::Wait { id: 0, req: 1, src: 0, tag: 9, bytes: 4 },
+            Event::Irecv {
+                id: 8,
+                req: 1,
+                peer: 0,
+                tag: 9,
+                comm: 0,
+                bytes: 4
+            },
+            Event::Wait {
+                id: 0,
+                req: 1,
+                src: 0,
+                tag: 9,
+                bytes: 4
+            },
             Event::Block(5),
         ]
     );

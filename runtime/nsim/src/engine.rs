@@ -1629,6 +1629,27 @@ impl Simulation {
         std::mem::take(&mut lp.raw_done)
     }
 
+    /// Process the events before `before` one at a time until a message is
+    /// delivered, then the rest of that instant; the delivery time, or None
+    /// when nothing is delivered before `before`. The completions are
+    /// returned by the next `raw_advance`.
+    pub(crate) fn raw_advance_to_delivery(&mut self, before: Time) -> Option<Time> {
+        let sh = &self.sh;
+        let lp = &mut self.lps[0];
+        let mut hit: Option<Time> = None;
+        while let Some(ev) = lp.heap.peek() {
+            if ev.t >= before || hit.is_some_and(|d| ev.t > d) {
+                break;
+            }
+            let ev = lp.heap.pop().unwrap();
+            lp.handle(sh, ev);
+            if hit.is_none() && !lp.raw_done.is_empty() {
+                hit = Some(lp.now);
+            }
+        }
+        hit
+    }
+
     pub(crate) fn raw_now(&self) -> Time {
         self.lps[0].now
     }

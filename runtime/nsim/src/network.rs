@@ -71,6 +71,13 @@ impl Network {
             .map(|(id, d)| Completion { id, delivered: d })
             .collect()
     }
+    /// Process events one at a time up to the first delivery strictly before
+    /// `before` (and the rest of that instant); its time, or None when no
+    /// message is delivered before `before`. The completions come out of the
+    /// next [`Network::advance_until`].
+    pub fn advance_to_delivery(&mut self, before: Time) -> Option<Time> {
+        self.sim.raw_advance_to_delivery(before)
+    }
     /// Nothing left to process (no packet, no credit on the way).
     pub fn idle(&self) -> bool {
         self.sim.raw_idle()

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # BSIM with the NSIM network model: host time of an alltoall skeleton on a torus
-# (the pathological case of the shadow replay, see docs/bsim.md) and the predicted
+# (one congested phase: every rank sends to every other) and the predicted
 # times under NSIM and under the equivalent l + s/w platform.
 #
 #   testsuite/bench/bsim/nsim.sh [DIMS] [BYTES]     (default: "4, 4, 4" 2048)
