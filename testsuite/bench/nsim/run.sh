@@ -6,8 +6,9 @@
 #   quick  small sizes (a minute)
 #   paper  random ring 1 MiB x 5 at 1K/2K/8K ranks and pairwise all-to-all 4 B
 #          at 1K/4K/8K ranks on a 3-D torus, 1 and 2 threads (long: an hour on 2 cores)
-#   targets  the acceptance cases in one go (2K ring and 1K/4K all-to-all with 1 and 2
-#          threads, 8K ring with 1 loop measured (x5 projected), 8K all-to-all, BG/L)
+#   targets  the acceptance cases in one go (1K/2K ring and 1K/4K all-to-all with 1 and 2
+#          threads, 8K ring 1 loop with 1 and 2 threads and 5 loops with 2, 8K all-to-all
+#          with 2 threads, BG/L; about 10 minutes on 2 quiet cores)
 #   speedup  1K/2K ring and 1K/4K all-to-all with 1 and 2 threads back to back
 #   bgl    BlueGene/L-like 128-node torus, Bruck all-to-all 8 B .. 256 KiB
 #
@@ -61,7 +62,9 @@ case $mode in
     run "alltoall pairwise 4B, 16x16x16" torus4k 4096 alltoall:bytes=4 1
     run "alltoall pairwise 4B, 16x16x16" torus4k 4096 alltoall:bytes=4 2
     run "ring 1MiB x1 (of 5), 32x16x16" torus8k 8192 ring:bytes=1M,loops=1 1
-    run "alltoall pairwise 4B, 32x16x16" torus8k 8192 alltoall:bytes=4 1
+    run "ring 1MiB x1 (of 5), 32x16x16" torus8k 8192 ring:bytes=1M,loops=1 2
+    run "ring 1MiB x5, 32x16x16" torus8k 8192 ring:bytes=1M,loops=5 2
+    run "alltoall pairwise 4B, 32x16x16" torus8k 8192 alltoall:bytes=4 2
     for b in 8 128 2K 8K 64K 256K; do run "BG/L bruck $b" bgl128 128 "bruck:bytes=$b" 1; done
     ;;
   speedup)
