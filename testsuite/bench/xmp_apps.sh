@@ -158,7 +158,7 @@ for np in $NPS; do
         printf '  Laplace np=%s %-4s contiguous %s ms  strided %s ms  strided/contiguous %s\n' "$np" "$v" \
             "$(ms "$r" "$LAPLACE_ITER")" "$(ms "$c" "$LAPLACE_ITER")" "$(ratio "$c" "$r")"
         r=${H[him.$v.contig.$np]} c=${H[him.$v.strided.$np]}
-        printf '  Himeno  np=%s %-4s ${HCONTIG/ /-} %s ms  j-planes %s ms  strided/contiguous %s\n' "$np" "$v" \
+        printf '  Himeno  np=%s %-4s %s %s ms  j-planes %s ms  strided/contiguous %s\n' "$np" "$v" "${HCONTIG/ /-}" \
             "$(ms "$r" "$HIMENO_NN")" "$(ms "$c" "$HIMENO_NN")" "$(ratio "$c" "$r")"
     done
 done
