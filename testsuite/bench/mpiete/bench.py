@@ -88,8 +88,13 @@ def measured(exe, args, np, work, reps):
 def base_compute(exe, args, np, work, tag):
     out = os.path.join(work, f"compute{tag}")
     os.makedirs(out, exist_ok=True)
-    # token mode, every rank on core 0: one rank computes at a time
-    run(["mpiexec", "-n", str(np), "taskset", "-c", "0", exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
+    # token mode: one rank computes at a time. TOKEN_CORES=one (the paper): every
+    # rank on core 0; TOKEN_CORES=spread: rank i on core i mod cores, so each rank
+    # keeps its data in its own core's cache as in the real run
+    if os.environ.get("TOKEN_CORES", "one") == "spread":
+        run(["mpiexec", "-bind-to", "core", "-n", str(np), exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
+    else:
+        run(["mpiexec", "-n", str(np), "taskset", "-c", "0", exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
     return os.path.join(out, "blocktimes.json")
 
 
