@@ -134,6 +134,15 @@ int LMPI_Waitany(int n, LMPI_Request reqs[], int *index, LMPI_Status *status);
 int LMPI_Test(LMPI_Request *req, int *flag, LMPI_Status *status);
 int LMPI_Testall(int n, LMPI_Request reqs[], int *flag, LMPI_Status statuses[]);
 int LMPI_Request_free(LMPI_Request *req);
+int LMPI_Waitsome(int n, LMPI_Request reqs[], int *outcount, int indices[], LMPI_Status statuses[]);
+int LMPI_Testany(int n, LMPI_Request reqs[], int *index, int *flag, LMPI_Status *status);
+int LMPI_Testsome(int n, LMPI_Request reqs[], int *outcount, int indices[], LMPI_Status statuses[]);
+int LMPI_Probe(int source, int tag, LMPI_Comm comm, LMPI_Status *status);
+int LMPI_Iprobe(int source, int tag, LMPI_Comm comm, int *flag, LMPI_Status *status);
+int LMPI_Send_init(const void *buf, int count, LMPI_Datatype type, int dest, int tag, LMPI_Comm comm, LMPI_Request *req);
+int LMPI_Recv_init(void *buf, int count, LMPI_Datatype type, int source, int tag, LMPI_Comm comm, LMPI_Request *req);
+int LMPI_Start(LMPI_Request *req);
+int LMPI_Startall(int n, LMPI_Request reqs[]);
 
 /* collectives */
 int LMPI_Barrier(LMPI_Comm comm);
@@ -148,6 +157,14 @@ int LMPI_Allgather(const void *sbuf, int scount, LMPI_Datatype stype, void *rbuf
 int LMPI_Allgatherv(const void *sbuf, int scount, LMPI_Datatype stype, void *rbuf, const int rcounts[], const int displs[], LMPI_Datatype rtype, LMPI_Comm comm);
 int LMPI_Alltoall(const void *sbuf, int scount, LMPI_Datatype stype, void *rbuf, int rcount, LMPI_Datatype rtype, LMPI_Comm comm);
 int LMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], LMPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[], LMPI_Datatype rtype, LMPI_Comm comm);
+
+/* nonblocking collectives (threads back end only) */
+int LMPI_Ibarrier(LMPI_Comm comm, LMPI_Request *req);
+int LMPI_Ibcast(void *buf, int count, LMPI_Datatype type, int root, LMPI_Comm comm, LMPI_Request *req);
+int LMPI_Ireduce(const void *sbuf, void *rbuf, int count, LMPI_Datatype type, LMPI_Op op, int root, LMPI_Comm comm, LMPI_Request *req);
+int LMPI_Iallreduce(const void *sbuf, void *rbuf, int count, LMPI_Datatype type, LMPI_Op op, LMPI_Comm comm, LMPI_Request *req);
+int LMPI_Iallgather(const void *sbuf, int scount, LMPI_Datatype stype, void *rbuf, int rcount, LMPI_Datatype rtype, LMPI_Comm comm, LMPI_Request *req);
+int LMPI_Ialltoall(const void *sbuf, int scount, LMPI_Datatype stype, void *rbuf, int rcount, LMPI_Datatype rtype, LMPI_Comm comm, LMPI_Request *req);
 
 #ifdef __cplusplus
 }

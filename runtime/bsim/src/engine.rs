@@ -1231,6 +1231,208 @@ impl Rank {
         }
     }
 
+    /// A request already complete at virtual time `t` (nonblocking
+    /// collectives: the exit time computed at the call; `start` is the call).
+    pub fn done_req(&mut self, start: f64, t: f64) -> i32 {
+        self.new_req(Req::Send {
+            sid: 0,
+            done: Some(t),
+            dest: self.id,
+            ts: start,
+            entry: start,
+        })
+    }
+
+    /// MPI_Probe (`blocking`) / MPI_Iprobe: the status of the message a
+    /// receive would match, decided like an ANY_SOURCE receive. A message is
+    /// seen once its envelope arrived (send time + transfer of 0 bytes).
+    /// Iprobe answers "no" only when no rank that could still send an
+    /// envelope arriving by now can change the answer.
+    pub fn probe(&mut self, comm: i32, src: i32, tag: i32, blocking: bool) -> Option<St> {
+        let s = sim();
+        if src == PROC_NULL {
+            return Some(St {
+                source: PROC_NULL,
+                tag: ANY_TAG,
+                bytes: 0,
+                comm,
+            });
+        }
+        let c = self.comm(comm).expect("valid comm");
+        let (ctx, members) = (c.ctx, c.members.clone());
+        let want = if src == ANY_SOURCE {
+            None
+        } else {
+            Some(members[src as usize])
+        };
+        let call = if blocking { "Probe" } else { "Iprobe" };
+        let sh = &s.ranks[self.id as usize];
+        let mut granted = false;
+        loop {
+            let mut g = lock(&sh.st);
+            if g.granted {
+                g.granted = false;
+                granted = true;
+            }
+            let (notes, undecided_match) = self.progress(&mut g, &mut granted);
+            if !notes.is_empty() || !self.net_inj.is_empty() {
+                drop(g);
+                for (r, sid, t) in notes {
+                    s.rdv_done(r, sid, t);
+                }
+                self.flush_net_inj();
+                continue;
+            }
+            // earliest send among the first matching message of each source
+            let mut best: Option<(f64, u32, u32, i32, u64)> = None;
+            let mut seen: Vec<u32> = vec![];
+            for m in g.msgs.iter() {
+                let ok = m.ctx == ctx
+                    && (tag == ANY_TAG || m.tag == tag)
+                    && want.is_none_or(|w| m.src == w);
+                if !ok || seen.contains(&m.src) {
+                    continue;
+                }
+                seen.push(m.src);
+                if best.is_none_or(|b| (m.ts, m.src) < (b.0, b.1)) {
+                    best = Some((m.ts, m.src, m.src, m.tag, m.bytes));
+                }
+            }
+            let now = self.clock;
+            let arrive = |b: &(f64, u32, u32, i32, u64)| b.0 + s.plat.transfer(b.1, self.id, 0);
+            // could a source not seen yet still send before `t`?
+            // (a hit from a given source is final: messages from one source keep order)
+            let others_past = |t: f64, bsrc: u32| {
+                (want.is_some() && bsrc != u32::MAX)
+                    || members.iter().all(|&r| {
+                        if want.is_some_and(|w| w != r) {
+                            return true;
+                        }
+                        if seen.contains(&r) {
+                            return true;
+                        }
+                        let c = s.published(r);
+                        c > t || (c == t && r > bsrc)
+                    })
+            };
+            let status = |b: &(f64, u32, u32, i32, u64)| St {
+                source: members.iter().position(|&x| x == b.2).unwrap_or(0) as i32,
+                tag: b.3,
+                bytes: b.4,
+                comm,
+            };
+            let key: Option<f64> = if blocking {
+                match best {
+                    Some(b) if granted || others_past(b.0, b.1) => {
+                        let a = arrive(&b);
+                        self.idle += (a - self.clock).max(0.0);
+                        self.clock = self.clock.max(a);
+                        return Some(status(&b));
+                    }
+                    Some(b) => Some(b.0),
+                    None => undecided_match,
+                }
+            } else {
+                let hit = best.filter(|b| arrive(b) <= now);
+                match hit {
+                    Some(b) if granted || others_past(b.0, b.1) => return Some(status(&b)),
+                    Some(_) => Some(now),
+                    None if granted || others_past(now, u32::MAX) => {
+                        self.clock += s.plat.o_test;
+                        return None;
+                    }
+                    None => Some(now),
+                }
+            };
+            granted = false;
+            let cand = match (undecided_match, key) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let mut wd = std::mem::take(&mut g.wait);
+            wd.call = if self.call.is_empty() {
+                call
+            } else {
+                self.call
+            };
+            wd.items.clear();
+            wd.meeting = None;
+            wd.items.push((W_RECV, want.unwrap_or(u32::MAX), tag));
+            g.wait = wd;
+            drop(s.sleep(self.id, g, cand, 1));
+        }
+    }
+
+    /// MPI_Waitsome: Waitany's choice plus every other request already
+    /// complete by that time (Waitany ensures no undecided one can be earlier).
+    pub fn waitsome(&mut self, hs: &[i32]) -> Vec<(usize, St)> {
+        let mut st = St::default();
+        let Some(first) = self.waitany(hs, &mut st) else {
+            return vec![];
+        };
+        let t = self.clock;
+        let mut out = vec![(first, st)];
+        for (i, &h) in hs.iter().enumerate() {
+            if i != first
+                && h > 0
+                && self.reqs[h as usize]
+                    .as_ref()
+                    .and_then(|r| r.done())
+                    .is_some_and(|d| d <= t)
+            {
+                let mut st = St::default();
+                self.complete(h as usize, Some(&mut st));
+                out.push((i, st));
+            }
+        }
+        out.sort_by_key(|x| x.0);
+        out
+    }
+
+    /// MPI_Testsome (`any`: MPI_Testany, the lowest index only): the requests
+    /// complete by now, decided once no unmatched one can still complete by now.
+    pub fn testsome(&mut self, hs: &[i32], any: bool) -> Vec<(usize, St)> {
+        let live: Vec<(usize, usize)> = hs
+            .iter()
+            .enumerate()
+            .filter(|(_, &h)| h > 0)
+            .map(|(i, &h)| (i, h as usize))
+            .collect();
+        let lh: Vec<usize> = live.iter().map(|x| x.1).collect();
+        let call = if any { "Testany" } else { "Testsome" };
+        let set = self.block(call, &lh, false, |me, granted| {
+            let now = me.clock;
+            let mut set = vec![];
+            for &(i, h) in &live {
+                match me.reqs[h].as_ref().and_then(|r| r.done()) {
+                    Some(t) if t <= now => set.push(i),
+                    Some(_) => {}
+                    None => {
+                        if !(me.lower_bound(h) > now || granted) {
+                            return Err(Some(now));
+                        }
+                    }
+                }
+            }
+            Ok(set)
+        });
+        let set: Vec<usize> = if any {
+            set.into_iter().take(1).collect()
+        } else {
+            set
+        };
+        if set.is_empty() {
+            self.clock += sim().plat.o_test;
+        }
+        set.into_iter()
+            .map(|i| {
+                let mut st = St::default();
+                self.complete(hs[i] as usize, Some(&mut st));
+                (i, st)
+            })
+            .collect()
+    }
+
     /// A collective: meet the other members, get my exit time.
     pub fn collective(
         &mut self,

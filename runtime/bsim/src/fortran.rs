@@ -524,3 +524,218 @@ pub unsafe extern "C" fn lmpi_alltoallv_(
     c::LMPI_Alltoallv(s, sns, sd, *stp, d, rns, rd, *rtp, *comm);
     ok(ierr)
 }
+
+// ---------------- probe, persistent requests, Waitsome/Testany/Testsome ----------------
+
+use crate::lmpi_ext as x;
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_probe_(
+    s: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    status: *mut c_int,
+    ierr: *mut c_int,
+) {
+    x::LMPI_Probe(*s, *tag, *comm, st(status));
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_iprobe_(
+    s: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    flag: *mut c_int,
+    status: *mut c_int,
+    ierr: *mut c_int,
+) {
+    x::LMPI_Iprobe(*s, *tag, *comm, flag, st(status));
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_send_init_(
+    b: *const c_void,
+    n: *const c_int,
+    t: *const c_int,
+    d: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
+    x::LMPI_Send_init(b, *n, *t, *d, *tag, *comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_recv_init_(
+    b: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    s: *const c_int,
+    tag: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
+    x::LMPI_Recv_init(b, *n, *t, *s, *tag, *comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_start_(req: *mut c_int, ierr: *mut c_int) {
+    x::LMPI_Start(req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_startall_(n: *const c_int, reqs: *mut c_int, ierr: *mut c_int) {
+    x::LMPI_Startall(*n, reqs);
+    ok(ierr)
+}
+
+/// Fortran indices count from 1.
+unsafe fn one_based(out: c_int, idx: *mut c_int) {
+    if out != c::UNDEFINED {
+        for k in 0..out.max(0) as usize {
+            *idx.add(k) += 1;
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_waitsome_(
+    n: *const c_int,
+    reqs: *mut c_int,
+    out: *mut c_int,
+    idx: *mut c_int,
+    statuses: *mut c_int,
+    ierr: *mut c_int,
+) {
+    x::LMPI_Waitsome(*n, reqs, out, idx, st(statuses));
+    one_based(*out, idx);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_testsome_(
+    n: *const c_int,
+    reqs: *mut c_int,
+    out: *mut c_int,
+    idx: *mut c_int,
+    statuses: *mut c_int,
+    ierr: *mut c_int,
+) {
+    x::LMPI_Testsome(*n, reqs, out, idx, st(statuses));
+    one_based(*out, idx);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_testany_(
+    n: *const c_int,
+    reqs: *mut c_int,
+    index: *mut c_int,
+    flag: *mut c_int,
+    status: *mut c_int,
+    ierr: *mut c_int,
+) {
+    x::LMPI_Testany(*n, reqs, index, flag, st(status));
+    if *index >= 0 {
+        *index += 1;
+    }
+    ok(ierr)
+}
+
+// ---------------- nonblocking collectives ----------------
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_ibarrier_(comm: *const c_int, req: *mut c_int, ierr: *mut c_int) {
+    c::LMPI_Ibarrier(*comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_ibcast_(
+    b: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
+    c::LMPI_Ibcast(b, *n, *t, *root, *comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_ireduce_(
+    s: *const c_void,
+    d: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    op: *const c_int,
+    root: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
+    c::LMPI_Ireduce(inp(s), d, *n, *t, *op, *root, *comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_iallreduce_(
+    s: *const c_void,
+    d: *mut c_void,
+    n: *const c_int,
+    t: *const c_int,
+    op: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
+    c::LMPI_Iallreduce(inp(s), d, *n, *t, *op, *comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_iallgather_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
+    c::LMPI_Iallgather(inp(s), *sn, *stp, d, *rn, *rtp, *comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_ialltoall_(
+    s: *const c_void,
+    sn: *const c_int,
+    stp: *const c_int,
+    d: *mut c_void,
+    rn: *const c_int,
+    rtp: *const c_int,
+    comm: *const c_int,
+    req: *mut c_int,
+    ierr: *mut c_int,
+) {
+    c::LMPI_Ialltoall(inp(s), *sn, *stp, d, *rn, *rtp, *comm, req);
+    ok(ierr)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lmpi_request_free_(req: *mut c_int, ierr: *mut c_int) {
+    c::LMPI_Request_free(req);
+    ok(ierr)
+}

@@ -5,7 +5,7 @@
 //! Layers: `model` (platform file, link model, collective tables), `coll`
 //! (collective algorithms and tables), `netmodel` (NSIM as the network
 //! model), `engine` (virtual clocks, matching,
-//! deadlock detection), `lmpi`/`fortran` (C and Fortran ABI), `output`
+//! deadlock detection), `lmpi`/`lmpi_ext`/`fortran` (C and Fortran ABI), `output`
 //! (reports, traces, Gantt charts), `run` (process entry), `mpi_backend` (the
 //! `mpi` back end: one MPI process per rank), `cli` (`xmpc bsim`).
 
@@ -17,6 +17,7 @@ pub mod dtype;
 pub mod engine;
 pub mod fortran;
 pub mod lmpi;
+pub mod lmpi_ext;
 pub mod model;
 pub mod mpi_backend;
 pub mod netmodel;

@@ -110,7 +110,7 @@ pub fn fail(r: &Rank, call: &str, msg: String) -> ! {
     std::process::exit(5);
 }
 
-fn check_comm(r: &Rank, call: &str, comm: c_int) -> (i32, usize) {
+pub(crate) fn check_comm(r: &Rank, call: &str, comm: c_int) -> (i32, usize) {
     match r.comm(comm) {
         Some(c) => (c.me, c.members.len()),
         None => fail(r, call, format!("invalid communicator {comm}")),
@@ -121,7 +121,7 @@ fn tsize(r: &Rank, call: &str, t: c_int) -> u64 {
     dtype::size(t).unwrap_or_else(|| fail(r, call, format!("invalid datatype {t}")))
 }
 
-fn check_peer(r: &Rank, call: &str, comm: c_int, peer: c_int, any_ok: bool) {
+pub(crate) fn check_peer(r: &Rank, call: &str, comm: c_int, peer: c_int, any_ok: bool) {
     let (_, n) = check_comm(r, call, comm);
     if peer == PROC_NULL || (any_ok && peer == ANY_SOURCE) || (peer >= 0 && (peer as usize) < n) {
         return;
@@ -133,7 +133,7 @@ fn check_peer(r: &Rank, call: &str, comm: c_int, peer: c_int, any_ok: bool) {
     )
 }
 
-fn bytes_of(r: &Rank, call: &str, count: c_int, t: c_int) -> u64 {
+pub(crate) fn bytes_of(r: &Rank, call: &str, count: c_int, t: c_int) -> u64 {
     if count < 0 {
         fail(r, call, format!("negative count {count}"));
     }
@@ -417,7 +417,7 @@ pub unsafe extern "C" fn LMPI_Comm_free(comm: *mut c_int) -> c_int {
 
 // ---------------- point to point ----------------
 
-unsafe fn data<'a>(buf: *const c_void, bytes: u64) -> Option<&'a [u8]> {
+pub(crate) unsafe fn data<'a>(buf: *const c_void, bytes: u64) -> Option<&'a [u8]> {
     if buf.is_null() || bytes == 0 {
         None
     } else {
@@ -555,7 +555,7 @@ pub unsafe extern "C" fn LMPI_Irecv(
     SUCCESS
 }
 
-fn trace_recv(r: &mut Rank, st: &St) {
+pub(crate) fn trace_recv(r: &mut Rank, st: &St) {
     if st.source != PROC_NULL {
         r.trace_line(|| {
             format!(
@@ -657,14 +657,26 @@ pub unsafe extern "C" fn LMPI_Sendrecv_replace(
     )
 }
 
-fn reqs_of(h: *mut c_int, n: c_int) -> Vec<i32> {
+/// The engine handles behind user handles (persistent ones: the active
+/// request, REQUEST_NULL when inactive).
+pub(crate) fn reqs_of(h: *mut c_int, n: c_int) -> Vec<i32> {
     if n <= 0 || h.is_null() {
         return vec![];
     }
-    unsafe { std::slice::from_raw_parts(h, n as usize).to_vec() }
+    unsafe { std::slice::from_raw_parts(h, n as usize) }
+        .iter()
+        .map(|&x| crate::lmpi_ext::active(x))
+        .collect()
 }
 
-fn check_reqs(r: &Rank, call: &str, hs: &[i32]) {
+/// A user handle whose request completed: REQUEST_NULL, or inactive if persistent.
+pub(crate) unsafe fn release(p: *mut c_int) {
+    if !crate::lmpi_ext::deactivate(*p) {
+        *p = 0;
+    }
+}
+
+pub(crate) fn check_reqs(r: &Rank, call: &str, hs: &[i32]) {
     for &h in hs {
         if h != 0
             && !(if mb::on() {
@@ -679,7 +691,7 @@ fn check_reqs(r: &Rank, call: &str, hs: &[i32]) {
 }
 
 /// Trace completed receives (requests that were receives have a source set).
-fn finish_statuses(r: &mut Rank, sts: &[St], was_recv: &[bool]) {
+pub(crate) fn finish_statuses(r: &mut Rank, sts: &[St], was_recv: &[bool]) {
     for (st, &rv) in sts.iter().zip(was_recv) {
         if rv {
             trace_recv(r, st);
@@ -687,7 +699,7 @@ fn finish_statuses(r: &mut Rank, sts: &[St], was_recv: &[bool]) {
     }
 }
 
-fn recv_flags(r: &Rank, hs: &[i32]) -> Vec<bool> {
+pub(crate) fn recv_flags(r: &Rank, hs: &[i32]) -> Vec<bool> {
     hs.iter()
         .map(|&h| {
             h > 0
@@ -731,7 +743,7 @@ pub unsafe extern "C" fn LMPI_Waitall(
         sts
     });
     for (i, st) in sts.iter().enumerate() {
-        *reqs.add(i) = 0;
+        release(reqs.add(i));
         if !statuses.is_null() {
             put_status(statuses.add(i), st);
         }
@@ -761,7 +773,7 @@ pub unsafe extern "C" fn LMPI_Waitany(
     });
     match idx {
         Some(i) => {
-            *reqs.add(i) = 0;
+            release(reqs.add(i));
             *index = i as c_int;
             put_status(status, &st);
         }
@@ -801,7 +813,7 @@ pub unsafe extern "C" fn LMPI_Testall(
     *flag = res.is_some() as c_int;
     if let Some(sts) = res {
         for (i, st) in sts.iter().enumerate() {
-            *reqs.add(i) = 0;
+            release(reqs.add(i));
             if !statuses.is_null() {
                 put_status(statuses.add(i), st);
             }
@@ -821,7 +833,9 @@ pub unsafe extern "C" fn LMPI_Test(
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Request_free(req: *mut c_int) -> c_int {
+    let inner = crate::lmpi_ext::free_persistent(*req);
     with("LMPI_Request_free", |r| {
+        let req = &inner;
         if mb::on() {
             mb::request_free(*req)
         } else {
@@ -1135,7 +1149,24 @@ fn coll(
     root: c_int,
     f: impl FnOnce(&Rank, &mut CollArgs),
 ) -> c_int {
+    coll_impl(name, comm, kind, root, false, f);
+    SUCCESS
+}
+
+/// A collective; `nb`: nonblocking, the exit time goes into a request
+/// (returned) and the clock stays at the call until the Wait.
+pub(crate) fn coll_impl(
+    name: &'static str,
+    comm: c_int,
+    kind: CollKind,
+    root: c_int,
+    nb: bool,
+    f: impl FnOnce(&Rank, &mut CollArgs),
+) -> c_int {
     with(name, |r| {
+        if nb && mb::on() {
+            fail(r, name, "nonblocking collectives are not supported by the mpi back end (use the threads back end)".into());
+        }
         let (_, n) = check_comm(r, name, comm);
         if matches!(
             kind,
@@ -1174,10 +1205,18 @@ fn coll(
                 kind.name()
             )
         });
+        let start = r.clock;
         collective(r, comm, kind, a);
+        let h = if nb {
+            let exit = r.clock;
+            r.clock = start;
+            r.done_req(start, exit)
+        } else {
+            0
+        };
         r.leave(name);
-    });
-    SUCCESS
+        h
+    })
 }
 
 #[no_mangle]
@@ -1414,3 +1453,117 @@ pub extern "C" fn LMPI_Alltoallv(
 
 // keep the constants referenced (ANY_TAG used by the engine's statuses)
 const _: i32 = ANY_TAG;
+
+// ---------------- nonblocking collectives ----------------
+// Completion time = the blocking collective's exit time, computed at the call
+// (members meet on the host as for the blocking one); the clock moves at the Wait.
+
+#[no_mangle]
+pub unsafe extern "C" fn LMPI_Ibarrier(comm: c_int, req: *mut c_int) -> c_int {
+    *req = coll_impl("LMPI_Ibarrier", comm, CollKind::Barrier, 0, true, |_, _| {});
+    SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn LMPI_Ibcast(
+    b: *mut c_void,
+    count: c_int,
+    t: c_int,
+    root: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
+    *req = coll_impl("LMPI_Ibcast", comm, CollKind::Bcast, root, true, |r, a| {
+        a.sbuf = buf(b);
+        a.ssize = tsize(r, "LMPI_Ibcast", t);
+        a.scount = count as i64;
+    });
+    SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn LMPI_Ireduce(
+    s: *const c_void,
+    d: *mut c_void,
+    count: c_int,
+    t: c_int,
+    op: c_int,
+    root: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
+    *req = coll_impl(
+        "LMPI_Ireduce",
+        comm,
+        CollKind::Reduce,
+        root,
+        true,
+        |r, a| reduce_args(r, "LMPI_Ireduce", a, s, d, count, t, op),
+    );
+    SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn LMPI_Iallreduce(
+    s: *const c_void,
+    d: *mut c_void,
+    count: c_int,
+    t: c_int,
+    op: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
+    *req = coll_impl(
+        "LMPI_Iallreduce",
+        comm,
+        CollKind::Allreduce,
+        0,
+        true,
+        |r, a| reduce_args(r, "LMPI_Iallreduce", a, s, d, count, t, op),
+    );
+    SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn LMPI_Iallgather(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rc: c_int,
+    rt: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
+    *req = coll_impl(
+        "LMPI_Iallgather",
+        comm,
+        CollKind::Allgather,
+        0,
+        true,
+        |r, a| gs_args!(r, a, "LMPI_Iallgather", s, sc, st, d, rc, rt),
+    );
+    SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn LMPI_Ialltoall(
+    s: *const c_void,
+    sc: c_int,
+    st: c_int,
+    d: *mut c_void,
+    rc: c_int,
+    rt: c_int,
+    comm: c_int,
+    req: *mut c_int,
+) -> c_int {
+    *req = coll_impl(
+        "LMPI_Ialltoall",
+        comm,
+        CollKind::Alltoall,
+        0,
+        true,
+        |r, a| gs_args!(r, a, "LMPI_Ialltoall", s, sc, st, d, rc, rt),
+    );
+    SUCCESS
+}

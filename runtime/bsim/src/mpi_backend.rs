@@ -875,3 +875,31 @@ fn decode_events(mut b: &[u8]) -> Vec<Event> {
     }
     v
 }
+
+/// Testsome/Testany (`any`: the lowest index only): the requests known on the
+/// host to be complete by now.
+pub fn testsome(r: &mut Rank, hs: &[i32], any: bool) -> Vec<(usize, St)> {
+    with(|s| {
+        s.progress();
+        let now = r.clock;
+        let mut set: Vec<usize> = hs
+            .iter()
+            .enumerate()
+            .filter(|(_, &h)| h > 0 && s.known(h as usize).is_some_and(|t| t <= now))
+            .map(|(i, _)| i)
+            .collect();
+        if any {
+            set.truncate(1);
+        }
+        if set.is_empty() {
+            r.clock += engine::sim().plat.o_test;
+        }
+        set.into_iter()
+            .map(|i| {
+                let mut st = St::default();
+                s.complete(r, hs[i] as usize, Some(&mut st));
+                (i, st)
+            })
+            .collect()
+    })
+}

@@ -463,3 +463,40 @@ fn diagnostics() {
     );
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn persistent_requests_and_waitsome_in_both_back_ends() {
+    for (np, b) in [(2u32, 1000u64), (4, 100_000)] {
+        let t = both("persist.c", np, &["10", &b.to_string()]);
+        for x in &t {
+            assert!(close(*x, 10.0 * msg(b)), "np {np} {b} B: {x}");
+        }
+    }
+    // one sender: Waitsome returns it alone in both back ends
+    let want = 1e-3 + msg(4);
+    for be in ["threads", "mpi"] {
+        let s = run("someany.c", be, 2, &["waitsome"]);
+        let f: Vec<&str> = s.split_whitespace().collect();
+        assert_eq!((f[0], f[1], f[4]), ("some", "1", "1"), "{be}: {s}");
+        assert!(
+            close(f[3].trim_end_matches(':').parse().unwrap(), want),
+            "{be}: {s}"
+        );
+    }
+}
+
+#[test]
+fn mpi_back_end_refuses_probe_and_nonblocking_collectives() {
+    for (prog, args, call) in [
+        ("probe.c", vec!["spread"], "LMPI_Probe"),
+        ("icoll.c", vec!["iallreduce", "8", "0"], "LMPI_Iallreduce"),
+    ] {
+        let out = run_env(prog, "mpi", 2, &args, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{prog}: {err}");
+        assert!(
+            err.contains(call) && err.contains("not supported by the mpi back end"),
+            "{prog}: {err}"
+        );
+    }
+}

@@ -480,3 +480,198 @@ fn fortran_use_lmpi_module() {
     let want = 2.0 * msg(8) + 1e-3;
     assert!((f[3].parse::<f64>().unwrap() - want).abs() < 1e-15, "{s}");
 }
+
+// ---- persistent requests, Probe/Iprobe, Waitsome/Testany/Testsome, nonblocking collectives ----
+
+#[test]
+fn persistent_ring_closed_form() {
+    // each iteration: receive posted, send at the same time, one transfer
+    for (np, b) in [(2u32, 1000u64), (4, 1000), (4, 100_000)] {
+        let k = 10;
+        let t = rank_times(&run("persist.c", np, &[&k.to_string(), &b.to_string()]));
+        assert_eq!(t.len(), np as usize);
+        let want = k as f64 * msg(b);
+        for x in &t {
+            assert!(close(*x, want), "np {np} {b} B: {x} != {want}");
+        }
+    }
+}
+
+/// (source, bytes, probe time, recv time) lines of probe.c.
+fn probe_lines(s: &str) -> Vec<(usize, u64, f64, f64)> {
+    s.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (
+                f[1].parse().unwrap(),
+                f[3].parse().unwrap(),
+                f[5].parse().unwrap(),
+                f[7].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn probe_then_recv_of_unknown_size() {
+    for (np, mode) in [(2u32, "spread"), (4, "spread"), (4, "tie")] {
+        let got = probe_lines(&run("probe.c", np, &[mode]));
+        let n = np as usize;
+        // send time of rank r; ANY_SOURCE order = (send time, rank)
+        let ts = |r: usize| {
+            if mode == "tie" {
+                1e-3
+            } else {
+                (n - r) as f64 * 1e-3
+            }
+        };
+        let mut order: Vec<usize> = (1..n).collect();
+        order.sort_by(|&a, &b| (ts(a), a).partial_cmp(&(ts(b), b)).unwrap());
+        assert_eq!(got.len(), n - 1);
+        let mut clock: f64 = 0.0;
+        for (k, &r) in order.iter().enumerate() {
+            let b = r as u64 * 100;
+            let tp = clock.max(ts(r) + L); // the envelope has arrived
+            clock = tp.max(ts(r) + msg(b));
+            let (src, bytes, p, rv) = got[k];
+            assert_eq!((src, bytes), (r, b), "{mode} np {np} #{k}");
+            assert!(close(p, tp), "{mode} probe #{k}: {p} != {tp}");
+            assert!(close(rv, clock), "{mode} recv #{k}: {rv} != {clock}");
+        }
+    }
+}
+
+#[test]
+fn any_source_probe_is_deterministic() {
+    let first = run("probe.c", 4, &["tie"]);
+    for _ in 0..4 {
+        assert_eq!(run("probe.c", 4, &["tie"]), first);
+    }
+    let first = run("probe.c", 4, &["iprobe"]);
+    for _ in 0..4 {
+        assert_eq!(run("probe.c", 4, &["iprobe"]), first);
+    }
+}
+
+#[test]
+fn iprobe_polls_until_the_envelope_arrives() {
+    for np in [2u32, 4] {
+        let out = run("probe.c", np, &["iprobe"]);
+        let f: Vec<&str> = out.split_whitespace().collect();
+        let arrive = 1e-3 + L;
+        let (mut t, mut polls) = (0.0f64, 0);
+        loop {
+            polls += 1;
+            if t >= arrive {
+                break;
+            }
+            t += OTEST;
+            t += 1e-4;
+        }
+        let done = t.max(1e-3 + msg(8));
+        assert_eq!(f[1].parse::<u32>().unwrap(), polls, "{out}");
+        assert_eq!(f[3].parse::<u32>().unwrap(), np - 1, "{out}");
+        assert_eq!(f[5], "8", "{out}");
+        assert!(close(f[7].parse().unwrap(), done), "{out} != {done}");
+    }
+}
+
+/// Expected batches of someany.c: (count, time, indices).
+fn some_expected(np: usize, mode: &str) -> Vec<(usize, f64, Vec<usize>)> {
+    let tc = |r: usize| if r == np - 1 && np > 2 { 2e-3 } else { 1e-3 } + msg(4);
+    let mut left: Vec<usize> = (1..np).collect();
+    let mut t: f64 = 0.0;
+    let mut out = vec![];
+    while !left.is_empty() {
+        if mode == "waitsome" {
+            let first = left
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, |a, r| a.min(tc(r)));
+            t = t.max(first);
+        }
+        let mut done: Vec<usize> = left.iter().copied().filter(|&r| tc(r) <= t).collect();
+        if mode == "testany" {
+            done.truncate(1);
+        }
+        if done.is_empty() {
+            t += OTEST;
+            t += 1e-4;
+            continue;
+        }
+        left.retain(|r| !done.contains(r));
+        out.push((done.len(), t, done));
+    }
+    out
+}
+
+#[test]
+fn waitsome_testany_testsome() {
+    for np in [2usize, 4] {
+        for mode in ["waitsome", "testany", "testsome"] {
+            let s = run("someany.c", np as u32, &[mode]);
+            let want = some_expected(np, mode);
+            let got: Vec<(usize, f64, Vec<usize>)> = s
+                .lines()
+                .map(|l| {
+                    let (a, b) = l.split_once(':').unwrap();
+                    let f: Vec<&str> = a.split_whitespace().collect();
+                    let idx = b.split_whitespace().map(|x| x.parse().unwrap()).collect();
+                    (f[1].parse().unwrap(), f[3].parse().unwrap(), idx)
+                })
+                .collect();
+            assert_eq!(got.len(), want.len(), "{mode} np {np}: {s}");
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!((g.0, &g.2), (w.0, &w.2), "{mode} np {np}: {s}");
+                assert!(close(g.1, w.1), "{mode} np {np}: {} != {}", g.1, w.1);
+            }
+        }
+    }
+}
+
+#[test]
+fn nonblocking_collectives_overlap_compute() {
+    for np in [2u32, 4] {
+        let rounds = (np as f64).log2();
+        for (op, b, coll) in [
+            ("iallreduce", 8000u64, rounds * msg(8000)),
+            ("ibarrier", 0, rounds * msg(0)),
+        ] {
+            for c in [0.0, 1e-5, 1e-3] {
+                let t = rank_times(&run("icoll.c", np, &[op, &b.to_string(), &c.to_string()]));
+                assert_eq!(t.len(), np as usize);
+                let want = f64::max(c, coll);
+                for x in &t {
+                    assert!(close(*x, want), "{op} np {np} c {c}: {x} != {want}");
+                }
+            }
+        }
+        // the others run and end at the same time on every rank
+        for op in ["ibcast", "ireduce", "iallgather", "ialltoall"] {
+            let t = rank_times(&run("icoll.c", np, &[op, "100", "1"]));
+            assert_eq!(t.len(), np as usize, "{op}");
+            assert!(t.iter().all(|&x| x == 1.0), "{op}: {t:?}");
+        }
+    }
+}
+
+#[test]
+fn fortran_persistent_and_probe() {
+    let out = run("persist.f90", 2, &[]);
+    let f: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(f[1], "100", "{out}");
+    assert_eq!(f[3], "1", "{out}");
+    let want = 3e-3 + msg(800);
+    assert!(close(f[5].parse().unwrap(), want), "{out} != {want}");
+}
+
+#[test]
+fn probe_deadlock_is_reported() {
+    let out = run_env("probe.c", 2, &["deadlock"], &[]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("rank 0") && err.contains("LMPI_Probe waits on rank 1"),
+        "{err}"
+    );
+}
