@@ -282,3 +282,45 @@ fn npb_programs_automatic_pipeline() {
         }
     }
 }
+
+/// `MPI_Gather`/`MPI_Scatter` become `mpiete_gather`/`mpiete_scatter` (Fortran and
+/// C); the modelled programs still check their data and trace the binomial trees.
+#[test]
+fn gather_scatter_modelled() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    for (file, np, args, sizes) in [
+        ("anytest.f90", 4, &["gather"][..], vec![vec![128u64, 64], vec![64], vec![128, 64], vec![64]]),
+        ("anytest.c", 2, &[][..], vec![vec![0, 32], vec![8, 800, 32]]),
+    ] {
+        let path = root().join("runtime/mpiete/tests/programs").join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let unit = parse(file, &text);
+        let edits = xmpc_passes::mpiete::model(&unit, &text).unwrap();
+        let mut modelled = xmpc_backends::emit(&unit, &text, &edits).unwrap();
+        let low = modelled.to_ascii_lowercase();
+        assert!(!low.contains("mpi_gather(") && !low.contains("mpi_scatter("), "{file}: {modelled}");
+        assert!(low.contains("mpiete_gather(") && low.contains("mpiete_scatter("), "{file}: {modelled}");
+        if file.ends_with(".c") {
+            assert!(modelled.contains("int mpiete_gather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);"));
+            modelled = modelled.replace("#include \"mpiete.h\"", "void mpiete_region_begin(void); void mpiete_region_end(void); void mpiete_block_begin(int); void mpiete_block_end(int);");
+        }
+        let exe = build(d.path(), &format!("m_{file}"), &modelled);
+        let out = d.path().join(format!("{file}.traces"));
+        assert!(run_mode(&exe, np, args, "trace", &out, false).contains("ok"), "{file}");
+        // the sends of each rank, in order (the transform's sends are Isend + Wait too)
+        let got: Vec<Vec<u64>> = (0..np)
+            .map(|r| {
+                let mut tr = xmpc_mpiete::trace::TraceReader::open(&out.join(format!("trace.{r}.bin"))).unwrap();
+                let mut v = Vec::new();
+                while let Some(e) = tr.next_event().unwrap() {
+                    if let xmpc_mpiete::trace::Event::Isend { bytes, .. } = e {
+                        v.push(bytes);
+                    }
+                }
+                v
+            })
+            .collect();
+        assert_eq!(got, sizes, "{file}");
+    }
+}

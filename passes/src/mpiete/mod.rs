@@ -14,7 +14,7 @@ use crate::blocks::text::{fortran_place, indent_of, line_start, FortranPlace};
 use xmpc_ir::{Diag, Edit, Expr, FileUnit, Function, Item, Lang, Span, Stmt, StmtKind};
 
 /// Collectives rewritten to libxmpc_mpiete's point-to-point versions (same arguments).
-const COLLECTIVES: &[&str] = &["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"];
+const COLLECTIVES: &[&str] = &["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter"];
 
 /// How one MPI call is rewritten.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +47,7 @@ fn arity(k: Kind, fortran: bool) -> usize {
             "bcast" => 5,
             "reduce" => 7,
             "allreduce" => 6,
+            "gather" | "scatter" => 8,
             _ => 7,
         },
     };
@@ -85,6 +86,8 @@ int mpiete_reduce(const void *, void *, int, MPI_Datatype, MPI_Op, int, MPI_Comm
 int mpiete_allreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 int mpiete_allgather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 int mpiete_alltoall(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+int mpiete_gather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+int mpiete_scatter(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
 ";
 
 struct Cx<'a> {

@@ -533,6 +533,23 @@ static int tok_wait_req(Req *r, MPI_Request *h, MPI_Status *st) {
     }
 }
 
+/* the WAIT record of a completed request (s: its status) */
+static void t_wait_rec(const Req *r, MPI_Status *s) {
+    int src = -1, tag = -1, cnt = 0;
+    if (r->kind == 1) {
+        src = to_world(&g_comms[r->cid], s->MPI_SOURCE);
+        tag = s->MPI_TAG;
+        PMPI_Get_count(s, MPI_BYTE, &cnt);
+        if (cnt == MPI_UNDEFINED) cnt = 0;
+    }
+    t_u8(REC_WAIT);
+    t_u32(t_comm_id());
+    t_u32(r->seq);
+    t_i32(src);
+    t_i32(tag);
+    t_u64((uint64_t)cnt);
+}
+
 int me_wait(MPI_Request *h, MPI_Status *st) {
     MPI_Status local;
     MPI_Status *s = st == MPI_STATUS_IGNORE ? &local : st;
@@ -547,21 +564,125 @@ int me_wait(MPI_Request *h, MPI_Status *st) {
         rc = me_wait_yield(h, s);
     else
         rc = PMPI_Wait(h, s);
-    if (me_mode & ME_TRACE) {
-        int src = -1, tag = -1, cnt = 0;
-        if (r.kind == 1) {
-            src = to_world(&g_comms[r.cid], s->MPI_SOURCE);
-            tag = s->MPI_TAG;
-            PMPI_Get_count(s, MPI_BYTE, &cnt);
-            if (cnt == MPI_UNDEFINED) cnt = 0;
-        }
-        t_u8(REC_WAIT);
-        t_u32(t_comm_id());
-        t_u32(r.seq);
-        t_i32(src);
-        t_i32(tag);
-        t_u64((uint64_t)cnt);
+    if (me_mode & ME_TRACE) t_wait_rec(&r, s);
+    return rc;
+}
+
+/* token mode: would a wait on this (active) request complete without passing
+ * the token? */
+static int tok_ready(MPI_Request h) {
+    int i = req_find(h);
+    if (i < 0) {
+        int f = 0;
+        PMPI_Request_get_status(h, &f, MPI_STATUS_IGNORE);
+        return f;
     }
+    Req *r = &g_reqs[i];
+    if (r->kind == 1) return tok_find(0, r->peer, g_rank, r->tag, (int)r->cid) >= 0;
+    if (tok_find(1, g_rank, r->peer, r->tag, (int)r->cid) >= 0) return 1;
+    int f = 0;
+    PMPI_Request_get_status(h, &f, MPI_STATUS_IGNORE);
+    return f;
+}
+
+/* A test that succeeds is recorded as the wait it is; a failed test is a poll
+ * and records nothing (docs/mpiete.md). Token mode: a test that cannot
+ * complete passes the token round once, so that a polling loop lets the
+ * other ranks run. */
+int me_test(MPI_Request *h, int *flag, MPI_Status *st) {
+    MPI_Status local;
+    MPI_Status *s = st == MPI_STATUS_IGNORE ? &local : st;
+    int i = *h == MPI_REQUEST_NULL ? -1 : req_find(*h);
+    if (i < 0) return PMPI_Test(h, flag, st);
+    if (me_mode & ME_TOKEN) {
+        if (tok_ready(*h)) {
+            *flag = 1;
+            return me_wait(h, st);
+        }
+        *flag = 0;
+        if (!tok_cycle()) {
+            *flag = 1;
+            return me_wait(h, st);
+        }
+        return MPI_SUCCESS;
+    }
+    int rc = PMPI_Test(h, flag, s);
+    if (rc != MPI_SUCCESS || !*flag) return rc;
+    Req r = g_reqs[i];
+    req_del(i);
+    if (me_mode & ME_TRACE) t_wait_rec(&r, s);
+    return rc;
+}
+
+/* all or nothing: when every request has completed, one WAIT per request in
+ * array order (as MPI_Waitall) */
+int me_testall(int n, MPI_Request *hs, int *flag, MPI_Status *sts) {
+    if (me_mode & ME_TOKEN) {
+        int all = 1;
+        for (int i = 0; i < n && all; i++)
+            if (hs[i] != MPI_REQUEST_NULL && !tok_ready(hs[i])) all = 0;
+        if (all || !tok_cycle()) {
+            *flag = 1;
+            return me_waitall(n, hs, sts);
+        }
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    MPI_Request *old = xrealloc(NULL, (size_t)(n > 0 ? n : 1) * sizeof *old);
+    MPI_Status *ss = sts;
+    if (sts == MPI_STATUSES_IGNORE) ss = xrealloc(NULL, (size_t)(n > 0 ? n : 1) * sizeof *ss);
+    memcpy(old, hs, (size_t)n * sizeof *old);
+    int rc = PMPI_Testall(n, hs, flag, ss);
+    if (rc == MPI_SUCCESS && *flag) {
+        for (int i = 0; i < n; i++) {
+            int k = old[i] == MPI_REQUEST_NULL ? -1 : req_find(old[i]);
+            if (k < 0) continue;
+            Req r = g_reqs[k];
+            req_del(k);
+            if (me_mode & ME_TRACE) t_wait_rec(&r, &ss[i]);
+        }
+    }
+    if (ss != sts) free(ss);
+    free(old);
+    return rc;
+}
+
+/* the request that real MPI completes is the one recorded, so the replay
+ * follows the same order */
+int me_waitany(int n, MPI_Request *hs, int *idx, MPI_Status *st) {
+    MPI_Status local;
+    MPI_Status *s = st == MPI_STATUS_IGNORE ? &local : st;
+    *idx = MPI_UNDEFINED;
+    if (me_mode & ME_TOKEN) {
+        for (;;) {
+            int active = -1;
+            for (int i = 0; i < n; i++) {
+                if (hs[i] == MPI_REQUEST_NULL) continue;
+                if (active < 0) active = i;
+                if (tok_ready(hs[i])) {
+                    *idx = i;
+                    return me_wait(&hs[i], st);
+                }
+            }
+            if (active < 0) return MPI_SUCCESS;
+            if (!tok_cycle()) {
+                *idx = active;
+                return me_wait(&hs[active], st);
+            }
+        }
+    }
+    MPI_Request *old = xrealloc(NULL, (size_t)(n > 0 ? n : 1) * sizeof *old);
+    memcpy(old, hs, (size_t)n * sizeof *old);
+    int rc = me_yield ? y_waitany(n, hs, idx, s) : PMPI_Waitany(n, hs, idx, s);
+    if (rc == MPI_SUCCESS && *idx != MPI_UNDEFINED) {
+        int k = req_find(old[*idx]);
+        if (k >= 0) {
+            Req r = g_reqs[k];
+            req_del(k);
+            if (me_mode & ME_TRACE) t_wait_rec(&r, s);
+        }
+    }
+    free(old);
     return rc;
 }
 
@@ -765,6 +886,73 @@ int mpiete_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, 
         me_sendrecv(s + (size_t)dst * sb, scount, sdt, dst, CTAG, r + (size_t)src * rb, rcount,
                     rdt, src, CTAG, c, MPI_STATUS_IGNORE);
     }
+    return MPI_SUCCESS;
+}
+
+/* Binomial trees as MPICH's MPIR_Gather/Scatter_intra_binomial (its default
+ * for every size on an intracommunicator): relative rank vr = rank - root;
+ * a node holds the blocks of its subtree vr .. vr + min(2^k, P - vr) - 1 in a
+ * contiguous buffer, sent as bytes. Contiguous datatypes only (as the others). */
+int mpiete_gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                  MPI_Datatype rdt, int root, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    int vr = (rank - root + size) % size;
+    size_t blk = rank == root ? (size_t)rcount * extent_of(rdt) : (size_t)scount * extent_of(sdt);
+    const void *mine = sbuf == MPI_IN_PLACE ? (const char *)rbuf + (size_t)rank * blk : sbuf;
+    char *tmp = xrealloc(NULL, blk * (size_t)size + 1);
+    memcpy(tmp, mine, blk);
+    for (int mask = 1; mask < size; mask <<= 1) {
+        if ((vr & mask) == 0) {
+            int src = vr | mask;
+            if (src < size) {
+                int nb = mask < size - src ? mask : size - src;
+                me_recv(tmp + (size_t)mask * blk, (int)(nb * blk), MPI_BYTE, (src + root) % size,
+                        CTAG, c, MPI_STATUS_IGNORE);
+            }
+        } else {
+            int nb = mask < size - vr ? mask : size - vr;
+            me_send(tmp, (int)(nb * blk), MPI_BYTE, ((vr & ~mask) + root) % size, CTAG, c);
+            break;
+        }
+    }
+    if (rank == root)
+        for (int i = 0; i < size; i++)
+            memcpy((char *)rbuf + (size_t)((i + root) % size) * blk, tmp + (size_t)i * blk, blk);
+    free(tmp);
+    return MPI_SUCCESS;
+}
+
+int mpiete_scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                   MPI_Datatype rdt, int root, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    int vr = (rank - root + size) % size;
+    size_t blk = rank == root ? (size_t)scount * extent_of(sdt) : (size_t)rcount * extent_of(rdt);
+    char *tmp = xrealloc(NULL, blk * (size_t)size + 1);
+    int mask = 1;
+    if (rank == root) {
+        for (int i = 0; i < size; i++)
+            memcpy(tmp + (size_t)i * blk, (const char *)sbuf + (size_t)((i + root) % size) * blk, blk);
+        while (mask < size) mask <<= 1;
+    } else {
+        while (!(vr & mask)) mask <<= 1;
+        int nb = mask < size - vr ? mask : size - vr;
+        me_recv(tmp, (int)(nb * blk), MPI_BYTE, (vr - mask + root) % size, CTAG, c,
+                MPI_STATUS_IGNORE);
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (vr + mask < size) {
+            int nb = mask < size - vr - mask ? mask : size - vr - mask;
+            me_send(tmp + (size_t)mask * blk, (int)(nb * blk), MPI_BYTE, (vr + mask + root) % size,
+                    CTAG, c);
+        }
+    if (rbuf != MPI_IN_PLACE) memcpy(rbuf, tmp, blk);
+    free(tmp);
     return MPI_SUCCESS;
 }
 
@@ -1079,6 +1267,20 @@ int y_alltoall(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_D
     YW(PMPI_Ialltoall(sb, sn, sdt, rb, rn, rdt, c, &r_));
 }
 
+int y_waitany(int n, MPI_Request *rs, int *idx, MPI_Status *st) {
+    int f = 0, rc;
+    while ((rc = PMPI_Testany(n, rs, idx, &f, st)) == MPI_SUCCESS && !f) sched_yield();
+    return rc;
+}
+int y_gather(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt, int root,
+             MPI_Comm c) {
+    YW(PMPI_Igather(sb, sn, sdt, rb, rn, rdt, root, c, &r_));
+}
+int y_scatter(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt, int root,
+              MPI_Comm c) {
+    YW(PMPI_Iscatter(sb, sn, sdt, rb, rn, rdt, root, c, &r_));
+}
+
 /* ---- C wrappers ---------------------------------------------------------- */
 
 /* MPICH's Fortran pmpi_*_ call the C MPI_* entry points: a call that comes
@@ -1204,4 +1406,34 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int
     if (me_p2p) return mpiete_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm);
     if (me_yield) MEAS(y_alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
     MEAS(PMPI_Alltoall(sbuf, scount, sdt, rbuf, rcount, rdt, comm));
+}
+
+int MPI_Gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+               MPI_Datatype rdt, int root, MPI_Comm comm) {
+    if (me_p2p) return mpiete_gather(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm);
+    if (me_yield) MEAS(y_gather(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm));
+    MEAS(PMPI_Gather(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm));
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                MPI_Datatype rdt, int root, MPI_Comm comm) {
+    if (me_p2p) return mpiete_scatter(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm);
+    if (me_yield) MEAS(y_scatter(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm));
+    MEAS(PMPI_Scatter(sbuf, scount, sdt, rbuf, rcount, rdt, root, comm));
+}
+
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *st) {
+    if (me_p2p) return me_test(req, flag, st);
+    MEAS(PMPI_Test(req, flag, st));
+}
+
+int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *sts) {
+    if (me_p2p) return me_testall(n, reqs, flag, sts);
+    MEAS(PMPI_Testall(n, reqs, flag, sts));
+}
+
+int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st) {
+    if (me_p2p) return me_waitany(n, reqs, idx, st);
+    if (me_yield) MEAS(y_waitany(n, reqs, idx, st));
+    MEAS(PMPI_Waitany(n, reqs, idx, st));
 }

@@ -47,6 +47,10 @@ int mpiete_allgather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf,
                      MPI_Datatype rdt, MPI_Comm comm);
 int mpiete_alltoall(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
                     MPI_Datatype rdt, MPI_Comm comm);
+int mpiete_gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                  MPI_Datatype rdt, int root, MPI_Comm comm);
+int mpiete_scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
+                   MPI_Datatype rdt, int root, MPI_Comm comm);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 #include "mpiete_int.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 
 typedef MPI_Fint F;
 
@@ -34,6 +35,11 @@ void pmpi_reduce_(const void *, void *, F *, F *, F *, F *, F *, F *);
 void pmpi_allreduce_(const void *, void *, F *, F *, F *, F *, F *);
 void pmpi_allgather_(const void *, F *, F *, void *, F *, F *, F *, F *);
 void pmpi_alltoall_(const void *, F *, F *, void *, F *, F *, F *, F *);
+void pmpi_gather_(const void *, F *, F *, void *, F *, F *, F *, F *, F *);
+void pmpi_scatter_(const void *, F *, F *, void *, F *, F *, F *, F *, F *);
+void pmpi_test_(F *, F *, F *, F *);
+void pmpi_testall_(F *, F *, F *, F *, F *);
+void pmpi_waitany_(F *, F *, F *, F *, F *);
 
 /* timed here; me_in_f keeps the C wrapper that MPICH's pmpi_*_ reaches from
  * timing (or yielding) the same call again */
@@ -293,4 +299,91 @@ void mpiete_allgather_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *rdt, F
 void mpiete_alltoall_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *rdt, F *comm, F *ierr) {
     *ierr = mpiete_alltoall(sb, *sn, PMPI_Type_f2c(*sdt), rb, *rn, PMPI_Type_f2c(*rdt),
                             PMPI_Comm_f2c(*comm));
+}
+
+void mpiete_gather_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *rdt, F *root, F *comm,
+                    F *ierr) {
+    *ierr = mpiete_gather(INP(sb), *sn, PMPI_Type_f2c(*sdt), rb, *rn, PMPI_Type_f2c(*rdt), *root,
+                          PMPI_Comm_f2c(*comm));
+}
+void mpiete_scatter_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *rdt, F *root, F *comm,
+                     F *ierr) {
+    *ierr = mpiete_scatter(sb, *sn, PMPI_Type_f2c(*sdt), (void *)INP(rb), *rn, PMPI_Type_f2c(*rdt),
+                           *root, PMPI_Comm_f2c(*comm));
+}
+
+void mpi_gather_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *rdt, F *root, F *comm, F *ierr) {
+    if (me_p2p) {
+        mpiete_gather_(sb, sn, sdt, rb, rn, rdt, root, comm, ierr);
+        return;
+    }
+    if (me_yield) {
+        FMEAS(*ierr = y_gather(INP(sb), *sn, PMPI_Type_f2c(*sdt), rb, *rn, PMPI_Type_f2c(*rdt), *root, PMPI_Comm_f2c(*comm)));
+        return;
+    }
+    FMEAS(pmpi_gather_(sb, sn, sdt, rb, rn, rdt, root, comm, ierr));
+}
+
+void mpi_scatter_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *rdt, F *root, F *comm,
+                  F *ierr) {
+    if (me_p2p) {
+        mpiete_scatter_(sb, sn, sdt, rb, rn, rdt, root, comm, ierr);
+        return;
+    }
+    if (me_yield) {
+        FMEAS(*ierr = y_scatter(sb, *sn, PMPI_Type_f2c(*sdt), (void *)INP(rb), *rn, PMPI_Type_f2c(*rdt), *root, PMPI_Comm_f2c(*comm)));
+        return;
+    }
+    FMEAS(pmpi_scatter_(sb, sn, sdt, rb, rn, rdt, root, comm, ierr));
+}
+
+/* logicals: gfortran .true. is 1 */
+void mpi_test_(F *req, F *flag, F *st, F *ierr) {
+    if (me_p2p) {
+        MPI_Request r = PMPI_Request_f2c(*req);
+        MPI_Status c;
+        int f = 0;
+        *ierr = me_test(&r, &f, &c);
+        *req = PMPI_Request_c2f(r);
+        *flag = f ? 1 : 0;
+        if (f) st_out(&c, st);
+        return;
+    }
+    FMEAS(pmpi_test_(req, flag, st, ierr));
+}
+
+void mpi_testall_(F *n, F *reqs, F *flag, F *sts, F *ierr) {
+    if (me_p2p) {
+        int k = *n > 0 ? *n : 1, f = 0;
+        MPI_Request *r = malloc((size_t)k * sizeof *r);
+        MPI_Status *c = malloc((size_t)k * sizeof *c);
+        for (int i = 0; i < *n; i++) r[i] = PMPI_Request_f2c(reqs[i]);
+        *ierr = me_testall(*n, r, &f, c);
+        for (int i = 0; i < *n; i++) {
+            reqs[i] = PMPI_Request_c2f(r[i]);
+            if (f && sts != MPI_F_STATUSES_IGNORE) PMPI_Status_c2f(&c[i], sts + (size_t)i * MPI_F_STATUS_SIZE);
+        }
+        *flag = f ? 1 : 0;
+        free(r);
+        free(c);
+        return;
+    }
+    FMEAS(pmpi_testall_(n, reqs, flag, sts, ierr));
+}
+
+/* index: 1-based in Fortran */
+void mpi_waitany_(F *n, F *reqs, F *idx, F *st, F *ierr) {
+    if (me_p2p) {
+        int k = *n > 0 ? *n : 1, i0 = MPI_UNDEFINED;
+        MPI_Request *r = malloc((size_t)k * sizeof *r);
+        MPI_Status c;
+        for (int i = 0; i < *n; i++) r[i] = PMPI_Request_f2c(reqs[i]);
+        *ierr = me_waitany(*n, r, &i0, &c);
+        for (int i = 0; i < *n; i++) reqs[i] = PMPI_Request_c2f(r[i]);
+        *idx = i0 == MPI_UNDEFINED ? MPI_UNDEFINED : i0 + 1;
+        if (i0 != MPI_UNDEFINED) st_out(&c, st);
+        free(r);
+        return;
+    }
+    FMEAS(pmpi_waitany_(n, reqs, idx, st, ierr));
 }

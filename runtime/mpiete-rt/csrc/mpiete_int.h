@@ -36,6 +36,9 @@ int me_recv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm co
             MPI_Status *st);
 int me_sendrecv(const void *sbuf, int scount, MPI_Datatype sdt, int dest, int stag, void *rbuf,
                 int rcount, MPI_Datatype rdt, int src, int rtag, MPI_Comm comm, MPI_Status *st);
+int me_test(MPI_Request *h, int *flag, MPI_Status *st);
+int me_testall(int n, MPI_Request *hs, int *flag, MPI_Status *sts);
+int me_waitany(int n, MPI_Request *hs, int *idx, MPI_Status *st);
 uint64_t me_now_ns(void);
 uint64_t me_cpu_ns(void);
 int y_send(const void *b, int n, MPI_Datatype dt, int d, int tag, MPI_Comm c);
@@ -51,4 +54,9 @@ int y_allgather(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_
                 MPI_Comm c);
 int y_alltoall(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt,
                MPI_Comm c);
+int y_waitany(int n, MPI_Request *rs, int *idx, MPI_Status *st);
+int y_gather(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt, int root,
+             MPI_Comm c);
+int y_scatter(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt, int root,
+              MPI_Comm c);
 #endif

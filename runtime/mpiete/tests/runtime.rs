@@ -410,3 +410,117 @@ int main(int argc, char **argv) {
         ]
     );
 }
+
+/// Synthetic compute data: block `id` on rank `r` costs (id + 10 r) · 0.1 ms.
+fn synthetic_tables(np: usize) -> Vec<Vec<f64>> {
+    (0..np)
+        .map(|r| (0..4).map(|id| (id + 10 * r) as f64 * 1e-4).collect())
+        .collect()
+}
+
+fn predict_dir(dir: &Path, tables: &[Vec<f64>], model: &CommModel) -> xmpc_mpiete::predict::Prediction {
+    let readers = trace_files(dir)
+        .unwrap()
+        .iter()
+        .map(|f| TraceReader::open(f).unwrap())
+        .collect();
+    Predictor::new(tables, model).run(readers).unwrap()
+}
+
+fn assert_times(p: &xmpc_mpiete::predict::Prediction, expect: &[f64]) {
+    for (r, e) in expect.iter().enumerate() {
+        let got = p.ranks[r].time_s;
+        assert!((got - e).abs() < 1e-12, "rank {r}: predicted {got}, closed form {e}");
+    }
+}
+
+/// MPI_Waitany / MPI_Test / MPI_Testall / MPI_Gather / MPI_Scatter traced from a
+/// Fortran program under real MPI, predicted with block times and T_comm =
+/// l + s/w chosen here, and checked against the closed form of each phase.
+#[test]
+fn waitany_test_gather_scatter_fortran() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = d.path().join("anytest");
+    check(
+        Command::new("mpif90")
+            .args(["-O1", "-w"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/anytest.f90"))
+            .arg(lib())
+            .arg("-o")
+            .arg(&exe),
+    );
+    let (l, w) = (3e-6, 1e8);
+    let model = CommModel::constant(l, w);
+    let t = |s: f64| l + s / w;
+
+    // Waitany: the first completes the tag-2 message (rank 1 sends tag 1 only
+    // after rank 0's block 1), the second the 800-byte one
+    let tw = d.path().join("waitany");
+    assert!(mpirun(2, &exe, &["waitany"], "trace", &tw, false).contains("ok"));
+    let ev = events(&tw);
+    let waits: Vec<u32> = ev[0].iter().filter_map(|e| match e { Event::Wait { req, .. } => Some(*req), _ => None }).collect();
+    // requests 1, 2: the receives; 3: the send of tag 3
+    assert_eq!(waits, vec![2, 3, 1]);
+    let tb = synthetic_tables(2);
+    let (a, b2) = (tb[0][1], tb[1][2]);
+    let s3 = t(8.0) + a;
+    let s1 = s3 + t(0.0) + b2;
+    assert_times(&predict_dir(&tw, &tb, &model), &[s1 + t(800.0), s1]);
+
+    // Test / Testall: a successful test is the wait; failed polls cost nothing
+    let tt = d.path().join("test");
+    assert!(mpirun(2, &exe, &["test"], "trace", &tt, false).contains("ok"));
+    let (b2, b3) = (tb[1][2], tb[1][3]);
+    let s5 = b2 + t(1600.0) + a;
+    let s6 = s5 + t(8.0) + b3;
+    assert_times(&predict_dir(&tt, &tb, &model), &[s6 + t(16.0), s6]);
+
+    // Gather then Scatter of 8 doubles per rank, binomial trees rooted at 0
+    let tg = d.path().join("gather");
+    assert!(mpirun(4, &exe, &["gather"], "trace", &tg, false).contains("ok"));
+    let tb = synthetic_tables(4);
+    let g: Vec<f64> = (0..4).map(|r| tb[r][1]).collect();
+    let (b, b2x) = (t(64.0), t(128.0));
+    // gather: 1 -> 0, 3 -> 2 (one block each), then 2 -> 0 (two blocks)
+    let s2 = g[2].max(g[3] + b);
+    let t0 = g[0].max(g[1] + b).max(s2 + b2x);
+    // scatter: 0 -> 2 (two blocks), 0 -> 1, then 2 -> 3
+    let r2 = s2.max(t0 + b2x);
+    let expect = [t0, g[1].max(t0 + b), r2, g[3].max(r2 + b)];
+    assert_times(&predict_dir(&tg, &tb, &model), &expect);
+    // message sizes of the decomposition, as recorded
+    let sizes: Vec<Vec<u64>> = events(&tg)
+        .iter()
+        .map(|e| e.iter().filter_map(|x| match x { Event::Isend { bytes, .. } => Some(*bytes), _ => None }).collect())
+        .collect();
+    assert_eq!(sizes, vec![vec![128, 64], vec![64], vec![128, 64], vec![64]]);
+}
+
+/// The C bindings: MPI_Waitany, a polled MPI_Test, MPI_Gather and MPI_Scatter
+/// rooted at rank 1, 2 ranks, against the closed form.
+#[test]
+fn waitany_test_gather_scatter_c() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = d.path().join("anytest_c");
+    check(
+        Command::new("mpicc")
+            .arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display()))
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/anytest.c"))
+            .arg(lib())
+            .arg("-o")
+            .arg(&exe),
+    );
+    let tr = d.path().join("t");
+    assert!(mpirun(2, &exe, &[], "trace", &tr, false).contains("ok"));
+    let (l, w) = (2e-6, 5e8);
+    let t = |s: f64| l + s / w;
+    let tb = synthetic_tables(2);
+    let s1 = t(8.0) + tb[0][1] + t(0.0) + tb[1][2];
+    let e0 = s1 + t(800.0);
+    // gather: 0 -> 1 (32 bytes); scatter: 1 -> 0
+    let p = predict_dir(&tr, &tb, &CommModel::constant(l, w));
+    assert_times(&p, &[e0 + 2.0 * t(32.0), e0 + t(32.0)]);
+    assert_eq!(p.ranks[0].messages, 3);
+}
