@@ -485,6 +485,18 @@ pub struct St {
     pub comm: i32,
 }
 
+impl St {
+    /// The status of a null request or of a receive from `PROC_NULL`.
+    pub fn null(comm: i32) -> St {
+        St {
+            source: PROC_NULL,
+            tag: ANY_TAG,
+            bytes: 0,
+            comm,
+        }
+    }
+}
+
 pub struct Rank {
     pub id: u32,
     pub clock: f64,
@@ -1073,15 +1085,9 @@ impl Rank {
     }
 
     fn complete(&mut self, h: usize, st: Option<&mut St>) {
-        let s = sim();
         let Some(r) = self.free_req(h) else { return };
         match r {
-            Req::Send { done, ts, .. } => {
-                let d = done.unwrap();
-                // rendezvous: blocked until the receiver took the message
-                self.idle += (d - self.clock.max(ts)).max(0.0);
-                self.clock = self.clock.max(d);
-            }
+            Req::Send { done, ts, .. } => self.finish_send(ts, done.unwrap()),
             Req::Recv {
                 matched,
                 post,
@@ -1089,10 +1095,7 @@ impl Rank {
                 ..
             } => {
                 let m = matched.unwrap();
-                let before = self.clock;
-                self.clock = self.clock.max(m.tc) + s.plat.o_recv;
-                self.idle += (m.start - before.max(post)).max(0.0);
-                self.stats.recvs += 1;
+                self.finish_recv(m.tc, m.start, post);
                 if let Some(st) = st {
                     *st = St {
                         source: m.src_comm,
@@ -1104,15 +1107,26 @@ impl Rank {
             }
             Req::Null => {
                 if let Some(st) = st {
-                    *st = St {
-                        source: PROC_NULL,
-                        tag: ANY_TAG,
-                        bytes: 0,
-                        comm: 0,
-                    };
+                    *st = St::null(0);
                 }
             }
         }
+    }
+
+    /// Completion of a send started at `ts` that ends at `done` (rendezvous:
+    /// when the receiver took the message); both back ends use these rules.
+    pub(crate) fn finish_send(&mut self, ts: f64, done: f64) {
+        self.idle += (done - self.clock.max(ts)).max(0.0);
+        self.clock = self.clock.max(done);
+    }
+
+    /// Completion of a receive posted at `post` whose message was complete at
+    /// `tc` after its transfer started at `start`.
+    pub(crate) fn finish_recv(&mut self, tc: f64, start: f64, post: f64) {
+        let before = self.clock;
+        self.clock = self.clock.max(tc) + sim().plat.o_recv;
+        self.idle += (start - before.max(post)).max(0.0);
+        self.stats.recvs += 1;
     }
 
     pub fn valid_req(&self, h: i32) -> bool {
@@ -1251,12 +1265,7 @@ impl Rank {
     pub fn probe(&mut self, comm: i32, src: i32, tag: i32, blocking: bool) -> Option<St> {
         let s = sim();
         if src == PROC_NULL {
-            return Some(St {
-                source: PROC_NULL,
-                tag: ANY_TAG,
-                bytes: 0,
-                comm,
-            });
+            return Some(St::null(comm));
         }
         let c = self.comm(comm).expect("valid comm");
         let (ctx, members) = (c.ctx, c.members.clone());

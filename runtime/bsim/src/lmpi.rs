@@ -728,15 +728,7 @@ pub unsafe extern "C" fn LMPI_Waitall(
         check_reqs(r, "LMPI_Waitall", &hs);
         r.enter();
         let rv = recv_flags(r, &hs);
-        let mut sts = vec![
-            St {
-                source: PROC_NULL,
-                tag: ANY_TAG,
-                bytes: 0,
-                comm: 0
-            };
-            hs.len()
-        ];
+        let mut sts = vec![St::null(0); hs.len()];
         waitall(r, &hs, &mut sts);
         finish_statuses(r, &sts, &rv);
         r.leave("LMPI_Waitall");
@@ -794,15 +786,7 @@ pub unsafe extern "C" fn LMPI_Testall(
         check_reqs(r, "LMPI_Testall", &hs);
         r.enter();
         let rv = recv_flags(r, &hs);
-        let mut sts = vec![
-            St {
-                source: PROC_NULL,
-                tag: ANY_TAG,
-                bytes: 0,
-                comm: 0
-            };
-            hs.len()
-        ];
+        let mut sts = vec![St::null(0); hs.len()];
         let ok = testall(r, &hs, &mut sts);
         if ok {
             finish_statuses(r, &sts, &rv);

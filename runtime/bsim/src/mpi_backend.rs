@@ -10,7 +10,7 @@
 //! has no MPI symbol (the threads link line needs no MPI library).
 
 use crate::coll::{self, CollKind, Shape};
-use crate::engine::{self, Rank, SimOpts, St, ANY_TAG, PROC_NULL};
+use crate::engine::{self, Rank, SimOpts, St, PROC_NULL};
 use crate::lmpi::{CollArgs, CUR, UNDEFINED};
 use crate::output::{EvKind, Event, RankResult, Stats};
 use crate::run::{self, CMain, FMain};
@@ -290,11 +290,7 @@ impl State {
     fn complete(&mut self, r: &mut Rank, h: usize, st: Option<&mut St>) {
         let Some(q) = self.take(h) else { return };
         match q {
-            Req::Send { done, ts, .. } => {
-                let d = done.unwrap();
-                r.idle += (d - r.clock.max(ts)).max(0.0);
-                r.clock = r.clock.max(d);
-            }
+            Req::Send { done, ts, .. } => r.finish_send(ts, done.unwrap()),
             Req::Recv {
                 matched,
                 post,
@@ -302,10 +298,7 @@ impl State {
                 ..
             } => {
                 let m = matched.unwrap();
-                let before = r.clock;
-                r.clock = r.clock.max(m.tc) + engine::sim().plat.o_recv;
-                r.idle += (m.start - before.max(post)).max(0.0);
-                r.stats.recvs += 1;
+                r.finish_recv(m.tc, m.start, post);
                 if let Some(st) = st {
                     *st = St {
                         source: m.src,
@@ -317,12 +310,7 @@ impl State {
             }
             Req::Null => {
                 if let Some(st) = st {
-                    *st = St {
-                        source: PROC_NULL,
-                        tag: ANY_TAG,
-                        bytes: 0,
-                        comm: 0,
-                    };
+                    *st = St::null(0);
                 }
             }
         }
