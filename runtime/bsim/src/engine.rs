@@ -1028,23 +1028,9 @@ impl Rank {
         mut decide: impl FnMut(&mut Rank, bool) -> Result<T, Option<f64>>,
     ) -> T {
         let s = sim();
-        let sh = &s.ranks[self.id as usize];
         let mut granted = false;
         loop {
-            let mut g = lock(&sh.st);
-            if g.granted {
-                g.granted = false;
-                granted = true;
-            }
-            let (notes, undecided_match) = self.progress(&mut g, &mut granted);
-            if !notes.is_empty() || !self.net_inj.is_empty() {
-                drop(g);
-                for (r, sid, t) in notes {
-                    s.rdv_done(r, sid, t);
-                }
-                self.flush_net_inj();
-                continue;
-            }
+            let (mut g, undecided_match) = self.settled(&mut granted);
             let key = match decide(self, granted) {
                 Ok(v) => return v,
                 Err(k) => k,
@@ -1065,6 +1051,31 @@ impl Rank {
             };
             let g = s.sleep(self.id, g, cand, need);
             drop(g);
+        }
+    }
+
+    /// Lock this rank's inbox once everything decidable is matched: a grant
+    /// is taken, rendezvous notifications found on the way are sent (with the
+    /// lock released) and NSIM injections flushed, until none is left.
+    /// Returns the guard and the key of an undecided ANY_SOURCE match.
+    fn settled(&mut self, granted: &mut bool) -> (MutexGuard<'static, Inbox>, Option<f64>) {
+        let s = sim();
+        let sh = &s.ranks[self.id as usize];
+        loop {
+            let mut g = lock(&sh.st);
+            if g.granted {
+                g.granted = false;
+                *granted = true;
+            }
+            let (notes, undecided_match) = self.progress(&mut g, granted);
+            if notes.is_empty() && self.net_inj.is_empty() {
+                return (g, undecided_match);
+            }
+            drop(g);
+            for (r, sid, t) in notes {
+                s.rdv_done(r, sid, t);
+            }
+            self.flush_net_inj();
         }
     }
 
@@ -1275,23 +1286,9 @@ impl Rank {
             Some(members[src as usize])
         };
         let call = if blocking { "Probe" } else { "Iprobe" };
-        let sh = &s.ranks[self.id as usize];
         let mut granted = false;
         loop {
-            let mut g = lock(&sh.st);
-            if g.granted {
-                g.granted = false;
-                granted = true;
-            }
-            let (notes, undecided_match) = self.progress(&mut g, &mut granted);
-            if !notes.is_empty() || !self.net_inj.is_empty() {
-                drop(g);
-                for (r, sid, t) in notes {
-                    s.rdv_done(r, sid, t);
-                }
-                self.flush_net_inj();
-                continue;
-            }
+            let (mut g, undecided_match) = self.settled(&mut granted);
             // earliest send among the first matching message of each source
             let mut best: Option<(f64, u32, u32, i32, u64)> = None;
             let mut seen: Vec<u32> = vec![];
