@@ -1532,6 +1532,9 @@ impl Rank {
                     let (notes, _) = self.progress(&mut g, &mut granted);
                     if !notes.is_empty() || !self.net_inj.is_empty() {
                         drop(g);
+                        for (r, sid, t) in notes {
+                            s.rdv_done(r, sid, t);
+                        }
                         self.flush_net_inj();
                         continue;
                     }
