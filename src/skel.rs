@@ -324,10 +324,14 @@ fn check(l: &Loaded, skeleton: &str, dir: &Path, cli: &Cli) -> Result<(), Failur
 }
 
 /// Builds `text` (a skeleton, or a program with only the renaming) against LMPI:
-/// `libxmpc_bsim_main.a` + `libxmpc_bsim.a`, threads back end flags.
+/// `libxmpc_bsim_mpi.a` (a main that runs either back end; built where `cargo build`
+/// found mpicc), else `libxmpc_bsim_main.a` (threads only), then `libxmpc_bsim.a`.
 fn build_bsim(l: &Loaded, text: &str, tag: &str, dir: &Path, cli: &Cli) -> Result<PathBuf, Failure> {
     let lib = find_lib("libxmpc_bsim.a", "build it with `cargo build -p xmpc-bsim`")?;
-    let main = find_lib("libxmpc_bsim_main.a", "build it with `cargo build -p xmpc-bsim`")?;
+    let main = match find_lib("libxmpc_bsim_mpi.a", "") {
+        Ok(m) => m,
+        Err(_) => find_lib("libxmpc_bsim_main.a", "build it with `cargo build -p xmpc-bsim`")?,
+    };
     let inc = bsim_include();
     let extra: &[&str] = if l.unit.lang.is_fortran() { &["-fopenmp", "-frecursive"] } else { &["-pthread"] };
     let src = dir.join(format!("{tag}.{}", ext(l.unit.lang)));

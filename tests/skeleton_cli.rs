@@ -107,6 +107,12 @@ fn ring_prediction_matches_closed_form() {
     }
     let end = field(&out, "predicted time:", 2);
     assert!(end >= np * loops * t_work && end < np * loops * t_work * 1.01, "{end}: {out}");
+    // `-o` links the main of libxmpc_bsim_mpi.a: the same executable runs as 4 MPI
+    // processes and predicts the same time
+    let o = xmpc(&["bsim", "run", "./ring_skel", "-np", "4", "--backend", "mpi", "--", "1000", "6"], d.path());
+    let out = text(&o);
+    assert!(o.status.success() && out.contains("mpi back end"), "{out}");
+    assert_eq!(field(&out, "predicted time:", 2), end, "{out}");
 }
 
 /// Per-rank block times (rank 1 twice rank 0 in every block) reach each rank: C through
