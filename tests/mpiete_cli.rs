@@ -45,6 +45,17 @@ fn predict_from_files() {
     assert!(out.contains("predicted time: 6.500000 s"), "{out}");
     let js = std::fs::read_to_string(&j).unwrap();
     assert!(js.contains("\"comm_s\": 3.5"), "{js}"); // waiting from 0 to 2 + 1.5
+    // --jitter without spreads in the data: the plain prediction, with a warning
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("c.json"), "--comm", &p("n.json"), "--program", &p("tr"), "--jitter", "3"]);
+    assert!(o.status.success() && stderr(&o).contains("no block has a spread"), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("predicted time: 6.500000 s"));
+    // with a spread on rank 0's block: replays differ, rank 1 waits (2 + draw) + 1.5 on average
+    std::fs::write(d.path().join("cj.json"), BLOCKTIMES.replacen("{\"mean_s\":2.0,\"count\":1}", "{\"mean_s\":2.0,\"count\":1,\"sd_s\":0.5}", 1)).unwrap();
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("cj.json"), "--comm", &p("n.json"), "--program", &p("tr"), "--jitter", "400", "--seed", "3"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success() && out.contains("mean of 400 jittered replays"), "{out}{}", stderr(&o));
+    let t: f64 = out.split_whitespace().nth(2).unwrap().parse().unwrap();
+    assert!((t - 6.5).abs() < 0.1 && t != 6.5, "{out}"); // E = 6.5; the mean of 400 draws: sd 0.025
     // dump
     let o = xmpc(&["mpiete", "dump", &p("tr/trace.1.bin")]);
     assert_eq!(String::from_utf8_lossy(&o.stdout), "# rank 1 of 2\nirecv block=0 req=1 peer=0 tag=0 comm=0 bytes=1000\nwait block=0 req=1 src=0 tag=0 bytes=1000\nblock 2\n");

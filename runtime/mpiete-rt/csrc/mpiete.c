@@ -65,6 +65,7 @@ static void *xrealloc(void *p, size_t n) {
 /* ---- compute mode: per-block time and count --------------------------- */
 
 static uint64_t *g_sum, *g_start, *g_cnt;
+static double *g_sq; /* sum of squared durations (ns^2): the per-execution spread */
 static int g_nblk = 0; /* capacity (ids < g_nblk) */
 
 static void blk_grow(int id) {
@@ -73,9 +74,11 @@ static void blk_grow(int id) {
     g_sum = xrealloc(g_sum, n * sizeof *g_sum);
     g_start = xrealloc(g_start, n * sizeof *g_start);
     g_cnt = xrealloc(g_cnt, n * sizeof *g_cnt);
+    g_sq = xrealloc(g_sq, n * sizeof *g_sq);
     memset(g_sum + g_nblk, 0, (n - g_nblk) * sizeof *g_sum);
     memset(g_start + g_nblk, 0, (n - g_nblk) * sizeof *g_start);
     memset(g_cnt + g_nblk, 0, (n - g_nblk) * sizeof *g_cnt);
+    memset(g_sq + g_nblk, 0, (n - g_nblk) * sizeof *g_sq);
     g_nblk = n;
 }
 
@@ -167,7 +170,9 @@ void mpiete_block_end(int id) {
     uint64_t t = blk_now();
     if (id >= g_nblk) blk_grow(id);
     if (g_start[id]) {
-        g_sum[id] += t - g_start[id];
+        uint64_t d = t - g_start[id];
+        g_sum[id] += d;
+        g_sq[id] += (double)d * (double)d;
         g_cnt[id]++;
         g_start[id] = 0;
     }
@@ -1104,17 +1109,30 @@ static void source_name(char *out, size_t n) {
     snprintf(out, n, "%s", b ? b + 1 : exe);
 }
 
+/* sqrt without libm (C programs are linked without -lm): Newton from above */
+static double sqrt_pos(double v) {
+    if (!(v > 0)) return 0;
+    double x = v > 1 ? v : 1;
+    for (int i = 0; i < 200; i++) {
+        double y = 0.5 * (x + v / x);
+        if (y >= x) break;
+        x = y;
+    }
+    return x;
+}
+
 static void write_blocktimes(int mode) {
     int n = g_nblk, nmax = 0;
     PMPI_Allreduce(&n, &nmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    double *mine = calloc((size_t)nmax * 2 + 1, sizeof(double));
+    double *mine = calloc((size_t)nmax * 3 + 1, sizeof(double));
     for (int i = 0; i < g_nblk; i++) {
-        mine[2 * i] = (double)g_sum[i] * 1e-9;
-        mine[2 * i + 1] = (double)g_cnt[i];
+        mine[3 * i] = (double)g_sum[i] * 1e-9;
+        mine[3 * i + 1] = (double)g_cnt[i];
+        mine[3 * i + 2] = g_sq[i] * 1e-18;
     }
     double *all = NULL;
-    if (g_rank == 0) all = calloc((size_t)nmax * 2 * g_size + 1, sizeof(double));
-    PMPI_Gather(mine, nmax * 2, MPI_DOUBLE, all, nmax * 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (g_rank == 0) all = calloc((size_t)nmax * 3 * g_size + 1, sizeof(double));
+    PMPI_Gather(mine, nmax * 3, MPI_DOUBLE, all, nmax * 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (g_rank == 0) {
         Str b = {0};
         char src[4096];
@@ -1127,16 +1145,20 @@ static void write_blocktimes(int mode) {
         for (int id = 0; id < nmax; id++) {
             double sum = 0, cnt = 0;
             for (int r = 0; r < g_size; r++) {
-                sum += all[(size_t)r * nmax * 2 + 2 * id];
-                cnt += all[(size_t)r * nmax * 2 + 2 * id + 1];
+                sum += all[(size_t)r * nmax * 3 + 3 * id];
+                cnt += all[(size_t)r * nmax * 3 + 3 * id + 1];
             }
             if (cnt == 0) continue;
             sappend(&b, "%s\n{\"id\":%d,\"mean_s\":%.9e,\"count\":%.0f,\"per_rank\":[", first ? "" : ",",
                     id, sum / cnt, cnt);
             first = 0;
             for (int r = 0; r < g_size; r++) {
-                double s = all[(size_t)r * nmax * 2 + 2 * id], k = all[(size_t)r * nmax * 2 + 2 * id + 1];
-                sappend(&b, "%s{\"mean_s\":%.9e,\"count\":%.0f}", r ? "," : "", k > 0 ? s / k : 0.0, k);
+                const double *e = all + (size_t)r * nmax * 3 + 3 * id;
+                double s = e[0], k = e[1], m = k > 0 ? s / k : 0.0;
+                /* standard deviation of one execution (population; 0 for one execution) */
+                double var = k > 1 ? e[2] / k - m * m : 0.0;
+                sappend(&b, "%s{\"mean_s\":%.9e,\"count\":%.0f,\"sd_s\":%.3e}", r ? "," : "", m, k,
+                        sqrt_pos(var));
             }
             sappend(&b, "]}");
         }

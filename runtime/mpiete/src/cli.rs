@@ -41,6 +41,14 @@ pub struct PredictArgs {
     /// Print every rank (default: the first 16).
     #[arg(long)]
     pub all_ranks: bool,
+    /// Draw each block execution's time from a gamma law with the measured mean and
+    /// spread (`sd_s` in the compute data) instead of using the mean, and average
+    /// REPLAYS such replays: predicts the waiting that jitter between ranks causes.
+    #[arg(long, value_name = "REPLAYS", num_args = 0..=1, default_missing_value = "16")]
+    pub jitter: Option<u32>,
+    /// Seed of the first jittered replay (replay k uses seed + k).
+    #[arg(long, default_value_t = 1, requires = "jitter")]
+    pub seed: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -96,6 +104,44 @@ pub fn predict_files(compute: &Path, comm: &Path, program: &Path) -> Result<Pred
     Predictor::new(&tables, &cm).run(readers)
 }
 
+/// Jittered prediction: `replays` replays with block times drawn per execution
+/// (seeds seed, seed + 1, ...), averaged rank by rank. `network`: NSIM instead of `comm`.
+pub fn predict_jittered(
+    compute: &Path,
+    comm: &CommModel,
+    network: Option<&xmpc_nsim::Config>,
+    program: &Path,
+    replays: u32,
+    seed: u64,
+) -> Result<Prediction, String> {
+    if replays == 0 {
+        return Err("--jitter: the number of replays must be at least 1".into());
+    }
+    let files = trace_files(program)?;
+    let bt = BlockTimes::load(compute)?;
+    let tables = bt.tables(files.len());
+    let sds = bt.spreads(files.len());
+    if sds.iter().flatten().all(|&s| s == 0.0) {
+        eprintln!(
+            "warning: {}: no block has a spread (sd_s); the jittered prediction is the plain one",
+            compute.display()
+        );
+    }
+    let mut runs = Vec::new();
+    for k in 0..replays {
+        let readers = files
+            .iter()
+            .map(|f| TraceReader::open(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut pr = Predictor::new(&tables, comm).with_jitter(&sds, seed.wrapping_add(k as u64));
+        if let Some(n) = network {
+            pr = pr.with_network(n);
+        }
+        runs.push(pr.run(readers)?);
+    }
+    Ok(Prediction::mean(&runs))
+}
+
 /// The same with an NSIM network instead of the T_comm table.
 pub fn predict_with_network(
     compute: &Path,
@@ -137,6 +183,12 @@ pub fn render(p: &Prediction, all: bool) -> String {
         p.blocks,
         p.ranks.len()
     ));
+    if p.replays > 1 {
+        s.push_str(&format!(
+            "mean of {} jittered replays (total {:.6} .. {:.6} s)\n",
+            p.replays, p.total_min_s, p.total_max_s
+        ));
+    }
     s.push_str("rank      time_s   compute_s      comm_s     blocks   messages\n");
     for r in p.ranks.iter().take(if all { usize::MAX } else { 16 }) {
         s.push_str(&format!(
@@ -160,13 +212,25 @@ pub fn render(p: &Prediction, all: bool) -> String {
 }
 
 fn predict(a: &PredictArgs) -> Result<(), String> {
-    let p = match (&a.network, &a.comm) {
+    let p = match (&a.network, &a.comm, a.jitter) {
+        (Some(n), _, Some(k)) => {
+            let cfg = xmpc_nsim::Config::from_file(n).map_err(|e| format!("NSIM config: {e}"))?;
+            let none = CommModel::constant(0.0, 1.0);
+            predict_jittered(&a.compute, &none, Some(&cfg), &a.program, k, a.seed)?
+        }
+        (None, Some(c), Some(k)) => {
+            let cm = CommData::load(c)?.model();
+            predict_jittered(&a.compute, &cm, None, &a.program, k, a.seed)?
+        }
+        (network, comm, None) => match (network, comm) {
         (Some(n), _) => {
             let cfg = xmpc_nsim::Config::from_file(n).map_err(|e| format!("NSIM config: {e}"))?;
             predict_with_network(&a.compute, &cfg, &a.program)?
         }
         (None, Some(c)) => predict_files(&a.compute, c, &a.program)?,
         (None, None) => return Err("give --comm FILE or --network NSIM.toml".into()),
+        },
+        (None, None, Some(_)) => return Err("give --comm FILE or --network NSIM.toml".into()),
     };
     print!("{}", render(&p, a.all_ranks));
     if let Some(j) = &a.json {

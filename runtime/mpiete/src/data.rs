@@ -8,6 +8,9 @@ use std::path::Path;
 pub struct RankTime {
     pub mean_s: f64,
     pub count: f64,
+    /// Standard deviation of one execution (0: unknown or one execution).
+    #[serde(default)]
+    pub sd_s: f64,
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone)]
@@ -85,6 +88,25 @@ impl BlockTimes {
                         Some(p) if p.count > 0.0 => p.mean_s,
                         _ => b.mean_s,
                     };
+                }
+                t
+            })
+            .collect()
+    }
+
+    /// The spread of one execution, laid out as `tables` (0 where the data has none;
+    /// a rank the data does not cover gets the largest spread of the covered ranks).
+    pub fn spreads(&self, ranks: usize) -> Vec<Vec<f64>> {
+        let n = self.blocks.iter().map(|b| b.id as usize + 1).max().unwrap_or(0);
+        (0..ranks)
+            .map(|r| {
+                let mut t = vec![0.0; n];
+                for b in &self.blocks {
+                    let sd = match b.per_rank.get(r) {
+                        Some(p) if p.count > 0.0 => p.sd_s,
+                        _ => b.per_rank.iter().map(|p| p.sd_s).fold(0.0, f64::max),
+                    };
+                    t[b.id as usize] = if sd.is_finite() && sd > 0.0 { sd } else { 0.0 };
                 }
                 t
             })
@@ -249,5 +271,19 @@ mod tests {
         assert_eq!(t[2][2], 2.0);
         assert_eq!(t[1][0], 5.0);
         assert!(t[0][1].is_nan());
+    }
+
+    #[test]
+    fn spreads_fall_back_to_the_largest() {
+        let b: BlockTimes = serde_json::from_str(
+            r#"{"format":"xmpc-blocktimes/1","source":"x","ranks":2,"blocks":[
+            {"id":1,"mean_s":2.0,"count":4,"per_rank":[{"mean_s":1.0,"count":2,"sd_s":0.5},{"mean_s":3.0,"count":2,"sd_s":0.25}]},
+            {"id":0,"mean_s":5.0,"count":1,"per_rank":[{"mean_s":5.0,"count":1}]}]}"#,
+        )
+        .unwrap();
+        let s = b.spreads(3);
+        assert_eq!(s[0], vec![0.0, 0.5]);
+        assert_eq!(s[1], vec![0.0, 0.25]);
+        assert_eq!(s[2], vec![0.0, 0.5]);
     }
 }

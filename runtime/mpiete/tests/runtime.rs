@@ -200,6 +200,14 @@ fn ring_trace_token_and_prediction() {
         "{:?}",
         b1.per_rank
     );
+    // the spread of one execution: block 1 always spins the same, block 2 alternates
+    // 1.5 and 0.5 units (standard deviation half its mean)
+    let b2 = bt.blocks.iter().find(|b| b.id == 2).unwrap();
+    for r in 0..np {
+        let (p1, p2) = (&b1.per_rank[r], &b2.per_rank[r]);
+        assert!(p1.sd_s < 0.2 * p1.mean_s, "rank {r}: block 1 {p1:?}");
+        assert!((p2.sd_s / p2.mean_s - 0.5).abs() < 0.1, "rank {r}: block 2 {p2:?}");
+    }
 
     // prediction: per-rank compute is sum(count * mean) of that rank's blocks
     let tables = bt.tables(np);

@@ -109,9 +109,10 @@ def base_program(exe, args, np, work):
     return out
 
 
-def predict(tdir, compute, comm, traces, work):
+def predict(tdir, compute, comm, traces, work, jitter=False):
     j = os.path.join(work, "pred.json")
-    subprocess.run([os.path.join(tdir, "xmpc"), "mpiete", "predict", "--compute", compute, "--comm", comm, "--program", traces, "--json", j],
+    extra = ["--jitter", "16"] if jitter else []
+    subprocess.run([os.path.join(tdir, "xmpc"), "mpiete", "predict", "--compute", compute, "--comm", comm, "--program", traces, "--json", j] + extra,
                    check=True, capture_output=True)
     p = json.load(open(j))
     r = p["ranks"]
@@ -145,7 +146,9 @@ def main():
     print("T: region time, max over ranks (wall). comp: compute time per rank, mean over ranks; measured as")
     print("thread CPU time outside MPI calls (the wall-clock value, total - time in MPI, in the last column);")
     print("predicted from token-mode block times (thread CPU time). comm: time in MPI calls / predicted waiting.")
-    hdr = f"{'prog':<5}{'np':>3} {'T meas':>8} {'T pred':>8} {'err%':>6} | {'comp meas':>9} {'comp pred':>9} {'err%':>6} | {'comm meas':>9} {'comm pred':>9} {'err%':>6} | {'comp wall':>9}"
+    print("jit: the same prediction with block times drawn per execution from their measured spread")
+    print("(xmpc mpiete predict --jitter 16: mean of 16 replays).")
+    hdr = f"{'prog':<5}{'np':>3} {'T meas':>8} {'T pred':>8} {'err%':>6} | {'comp meas':>9} {'comp pred':>9} {'err%':>6} | {'comm meas':>9} {'comm pred':>9} {'err%':>6} | {'comm jit':>9} {'err%':>6} {'T jit':>8} {'err%':>6} | {'comp wall':>9}"
     print(hdr)
     print("-" * len(hdr))
     o0 = []
@@ -161,7 +164,8 @@ def main():
             comp = base_compute(inst, args, np, w, "O2")
             traces = base_program(trace, args, np, w)
             tp, cp, kp = predict(tdir, comp, comm, traces, w)
-            print(f"{name:<5}{np:>3} {tm:>8.4f} {tp:>8.4f} {err(tp, tm):>6.1f} | {cm:>9.4f} {cp:>9.4f} {err(cp, cm):>6.1f} | {km:>9.4f} {kp:>9.4f} {err(kp, km):>6.1f} | {cw:>9.4f}", flush=True)
+            tj, _, kj = predict(tdir, comp, comm, traces, w, jitter=True)
+            print(f"{name:<5}{np:>3} {tm:>8.4f} {tp:>8.4f} {err(tp, tm):>6.1f} | {cm:>9.4f} {cp:>9.4f} {err(cp, cm):>6.1f} | {km:>9.4f} {kp:>9.4f} {err(kp, km):>6.1f} | {kj:>9.4f} {err(kj, km):>6.1f} {tj:>8.4f} {err(tj, tm):>6.1f} | {cw:>9.4f}", flush=True)
             if not a.no_o0 and np == nps[0]:
                 o0.append((name, np, args, traces, w))
     if o0:
