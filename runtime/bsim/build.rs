@@ -7,30 +7,10 @@
 
 use std::env;
 use std::path::PathBuf;
-use std::process::Command;
-
-/// `-I` directories of `$MPICC -show` (MPICH) or `--showme` (Open MPI); None without MPI.
-fn mpi_includes() -> Option<Vec<String>> {
-    let mpicc = env::var("MPICC").unwrap_or_else(|_| "mpicc".into());
-    for arg in ["-show", "--showme"] {
-        if let Ok(o) = Command::new(&mpicc).arg(arg).output() {
-            if o.status.success() {
-                let s = String::from_utf8_lossy(&o.stdout).into_owned();
-                return Some(
-                    s.split_whitespace()
-                        .filter_map(|t| t.strip_prefix("-I").map(str::to_string))
-                        .collect(),
-                );
-            }
-        }
-    }
-    None
-}
 
 fn main() {
     println!("cargo:rerun-if-changed=csrc/bsim_main.c");
     println!("cargo:rerun-if-changed=csrc/bsim_mpi_main.c");
-    println!("cargo:rerun-if-env-changed=MPICC");
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     cc::Build::new()
         .file("csrc/bsim_main.c")
@@ -41,7 +21,8 @@ fn main() {
     // OUT_DIR = target/<profile>/build/<pkg>-<hash>/out
     let profile_dir = out.ancestors().nth(3).map(PathBuf::from);
     let mut libs = vec!["libxmpc_bsim_main.a"];
-    match mpi_includes() {
+    let mpi = xmpc_mpi_build::mpicc_flags("MPICC");
+    match mpi.found.then_some(mpi.includes) {
         Some(inc) => {
             let mut b = cc::Build::new();
             b.file("csrc/bsim_mpi_main.c")

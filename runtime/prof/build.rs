@@ -8,51 +8,13 @@
 use std::env;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::process::Command;
 
 include!("src/funcs.rs");
-
-struct MpiFlags {
-    includes: Vec<String>,
-    libdirs: Vec<String>,
-    libs: Vec<String>,
-}
-
-fn mpicc_flags() -> MpiFlags {
-    let mut f = MpiFlags {
-        includes: vec![],
-        libdirs: vec![],
-        libs: vec![],
-    };
-    let mpicc = env::var("XMPC_MPICC").unwrap_or_else(|_| "mpicc".into());
-    let mut out = String::new();
-    for arg in ["-show", "--showme"] {
-        if let Ok(o) = Command::new(&mpicc).arg(arg).output() {
-            if o.status.success() {
-                out = String::from_utf8_lossy(&o.stdout).into_owned();
-                break;
-            }
-        }
-    }
-    for tok in out.split_whitespace() {
-        if let Some(p) = tok.strip_prefix("-I") {
-            f.includes.push(p.to_string());
-        } else if let Some(p) = tok.strip_prefix("-L") {
-            f.libdirs.push(p.to_string());
-        } else if let Some(p) = tok.strip_prefix("-l") {
-            f.libs.push(p.to_string());
-        } else if let Some(p) = tok.strip_prefix("-Wl,-rpath,") {
-            f.libdirs.push(p.to_string());
-        }
-    }
-    f
-}
 
 fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.c");
     println!("cargo:rerun-if-changed=src/funcs.rs");
     for v in [
-        "XMPC_MPICC",
         "XMPC_MPI_INCLUDE",
         "XMPC_MPI_LIBDIR",
         "XMPC_MPI_LIBS",
@@ -69,7 +31,7 @@ fn main() {
     let _ = writeln!(h, "#define XP_NFUNC {}", FUNCS.len());
     std::fs::write(out.join("xp_funcs.h"), h).unwrap();
 
-    let mut flags = mpicc_flags();
+    let mut flags = xmpc_mpi_build::mpicc_flags("XMPC_MPICC");
     if let Ok(i) = env::var("XMPC_MPI_INCLUDE") {
         flags.includes = vec![i];
     }

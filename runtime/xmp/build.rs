@@ -5,37 +5,18 @@
 //! MPI is found by asking `$MPICC` (default `mpicc`) for its flags:
 //! `-show` (MPICH) or `--showme` (Open MPI).
 
-use std::env;
-use std::process::Command;
-
 fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.c");
     println!("cargo:rerun-if-changed=csrc/shim_f.c");
-    println!("cargo:rerun-if-env-changed=MPICC");
-    let mpicc = env::var("MPICC").unwrap_or_else(|_| "mpicc".into());
-    let mut show = String::new();
-    for arg in ["-show", "--showme"] {
-        if let Ok(o) = Command::new(&mpicc).arg(arg).output() {
-            if o.status.success() {
-                show = String::from_utf8_lossy(&o.stdout).into_owned();
-                break;
-            }
-        }
-    }
+    let mpi = xmpc_mpi_build::mpicc_flags("MPICC");
     let mut b = cc::Build::new();
     b.file("csrc/shim.c").file("csrc/shim_f.c").opt_level(2).warnings(true);
-    let (mut dirs, mut libs) = (vec![], vec![]);
-    for tok in show.split_whitespace() {
-        if let Some(p) = tok.strip_prefix("-I") {
-            b.include(p);
-        } else if let Some(p) = tok.strip_prefix("-L") {
-            dirs.push(p.to_string());
-        } else if let Some(p) = tok.strip_prefix("-l") {
-            libs.push(p.to_string());
-        }
+    for i in &mpi.includes {
+        b.include(i);
     }
+    let (dirs, mut libs) = (mpi.libdirs, mpi.libs);
     if libs.is_empty() {
-        println!("cargo:warning=xmpc-rt: `{mpicc} -show` gave no MPI flags; assuming -lmpi");
+        println!("cargo:warning=xmpc-rt: `{} -show` gave no MPI flags; assuming -lmpi", mpi.mpicc);
         libs.push("mpi".into());
     }
     b.compile("xmpc_rt_shim");

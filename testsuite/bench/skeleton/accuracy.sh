@@ -6,7 +6,9 @@
 # Both print the time of the same region (MPI_Wtime around the iteration loop; virtual
 # time in the skeleton) and its compute part. Prints one table row per program and
 # process count; errors are (predicted - real) / real. Real runs and predictions
-# alternate (REPS of each, medians) so that both see the same machine load.
+# alternate (REPS of each) so that both see the same machine load: the times shown are
+# medians, the errors the median of the REPS paired errors (each prediction against
+# the real run just before it), which cancels slow drifts of the host's speed.
 #
 #   testsuite/bench/skeleton/accuracy.sh            # REPS=3, all rows
 #   REPS=5 PROGS="c/cg.c" NPS="2" testsuite/bench/skeleton/accuracy.sh
@@ -54,8 +56,10 @@ for p in $PROGS; do
       echo "$out" | field time_s >> pt
       echo "$out" | field compute_s >> pc
     done
-    awk -v p="$p" -v np="$np" -v rt="$(median < rt)" -v pt="$(median < pt)" -v rc="$(median < rc)" -v pc="$(median < pc)" 'BEGIN {
-      printf "%-16s %3d %10.4f %10.4f %+7.1f%% %10.4f %10.4f %+7.1f%%\n", p, np, rt, pt, 100*(pt-rt)/rt, rc, pc, 100*(pc-rc)/rc }'
+    et=$(paste rt pt | awk '{print 100*($2-$1)/$1}' | median)
+    ec=$(paste rc pc | awk '{print 100*($2-$1)/$1}' | median)
+    awk -v p="$p" -v np="$np" -v rt="$(median < rt)" -v pt="$(median < pt)" -v rc="$(median < rc)" -v pc="$(median < pc)" -v et="$et" -v ec="$ec" 'BEGIN {
+      printf "%-16s %3d %10.4f %10.4f %+7.1f%% %10.4f %10.4f %+7.1f%%\n", p, np, rt, pt, et, rc, pc, ec }'
   done
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
