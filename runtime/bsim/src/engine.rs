@@ -1526,23 +1526,23 @@ impl Rank {
                 };
                 g.wait.items.clear();
                 g.wait.meeting = Some((m.clone(), members.clone(), name));
-                if s.net.is_some() {
-                    // keep matching: rendezvous messages must reach the network
-                    let mut granted = false;
-                    let (notes, _) = self.progress(&mut g, &mut granted);
-                    if !notes.is_empty() || !self.net_inj.is_empty() {
-                        drop(g);
-                        for (r, sid, t) in notes {
-                            s.rdv_done(r, sid, t);
-                        }
-                        self.flush_net_inj();
-                        continue;
+                // Keep matching my posted receives, as MPI progresses inside a
+                // collective: a rendezvous sender waits for my answer (and under NSIM
+                // the message must reach the network).
+                let mut granted = false;
+                let (notes, _) = self.progress(&mut g, &mut granted);
+                if !notes.is_empty() || !self.net_inj.is_empty() {
+                    drop(g);
+                    for (r, sid, t) in notes {
+                        s.rdv_done(r, sid, t);
                     }
-                    drop(s.sleep(self.id, g, None, 1));
+                    self.flush_net_inj();
                     continue;
                 }
-                // only the last member's wake ends this wait
-                drop(s.sleep(self.id, g, None, u32::MAX));
+                // a delivery wakes me while a receive is posted; else only the last
+                // member's wake ends this wait
+                let need = if s.net.is_some() || !self.posted.is_empty() { 1 } else { u32::MAX };
+                drop(s.sleep(self.id, g, None, need));
             }
             lock(&sh.st).wait.meeting = None;
         }

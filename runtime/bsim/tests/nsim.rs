@@ -213,6 +213,25 @@ fn contention_free_collective_through_nsim() {
     }
 }
 
+/// A rendezvous send whose receiver waits in a barrier: the receiver must answer it
+/// from inside the collective's wait, as MPI progresses there (without it both the
+/// analytic and the NSIM runs ended in a deadlock report). NSIM agrees with the
+/// analytic platform up to the barrier's packets sharing the link with the data.
+#[test]
+fn rendezvous_answered_from_a_collective_wait() {
+    for np in [2, 4] {
+        let args = ["rdvbar", "1048576", "1"];
+        let (nsim, _) = run("nsim.toml", np, &args, &[]);
+        let (ana, _) = run("analytic.toml", np, &args, &[]);
+        let data = 1048576.0 / W;
+        // the send starts at 10 us (the receive was posted at 0) and ends l + s/w later
+        assert!(near(ana[1], 1e-5 + L_NEIGHBOUR + data), "{ana:?}");
+        for r in 0..np as usize {
+            assert!((nsim[r] / ana[r] - 1.0).abs() < 1e-3, "np {np} rank {r}: nsim {nsim:?} analytic {ana:?}");
+        }
+    }
+}
+
 #[test]
 fn hot_spot_is_serialised_at_the_ejection_link() {
     let s = 16384u64;

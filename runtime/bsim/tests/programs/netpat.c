@@ -2,6 +2,9 @@
    ring: compute 1 us, then shift to the right neighbour (Sendrecv), iters times.
    hot: every rank but 0 sends to rank 0 at once; rank 0 receives them all.
    alltoall / allreduce: the collective, iters times.
+   rdvbar: rank 0 posts a receive from rank 1, enters a barrier, then waits for it;
+   rank 1 computes 10 us, sends (bytes >= the eager threshold: rendezvous), enters the
+   barrier. Rank 0 must answer the rendezvous while it waits in the barrier.
    Prints "rank R T" (T = LMPI_Wtime() at the end). */
 #include <lmpi.h>
 #include <stdio.h>
@@ -30,6 +33,19 @@ int bsim_main(int argc, char **argv) {
             LMPI_Waitall(n - 1, req, LMPI_STATUSES_IGNORE);
         } else {
             LMPI_Send(b, sz, LMPI_BYTE, 0, 0, LMPI_COMM_WORLD);
+        }
+    } else if (!strcmp(pat, "rdvbar")) {
+        if (r == 0) {
+            int q;
+            LMPI_Irecv(b, sz, LMPI_BYTE, 1, 3, LMPI_COMM_WORLD, &q);
+            LMPI_Barrier(LMPI_COMM_WORLD);
+            LMPI_Wait(&q, LMPI_STATUS_IGNORE);
+        } else if (r == 1) {
+            BSIM_Add_time(1e-5);
+            LMPI_Send(b, sz, LMPI_BYTE, 0, 3, LMPI_COMM_WORLD);
+            LMPI_Barrier(LMPI_COMM_WORLD);
+        } else {
+            LMPI_Barrier(LMPI_COMM_WORLD);
         }
     } else if (!strcmp(pat, "alltoall")) {
         for (int i = 0; i < it; i++)
