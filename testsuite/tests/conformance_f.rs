@@ -189,19 +189,16 @@ fn fortran_programs_pass() {
 }
 
 /// The self-checking Fortran programs of the front-end corpus (`testsuite/corpus/f90`,
-/// `testsuite/corpus/f`), except those using what the translator refuses.
+/// `testsuite/corpus/f`), all of them.
 #[test]
 fn corpus_programs_pass() {
     if !tools_ready("conformance_f corpus") {
         return;
     }
-    // gmove.f90: gmove of arrays aligned with a cyclic template (XMP0403)
-    const SKIP: &[&str] = &["gmove.f90"];
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
     let mut progs: Vec<PathBuf> = ["f90", "f"]
         .iter()
         .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap().filter_map(|e| e.ok().map(|e| e.path())))
-        .filter(|p| !SKIP.contains(&p.file_name().unwrap().to_str().unwrap()))
         .collect();
     progs.sort();
     assert!(progs.len() >= 15, "corpus: {} programs", progs.len());

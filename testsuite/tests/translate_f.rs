@@ -26,6 +26,7 @@ const SNAPSHOTS: &[&str] = &[
     "task_fixed.f",
     "gmove.f90",
     "gmove_fixed.f",
+    "gmove_cyclic_fixed.f",
     "allocatable.f90",
     "template_fix.f90",
     "module_vars.f90",
@@ -130,8 +131,8 @@ fn every_program_translates_and_fixed_form_stays_in_72_columns() {
 fn unsupported_forms_are_located_errors() {
     let cases: &[(&str, &str, &str)] = &[
         (
-            "array_cyclic.f90",
-            "program g\n  integer :: a(10), b(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(cyclic) onto p\n!$xmp align a(i) with t(i)\n!$xmp array on t(:)\n  a(:) = b(:)\nend program g\n",
+            "reflect_cyclic.f90",
+            "program g\n  integer :: a(10), b(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(cyclic) onto p\n!$xmp align a(i) with t(i)\n!$xmp reflect (a)\n  a(:) = b(:)\nend program g\n",
             "XMP0403:7:",
         ),
         (

@@ -6,6 +6,12 @@
 //! right is shifted by the same number of elements, so the statement stays one
 //! array assignment that gfortran vectorises. Distributed arrays are pointers whose
 //! bounds are global indices, so no subscript is translated otherwise.
+//!
+//! A cyclic or cyclic(w) dimension (its arrays are stored whole on every node) gets
+//! the list of the node's indices (`xmpf_owned`) and is subscripted with it (a
+//! vector subscript, mapped onto the right side's sections the same way): still one
+//! array assignment, so the right side is evaluated before anything is stored, as
+//! Fortran requires, even when it overlaps the left side.
 
 use super::{lc, Tr, Unit, IND};
 use xmpc_ir::directive::{DistFormat, Ref};
@@ -19,6 +25,8 @@ struct Cut {
     /// The node's first and last index in this dimension (Fortran text).
     first: String,
     last: String,
+    /// Cyclic dimensions: the node's indices, a vector subscript (Fortran text).
+    owned: Option<String>,
 }
 
 impl<'a> Tr<'a> {
@@ -64,6 +72,7 @@ impl<'a> Tr<'a> {
         let mut pre: Vec<String> = vec![];
         let mut guards: Vec<String> = vec![];
         let mut new_subs: Vec<String> = vec![];
+        let mut post: Vec<String> = vec![];
         let mut cuts: Vec<Option<Cut>> = vec![]; // per sectioned dim of the left side, in order
         for k in 0..arr.ndims {
             let sub = subs.map(|s| &s[k]);
@@ -91,12 +100,27 @@ impl<'a> Tr<'a> {
                 }
                 continue;
             };
-            match fmts.get(tdim) {
-                Some(DistFormat::Block) | Some(DistFormat::GBlock) | Some(DistFormat::Dup) | None => {}
-                Some(_) => {
-                    self.err("XMP0403", d.span, "`array` on a cyclic distribution", "not supported yet in Fortran: use a `loop` directive");
-                    return;
+            if fmts.get(tdim) == Some(&DistFormat::Cyclic) {
+                // the node's indices of the section, as a vector subscript
+                let iv = format!("xmpf_ar{tag}_{k}");
+                let nv = format!("xmpf_arn{tag}_{k}");
+                u.decls.insert(format!("integer(8), allocatable :: {iv}(:)"));
+                u.decls.insert(format!("integer(8) :: {nv}"));
+                let off = if c == "0" { "0_8".to_string() } else { format!("int({c}, 8)") };
+                let (l8, h8, s8) = (format!("int({lo}, 8)"), format!("int({hi}, 8)"), format!("int({st}, 8)"));
+                pre.push(format!("allocate({iv}(max(0_8, ({h8} - {l8}) / {s8} + 1)))"));
+                pre.push(format!("call xmpf_owned({iv}, size({iv}, kind=8), {nv}, {loc}, {th}, {tdim}, {off}, {l8}, {h8}, {s8})"));
+                post.push(format!("deallocate({iv})"));
+                guards.push(format!("{nv} > 0"));
+                if section {
+                    let v = format!("{iv}(1:{nv})");
+                    new_subs.push(v.clone());
+                    cuts.push(Some(Cut { lo, st, first: String::new(), last: String::new(), owned: Some(v) }));
+                } else {
+                    // an element: only its owner assigns
+                    new_subs.push(lo);
                 }
+                continue;
             }
             let sv = format!("xmpf_ar{tag}_{k}");
             u.decls.insert(format!("integer(8) :: {sv}(3)"));
@@ -108,7 +132,7 @@ impl<'a> Tr<'a> {
             guards.push(format!("{sv}(1) <= {sv}(2)"));
             if section {
                 new_subs.push(if st == "1" { format!("{first}:{last}") } else { format!("{first}:{last}:{st}") });
-                cuts.push(Some(Cut { lo, st, first, last }));
+                cuts.push(Some(Cut { lo, st, first, last, owned: None }));
             } else {
                 // an element: only its owner assigns
                 new_subs.push(lo);
@@ -122,6 +146,9 @@ impl<'a> Tr<'a> {
             text.push_str(&format!("\n{IND}{assign}"));
         } else {
             text.push_str(&format!("\n{IND}if ({}) then\n{IND}  {assign}\n{IND}end if", guards.join(" .and. ")));
+        }
+        for x in post {
+            text.push_str(&format!("\n{IND}{x}"));
         }
         let end = self.stmt_end(body.span.start);
         self.edits.push(Edit { span: Span::new(body.span.start, end), text });
@@ -222,6 +249,18 @@ impl<'a> Tr<'a> {
                 Some((lo, hi, st)) => {
                     match &cuts[j] {
                         None => parts.push(if st == "1" { format!("{lo}:{hi}") } else { format!("{lo}:{hi}:{st}") }),
+                        Some(Cut { owned: Some(v), lo: clo, st: cst, .. }) => {
+                            // left index i is element (i - clo) / cst of the section
+                            parts.push(if cst == "1" && st == "1" {
+                                if lo == clo {
+                                    v.clone()
+                                } else {
+                                    format!("{v} + ({} - {})", paren(lo), paren(clo))
+                                }
+                            } else {
+                                format!("{} + ({v} - {}) / {} * {}", paren(lo), paren(clo), paren(cst), paren(st))
+                            });
+                        }
                         Some(c) => {
                             let (l, h) = if c.st == "1" && st == "1" {
                                 let off = format!("{} - {}", c.first, paren(&c.lo));

@@ -1983,10 +1983,8 @@ impl<'a> Tr<'a> {
         };
         let key = lc(&name);
         let (handle, nd, dl, ext, esize) = if let Some(a) = u.arrays.get(&key) {
-            if a.cyclic {
-                self.err("XMP0403", e.span, "gmove of an array aligned with a cyclic dimension is not supported yet in Fortran", "");
-                return None;
-            }
+            // (an array aligned with a cyclic dimension is stored whole; the runtime
+            // knows it and reads/writes only the owners' copies)
             (a.handle.clone(), a.ndims, a.dl.clone(), a.ext.clone(), a.esize)
         } else {
             let Some((ty, is_arr)) = self.cur_type(&key) else {

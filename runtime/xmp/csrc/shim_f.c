@@ -180,8 +180,9 @@ void xmpf_distribute_(const i8 *t, LOCARGS, const i8 *onto, const int *ndims, co
 /* ---------------------------------------------------------------- arrays */
 
 /* Arrays whose local part is the whole global array (aligned with a cyclic dim):
- * the runtime's layout is not used for their storage, so reflect and gmove on them
- * are refused. */
+ * attached with xmpc_array_attach_whole (local index = global index, ownership per
+ * the template, so gmove works on them); reflect of them is refused. Recorded here
+ * for that check and for aligned dummies (found by address). */
 static const void *full_arrays[1024];
 static const void *full_addrs[1024];
 static int nfull;
@@ -241,6 +242,7 @@ void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 
     }
     size_t es = xmp_array_type_size(a);
     void *p = calloc(total ? total : 1, es);
+    xmpc_array_attach_whole(LOC, a, p, total * es);
     *addr = (i8)(intptr_t)p;
     if (nfull < 1024) {
       full_arrays[nfull] = a;
@@ -290,7 +292,7 @@ void xmpf_array_attach_(const i8 *h, LOCARGS, const int *ndims, const i8 *ext, v
   }
   size_t bytes = total * xmp_array_type_size(a);
   if (cyc) {
-    memset(p, 0, bytes);
+    xmpc_array_attach_whole(LOC, a, p, bytes);
     for (int k = 0; k < nfull; k++)
       if (full_arrays[k] == a) {
         full_addrs[k] = p;
@@ -421,8 +423,6 @@ void xmpf_gmove_(LOCARGS, const int *mode, const i8 *dh, void *dbase, const int 
   const xmpc_loc *loc = LOC;
   long e1[MAXD], l1[MAXD], u1[MAXD], t1[MAXD], e2[MAXD], l2[MAXD], u2[MAXD], t2[MAXD];
   xmpc_section d, s;
-  if (*dh) check_not_full(loc, H(dh));
-  if (*sh) check_not_full(loc, H(sh));
   fill_section(&d, e1, l1, u1, t1, dh, dbase, dnd, des, dext, ddl, dlo, dhi, dst);
   fill_section(&s, e2, l2, u2, t2, sh, sbase, snd, ses, sext, sdl, slo, shi, sst);
   xmpc_gmove(loc, &d, &s, *mode, -1);
@@ -468,6 +468,45 @@ void xmpf_sched1_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, con
     s[2] = r.stride;
   else
     xmpc_fatal(loc, "a labelled DO loop on a cyclic(w) dimension: write the loop as DO ... END DO");
+}
+
+/* `array on t(...)` over a cyclic dimension: the indices lo, lo+st, ... (up to hi;
+ * st may be negative, not 0) whose template index (index + off) this node owns, in
+ * increasing order, into ix (cap entries); *n = how many. The translator uses them
+ * as a vector subscript (arrays aligned with a cyclic dim are stored whole). */
+static int cmp_i8(const void *a, const void *b) {
+  i8 x = *(const i8 *)a, y = *(const i8 *)b;
+  return (x > y) - (x < y);
+}
+void xmpf_owned_(i8 *ix, const i8 *cap, i8 *n, LOCARGS, const i8 *t, const int *dim, const i8 *off, const i8 *lo, const i8 *hi,
+                 const i8 *st, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  long l = (long)*lo, h = (long)*hi, s = (long)*st;
+  *n = 0;
+  if (s == 0) xmpc_fatal(loc, "array section with a zero stride");
+  if (s < 0) {
+    if (l < h) return;
+    long last = l + (h - l) / s * s; /* the section's smallest index */
+    h = l;
+    l = last;
+    s = -s;
+  }
+  if (l > h) return;
+  long o = (long)*off, nsets = s + 2;
+  xmpc_sched *r = malloc(sizeof(xmpc_sched) * (size_t)nsets);
+  if (!r) xmpc_fatal(loc, "out of memory");
+  int k = xmpc_loop_sched_multi(loc, H(t), *dim, l + o, h + o, s, r, (int)nsets);
+  if (k > nsets) k = (int)nsets;
+  i8 m = 0;
+  for (int q = 0; q < k; q++)
+    for (long c = r[q].first; c <= r[q].last; c += r[q].stride)
+      for (long i = c; i <= c + r[q].width - 1 && i <= r[q].last; i += s) {
+        if (m >= *cap) xmpc_fatal(loc, "array: index list overflow");
+        ix[m++] = (i8)(i - o);
+      }
+  free(r);
+  qsort(ix, (size_t)m, sizeof(i8), cmp_i8);
+  *n = m;
 }
 
 /* max/min/first.../last... of a scalar with 1-3 location variables (each with its

@@ -194,6 +194,8 @@ void *xmpc_array_alloc(const struct xmpc_loc *loc,
 // `alloc` is the allocated extent (shadows included); lower..upper the owned global
 // range (for cyclic: first and last owned index). Full shadow: offset 0, alloc =
 // extent, shadow_lo/hi = the rest of the array.
+// An array attached with xmpc_array_attach_whole: offset 0, alloc = extent and local
+// index = global index whatever the format (lower..upper still the owned range).
 void xmpc_array_dim(const xmpc_array *a, int dim, struct xmpc_dim *out);
 
 // Added: the local block returned by xmpc_array_alloc (NULL before).
@@ -202,6 +204,12 @@ void *xmpc_array_base(const xmpc_array *a);
 // Added: uses `bytes` bytes at `p`, owned by the caller (a Fortran allocatable),
 // as the local block with its shadows (zeroed; blocks ≥ 4 MiB advised to use huge pages).
 void xmpc_array_attach(const struct xmpc_loc *loc, xmpc_array *a, void *p, size_t bytes);
+
+// Added: like xmpc_array_attach, but `p` holds the whole global array on every
+// node (`bytes` ≥ all extents × element size): local index = global index, while
+// ownership (gmove, loops) still follows the template. For Fortran arrays aligned
+// with a cyclic dimension; reflect of such an array is an error.
+void xmpc_array_attach_whole(const struct xmpc_loc *loc, xmpc_array *a, void *p, size_t bytes);
 
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local

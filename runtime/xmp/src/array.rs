@@ -37,6 +37,10 @@ pub struct xmpc_array {
     pub shadow_lo: Vec<i64>,
     pub shadow_hi: Vec<i64>,
     pub full: Vec<bool>,
+    /// The local block is the whole global array (every node stores every element;
+    /// ownership still follows the template): Fortran arrays aligned with a cyclic
+    /// dimension. Local index = global index in every dimension.
+    pub whole: bool,
     pub dims: Vec<XmpcDim>,
     /// 64-byte aligned, zeroed; `bytes` long (≥ 64 so it is never dangling).
     pub base: *mut u8,
@@ -66,6 +70,16 @@ impl Array {
 
     /// Layout of dim `d` for node coordinate `c` on its template dim.
     pub fn layout_for(&self, d: usize, c: Option<i64>) -> Result<XmpcDim, String> {
+        let x = self.layout_stored(d, c)?;
+        if self.whole {
+            // owned range as computed, storage = the whole dimension
+            return Ok(XmpcDim { offset: 0, alloc: self.extent[d], shadow_lo: 0, shadow_hi: 0, ..x });
+        }
+        Ok(x)
+    }
+
+    /// Layout of dim `d` when the node stores only its own part (plus shadows).
+    fn layout_stored(&self, d: usize, c: Option<i64>) -> Result<XmpcDim, String> {
         let ext = self.extent[d];
         let (slo, shi) = (self.shadow_lo[d], self.shadow_hi[d]);
         let dup = XmpcDim {
@@ -188,7 +202,7 @@ impl Array {
     /// Local index of global index `g` on dim `d` (valid on its owner).
     pub fn local(&self, d: usize, g: i64) -> i64 {
         let x = &self.dims[d];
-        if x.format == CYCLIC {
+        if x.format == CYCLIC && !self.whole {
             ((g - x.offset) / (x.width * x.procs)) * x.width + (g - x.offset) % x.width
         } else {
             g - x.offset
@@ -296,6 +310,7 @@ pub unsafe extern "C" fn xmpc_array_new(
             shadow_lo: vec![0; n],
             shadow_hi: vec![0; n],
             full: vec![false; n],
+            whole: false,
             dims: vec![],
             base: std::ptr::null_mut(),
             bytes: 0,
@@ -337,6 +352,8 @@ pub unsafe extern "C" fn xmpc_array_alloc(loc: *const XmpcLoc, a: *mut xmpc_arra
 /// `alloc` is the allocated extent (shadows included); lower..upper the owned global
 /// range (for cyclic: first and last owned index). Full shadow: offset 0, alloc =
 /// extent, shadow_lo/hi = the rest of the array.
+/// An array attached with xmpc_array_attach_whole: offset 0, alloc = extent and local
+/// index = global index whatever the format (lower..upper still the owned range).
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_array_dim(a: *const xmpc_array, dim: c_int, out: *mut XmpcDim) {
     let Some(a) = a.as_ref() else { return };
@@ -364,6 +381,17 @@ pub extern "C" fn xmpc_array_base(a: *const xmpc_array) -> *mut c_void {
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_array_attach(loc: *const XmpcLoc, a: *mut xmpc_array, p: *mut c_void, bytes: usize) {
     let a = a.as_mut().unwrap_or_else(|| fatal(loc, "attach of no array"));
+    guard(loc, || a.attach(p as *mut u8, bytes).unwrap_or_else(|e| fatal(loc, &e)))
+}
+
+/// Added: like xmpc_array_attach, but `p` holds the whole global array on every
+/// node (`bytes` ≥ all extents × element size): local index = global index, while
+/// ownership (gmove, loops) still follows the template. For Fortran arrays aligned
+/// with a cyclic dimension; reflect of such an array is an error.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_attach_whole(loc: *const XmpcLoc, a: *mut xmpc_array, p: *mut c_void, bytes: usize) {
+    let a = a.as_mut().unwrap_or_else(|| fatal(loc, "attach of no array"));
+    a.whole = true;
     guard(loc, || a.attach(p as *mut u8, bytes).unwrap_or_else(|e| fatal(loc, &e)))
 }
 

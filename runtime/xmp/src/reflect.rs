@@ -307,6 +307,9 @@ pub unsafe extern "C" fn xmpc_reflect(
     if a.base.is_null() {
         fatal(loc, "reflect of an array that is not allocated");
     }
+    if a.whole {
+        fatal(loc, "reflect of an array stored whole (aligned with a cyclic dimension)");
+    }
     if !a.member() {
         return;
     }
