@@ -171,3 +171,69 @@ fn simplify_flag() {
     assert!(stderr(&o).contains("--simplify goes with --instrument=compute"), "{}", stderr(&o));
     assert!(!out2.exists());
 }
+
+/// `--simplify` on C: which counted `for` loops of the region get the 2-iteration
+/// cap, the code after the region under `#if 0`, the result still valid C.
+#[test]
+fn simplify_flag_c() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("s.c");
+    let src = "#include <mpi.h>
+#include <stdio.h>
+void mpiete_region_begin(void);
+void mpiete_region_end(void);
+int main(int argc, char **argv) {
+    int rank, np, n = 10, k0 = 3, st = 1, it;
+    double x[100], y = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    for (int k = 0; k < 100; k++) x[k] = 1;
+    mpiete_region_begin();
+    for (int it = 0; it < n; it++) {
+        for (int k = 0; k < 100; k++) x[k] = x[k] * 0.5 + it;
+        MPI_Allreduce(x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    }
+    for (it = n; it > k0 - 1; it -= 2)
+        MPI_Bcast(x, 100, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (it = k0 * 2; it <= n; ++it)
+        MPI_Bcast(x, 100, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (int it = 0; it < n; it++)
+        MPI_Bcast(x, 1, MPI_DOUBLE, it % np, MPI_COMM_WORLD);
+    for (int it = 0; it < n; it += st)
+        MPI_Bcast(x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (int it = 0; it != n; it++)
+        MPI_Bcast(x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    mpiete_region_end();
+    if (rank == 0) printf(\"S %f\\n\", y);
+    MPI_Finalize();
+    return 0;
+}
+";
+    std::fs::write(&f, src).unwrap();
+    let out = d.path().join("s_c.c");
+    let o = xmpc(&["--blocks", "--instrument=compute", "--simplify", f.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("3 loop(s) capped at 2 iterations, 1 statement(s) after the region commented out"), "{}", stderr(&o));
+    let t = std::fs::read_to_string(&out).unwrap();
+    // the iteration loop (a declared variable), a negative step, a start expression
+    assert!(t.contains("    for (int it = 0; it < n && it <= 0 + 1; it++) {\n"), "{t}");
+    assert!(t.contains("    for (it = n; it > k0 - 1 && it >= n - 2; it -= 2)\n"), "{t}");
+    assert!(t.contains("    for (it = k0 * 2; it <= n && it <= (k0 * 2) + 1; ++it)\n"), "{t}");
+    // the loop variable is a root; a step that is not a literal; a `!=` test: kept
+    assert!(t.contains("    for (int it = 0; it < n; it++)\n        mpiete_bcast(x, 1, MPI_DOUBLE, it % np,"), "{t}");
+    assert!(t.contains("    for (int it = 0; it < n; it += st)\n"), "{t}");
+    assert!(t.contains("    for (int it = 0; it != n; it++)\n"), "{t}");
+    assert!(t.contains("#if 0 /* mpiete --simplify: after the region */\n    if (rank == 0) printf(\"S %f\\n\", y);\n#endif\n    MPI_Finalize();\n"), "{t}");
+    let o = Command::new("mpicc").args(["-fsyntax-only", "-Wall", "-Werror"]).arg(&out).current_dir(d.path()).output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // code after the region that declares a variable stays (a note says why)
+    let g = d.path().join("t.c");
+    std::fs::write(&g, src.replace("    if (rank == 0) printf", "    int z = rank;\n    if (z == 0) printf").replace("y);\n    MPI_Finalize();\n    return 0;", "y);\n    MPI_Finalize();\n    return z;")).unwrap();
+    let out = d.path().join("t_c.c");
+    let o = xmpc(&["--blocks", "--instrument=compute", "--simplify", g.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("the code after mpiete_region_end declares a variable: it is kept"), "{}", stderr(&o));
+    assert!(!std::fs::read_to_string(&out).unwrap().contains("#if 0"));
+}

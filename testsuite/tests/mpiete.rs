@@ -324,3 +324,126 @@ fn gather_scatter_modelled() {
         assert_eq!(got, sizes, "{file}");
     }
 }
+
+/// `MPI_Gatherv/Scatterv/Allgatherv/Alltoallv` become `mpiete_gatherv/...` (Fortran
+/// and C, runtime/mpiete/tests/programs/more.*, phase "v"): the modelled programs
+/// still check their data, and each rank sends the messages of MPICH's algorithms
+/// (linear Gatherv/Scatterv rooted at 1, ring Allgatherv, scattered Alltoallv).
+#[test]
+fn v_collectives_modelled() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    // counts in doubles, as in more.c
+    let (gv, sv, ag) = ([2u64, 3, 0, 5], [4u64, 1, 2, 0], [1u64, 4, 2, 3]);
+    let rt = 1usize;
+    let want: Vec<Vec<(i32, u64)>> = (0..4usize)
+        .map(|r| {
+            let mut w = Vec::new();
+            if r != rt && gv[r] > 0 {
+                w.push((rt as i32, 8 * gv[r]));
+            }
+            if r == rt {
+                w.extend((0..4).filter(|&p| p != rt && sv[p] > 0).map(|p| (p as i32, 8 * sv[p])));
+            }
+            w.extend((0..3).map(|s| (((r + 1) % 4) as i32, 8 * ag[(r + 4 - s) % 4])));
+            w.extend((1..4).map(|i| (r + 4 - i) % 4).filter(|&p| (r + p) % 3 > 0).map(|p| (p as i32, 8 * ((r + p) % 3) as u64)));
+            w
+        })
+        .collect();
+    for file in ["more.f90", "more.c"] {
+        let path = root().join("runtime/mpiete/tests/programs").join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let unit = parse(file, &text);
+        let edits = xmpc_passes::mpiete::model(&unit, &text).unwrap();
+        let mut modelled = xmpc_backends::emit(&unit, &text, &edits).unwrap();
+        let low = modelled.to_ascii_lowercase();
+        for c in ["gatherv", "scatterv", "allgatherv", "alltoallv"] {
+            assert!(!low.contains(&format!("mpi_{c}(")) && low.contains(&format!("mpiete_{c}(")), "{file}: {c}\n{modelled}");
+        }
+        if file.ends_with(".c") {
+            assert!(modelled.contains("int mpiete_scatterv(const void *, const int *, const int *, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);"));
+            modelled = modelled.replace("#include \"mpiete.h\"", "void mpiete_region_begin(void); void mpiete_region_end(void); void mpiete_block_begin(int); void mpiete_block_end(int);");
+        }
+        let exe = build(d.path(), &format!("m_{file}"), &modelled);
+        let out = d.path().join(format!("{file}.traces"));
+        assert!(run_mode(&exe, 4, &["v"], "trace", &out, false).contains("ok"), "{file}");
+        for (r, w) in want.iter().enumerate() {
+            let mut tr = xmpc_mpiete::trace::TraceReader::open(&out.join(format!("trace.{r}.bin"))).unwrap();
+            let mut got = Vec::new();
+            while let Some(e) = tr.next_event().unwrap() {
+                if let xmpc_mpiete::trace::Event::Isend { peer, bytes, .. } = e {
+                    got.push((peer, bytes));
+                }
+            }
+            assert_eq!(&got, w, "{file} rank {r}");
+        }
+    }
+}
+
+/// `--simplify` on a C program (testsuite/mpiete/heat.c): the iteration loop is
+/// capped at 2 iterations, the self-check after the region is put under `#if 0`; the
+/// simplified program builds and runs (token mode, one core) with the same block IDs,
+/// 2 executions instead of `nit` of the blocks in the capped loop, the others
+/// unchanged, and per-execution means close to the full program's.
+#[test]
+fn c_simplify_heat() {
+    use xmpc_mpiete::data::BlockTimes;
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let name = "heat.c";
+    let text = std::fs::read_to_string(root().join("testsuite/mpiete/heat.c")).unwrap();
+    let unit = parse(name, &text);
+    let modelled = xmpc_backends::emit(&unit, &text, &xmpc_passes::mpiete::model(&unit, &text).unwrap()).unwrap();
+    let unit = parse(name, &modelled);
+    let map = blocks::analyse(&unit, &modelled).unwrap();
+    let plain = xmpc_backends::emit(&unit, &modelled, &blocks::instrument(&unit, &modelled, &map.blocks, Instrument::Compute).unwrap()).unwrap();
+    let s = blocks::simplify(&unit, &modelled, &map);
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+    assert_eq!((s.capped.len(), s.dropped_stmts), (1, 2));
+    let mut se = blocks::instrument_except(&unit, &modelled, &map.blocks, Instrument::Compute, &s.dropped).unwrap();
+    se.extend(s.edits.iter().cloned());
+    let simple = xmpc_backends::emit(&unit, &modelled, &se).unwrap();
+    insta::assert_snapshot!("mpiete_simplified_heat", simple);
+
+    let (np, nit) = (2usize, 12usize);
+    let args = ["20000", "12"];
+    let run = |tag: &str, src: &str| {
+        let exe = build(d.path(), &format!("{tag}_{name}"), src);
+        let out = d.path().join(format!("{tag}.out"));
+        let so = run_mode(&exe, np, &args, "token", &out, true);
+        (so, BlockTimes::load(&out.join("blocktimes.json")).unwrap())
+    };
+    let (so, full) = run("full", &plain);
+    assert!(so.contains("HEAT VERIFIED"), "{so}");
+    let (so, simp) = run("simple", &simple);
+    assert!(!so.contains("HEAT"), "{so}");
+    let capped = s.capped[0];
+    let dropped = s.dropped[0];
+    let inside = |a: xmpc_ir::Span, b: xmpc_ir::Span| a.start >= b.start && a.end <= b.end;
+    let mut n_capped = 0;
+    for b in map.blocks.iter().filter(|b| b.kind == blocks::BlockKind::Compute) {
+        let f = full.blocks.iter().find(|x| x.id == b.id);
+        let g = simp.blocks.iter().find(|x| x.id == b.id);
+        if inside(b.span, dropped) {
+            assert!(f.is_some() && g.is_none(), "block {} after the region", b.id);
+            continue;
+        }
+        let (Some(f), Some(g)) = (f, g) else {
+            // after MPI_Finalize: timed by neither
+            assert!(f.is_none() && g.is_none(), "block {}", b.id);
+            continue;
+        };
+        for r in 0..np {
+            let (cf, cg) = (f.per_rank[r].count as usize, g.per_rank[r].count as usize);
+            if inside(b.span, capped) {
+                assert_eq!((cf, cg), (nit, 2), "block {} rank {r}", b.id);
+                let ratio = g.per_rank[r].mean_s / f.per_rank[r].mean_s;
+                assert!((0.5..2.0).contains(&ratio), "block {} rank {r}: mean {} vs {}", b.id, g.per_rank[r].mean_s, f.per_rank[r].mean_s);
+                n_capped += 1;
+            } else {
+                assert_eq!(cf, cg, "block {} rank {r}", b.id);
+            }
+        }
+    }
+    assert_eq!(n_capped, np, "one compute block in the iteration loop");
+}

@@ -17,11 +17,18 @@
 //!    `MPI_Finalize`, get a `!` on every line (results and self-checks: with capped
 //!    loops they would check other numbers). Skipped when one of them is labelled.
 //!
-//! Anything not covered (C sources, no region markers) is left as it is and noted.
+//! C (same rules): a counted `for (i = a; i < b; i++)` (also `int i = a`, `<=`, `>`,
+//! `>=`, `--`, `+= k`, `-= k` with a literal `k`) gets `&& i <= a + s` (`>= a - |s|`)
+//! added to its condition, when `a` calls nothing and no name in `a` is written in the
+//! loop (C evaluates the condition every iteration); the code after the region is put
+//! between `#if 0` and `#endif` (kept when it declares something, is labelled, or
+//! does not start and end on lines of its own).
+//!
+//! Without region markers nothing is simplified (noted).
 
 use super::{text, walk, BlockKind, BlockMap};
 use std::collections::{HashMap, HashSet};
-use xmpc_ir::{Edit, ExprKind, FileUnit, Function, Lang, Span, Stmt, StmtKind, UnOp};
+use xmpc_ir::{BinOp, Edit, ExprKind, FileUnit, Function, Lang, Span, Stmt, StmtKind, UnOp};
 
 /// What `simplify` changes.
 #[derive(Debug, Default)]
@@ -39,22 +46,18 @@ pub struct Simplified {
 
 pub fn simplify(unit: &FileUnit, src: &str, map: &BlockMap) -> Simplified {
     let mut out = Simplified::default();
-    if unit.lang == Lang::C {
-        out.notes.push("--simplify handles Fortran only; the C program is instrumented unchanged".into());
-        return out;
-    }
     let comm_funcs = super::comm_funcs(unit);
     // Names each communicating procedure reads (host association reaches loop variables)
     // and the procedures it calls.
     let mut comm_reads: HashMap<String, (HashSet<String>, Vec<String>)> = HashMap::new();
     for g in unit.functions() {
-        let name = g.name.to_ascii_lowercase();
+        let name = norm(unit.lang, &g.name);
         if comm_funcs.contains(&name) {
             let mut r = HashSet::new();
             let mut c = Vec::new();
             for s in &g.body {
                 r.extend(walk::reads(s, src, unit.lang));
-                c.extend(walk::calls(s).iter().map(|x| x.name.to_ascii_lowercase()));
+                c.extend(walk::calls(s).iter().map(|x| norm(unit.lang, x.name)));
             }
             comm_reads.insert(name, (r, c));
         }
@@ -87,6 +90,24 @@ fn calls_named(s: &Stmt, name: &str) -> bool {
     walk::calls(s).iter().any(|c| c.name.eq_ignore_ascii_case(name))
 }
 
+/// A call statement (Fortran `call`, C expression statement that is a call).
+fn is_call_stmt(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Call { .. } => true,
+        StmtKind::Expr(e) => matches!(e.kind, ExprKind::Call(..)),
+        _ => false,
+    }
+}
+
+/// Names as the block finder keys them: C is case-sensitive, Fortran is not.
+fn norm(lang: Lang, n: &str) -> String {
+    if lang == Lang::C {
+        n.to_string()
+    } else {
+        n.to_ascii_lowercase()
+    }
+}
+
 /// The region of `g`: end of the begin call, start of the end call, the statement list
 /// holding the end call and its index there.
 fn region(g: &Function) -> Option<(usize, usize, Vec<&Stmt>, usize)> {
@@ -94,9 +115,9 @@ fn region(g: &Function) -> Option<(usize, usize, Vec<&Stmt>, usize)> {
     let mut end: Option<(Vec<&Stmt>, usize)> = None;
     fn visit<'s>(list: Vec<&'s Stmt>, begin: &mut Option<usize>, end: &mut Option<(Vec<&'s Stmt>, usize)>) {
         for (i, s) in list.iter().enumerate() {
-            if matches!(s.kind, StmtKind::Call { .. }) && calls_named(s, "mpiete_region_begin") && begin.is_none() {
+            if is_call_stmt(s) && calls_named(s, "mpiete_region_begin") && begin.is_none() {
                 *begin = Some(s.span.end);
-            } else if matches!(s.kind, StmtKind::Call { .. }) && calls_named(s, "mpiete_region_end") && end.is_none() {
+            } else if is_call_stmt(s) && calls_named(s, "mpiete_region_end") && end.is_none() {
                 *end = Some((list.clone(), i));
             } else {
                 for (kids, _, _) in super::child_seqs(s) {
@@ -125,12 +146,15 @@ impl Ctx<'_> {
         if self.in_compute_block(s.span) || s.span.end <= lo || s.span.start >= hi {
             return;
         }
-        if let StmtKind::Do { var, lower, upper, step, .. } = &s.kind {
-            if s.span.start >= lo && s.span.end <= hi {
-                if let Some(e) = self.cap(s, var, lower, upper, step.as_ref()) {
-                    out.edits.push(e);
-                    out.capped.push(s.span);
-                }
+        if s.span.start >= lo && s.span.end <= hi {
+            let e = match &s.kind {
+                StmtKind::Do { var, lower, upper, step, .. } => self.cap(s, var, lower, upper, step.as_ref()),
+                StmtKind::For { init, cond, step, .. } => self.c_cap(s, init.as_deref(), cond.as_ref(), step.as_ref()),
+                _ => None,
+            };
+            if let Some(e) = e {
+                out.edits.push(e);
+                out.capped.push(s.span);
             }
         }
         for (kids, _, _) in super::child_seqs(s) {
@@ -152,10 +176,7 @@ impl Ctx<'_> {
         }
         let mut calls = false;
         walk::visit_expr(lower, &mut |x| calls |= matches!(x.kind, ExprKind::Call(..)));
-        if calls || self.map.kept.iter().any(|k| inside(*k, s.span)) || self.map.directives.iter().any(|d| inside(*d, s.span)) {
-            return None;
-        }
-        if self.callee_reads(s).contains(&v) || self.sensitive(s).contains(&v) {
+        if calls || !self.free(s, &v) {
             return None;
         }
         let l = &self.src[lower.span.range()];
@@ -165,9 +186,43 @@ impl Ctx<'_> {
         Some(Edit::replace(upper.span, self.fit(upper.span, &new)))
     }
 
+    /// The conditions shared by both languages: no kept statement or directive in the
+    /// loop, and its variable `v` steers no communication.
+    fn free(&self, s: &Stmt, v: &str) -> bool {
+        !(self.map.kept.iter().any(|k| inside(*k, s.span)) || self.map.directives.iter().any(|d| inside(*d, s.span)) || self.callee_reads(s).contains(v) || self.sensitive(s).contains(v))
+    }
+
+    /// The edit capping a C counted `for` (module doc), or None.
+    fn c_cap(&self, s: &Stmt, init: Option<&Stmt>, cond: Option<&xmpc_ir::Expr>, step: Option<&xmpc_ir::Expr>) -> Option<Edit> {
+        let (init, cond, step) = (init?, cond?, step?);
+        let (v, sv) = c_step(step)?;
+        let ExprKind::Binary(op, lhs, _) = &cond.kind else { return None };
+        if !matches!(&lhs.kind, ExprKind::Ident(n) if n == v) {
+            return None;
+        }
+        let up = match op {
+            BinOp::Lt | BinOp::Le => true,
+            BinOp::Gt | BinOp::Ge => false,
+            _ => return None,
+        };
+        if up != (sv > 0) {
+            return None;
+        }
+        let a = c_start(init, v, self.src)?;
+        // the start value must be the same when the condition reads it again
+        let written = walk::writes(s, self.src, self.lang, &|_| false, &|_, _| walk::ArgUse::Unknown);
+        if a.contains('(') || walk::text_idents(a).iter().any(|n| written.contains(*n)) || !self.free(s, v) {
+            return None;
+        }
+        let a = if walk::text_idents(a).len() <= 1 && !a.contains(|c: char| " +-*/%?:<>=&|!".contains(c)) { a.to_string() } else { format!("({a})") };
+        let c = &self.src[cond.span.range()];
+        let new = if sv > 0 { format!("{c} && {v} <= {a} + {sv}") } else { format!("{c} && {v} >= {a} - {}", -sv) };
+        Some(Edit::replace(cond.span, new))
+    }
+
     /// Names read by the communicating procedures `s` calls, transitively.
     fn callee_reads(&self, s: &Stmt) -> HashSet<String> {
-        let mut todo: Vec<String> = walk::calls(s).iter().map(|c| c.name.to_ascii_lowercase()).collect();
+        let mut todo: Vec<String> = walk::calls(s).iter().map(|c| norm(self.lang, c.name)).collect();
         let mut seen = HashSet::new();
         let mut out = HashSet::new();
         while let Some(f) = todo.pop() {
@@ -188,12 +243,12 @@ impl Ctx<'_> {
         let add = |e: &xmpc_ir::Expr, out: &mut HashSet<String>| {
             walk::visit_expr(e, &mut |x| {
                 if let ExprKind::Ident(n) = &x.kind {
-                    out.insert(n.to_ascii_lowercase());
+                    out.insert(norm(self.lang, n));
                 }
             })
         };
         for c in walk::calls(s) {
-            let user = self.comm_funcs.contains(&c.name.to_ascii_lowercase());
+            let user = self.comm_funcs.contains(&norm(self.lang, c.name));
             if !(walk::communicates(c.name, self.lang) || user) {
                 continue;
             }
@@ -206,8 +261,8 @@ impl Ctx<'_> {
         }
         for k in s.children() {
             k.walk(&mut |st| {
-                let comm = walk::calls(st).iter().any(|c| walk::communicates(c.name, self.lang) || self.comm_funcs.contains(&c.name.to_ascii_lowercase()));
-                if comm && !matches!(st.kind, StmtKind::Call { .. }) {
+                let comm = walk::calls(st).iter().any(|c| walk::communicates(c.name, self.lang) || self.comm_funcs.contains(&norm(self.lang, c.name)));
+                if comm && !is_call_stmt(st) {
                     for e in walk::own_exprs(st) {
                         add(e, &mut out);
                     }
@@ -246,6 +301,9 @@ impl Ctx<'_> {
             out.notes.push("a statement after mpiete_region_end is labelled: the code after the region is kept".into());
             return;
         }
+        if self.lang == Lang::C {
+            return self.drop_tail_c(&rest, out);
+        }
         for s in &rest {
             let mut p = text::line_start(self.src, s.span.start);
             let last = text::next_line(self.src, s.span.end.saturating_sub(1).max(s.span.start));
@@ -259,11 +317,72 @@ impl Ctx<'_> {
     }
 }
 
+impl Ctx<'_> {
+    /// C: the statements after the region between `#if 0` and `#endif`, when they
+    /// declare nothing (a later statement may use it) and fill whole lines.
+    fn drop_tail_c(&self, rest: &[&Stmt], out: &mut Simplified) {
+        let mut decl = false;
+        for s in rest {
+            s.walk(&mut |st| decl |= matches!(st.kind, StmtKind::Decl(_)));
+        }
+        let first = rest[0].span.start;
+        let ls = text::line_start(self.src, first);
+        let mut end = rest[rest.len() - 1].span.end;
+        let tail = &self.src[end..self.src[end..].find('\n').map_or(self.src.len(), |p| end + p)];
+        let whole = self.src[ls..first].trim().is_empty() && matches!(tail.trim(), "" | ";");
+        if decl || !whole {
+            let why = if decl { "declares a variable" } else { "shares its lines with other code" };
+            out.notes.push(format!("the code after mpiete_region_end {why}: it is kept"));
+            return;
+        }
+        end += tail.len();
+        out.edits.push(Edit::insert(ls, "#if 0 /* mpiete --simplify: after the region */\n"));
+        out.edits.push(Edit::insert(text::next_line(self.src, end.saturating_sub(1).max(first)), "#endif\n"));
+        out.dropped_stmts += rest.len();
+        out.dropped.push(rest[0].span.to(rest[rest.len() - 1].span));
+    }
+}
+
 /// An integer literal, possibly negated.
 fn literal(e: &xmpc_ir::Expr) -> Option<i64> {
     match &e.kind {
         ExprKind::Int(t) => t.split('_').next()?.parse().ok(),
         ExprKind::Unary(UnOp::Neg, a) => literal(a).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// Loop variable and step of a C `for` step expression: `i++`, `++i`, `i--`, `--i`,
+/// `i += k`, `i -= k` (literal `k`).
+fn c_step(e: &xmpc_ir::Expr) -> Option<(&str, i64)> {
+    fn id(x: &xmpc_ir::Expr) -> Option<&str> {
+        match &x.kind {
+            ExprKind::Ident(n) => Some(n.as_str()),
+            _ => None,
+        }
+    }
+    match &e.kind {
+        ExprKind::Unary(UnOp::PostInc | UnOp::PreInc, a) => Some((id(a)?, 1)),
+        ExprKind::Unary(UnOp::PostDec | UnOp::PreDec, a) => Some((id(a)?, -1)),
+        ExprKind::Assign(Some(BinOp::Add), a, k) => Some((id(a)?, literal(k)?)),
+        ExprKind::Assign(Some(BinOp::Sub), a, k) => Some((id(a)?, -literal(k)?)),
+        _ => None,
+    }
+    .filter(|(_, s)| *s != 0)
+}
+
+/// Source text of the start value of `v` in a C `for` init (`v = a` or `int v = a`).
+fn c_start<'s>(init: &Stmt, v: &str, src: &'s str) -> Option<&'s str> {
+    match &init.kind {
+        StmtKind::Expr(e) => match &e.kind {
+            ExprKind::Assign(None, l, r) if matches!(&l.kind, ExprKind::Ident(n) if n == v) => Some(src[r.span.range()].trim()),
+            _ => None,
+        },
+        StmtKind::Decl(_) => {
+            let t = src[init.span.range()].trim().trim_end_matches(';');
+            let (left, right) = t.split_once('=')?;
+            (walk::text_idents(left).last() == Some(&v) && !left.contains(',') && !right.contains(',')).then(|| right.trim())
+        }
         _ => None,
     }
 }

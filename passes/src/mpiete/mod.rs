@@ -14,7 +14,7 @@ use crate::blocks::text::{fortran_place, indent_of, line_start, FortranPlace};
 use xmpc_ir::{Diag, Edit, Expr, FileUnit, Function, Item, Lang, Span, Stmt, StmtKind};
 
 /// Collectives rewritten to libxmpc_mpiete's point-to-point versions (same arguments).
-const COLLECTIVES: &[&str] = &["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter"];
+const COLLECTIVES: &[&str] = &["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter", "gatherv", "scatterv", "allgatherv", "alltoallv"];
 
 /// How one MPI call is rewritten.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,8 @@ fn arity(k: Kind, fortran: bool) -> usize {
             "bcast" => 5,
             "reduce" => 7,
             "allreduce" => 6,
-            "gather" | "scatter" => 8,
+            "gather" | "scatter" | "allgatherv" => 8,
+            "gatherv" | "scatterv" | "alltoallv" => 9,
             _ => 7,
         },
     };
@@ -88,6 +89,10 @@ int mpiete_allgather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype,
 int mpiete_alltoall(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 int mpiete_gather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
 int mpiete_scatter(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+int mpiete_gatherv(const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, int, MPI_Comm);
+int mpiete_scatterv(const void *, const int *, const int *, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+int mpiete_allgatherv(const void *, int, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, MPI_Comm);
+int mpiete_alltoallv(const void *, const int *, const int *, MPI_Datatype, void *, const int *, const int *, MPI_Datatype, MPI_Comm);
 ";
 
 struct Cx<'a> {

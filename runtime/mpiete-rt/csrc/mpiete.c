@@ -455,24 +455,34 @@ static inline int64_t nbytes(int count, MPI_Datatype dt) {
     return (int64_t)count * sz;
 }
 
+/* the start of a message (ISEND / IRECV record, open request, token entry);
+ * w: world rank of the peer (-1 any), t: tag (-1 any) */
+static void rec_start(int kind, MPI_Request h, int w, int t, uint32_t cid, uint64_t bytes) {
+    uint32_t seq = ++g_reqseq;
+    req_add(h, seq, kind, w, t, cid);
+    if (me_mode & ME_TRACE) {
+        t_u8(kind ? REC_IRECV : REC_ISEND);
+        t_u32(t_comm_id());
+        t_u32(seq);
+        t_i32(w);
+        t_i32(t);
+        t_u32(cid);
+        t_u64(bytes);
+    }
+    if (me_mode & ME_TOKEN) {
+        if (kind)
+            tok_add(w, g_rank, t, (int)cid, 1);
+        else
+            tok_add(g_rank, w, t, (int)cid, 0);
+    }
+}
+
 int me_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
              MPI_Request *req) {
     int rc = PMPI_Isend(buf, count, dt, dest, tag, comm, req);
     if (dest == MPI_PROC_NULL || rc != MPI_SUCCESS) return rc;
     CommEnt *e = comm_ent(comm);
-    int w = to_world(e, dest);
-    uint32_t seq = ++g_reqseq;
-    req_add(*req, seq, 0, w, tag, e->id);
-    if (me_mode & ME_TRACE) {
-        t_u8(REC_ISEND);
-        t_u32(t_comm_id());
-        t_u32(seq);
-        t_i32(w);
-        t_i32(tag);
-        t_u32(e->id);
-        t_u64((uint64_t)nbytes(count, dt));
-    }
-    if (me_mode & ME_TOKEN) tok_add(g_rank, w, tag, (int)e->id, 0);
+    rec_start(0, *req, to_world(e, dest), tag, e->id, (uint64_t)nbytes(count, dt));
     return rc;
 }
 
@@ -482,19 +492,84 @@ int me_irecv(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm c
     if (src == MPI_PROC_NULL || rc != MPI_SUCCESS) return rc;
     CommEnt *e = comm_ent(comm);
     int w = src == MPI_ANY_SOURCE ? -1 : to_world(e, src);
-    int t = tag == MPI_ANY_TAG ? -1 : tag;
-    uint32_t seq = ++g_reqseq;
-    req_add(*req, seq, 1, w, t, e->id);
-    if (me_mode & ME_TRACE) {
-        t_u8(REC_IRECV);
-        t_u32(t_comm_id());
-        t_u32(seq);
-        t_i32(w);
-        t_i32(t);
-        t_u32(e->id);
-        t_u64((uint64_t)nbytes(count, dt));
+    rec_start(1, *req, w, tag == MPI_ANY_TAG ? -1 : tag, e->id, (uint64_t)nbytes(count, dt));
+    return rc;
+}
+
+/* ---- persistent requests: each MPI_Start records what an Isend / Irecv with
+ * the stored arguments would ------------------------------------------------ */
+
+typedef struct {
+    MPI_Request h;
+    int kind, peer, tag; /* as Req; peer -2: MPI_PROC_NULL (nothing recorded) */
+    uint32_t cid;
+    uint64_t bytes;
+} Pers;
+static Pers *g_pers;
+static int g_npers = 0, g_cappers = 0;
+
+static int pers_find(MPI_Request h) {
+    for (int i = g_npers - 1; i >= 0; i--)
+        if (g_pers[i].h == h) return i;
+    return -1;
+}
+
+static void pers_add(int kind, MPI_Request h, int peer, int tag, MPI_Comm comm, int count,
+                     MPI_Datatype dt) {
+    int i = pers_find(h); /* a freed handle MPI hands out again */
+    if (i < 0) {
+        if (g_npers == g_cappers) {
+            g_cappers = g_cappers ? 2 * g_cappers : 16;
+            g_pers = xrealloc(g_pers, (size_t)g_cappers * sizeof *g_pers);
+        }
+        i = g_npers++;
     }
-    if (me_mode & ME_TOKEN) tok_add(w, g_rank, t, (int)e->id, 1);
+    CommEnt *e = comm_ent(comm);
+    int w = peer == MPI_PROC_NULL ? -2 : peer == MPI_ANY_SOURCE ? -1 : to_world(e, peer);
+    g_pers[i] = (Pers){h, kind, w, tag == MPI_ANY_TAG ? -1 : tag, e->id, (uint64_t)nbytes(count, dt)};
+}
+
+int me_send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *req) {
+    int rc = PMPI_Send_init(buf, count, dt, dest, tag, comm, req);
+    if (rc == MPI_SUCCESS) pers_add(0, *req, dest, tag, comm, count, dt);
+    return rc;
+}
+
+int me_recv_init(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+                 MPI_Request *req) {
+    int rc = PMPI_Recv_init(buf, count, dt, src, tag, comm, req);
+    if (rc == MPI_SUCCESS) pers_add(1, *req, src, tag, comm, count, dt);
+    return rc;
+}
+
+int me_start(MPI_Request *h) {
+    int rc = PMPI_Start(h);
+    int i = rc == MPI_SUCCESS ? pers_find(*h) : -1;
+    if (i >= 0 && g_pers[i].peer != -2) {
+        Pers *p = &g_pers[i];
+        rec_start(p->kind, *h, p->peer, p->tag, p->cid, p->bytes);
+    }
+    return rc;
+}
+
+int me_startall(int n, MPI_Request *hs) {
+    for (int i = 0; i < n; i++) {
+        int rc = me_start(&hs[i]);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+    return MPI_SUCCESS;
+}
+
+int me_request_free(MPI_Request *h) {
+    MPI_Request old = *h;
+    int rc = PMPI_Request_free(h);
+    if (rc != MPI_SUCCESS) return rc;
+    int i = pers_find(old);
+    if (i >= 0) g_pers[i] = g_pers[--g_npers];
+    /* an active request freed: MPI completes it unseen, so no WAIT is recorded */
+    i = req_find(old);
+    if (i >= 0) req_del(i);
     return rc;
 }
 
@@ -687,6 +762,96 @@ int me_waitany(int n, MPI_Request *hs, int *idx, MPI_Status *st) {
             if (me_mode & ME_TRACE) t_wait_rec(&r, s);
         }
     }
+    free(old);
+    return rc;
+}
+
+/* the WAIT records of the requests real MPI completed: `old` holds the handles
+ * before the call, idx[0..k) the indices it returned (in its order) */
+static void rec_done(const MPI_Request *old, int k, const int *idx, MPI_Status *ss) {
+    for (int j = 0; j < k; j++) {
+        int q = old[idx[j]] == MPI_REQUEST_NULL ? -1 : req_find(old[idx[j]]);
+        if (q < 0) continue;
+        Req r = g_reqs[q];
+        req_del(q);
+        if (me_mode & ME_TRACE) t_wait_rec(&r, &ss[j]);
+    }
+}
+
+/* token mode for Waitsome / Testsome / Testany: completes (with me_wait) every
+ * request the token rules allow now, at most `max`; when none can and `poll`,
+ * passes the token round once; otherwise passes it until one can. Returns the
+ * number completed, or MPI_UNDEFINED when every request is null. */
+static int tok_some(int n, MPI_Request *hs, int *idx, MPI_Status *sts, int max, int poll) {
+    for (;;) {
+        int k = 0, active = -1;
+        for (int i = 0; i < n && k < max; i++) {
+            if (hs[i] == MPI_REQUEST_NULL) continue;
+            if (active < 0) active = i;
+            if (tok_ready(hs[i])) {
+                idx[k] = i;
+                me_wait(&hs[i], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[k]);
+                k++;
+            }
+        }
+        if (k > 0) return k;
+        if (active < 0) return MPI_UNDEFINED;
+        if (!tok_cycle()) {
+            idx[0] = active;
+            me_wait(&hs[active], sts == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &sts[0]);
+            return 1;
+        }
+        if (poll) return 0;
+    }
+}
+
+/* as MPI_Waitany: one WAIT per request MPI completed, in the order it lists them */
+int me_waitsome(int n, MPI_Request *hs, int *outcount, int *idx, MPI_Status *sts) {
+    if (me_mode & ME_TOKEN) {
+        *outcount = tok_some(n, hs, idx, sts, n, 0);
+        return MPI_SUCCESS;
+    }
+    int m = n > 0 ? n : 1;
+    MPI_Request *old = xrealloc(NULL, (size_t)m * sizeof *old);
+    MPI_Status *ss = sts == MPI_STATUSES_IGNORE ? xrealloc(NULL, (size_t)m * sizeof *ss) : sts;
+    memcpy(old, hs, (size_t)n * sizeof *old);
+    int rc = me_yield ? y_waitsome(n, hs, outcount, idx, ss) : PMPI_Waitsome(n, hs, outcount, idx, ss);
+    if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) rec_done(old, *outcount, idx, ss);
+    if (ss != sts) free(ss);
+    free(old);
+    return rc;
+}
+
+/* a failed test is a poll and records nothing (as MPI_Test) */
+int me_testsome(int n, MPI_Request *hs, int *outcount, int *idx, MPI_Status *sts) {
+    if (me_mode & ME_TOKEN) {
+        *outcount = tok_some(n, hs, idx, sts, n, 1);
+        return MPI_SUCCESS;
+    }
+    int m = n > 0 ? n : 1;
+    MPI_Request *old = xrealloc(NULL, (size_t)m * sizeof *old);
+    MPI_Status *ss = sts == MPI_STATUSES_IGNORE ? xrealloc(NULL, (size_t)m * sizeof *ss) : sts;
+    memcpy(old, hs, (size_t)n * sizeof *old);
+    int rc = PMPI_Testsome(n, hs, outcount, idx, ss);
+    if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) rec_done(old, *outcount, idx, ss);
+    if (ss != sts) free(ss);
+    free(old);
+    return rc;
+}
+
+int me_testany(int n, MPI_Request *hs, int *idx, int *flag, MPI_Status *st) {
+    MPI_Status local;
+    MPI_Status *s = st == MPI_STATUS_IGNORE ? &local : st;
+    if (me_mode & ME_TOKEN) {
+        int k = tok_some(n, hs, idx, s, 1, 1);
+        *flag = k != 0;
+        if (k == MPI_UNDEFINED) *idx = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    MPI_Request *old = xrealloc(NULL, (size_t)(n > 0 ? n : 1) * sizeof *old);
+    memcpy(old, hs, (size_t)n * sizeof *old);
+    int rc = PMPI_Testany(n, hs, idx, flag, s);
+    if (rc == MPI_SUCCESS && *flag && *idx != MPI_UNDEFINED) rec_done(old, 1, idx, s);
     free(old);
     return rc;
 }
@@ -958,6 +1123,127 @@ int mpiete_scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, i
         }
     if (rbuf != MPI_IN_PLACE) memcpy(rbuf, tmp, blk);
     free(tmp);
+    return MPI_SUCCESS;
+}
+
+/* The v-variants as MPICH's linear algorithms (MPIR_Gatherv/Scatterv_allcomm_linear,
+ * its defaults): the root posts one receive (send) per other rank with a
+ * non-zero count, in rank order, then waits for all in that order; the others
+ * send (receive) once. The root's own block is a local copy (not traced). */
+#define LOCAL_TAG 1 /* local copies on the collective communicator, untraced */
+
+static void local_copy(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt,
+                       MPI_Comm c, int rank) {
+    PMPI_Sendrecv(sb, sn, sdt, rank, LOCAL_TAG, rb, rn, rdt, rank, LOCAL_TAG, c, MPI_STATUS_IGNORE);
+}
+
+int mpiete_gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                   const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    if (rank != root) {
+        if (scount) me_send(sbuf, scount, sdt, root, CTAG, c);
+        return MPI_SUCCESS;
+    }
+    size_t ext = extent_of(rdt);
+    MPI_Request *rq = xrealloc(NULL, (size_t)size * sizeof *rq);
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+        if (!rcounts[i]) continue;
+        char *at = (char *)rbuf + (size_t)displs[i] * ext;
+        if (i == rank) {
+            if (sbuf != MPI_IN_PLACE) local_copy(sbuf, scount, sdt, at, rcounts[i], rdt, c, rank);
+        } else {
+            me_irecv(at, rcounts[i], rdt, i, CTAG, c, &rq[n++]);
+        }
+    }
+    me_waitall(n, rq, MPI_STATUSES_IGNORE);
+    free(rq);
+    return MPI_SUCCESS;
+}
+
+int mpiete_scatterv(const void *sbuf, const int *scounts, const int *displs, MPI_Datatype sdt,
+                    void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    if (rank != root) {
+        if (rcount) me_recv(rbuf, rcount, rdt, root, CTAG, c, MPI_STATUS_IGNORE);
+        return MPI_SUCCESS;
+    }
+    size_t ext = extent_of(sdt);
+    MPI_Request *rq = xrealloc(NULL, (size_t)size * sizeof *rq);
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+        if (!scounts[i]) continue;
+        const char *at = (const char *)sbuf + (size_t)displs[i] * ext;
+        if (i == rank) {
+            if (rbuf != MPI_IN_PLACE) local_copy(at, scounts[i], sdt, rbuf, rcount, rdt, c, rank);
+        } else {
+            me_isend(at, scounts[i], sdt, i, CTAG, c, &rq[n++]);
+        }
+    }
+    me_waitall(n, rq, MPI_STATUSES_IGNORE);
+    free(rq);
+    return MPI_SUCCESS;
+}
+
+/* ring (MPICH's MPIR_Allgatherv_intra_ring): step s sends block rank-s to the
+ * right, receives block rank-s-1 from the left, each with its own count */
+int mpiete_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                      const int *displs, MPI_Datatype rdt, MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    size_t ext = extent_of(rdt);
+    char *r = rbuf;
+    if (sbuf != MPI_IN_PLACE)
+        local_copy(sbuf, scount, sdt, r + (size_t)displs[rank] * ext, rcounts[rank], rdt, c, rank);
+    int right = (rank + 1) % size, left = (rank - 1 + size) % size;
+    for (int s = 0; s < size - 1; s++) {
+        int sb = (rank - s + size) % size, rb = (rank - s - 1 + size) % size;
+        me_sendrecv(r + (size_t)displs[sb] * ext, rcounts[sb], rdt, right, CTAG,
+                    r + (size_t)displs[rb] * ext, rcounts[rb], rdt, left, CTAG, c, MPI_STATUS_IGNORE);
+    }
+    return MPI_SUCCESS;
+}
+
+/* MPICH's MPIR_Alltoallv_intra_scattered (throttle 32): in batches of 32
+ * peers, receives from rank+i are posted, then sends to rank-i, then all are
+ * waited for in posting order; zero counts post nothing. The block to itself
+ * is a local copy. */
+int mpiete_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt,
+                     void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rdt,
+                     MPI_Comm comm) {
+    MPI_Comm c = coll_comm(comm);
+    int rank, size;
+    PMPI_Comm_rank(c, &rank);
+    PMPI_Comm_size(c, &size);
+    size_t se = extent_of(sdt), re = extent_of(rdt);
+    const char *s = sbuf;
+    char *r = rbuf;
+    if (sbuf == MPI_IN_PLACE) die("MPI_Alltoallv with MPI_IN_PLACE is not supported");
+    local_copy(s + (size_t)sdispls[rank] * se, scounts[rank], sdt, r + (size_t)rdispls[rank] * re,
+               rcounts[rank], rdt, c, rank);
+    MPI_Request rq[64];
+    for (int ii = 0; ii < size; ii += 32) {
+        int ss = size - ii < 32 ? size - ii : 32, n = 0;
+        for (int i = 0; i < ss; i++) {
+            int p = (rank + i + ii) % size;
+            if (p != rank && rcounts[p])
+                me_irecv(r + (size_t)rdispls[p] * re, rcounts[p], rdt, p, CTAG, c, &rq[n++]);
+        }
+        for (int i = 0; i < ss; i++) {
+            int p = (rank - i - ii + size) % size;
+            if (p != rank && scounts[p])
+                me_isend(s + (size_t)sdispls[p] * se, scounts[p], sdt, p, CTAG, c, &rq[n++]);
+        }
+        me_waitall(n, rq, MPI_STATUSES_IGNORE);
+    }
     return MPI_SUCCESS;
 }
 
@@ -1303,6 +1589,28 @@ int y_scatter(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Da
     YW(PMPI_Iscatter(sb, sn, sdt, rb, rn, rdt, root, c, &r_));
 }
 
+int y_waitsome(int n, MPI_Request *rs, int *out, int *idx, MPI_Status *sts) {
+    int rc;
+    while ((rc = PMPI_Testsome(n, rs, out, idx, sts)) == MPI_SUCCESS && *out == 0) sched_yield();
+    return rc;
+}
+int y_gatherv(const void *sb, int sn, MPI_Datatype sdt, void *rb, const int *rn, const int *dis,
+              MPI_Datatype rdt, int root, MPI_Comm c) {
+    YW(PMPI_Igatherv(sb, sn, sdt, rb, rn, dis, rdt, root, c, &r_));
+}
+int y_scatterv(const void *sb, const int *sn, const int *dis, MPI_Datatype sdt, void *rb, int rn,
+               MPI_Datatype rdt, int root, MPI_Comm c) {
+    YW(PMPI_Iscatterv(sb, sn, dis, sdt, rb, rn, rdt, root, c, &r_));
+}
+int y_allgatherv(const void *sb, int sn, MPI_Datatype sdt, void *rb, const int *rn, const int *dis,
+                 MPI_Datatype rdt, MPI_Comm c) {
+    YW(PMPI_Iallgatherv(sb, sn, sdt, rb, rn, dis, rdt, c, &r_));
+}
+int y_alltoallv(const void *sb, const int *sn, const int *sd, MPI_Datatype sdt, void *rb,
+                const int *rn, const int *rd, MPI_Datatype rdt, MPI_Comm c) {
+    YW(PMPI_Ialltoallv(sb, sn, sd, sdt, rb, rn, rd, rdt, c, &r_));
+}
+
 /* ---- C wrappers ---------------------------------------------------------- */
 
 /* MPICH's Fortran pmpi_*_ call the C MPI_* entry points: a call that comes
@@ -1458,4 +1766,77 @@ int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *st) {
     if (me_p2p) return me_waitany(n, reqs, idx, st);
     if (me_yield) MEAS(y_waitany(n, reqs, idx, st));
     MEAS(PMPI_Waitany(n, reqs, idx, st));
+}
+
+int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *sts) {
+    if (me_p2p) return me_waitsome(n, reqs, out, idx, sts);
+    if (me_yield) MEAS(y_waitsome(n, reqs, out, idx, sts));
+    MEAS(PMPI_Waitsome(n, reqs, out, idx, sts));
+}
+
+int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *st) {
+    if (me_p2p) return me_testany(n, reqs, idx, flag, st);
+    MEAS(PMPI_Testany(n, reqs, idx, flag, st));
+}
+
+int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *sts) {
+    if (me_p2p) return me_testsome(n, reqs, out, idx, sts);
+    MEAS(PMPI_Testsome(n, reqs, out, idx, sts));
+}
+
+int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                const int displs[], MPI_Datatype rdt, int root, MPI_Comm comm) {
+    if (me_p2p) return mpiete_gatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm);
+    if (me_yield) MEAS(y_gatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm));
+    MEAS(PMPI_Gatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, root, comm));
+}
+
+int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype sdt,
+                 void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm) {
+    if (me_p2p) return mpiete_scatterv(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm);
+    if (me_yield) MEAS(y_scatterv(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm));
+    MEAS(PMPI_Scatterv(sbuf, scounts, displs, sdt, rbuf, rcount, rdt, root, comm));
+}
+
+int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int rcounts[],
+                   const int displs[], MPI_Datatype rdt, MPI_Comm comm) {
+    if (me_p2p) return mpiete_allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm);
+    if (me_yield) MEAS(y_allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm));
+    MEAS(PMPI_Allgatherv(sbuf, scount, sdt, rbuf, rcounts, displs, rdt, comm));
+}
+
+int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype sdt,
+                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rdt,
+                  MPI_Comm comm) {
+    if (me_p2p)
+        return mpiete_alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm);
+    if (me_yield) MEAS(y_alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm));
+    MEAS(PMPI_Alltoallv(sbuf, scounts, sdispls, sdt, rbuf, rcounts, rdispls, rdt, comm));
+}
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                  MPI_Request *req) {
+    if (me_p2p) return me_send_init(buf, count, dt, dest, tag, comm, req);
+    MEAS(PMPI_Send_init(buf, count, dt, dest, tag, comm, req));
+}
+
+int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+                  MPI_Request *req) {
+    if (me_p2p) return me_recv_init(buf, count, dt, src, tag, comm, req);
+    MEAS(PMPI_Recv_init(buf, count, dt, src, tag, comm, req));
+}
+
+int MPI_Start(MPI_Request *req) {
+    if (me_p2p) return me_start(req);
+    MEAS(PMPI_Start(req));
+}
+
+int MPI_Startall(int n, MPI_Request reqs[]) {
+    if (me_p2p) return me_startall(n, reqs);
+    MEAS(PMPI_Startall(n, reqs));
+}
+
+int MPI_Request_free(MPI_Request *req) {
+    if (me_p2p) return me_request_free(req);
+    MEAS(PMPI_Request_free(req));
 }

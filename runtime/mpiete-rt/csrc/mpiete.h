@@ -51,6 +51,15 @@ int mpiete_gather(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, in
                   MPI_Datatype rdt, int root, MPI_Comm comm);
 int mpiete_scatter(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, int rcount,
                    MPI_Datatype rdt, int root, MPI_Comm comm);
+int mpiete_gatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                   const int *displs, MPI_Datatype rdt, int root, MPI_Comm comm);
+int mpiete_scatterv(const void *sbuf, const int *scounts, const int *displs, MPI_Datatype sdt,
+                    void *rbuf, int rcount, MPI_Datatype rdt, int root, MPI_Comm comm);
+int mpiete_allgatherv(const void *sbuf, int scount, MPI_Datatype sdt, void *rbuf, const int *rcounts,
+                      const int *displs, MPI_Datatype rdt, MPI_Comm comm);
+int mpiete_alltoallv(const void *sbuf, const int *scounts, const int *sdispls, MPI_Datatype sdt,
+                     void *rbuf, const int *rcounts, const int *rdispls, MPI_Datatype rdt,
+                     MPI_Comm comm);
 
 #ifdef __cplusplus
 }

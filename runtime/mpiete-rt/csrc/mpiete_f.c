@@ -40,6 +40,18 @@ void pmpi_scatter_(const void *, F *, F *, void *, F *, F *, F *, F *, F *);
 void pmpi_test_(F *, F *, F *, F *);
 void pmpi_testall_(F *, F *, F *, F *, F *);
 void pmpi_waitany_(F *, F *, F *, F *, F *);
+void pmpi_waitsome_(F *, F *, F *, F *, F *, F *);
+void pmpi_testany_(F *, F *, F *, F *, F *, F *);
+void pmpi_testsome_(F *, F *, F *, F *, F *, F *);
+void pmpi_gatherv_(const void *, F *, F *, void *, F *, F *, F *, F *, F *, F *);
+void pmpi_scatterv_(const void *, F *, F *, F *, void *, F *, F *, F *, F *, F *);
+void pmpi_allgatherv_(const void *, F *, F *, void *, F *, F *, F *, F *, F *);
+void pmpi_alltoallv_(const void *, F *, F *, F *, void *, F *, F *, F *, F *, F *);
+void pmpi_send_init_(const void *, F *, F *, F *, F *, F *, F *, F *);
+void pmpi_recv_init_(void *, F *, F *, F *, F *, F *, F *, F *);
+void pmpi_start_(F *, F *);
+void pmpi_startall_(F *, F *, F *);
+void pmpi_request_free_(F *, F *);
 
 /* timed here; me_in_f keeps the C wrapper that MPICH's pmpi_*_ reaches from
  * timing (or yielding) the same call again */
@@ -386,4 +398,196 @@ void mpi_waitany_(F *n, F *reqs, F *idx, F *st, F *ierr) {
         return;
     }
     FMEAS(pmpi_waitany_(n, reqs, idx, st, ierr));
+}
+
+/* ---- Waitsome / Testany / Testsome (indices 1-based) ---------------------- */
+
+static MPI_Request *reqs_in(F n, const F *reqs) {
+    MPI_Request *r = malloc((size_t)(n > 0 ? n : 1) * sizeof *r);
+    for (int i = 0; i < n; i++) r[i] = PMPI_Request_f2c(reqs[i]);
+    return r;
+}
+
+static void reqs_out(F n, F *reqs, MPI_Request *r) {
+    for (int i = 0; i < n; i++) reqs[i] = PMPI_Request_c2f(r[i]);
+    free(r);
+}
+
+/* outcount (MPI_UNDEFINED or k), indices + 1, statuses */
+static void some_out(int k, const int *ix, const MPI_Status *c, F *out, F *idx, F *sts) {
+    *out = k;
+    for (int j = 0; k != MPI_UNDEFINED && j < k; j++) {
+        idx[j] = ix[j] + 1;
+        if (sts != MPI_F_STATUSES_IGNORE) PMPI_Status_c2f(&c[j], sts + (size_t)j * MPI_F_STATUS_SIZE);
+    }
+}
+
+static void some_(int wait, F *n, F *reqs, F *out, F *idx, F *sts, F *ierr) {
+    int m = *n > 0 ? *n : 1, k = 0;
+    MPI_Request *r = reqs_in(*n, reqs);
+    int *ix = malloc((size_t)m * sizeof *ix);
+    MPI_Status *c = malloc((size_t)m * sizeof *c);
+    *ierr = wait ? me_waitsome(*n, r, &k, ix, c) : me_testsome(*n, r, &k, ix, c);
+    reqs_out(*n, reqs, r);
+    some_out(k, ix, c, out, idx, sts);
+    free(ix);
+    free(c);
+}
+
+void mpi_waitsome_(F *n, F *reqs, F *out, F *idx, F *sts, F *ierr) {
+    if (me_p2p) {
+        some_(1, n, reqs, out, idx, sts, ierr);
+        return;
+    }
+    FMEAS(pmpi_waitsome_(n, reqs, out, idx, sts, ierr));
+}
+
+void mpi_testsome_(F *n, F *reqs, F *out, F *idx, F *sts, F *ierr) {
+    if (me_p2p) {
+        some_(0, n, reqs, out, idx, sts, ierr);
+        return;
+    }
+    FMEAS(pmpi_testsome_(n, reqs, out, idx, sts, ierr));
+}
+
+void mpi_testany_(F *n, F *reqs, F *idx, F *flag, F *st, F *ierr) {
+    if (me_p2p) {
+        int i0 = MPI_UNDEFINED, f = 0;
+        MPI_Status c;
+        MPI_Request *r = reqs_in(*n, reqs);
+        *ierr = me_testany(*n, r, &i0, &f, &c);
+        reqs_out(*n, reqs, r);
+        *flag = f ? 1 : 0;
+        *idx = i0 == MPI_UNDEFINED ? MPI_UNDEFINED : i0 + 1;
+        if (f && i0 != MPI_UNDEFINED) st_out(&c, st);
+        return;
+    }
+    FMEAS(pmpi_testany_(n, reqs, idx, flag, st, ierr));
+}
+
+/* ---- v-collectives ------------------------------------------------------- */
+
+void mpiete_gatherv_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *dis, F *rdt, F *root,
+                     F *comm, F *ierr) {
+    *ierr = mpiete_gatherv(INP(sb), *sn, PMPI_Type_f2c(*sdt), rb, rn, dis, PMPI_Type_f2c(*rdt),
+                           *root, PMPI_Comm_f2c(*comm));
+}
+void mpiete_scatterv_(const void *sb, F *sn, F *dis, F *sdt, void *rb, F *rn, F *rdt, F *root,
+                      F *comm, F *ierr) {
+    *ierr = mpiete_scatterv(sb, sn, dis, PMPI_Type_f2c(*sdt), (void *)INP(rb), *rn,
+                            PMPI_Type_f2c(*rdt), *root, PMPI_Comm_f2c(*comm));
+}
+void mpiete_allgatherv_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *dis, F *rdt, F *comm,
+                        F *ierr) {
+    *ierr = mpiete_allgatherv(INP(sb), *sn, PMPI_Type_f2c(*sdt), rb, rn, dis, PMPI_Type_f2c(*rdt),
+                              PMPI_Comm_f2c(*comm));
+}
+void mpiete_alltoallv_(const void *sb, F *sn, F *sd, F *sdt, void *rb, F *rn, F *rd, F *rdt,
+                       F *comm, F *ierr) {
+    *ierr = mpiete_alltoallv(INP(sb), sn, sd, PMPI_Type_f2c(*sdt), rb, rn, rd, PMPI_Type_f2c(*rdt),
+                             PMPI_Comm_f2c(*comm));
+}
+
+void mpi_gatherv_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *dis, F *rdt, F *root, F *comm,
+                  F *ierr) {
+    if (me_p2p) {
+        mpiete_gatherv_(sb, sn, sdt, rb, rn, dis, rdt, root, comm, ierr);
+        return;
+    }
+    if (me_yield) {
+        FMEAS(*ierr = y_gatherv(INP(sb), *sn, PMPI_Type_f2c(*sdt), rb, rn, dis, PMPI_Type_f2c(*rdt), *root, PMPI_Comm_f2c(*comm)));
+        return;
+    }
+    FMEAS(pmpi_gatherv_(sb, sn, sdt, rb, rn, dis, rdt, root, comm, ierr));
+}
+
+void mpi_scatterv_(const void *sb, F *sn, F *dis, F *sdt, void *rb, F *rn, F *rdt, F *root,
+                   F *comm, F *ierr) {
+    if (me_p2p) {
+        mpiete_scatterv_(sb, sn, dis, sdt, rb, rn, rdt, root, comm, ierr);
+        return;
+    }
+    if (me_yield) {
+        FMEAS(*ierr = y_scatterv(sb, sn, dis, PMPI_Type_f2c(*sdt), (void *)INP(rb), *rn, PMPI_Type_f2c(*rdt), *root, PMPI_Comm_f2c(*comm)));
+        return;
+    }
+    FMEAS(pmpi_scatterv_(sb, sn, dis, sdt, rb, rn, rdt, root, comm, ierr));
+}
+
+void mpi_allgatherv_(const void *sb, F *sn, F *sdt, void *rb, F *rn, F *dis, F *rdt, F *comm,
+                     F *ierr) {
+    if (me_p2p) {
+        mpiete_allgatherv_(sb, sn, sdt, rb, rn, dis, rdt, comm, ierr);
+        return;
+    }
+    if (me_yield) {
+        FMEAS(*ierr = y_allgatherv(INP(sb), *sn, PMPI_Type_f2c(*sdt), rb, rn, dis, PMPI_Type_f2c(*rdt), PMPI_Comm_f2c(*comm)));
+        return;
+    }
+    FMEAS(pmpi_allgatherv_(sb, sn, sdt, rb, rn, dis, rdt, comm, ierr));
+}
+
+void mpi_alltoallv_(const void *sb, F *sn, F *sd, F *sdt, void *rb, F *rn, F *rd, F *rdt, F *comm,
+                    F *ierr) {
+    if (me_p2p) {
+        mpiete_alltoallv_(sb, sn, sd, sdt, rb, rn, rd, rdt, comm, ierr);
+        return;
+    }
+    if (me_yield) {
+        FMEAS(*ierr = y_alltoallv(INP(sb), sn, sd, PMPI_Type_f2c(*sdt), rb, rn, rd, PMPI_Type_f2c(*rdt), PMPI_Comm_f2c(*comm)));
+        return;
+    }
+    FMEAS(pmpi_alltoallv_(sb, sn, sd, sdt, rb, rn, rd, rdt, comm, ierr));
+}
+
+/* ---- persistent requests ------------------------------------------------- */
+
+void mpi_send_init_(const void *b, F *n, F *dt, F *dst, F *tag, F *comm, F *req, F *ierr) {
+    if (me_p2p) {
+        MPI_Request r;
+        *ierr = me_send_init(b, *n, PMPI_Type_f2c(*dt), *dst, *tag, PMPI_Comm_f2c(*comm), &r);
+        *req = PMPI_Request_c2f(r);
+        return;
+    }
+    FMEAS(pmpi_send_init_(b, n, dt, dst, tag, comm, req, ierr));
+}
+
+void mpi_recv_init_(void *b, F *n, F *dt, F *src, F *tag, F *comm, F *req, F *ierr) {
+    if (me_p2p) {
+        MPI_Request r;
+        *ierr = me_recv_init(b, *n, PMPI_Type_f2c(*dt), *src, *tag, PMPI_Comm_f2c(*comm), &r);
+        *req = PMPI_Request_c2f(r);
+        return;
+    }
+    FMEAS(pmpi_recv_init_(b, n, dt, src, tag, comm, req, ierr));
+}
+
+void mpi_start_(F *req, F *ierr) {
+    if (me_p2p) {
+        MPI_Request r = PMPI_Request_f2c(*req);
+        *ierr = me_start(&r);
+        *req = PMPI_Request_c2f(r);
+        return;
+    }
+    FMEAS(pmpi_start_(req, ierr));
+}
+
+void mpi_startall_(F *n, F *reqs, F *ierr) {
+    if (me_p2p) {
+        MPI_Request *r = reqs_in(*n, reqs);
+        *ierr = me_startall(*n, r);
+        reqs_out(*n, reqs, r);
+        return;
+    }
+    FMEAS(pmpi_startall_(n, reqs, ierr));
+}
+
+void mpi_request_free_(F *req, F *ierr) {
+    if (me_p2p) {
+        MPI_Request r = PMPI_Request_f2c(*req);
+        *ierr = me_request_free(&r);
+        *req = PMPI_Request_c2f(r);
+        return;
+    }
+    FMEAS(pmpi_request_free_(req, ierr));
 }

@@ -59,4 +59,23 @@ int y_gather(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Dat
              MPI_Comm c);
 int y_scatter(const void *sb, int sn, MPI_Datatype sdt, void *rb, int rn, MPI_Datatype rdt, int root,
               MPI_Comm c);
+int me_waitsome(int n, MPI_Request *hs, int *outcount, int *idx, MPI_Status *sts);
+int me_testsome(int n, MPI_Request *hs, int *outcount, int *idx, MPI_Status *sts);
+int me_testany(int n, MPI_Request *hs, int *idx, int *flag, MPI_Status *st);
+int me_send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                 MPI_Request *req);
+int me_recv_init(void *buf, int count, MPI_Datatype dt, int src, int tag, MPI_Comm comm,
+                 MPI_Request *req);
+int me_start(MPI_Request *h);
+int me_startall(int n, MPI_Request *hs);
+int me_request_free(MPI_Request *h);
+int y_waitsome(int n, MPI_Request *rs, int *out, int *idx, MPI_Status *sts);
+int y_gatherv(const void *sb, int sn, MPI_Datatype sdt, void *rb, const int *rn, const int *dis,
+              MPI_Datatype rdt, int root, MPI_Comm c);
+int y_scatterv(const void *sb, const int *sn, const int *dis, MPI_Datatype sdt, void *rb, int rn,
+               MPI_Datatype rdt, int root, MPI_Comm c);
+int y_allgatherv(const void *sb, int sn, MPI_Datatype sdt, void *rb, const int *rn, const int *dis,
+                 MPI_Datatype rdt, MPI_Comm c);
+int y_alltoallv(const void *sb, const int *sn, const int *sd, MPI_Datatype sdt, void *rb,
+                const int *rn, const int *rd, MPI_Datatype rdt, MPI_Comm c);
 #endif

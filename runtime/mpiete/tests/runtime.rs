@@ -1,7 +1,9 @@
 //! libxmpc_mpiete under real MPI (mpicc, mpif90, mpiexec): trace, compute,
 //! token and measure modes on a C ring program, then the predictor on what it
 //! wrote; the three NPB-style Fortran programs of testsuite/mpiete linked with
-//! the runtime (self-check, measure mode).
+//! the runtime (self-check, measure mode); the completion calls, collectives and
+//! persistent requests of tests/programs/anytest.* and more.* (C and Fortran)
+//! predicted against closed forms.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -531,4 +533,159 @@ fn waitany_test_gather_scatter_c() {
     let p = predict_dir(&tr, &tb, &CommModel::constant(l, w));
     assert_times(&p, &[e0 + 2.0 * t(32.0), e0 + t(32.0)]);
     assert_eq!(p.ranks[0].messages, 3);
+}
+
+/// T_comm = l + s/w of the checks below
+const L: f64 = 2e-6;
+const W: f64 = 5e8;
+fn tc(bytes: usize) -> f64 {
+    L + bytes as f64 / W
+}
+
+/// WAIT records of a trace, as request numbers
+fn waits(e: &[Event]) -> Vec<u32> {
+    e.iter().filter_map(|x| match x { Event::Wait { req, .. } => Some(*req), _ => None }).collect()
+}
+
+/// (peer, bytes) of the ISEND records
+fn sends(e: &[Event]) -> Vec<(i32, u64)> {
+    e.iter().filter_map(|x| match x { Event::Isend { peer, bytes, .. } => Some((*peer, *bytes)), _ => None }).collect()
+}
+
+/// tests/programs/more.c and more.f90 (same program): each phase traced under
+/// real MPI, predicted with the synthetic block times and T_comm = l + s/w, and
+/// every rank compared with the closed form of the algorithm docs/mpiete.md gives.
+fn check_more(exe: &Path, d: &Path) {
+    let model = CommModel::constant(L, W);
+
+    // Waitsome / Testany / Testsome, 2 ranks
+    let t = d.join("some");
+    assert!(mpirun(2, exe, &["some"], "trace", &t, false).contains("ok"));
+    let ev = events(&t);
+    // requests 1, 2: receives of tag 1 and 2; 3: the send of tag 3; 4, 5: tags 4 and 5.
+    // Waitsome completes only 2, Testany 1; failed Testany/Testsome polls and the
+    // calls on null requests record nothing.
+    let w0 = waits(&ev[0]);
+    assert_eq!(w0[..3], [2, 3, 1]);
+    let mut rest = w0[3..].to_vec();
+    rest.sort();
+    assert_eq!(rest, [4, 5]);
+    let tb = synthetic_tables(2);
+    let s3 = tc(8) + tb[0][1]; // rank 0 after the tag-2 receive and block 1
+    let s1 = s3 + tc(0) + tb[1][2]; // rank 1 sends tag 1
+    let s45 = s1 + tb[1][3]; // and tags 4, 5
+    let e0 = (s1 + tc(800)).max(s45 + tc(16)).max(s45 + tc(24));
+    assert_times(&predict_dir(&t, &tb, &model), &[e0, s45]);
+
+    // Gatherv / Scatterv rooted at 1, Allgatherv, Alltoallv; 4 ranks, counts in doubles
+    let t = d.join("v");
+    assert!(mpirun(4, exe, &["v"], "trace", &t, false).contains("ok"));
+    let (gv, sv, ag) = ([2, 3, 0, 5], [4, 1, 2, 0], [1, 4, 2, 3]);
+    let tb = synthetic_tables(4);
+    let mut c: Vec<f64> = (0..4).map(|r| tb[r][1]).collect();
+    // gatherv, linear: the root waits for each other rank with a non-zero count
+    let root = 1;
+    let mut cr = c[root];
+    for p in (0..4).filter(|&p| p != root && gv[p] > 0) {
+        cr = cr.max(c[p] + tc(8 * gv[p]));
+    }
+    c[root] = cr;
+    // scatterv, linear: each non-root with a non-zero count waits for the root
+    for p in (0..4).filter(|&p| p != root && sv[p] > 0) {
+        c[p] = c[p].max(c[root] + tc(8 * sv[p]));
+    }
+    for (r, x) in c.iter_mut().enumerate() {
+        *x += tb[r][2];
+    }
+    // allgatherv, ring: step s brings block r-s-1 from the left neighbour
+    for s in 0..3 {
+        let prev = c.clone();
+        for r in 0..4 {
+            let left = (r + 3) % 4;
+            c[r] = prev[r].max(prev[left] + tc(8 * ag[(r + 4 - s - 1) % 4]));
+        }
+    }
+    // alltoallv: every send is posted at the start; rank p sends (p + r) % 3 doubles to r
+    let prev = c.clone();
+    for (r, cr) in c.iter_mut().enumerate() {
+        for p in (0..4).filter(|&p| p != r && (p + r) % 3 > 0) {
+            *cr = cr.max(prev[p] + tc(8 * ((p + r) % 3)));
+        }
+    }
+    assert_times(&predict_dir(&t, &tb, &model), &c);
+    // the decomposition's messages as recorded: gatherv, allgatherv ring, alltoallv
+    // to r-1, r-2, r-3 with zero counts left out (scatterv: root only)
+    let ev = events(&t);
+    for r in 0..4usize {
+        let mut want: Vec<(i32, u64)> = Vec::new();
+        if r != root && gv[r] > 0 {
+            want.push((root as i32, 8 * gv[r] as u64));
+        }
+        if r == root {
+            want.extend((0..4).filter(|&p| p != root && sv[p] > 0).map(|p| (p as i32, 8 * sv[p] as u64)));
+        }
+        want.extend((0..3).map(|s| (((r + 1) % 4) as i32, 8 * ag[(r + 4 - s) % 4] as u64)));
+        want.extend((1..4).map(|i| (r + 4 - i) % 4).filter(|&p| (r + p) % 3 > 0).map(|p| (p as i32, 8 * ((r + p) % 3) as u64)));
+        assert_eq!(sends(&ev[r]), want, "rank {r}");
+    }
+
+    // persistent requests: 3 rounds of Startall + Waitall against Start, Wait
+    let t = d.join("persist");
+    assert!(mpirun(2, exe, &["persist"], "trace", &t, false).contains("ok"));
+    let ev = events(&t);
+    for (r, e) in ev.iter().enumerate() {
+        assert_eq!(sends(e), vec![((1 - r) as i32, 80); 3], "rank {r}");
+        // one request per Start, each waited for once
+        let mut w = waits(e);
+        w.sort();
+        assert_eq!(w, (1..=6).collect::<Vec<u32>>(), "rank {r}");
+    }
+    let tb = synthetic_tables(2);
+    let (mut c0, mut c1) = (0.0f64, 0.0f64);
+    for _ in 0..3 {
+        let (a, b) = (c0 + tb[0][1], c1 + tb[1][2]);
+        c0 = a.max(b + tc(80));
+        c1 = b.max(a + tc(80));
+    }
+    assert_times(&predict_dir(&t, &tb, &model), &[c0, c1]);
+
+    // token mode runs the same phases to completion (one core)
+    for (ph, np) in [("some", 2), ("v", 4), ("persist", 2)] {
+        let o = d.join(format!("tok_{ph}"));
+        assert!(mpirun(np, exe, &[ph], "token", &o, true).contains("ok"), "token mode, {ph}");
+    }
+}
+
+/// Waitsome, Testany, Testsome, the v-collectives and persistent requests, C bindings.
+#[test]
+fn some_v_persistent_c() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = d.path().join("more_c");
+    check(
+        Command::new("mpicc")
+            .arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display()))
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/more.c"))
+            .arg(lib())
+            .arg("-o")
+            .arg(&exe),
+    );
+    check_more(&exe, d.path());
+}
+
+/// The same through the Fortran bindings.
+#[test]
+fn some_v_persistent_fortran() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = d.path().join("more_f");
+    check(
+        Command::new("mpif90")
+            .args(["-O1", "-w"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/more.f90"))
+            .arg(lib())
+            .arg("-o")
+            .arg(&exe),
+    );
+    check_more(&exe, d.path());
 }
