@@ -293,6 +293,33 @@ fn exit_statuses_reach_mpiexec() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// An assumed-shape aligned dummy whose shadow differs from the actual argument's:
+/// the callee's layout does not fit the caller's block, a located runtime error
+/// (non-zero status) rather than a wrong mapping.
+#[test]
+fn assumed_shape_mismatch_is_a_runtime_error() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-asmis-f-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let src = "module m\ncontains\n  subroutine s(a, n)\n    integer :: n\n    real(8) :: a(:)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp shadow a(2:2)\n    print *, 'not reached'\n  end subroutine s\nend module m\nprogram g\n  use m\n  real(8) :: x(12)\n!$xmp nodes p(*)\n!$xmp template t(12)\n!$xmp distribute t(block) onto p\n!$xmp align x(i) with t(i)\n!$xmp shadow x(1:1)\n  call s(x, 12)\nend program g\n";
+    let f = tmp.join("asmis.f90");
+    std::fs::write(&f, src).unwrap();
+    let exe = tmp.join("asmis");
+    compile(&[f.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp).unwrap();
+    let (code, so, se, to) = mpirun(&exe, 2, is_open_mpi());
+    assert!(!to, "asmis: timed out");
+    assert!(code.is_some_and(|c| c != 0), "asmis: status {code:?}\n{so}{se}");
+    assert!(!so.contains("not reached"), "asmis: ran on\n{so}");
+    let all = format!("{so}{se}");
+    assert!(
+        all.contains("asmis.f90:9: align: the actual argument has 8 elements in dimension 1"),
+        "asmis: no located error\n{all}"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// Two files: a module (no XMP) and an XMP main program using it; also through `-c`.
 #[test]
 fn multi_file_with_module() {

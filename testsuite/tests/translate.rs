@@ -9,7 +9,7 @@ use std::process::Command;
 use xmpc_ir::{diag::Severity, Lang};
 
 /// Programs of `testsuite/corpus/c/` that the C translator handles (the XACC/XMP-dev
-/// ones and `reduce_shadow` are not translated yet; `mpi_ring.c` has no XMP).
+/// ones are not translated yet; `mpi_ring.c` has no XMP).
 const CORPUS: &[&str] = &[
     "bcast_task_square",
     "continued_pragmas",
@@ -771,7 +771,6 @@ fn unsupported_forms_give_located_diagnostics() {
         ("not_an_index", "void g(void) { int i, k;\n#pragma xmp loop on t(i)\n  for (k = 0; k < 100; k++) a[k] = 0; }\n", "XMP0302"),
         ("return_in_task", "int g(void) {\n#pragma xmp task on p(1)\n  { return 1; }\n  return 0; }\n", "XMP0307"),
         ("macro_reference", "#define A(i) a[i]\nvoid g(void) { }\n", "XMP0305"),
-        ("reduce_shadow", "void g(void) {\n#pragma xmp reduce_shadow (a)\n}\n", "XMP0304"),
         ("bcast_distributed", "void g(void) {\n#pragma xmp bcast (a)\n}\n", "XMP0303"),
         ("gmove_not_assignment", "void g(void) { int x = 0;\n#pragma xmp gmove\n  x++;\n}\n", "XMP0306"),
     ];

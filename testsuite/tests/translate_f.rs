@@ -33,6 +33,7 @@ const SNAPSHOTS: &[&str] = &[
     "dummy_arg.f90",
     "shared_label.f",
     "reduction_loc.f90",
+    "assumed_shape.f90",
 ];
 
 fn translate(name: &str, text: &str) -> Result<String, Vec<String>> {
@@ -151,8 +152,18 @@ fn unsupported_forms_are_located_errors() {
             "XMP0406:5:",
         ),
         (
-            "dummy.f90",
-            "subroutine s(a, n)\n  integer :: n\n  real :: a(:)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n  a(1) = 0\nend subroutine s\n",
+            "assumed_size.f90",
+            "subroutine s(a, n)\n  integer :: n\n  real :: a(*)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n  a(1) = 0\nend subroutine s\n",
+            "XMP0405:7:",
+        ),
+        (
+            "assumed_size2.f90",
+            "subroutine s(a, n)\n  integer :: n\n  real, dimension(n, *) :: a\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i, *) with t(i)\n  a(1, 1) = 0\nend subroutine s\n",
+            "XMP0405:7:",
+        ),
+        (
+            "pointer.f90",
+            "subroutine s(a, n)\n  integer :: n\n  real, pointer :: a(:)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n  a(1) = 0\nend subroutine s\n",
             "XMP0405:7:",
         ),
         (
@@ -180,4 +191,21 @@ fn unsupported_forms_are_located_errors() {
             ),
         }
     }
+}
+
+/// An assumed-shape aligned dummy (refused before) translates: the dummy is renamed
+/// in the argument list, declared contiguous assumed-shape, and described again by
+/// `xmpf_assumed` with this unit's template; `a` becomes a pointer onto it.
+#[test]
+fn assumed_shape_dummy_translates() {
+    let src = "subroutine s(a, n)\n  integer :: n\n  real :: a(:)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n  a(1) = 0\nend subroutine s\n";
+    let out = translate("dummy.f90", src).unwrap_or_else(|e| panic!("dummy.f90: {e:?}"));
+    assert!(out.starts_with("subroutine s(xmpf_arg_a, n)"), "{out}");
+    assert!(out.contains("real, contiguous :: xmpf_arg_a(:)"), "{out}");
+    assert!(out.contains("real, pointer, contiguous :: a(:)"), "{out}");
+    assert!(out.contains("call xmpf_assumed(xmpf_d_a, 'dummy.f90', 7, 'align', xmpf_t_t, 1, 4, [integer :: 0]"), "{out}");
+    // the pointer is mapped after the runtime call, before the first statement
+    let at = |s: &str| out.find(s).unwrap_or_else(|| panic!("no {s} in {out}"));
+    assert!(at("call xmpf_assumed(") < at("a(xmpf_lb(1):) => a"));
+    assert!(at("a(xmpf_lb(1):) => a") < at("  a(1) = 0"));
 }

@@ -529,8 +529,33 @@ impl<'a> Tr<'a> {
                     self.stmt(b);
                 }
             }
-            DirectiveKind::ReduceShadow { .. } => {
-                self.error("XMP0304", "`reduce_shadow` is not translated yet (the runtime ABI has no call for it)", p.dir.name_span, "not supported", None);
+            DirectiveKind::ReduceShadow { vars, widths, trailers } => {
+                // adds (`+`) each shadow into its owner; the element type picks the addition
+                let loc = self.loc(p);
+                let asy = trailers.async_id.as_ref().map_or("-1".into(), c_expr);
+                let mut code = comment.clone();
+                for v in vars {
+                    let Some(a) = self.dist(&v.name) else {
+                        self.error("XMP0109", format!("`{}` is not aligned with a template", v.name), v.span, "not a distributed array", None);
+                        continue;
+                    };
+                    let (desc, nd) = (self.arrs[a].desc.clone(), self.arrs[a].ndims);
+                    self.need_typeof = true;
+                    let ty = format!("_XMP_TYPE_OF(*{})", self.arrs[a].storage);
+                    match widths {
+                        None => {
+                            let _ = write!(code, "\n{ind}xmpc_reduce_shadow({loc}, {desc}, NULL, NULL, NULL, {ty}, {asy});");
+                        }
+                        Some(ws) => {
+                            let (lo, hi, per) = widths_c(ws, nd);
+                            let _ = write!(
+                                code,
+                                "\n{ind}{{\n{ind}    const long _XMP_width_lo[] = {{{lo}}}, _XMP_width_hi[] = {{{hi}}};\n{ind}    const int _XMP_periodic[] = {{{per}}};\n{ind}    xmpc_reduce_shadow({loc}, {desc}, _XMP_width_lo, _XMP_width_hi, _XMP_periodic, {ty}, {asy});\n{ind}}}"
+                            );
+                        }
+                    }
+                }
+                self.edit(p.dir.span, code);
             }
             _ => {
                 self.error("XMP0304", format!("`{}` is not translated yet", p.dir.name()), p.dir.name_span, "not supported by the C translator", None);

@@ -581,6 +581,7 @@ impl<'a> Tr<'a> {
         // ---- aligned arrays
         for (name, dspan, source, with) in &aligns {
             self.array(
+                f.body,
                 f.symbols,
                 &mut u,
                 name,
@@ -708,6 +709,48 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// True when the declaration of `key` in `body` gives it an assumed-size (`*`)
+    /// dimension, in its entity (`a(n, *)`) or a `dimension(*)` attribute.
+    fn assumed_size(&self, body: &[Stmt], syms: &SymbolTable, key: &str) -> bool {
+        let parens = |t: &str| -> Option<String> {
+            let t = t.trim_start();
+            if !t.starts_with('(') {
+                return None;
+            }
+            let mut depth = 0;
+            for (i, c) in t.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(t[1..i].to_string());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        };
+        for s in body {
+            let StmtKind::Decl(ids) = &s.kind else { continue };
+            if !ids.iter().any(|&i| lc(&syms.get(i).name) == key) {
+                continue;
+            }
+            let low = lc(&self.src[s.span.start..self.stmt_end(s.span.start)]);
+            let from = low.find("::").map_or(0, |p| p + 2);
+            let Some(at) = find_word(&low, key, from) else { continue };
+            let dims = parens(&low[at + key.len()..]).or_else(|| {
+                let d = find_word(&low[..from], "dimension", 0)?;
+                parens(&low[d + "dimension".len()..])
+            });
+            if dims.is_some_and(|d| d.contains('*')) {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Declared lower bounds and extents (Fortran text) of explicit-shape dims.
     fn decl_bounds(&self, dims: &[xmpc_ir::Dim]) -> (Vec<String>, Vec<String>) {
         let dl: Vec<String> = dims.iter().map(|d| d.lower.as_ref().map_or("1".into(), |e| self.ex(e))).collect();
@@ -729,6 +772,7 @@ impl<'a> Tr<'a> {
     #[allow(clippy::too_many_arguments)]
     fn array(
         &mut self,
+        body: &[Stmt],
         syms: &SymbolTable,
         u: &mut Unit,
         name: &str,
@@ -766,17 +810,23 @@ impl<'a> Tr<'a> {
             return;
         };
         let alloc = sym.attrs.iter().any(|a| a == "allocatable") && dims.iter().all(|d| d.deferred);
-        let dummy = sym.sclass == xmpc_ir::StorageClass::Param && !dims.iter().any(|d| d.deferred);
-        if sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc) {
+        let param = sym.sclass == xmpc_ir::StorageClass::Param;
+        let dummy = param && !dims.iter().any(|d| d.deferred);
+        // `a(:)`, `a(0:, :)`: the IR does not tell `:` from `*`, the declaration does
+        let assumed = param
+            && !alloc
+            && dims.iter().all(|d| d.deferred && d.upper.is_none())
+            && !self.assumed_size(body, syms, &key);
+        if sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc && !assumed) {
             self.err(
                 "XMP0405",
                 dspan,
-                &format!("aligned array '{name}' is an assumed-shape/assumed-size dummy or a pointer"),
-                "not supported yet in Fortran: align a local, allocatable or explicit-shape dummy array",
+                &format!("aligned array '{name}' is an assumed-size dummy or a pointer"),
+                "not supported in Fortran: align a local, allocatable, explicit-shape or assumed-shape (`a(:)`) dummy array",
             );
             return;
         }
-        if dummy {
+        if dummy || assumed {
             // the dummy is renamed in the argument list; `name` becomes a pointer onto it
             let Some((hs, he)) = self.header else { return };
             let low = lc(&self.src[hs..he]);
@@ -901,11 +951,79 @@ impl<'a> Tr<'a> {
             .insert("integer(8) :: xmpf_lb(7), xmpf_ex(7)".into());
         u.decls.insert("type(xmpf_cptr) :: xmpf_cp".into());
         u.need_cbind = true;
-        if dummy {
-            // the caller's distributed array (found by the address of its local block)
-            u.decls.insert(format!("{etxt} :: xmpf_arg_{key}(*)"));
+        // shadow widths (lo, hi, full) per dim, Fortran text
+        let widths = match shadow {
+            None => None,
+            Some((sspan, ws)) => {
+                if ws.len() != nd {
+                    self.err(
+                        "XMP0406",
+                        *sspan,
+                        &format!("shadow gives {} widths, '{name}' has {nd} dimensions", ws.len()),
+                        "rank mismatch",
+                    );
+                    return;
+                }
+                let (mut lo, mut hi, mut full) = (vec![], vec![], vec![]);
+                for w in ws {
+                    match w {
+                        ShadowWidth::Full(_) => {
+                            lo.push("0".to_string());
+                            hi.push("0".to_string());
+                            full.push("1".to_string());
+                        }
+                        ShadowWidth::Width(w) => {
+                            lo.push(self.ex(&w.lower));
+                            hi.push(self.ex(&w.upper));
+                            full.push("0".to_string());
+                        }
+                    }
+                }
+                Some((*sspan, lo, hi, full))
+            }
+        };
+        let arg = format!("xmpf_arg_{key}");
+        if assumed && !cyclic {
+            // the caller's local block (shadows included) described again with this
+            // unit's template, align and shadow; its global extents come from the
+            // template (aligned dims) or the actual extents less the shadows (`*` dims)
+            let colons = vec![":"; nd].join(",");
+            u.decls.insert(format!("{etxt}, contiguous :: {arg}({colons})"));
+            u.decls.insert(format!("integer(8) :: xmpf_gx_{key}({nd})"));
+            let (lo, hi, full) = match &widths {
+                Some((_, l, h, f)) => (l.clone(), h.clone(), f.join(", ")),
+                None => (vec!["0".to_string(); nd], vec!["0".to_string(); nd], vec!["0"; nd].join(", ")),
+            };
+            lines.push(format!("xmpf_ex(1:{nd}) = int(shape({arg}), 8)"));
+            lines.push(format!(
+                "call xmpf_assumed({h}, {loc}, {th}, {nd}, {esize}, [integer :: {}], {}, {}, {}, {}, [integer :: {full}], {arg}, xmpf_ex, xmpf_gx_{key}, xmpf_lb, xmpf_cp)",
+                adim.join(", "),
+                self.i8list(&aoff),
+                self.i8list(&dl),
+                self.i8list(&lo),
+                self.i8list(&hi),
+            ));
+            lines.push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
+            let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
+            lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
+            u.setup.extend(lines);
+            let gx = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
+            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, templ: lc(&with.name.name), talign });
+            u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
+            return;
+        }
+        if dummy || assumed {
+            // the caller's distributed array (found by the address of its local
+            // block); an assumed-shape one aligned with a cyclic dim is the whole array
+            let ext = if assumed {
+                u.decls.insert(format!("{etxt}, contiguous :: {arg}({})", vec![":"; nd].join(",")));
+                (1..=nd).map(|k| format!("size({arg}, {k})")).collect()
+            } else {
+                u.decls.insert(format!("{etxt} :: {arg}(*)"));
+                ext
+            };
             lines.push(format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext)));
-            lines.push(format!("call xmpf_dummy({h}, {loc}, xmpf_arg_{key}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)", self.i8list(&dl)));
+            lines.push(format!("call xmpf_dummy({h}, {loc}, {arg}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)", self.i8list(&dl)));
             lines.push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
             let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
             lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
@@ -920,39 +1038,12 @@ impl<'a> Tr<'a> {
             adim.join(", "),
             self.i8list(&aoff)
         ));
-        if let Some((sspan, ws)) = shadow {
-            if ws.len() != nd {
-                self.err(
-                    "XMP0406",
-                    *sspan,
-                    &format!(
-                        "shadow gives {} widths, '{name}' has {nd} dimensions",
-                        ws.len()
-                    ),
-                    "rank mismatch",
-                );
-                return;
-            }
-            let (mut lo, mut hi, mut full) = (vec![], vec![], vec![]);
-            for w in ws {
-                match w {
-                    ShadowWidth::Full(_) => {
-                        lo.push("0".into());
-                        hi.push("0".into());
-                        full.push("1".to_string());
-                    }
-                    ShadowWidth::Width(w) => {
-                        lo.push(self.ex(&w.lower));
-                        hi.push(self.ex(&w.upper));
-                        full.push("0".into());
-                    }
-                }
-            }
+        if let Some((sspan, lo, hi, full)) = &widths {
             let sl = self.loc(*sspan, "shadow");
             lines.push(format!(
                 "call xmpf_array_shadow({h}, {sl}, {nd}, {}, {}, [integer :: {}])",
-                self.i8list(&lo),
-                self.i8list(&hi),
+                self.i8list(lo),
+                self.i8list(hi),
                 full.join(", ")
             ));
         }
@@ -1554,7 +1645,7 @@ impl<'a> Tr<'a> {
                     let mut tail = String::new();
                     for r in &l.reductions {
                         for v in &r.vars {
-                            if let Some(call) = self.red_call(v, r.op, r.op_span, "0_8", &th, &loc)
+                            if let Some(call) = self.red_call(v, r.op, r.op_span, "0_8", &th, &loc, None)
                             {
                                 tail.push_str(&format!("\n{IND}{call}"));
                             }
@@ -1573,21 +1664,16 @@ impl<'a> Tr<'a> {
                 on,
                 trailers,
             } => {
-                if trailers.async_id.is_some() {
-                    self.err(
-                        "XMP0403",
-                        d.span,
-                        "async reduction is not supported yet in Fortran",
-                        "",
-                    );
-                }
+                // async: started here, final after `wait_async` (location
+                // reductions are done at once)
+                let asy = trailers.async_id.as_ref().map(|e| self.ex(e));
                 let Some((mut lines, onh)) = self.nodes_arg(u, on, d.span) else {
                     return;
                 };
                 let loc = self.loc(d.span, "reduction");
                 for r in reductions {
                     for v in &r.vars {
-                        if let Some(c) = self.red_call(v, r.op, r.op_span, &onh, "0_8", &loc) {
+                        if let Some(c) = self.red_call(v, r.op, r.op_span, &onh, "0_8", &loc, asy.as_deref()) {
                             lines.push(c);
                         }
                     }
@@ -1666,8 +1752,15 @@ impl<'a> Tr<'a> {
                 vars,
                 widths,
                 trailers,
+            }
+            | DirectiveKind::ReduceShadow {
+                vars,
+                widths,
+                trailers,
             } => {
-                let loc = self.loc(d.span, "reflect");
+                let rs = matches!(d.kind, DirectiveKind::ReduceShadow { .. });
+                let what = if rs { "reduce_shadow" } else { "reflect" };
+                let loc = self.loc(d.span, what);
                 let asy = trailers
                     .async_id
                     .as_ref()
@@ -1678,7 +1771,7 @@ impl<'a> Tr<'a> {
                         self.err(
                             "XMP0402",
                             v.span,
-                            &format!("reflect of '{}', not an aligned array of this unit", v.name),
+                            &format!("{what} of '{}', not an aligned array of this unit", v.name),
                             "",
                         );
                         continue;
@@ -1687,11 +1780,23 @@ impl<'a> Tr<'a> {
                         self.err(
                             "XMP0403",
                             v.span,
-                            "reflect of an array aligned with a cyclic dimension",
+                            &format!("{what} of an array aligned with a cyclic dimension"),
                             "not supported",
                         );
                         continue;
                     }
+                    let a = a.clone();
+                    // reduce_shadow adds: the element type's code
+                    let tc = if rs {
+                        let t = self.cur_type(&lc(&v.name)).and_then(|(t, _)| if lc(&t).starts_with("logical") { None } else { type_code(&t) });
+                        let Some(tc) = t else {
+                            self.err("XMP0404", v.span, &format!("reduce_shadow of '{}': element type not supported", v.name), "integer, real or complex");
+                            continue;
+                        };
+                        tc
+                    } else {
+                        0
+                    };
                     let nd = a.ndims;
                     let (hw, lo, hi, per) = match widths {
                         Some(ws) if ws.len() == nd => (
@@ -1706,7 +1811,7 @@ impl<'a> Tr<'a> {
                             self.err(
                                 "XMP0406",
                                 d.span,
-                                "reflect width: one width per array dimension",
+                                &format!("{what} width: one width per array dimension"),
                                 "",
                             );
                             continue;
@@ -1718,8 +1823,9 @@ impl<'a> Tr<'a> {
                             vec!["0".into(); nd],
                         ),
                     };
+                    let (call, tyarg) = if rs { ("xmpf_reduce_shadow", format!("{tc}, ")) } else { ("xmpf_reflect", String::new()) };
                     lines.push(format!(
-                        "call xmpf_reflect({}, {loc}, {nd}, {hw}, {}, {}, [integer :: {}], {asy})",
+                        "call {call}({}, {loc}, {nd}, {hw}, {}, {}, [integer :: {}], {tyarg}{asy})",
                         a.handle,
                         self.i8list(&lo),
                         self.i8list(&hi),
@@ -1861,6 +1967,7 @@ impl<'a> Tr<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn red_call(
         &mut self,
         v: &xmpc_ir::directive::RedVar,
@@ -1869,6 +1976,7 @@ impl<'a> Tr<'a> {
         onh: &str,
         th: &str,
         loc: &str,
+        asy: Option<&str>,
     ) -> Option<String> {
         if !v.locs.is_empty() && !matches!(op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
             self.err("XMP0403", v.name.span, "location variables are allowed with max, min, firstmax, firstmin, lastmax and lastmin", "");
@@ -1938,9 +2046,10 @@ impl<'a> Tr<'a> {
             }
             return Some(format!("call xmpf_reduction_loc{}({n}, {loc}, {tc}, {opc}, {onh}, {th}, {})", v.locs.len(), args.join(", ")));
         }
-        Some(format!(
-            "call xmpf_reduction({n}, {loc}, {cnt}, {tc}, {opc}, {onh}, {th})"
-        ))
+        Some(match asy {
+            None => format!("call xmpf_reduction({n}, {loc}, {cnt}, {tc}, {opc}, {onh}, {th})"),
+            Some(id) => format!("call xmpf_reduction_async({n}, {loc}, {cnt}, {tc}, {opc}, {onh}, {th}, {id})"),
+        })
     }
 
     /// `gmove [in|out]` + `lhs = rhs`: the assignment becomes one `xmpf_gmove` call.

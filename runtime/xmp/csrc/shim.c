@@ -138,6 +138,35 @@ int xs_allreduce(void *buf, int count, int type, int op, F c) {
   MPI_Comm_set_errhandler(cc, old);
   return rc;
 }
+/* Nonblocking MPI_Iallreduce in place; *req: the request to wait for. Returns the
+ * MPI error code (0 = success) as xs_allreduce. */
+int xs_iallreduce(void *buf, int count, int type, int op, F c, F *req) {
+  MPI_Datatype t = dtype(type);
+  MPI_Op o = mop(op);
+  if (t == MPI_DATATYPE_NULL || o == MPI_OP_NULL) return -1;
+  MPI_Comm cc = C(c);
+  MPI_Errhandler old;
+  MPI_Request r = MPI_REQUEST_NULL;
+  MPI_Comm_get_errhandler(cc, &old);
+  MPI_Comm_set_errhandler(cc, MPI_ERRORS_RETURN);
+  int rc = MPI_Iallreduce(MPI_IN_PLACE, buf, count, t, o, cc, &r);
+  MPI_Comm_set_errhandler(cc, old);
+  *req = MPI_Request_c2f(r);
+  return rc;
+}
+/* inout[k] += in[k] for `count` elements of xmpc type `type` (MPI_Reduce_local).
+ * Returns 0, or -1 for a type without `+`. */
+int xs_reduce_local_sum(const void *in, void *inout, int count, int type) {
+  MPI_Datatype t = dtype(type);
+  if (t == MPI_DATATYPE_NULL || type == 15) return -1;
+  if (count > 0) MPI_Reduce_local(in, inout, count, t, MPI_SUM);
+  return 0;
+}
+/* One exchange of bytes; dest/src < 0: no peer (MPI_PROC_NULL). */
+void xs_sendrecv_bytes(const void *s, int sbytes, int dest, void *r, int rbytes, int src, int tag, F c) {
+  MPI_Sendrecv(s, sbytes, MPI_BYTE, dest < 0 ? MPI_PROC_NULL : dest, tag, r, rbytes, MPI_BYTE, src < 0 ? MPI_PROC_NULL : src, tag, C(c),
+               MPI_STATUS_IGNORE);
+}
 /* Ask for transparent huge pages: a strided (column) halo touches one element per
  * row, so with 4 KiB pages every element is a TLB miss. */
 void xs_hugepage(void *p, size_t bytes) {

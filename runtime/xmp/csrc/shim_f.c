@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <stdio.h>
 #include "../include/xmpc_rt.h"
 
 extern void xs_abort(int code);
@@ -27,6 +28,8 @@ extern double xmp_wtime(void);
 extern double xmp_wtick(void);
 extern size_t xmp_array_type_size(void *d);
 extern void *xmp_desc_of(const void *addr);
+extern int xmp_template_fixed(void *t, int *fixed);
+extern int xmp_template_ubound(void *t, int dim, int *ub);
 
 #define MAXD 16
 typedef int64_t i8;
@@ -451,6 +454,92 @@ void xmpf_dummy_(i8 *h, LOCARGS, void *addr, const int *ndims, const i8 *dl, i8 
     ext[d] = dm.alloc;
   }
   *h = (i8)(intptr_t)a;
+}
+
+/* An assumed-shape aligned dummy argument (`real :: x(:)` + `align x(i) with t(i)`):
+ * a new array of the callee's template, align (adim, aoff as for xmpf_array) and
+ * shadow (slo, shi, full), whose local block is the actual argument's storage at
+ * `addr` (the caller's local block, shadows included, used as it is). In, Fortran
+ * order: dl the dummy's lower bounds, ext the actual argument's extents. Global
+ * extents (out: gext): an aligned dim runs from element dl to the template's upper
+ * bound, a `*` dim is ext less its shadows. The local layout must be the actual's
+ * extents (else: the actual is not the whole array aligned alike). Out: the handle
+ * (the caller's array when it maps the block the same way, see xmpc_array_view),
+ * the local lower bounds lb (global index of the first stored element) and cp. */
+void xmpf_assumed_(i8 *h, LOCARGS, const i8 *t, const int *ndims, const int *elem, const int *adim, const i8 *aoff, const i8 *dl,
+                   const i8 *slo, const i8 *shi, const int *full, void *addr, const i8 *ext, i8 *gext, i8 *lb, i8 *cp, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  int n = *ndims, ad[MAXD], f[MAXD];
+  long e[MAXD], o[MAXD], l[MAXD], u[MAXD];
+  if (n > MAXD) xmpc_fatal(loc, "too many array dimensions");
+  for (int d = 0; d < n; d++) {
+    int c = n - 1 - d;
+    long g;
+    if (adim[d] < 0) {
+      g = full[d] ? (long)ext[d] : (long)(ext[d] - slo[d] - shi[d]);
+    } else {
+      int fixed = 0, tu = 0;
+      if (xmp_template_fixed((void *)H(t), &fixed) || !fixed || xmp_template_ubound((void *)H(t), adim[d] + 1, &tu))
+        xmpc_fatal(loc, "align of a dummy argument with a template that is not fixed");
+      g = (long)tu - (long)aoff[d] + 1;
+    }
+    if (g < 0) g = 0;
+    gext[d] = g;
+    e[c] = g;
+    ad[c] = adim[d];
+    o[c] = (long)aoff[d];
+    l[c] = (long)slo[d];
+    u[c] = (long)shi[d];
+    f[c] = full[d];
+  }
+  xmpc_array *a = xmpc_array_new(loc, H(t), n, (size_t)*elem, e, ad, o);
+  xmpc_array_shadow(loc, a, l, u, f);
+  size_t total = 1;
+  for (int d = 0; d < n; d++) {
+    xmpc_dim dm;
+    xmpc_array_dim(a, n - 1 - d, &dm);
+    if (dm.alloc != (long)ext[d]) {
+      char msg[256];
+      snprintf(msg, sizeof msg,
+               "the actual argument has %ld elements in dimension %d on this node, the dummy's template, align and shadow give %ld: "
+               "pass the whole distributed array, aligned and shadowed alike",
+               (long)ext[d], d + 1, dm.alloc);
+      xmpc_fatal(loc, msg);
+    }
+    lb[d] = dl[d] + dm.offset;
+    total *= (size_t)(dm.alloc > 0 ? dm.alloc : 0);
+  }
+  *h = (i8)(intptr_t)xmpc_array_view(loc, a, addr, total * (size_t)*elem);
+  *cp = (i8)(intptr_t)addr;
+}
+
+/* `reduction ... async(id)`: as xmpf_reduction, completed by xmpf_wait_async(id)
+ * (the variable must not be used before). .eqv./.neqv. are done at once. */
+void xmpf_reduction_async_(void *addr, LOCARGS, const i8 *count, const int *ty, const int *op, const i8 *on, const i8 *t,
+                           const int *async_id, LOCLENS) {
+  if (*op == 100 || *op == 101) {
+    xmpf_reduction_(addr, file, line, text, count, ty, op, on, t, file_len, text_len);
+    return;
+  }
+  const xmpc_nodes *n = red_nodes(on, t);
+  if (n && !xmpc_nodes_is_member(n)) return;
+  xmpc_reduction_async(LOC, addr, (long)*count, *ty, *op, n, *async_id);
+}
+
+/* `reduce_shadow (a) [width(...)] [async(id)]`: as xmpf_reflect, plus the element
+ * type (XMPC_TYPE_*); done at once (async accepted). */
+void xmpf_reduce_shadow_(const i8 *h, LOCARGS, const int *ndims, const int *has_width, const i8 *wlo, const i8 *whi, const int *periodic,
+                         const int *ty, const int *async_id, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  int n = *ndims, p[MAXD];
+  long l[MAXD], u[MAXD];
+  if (is_full(H(h))) xmpc_fatal(loc, "reduce_shadow of an array aligned with a cyclic template dimension");
+  for (int d = 0; d < n; d++) {
+    l[n - 1 - d] = (long)wlo[d];
+    u[n - 1 - d] = (long)whi[d];
+    p[n - 1 - d] = periodic[d];
+  }
+  xmpc_reduce_shadow(loc, (xmpc_array *)H(h), *has_width ? l : NULL, *has_width ? u : NULL, p, *ty, *async_id);
 }
 
 /* One-loop form of a loop's share (labelled DO loops): s = (first, last, step) with

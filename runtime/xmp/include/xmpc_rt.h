@@ -211,6 +211,15 @@ void xmpc_array_attach(const struct xmpc_loc *loc, xmpc_array *a, void *p, size_
 // with a cyclic dimension; reflect of such an array is an error.
 void xmpc_array_attach_whole(const struct xmpc_loc *loc, xmpc_array *a, void *p, size_t bytes);
 
+// Added: `p` (`bytes` bytes: another array's local block, shadows included)
+// becomes the local block of `a` as it is (not zeroed): a Fortran assumed-shape
+// dummy argument described again by the callee. The caller checks that the
+// layouts agree. Returns the array to use: the block's first array when `a`
+// maps it the same way (its cached reflect plans are reused: a procedure called
+// in a loop does not build them at every call), else `a`. xmp_desc_of(p) keeps
+// giving the block's first array.
+xmpc_array *xmpc_array_view(const struct xmpc_loc *loc, xmpc_array *a, void *p, size_t bytes);
+
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local
 // destination is written on every owner/node; a local source is read from each
@@ -224,7 +233,8 @@ void xmpc_gmove(const struct xmpc_loc *loc,
 
 // `nodes p(s0, s1, ...)` over the executing nodes; a size of 0 means `*`. The product
 // must equal the number of executing processes (error naming both otherwise);
-// XMP_NODE_SIZE<d> (d 0-based) sizes `*` dims that are not last.
+// XMP_NODE_SIZE<d> (d 0-based) sizes `*` dims that are not last. Node sets of one
+// shape over the same executing nodes are the same object (made once).
 xmpc_nodes *xmpc_nodes_new(const struct xmpc_loc *loc, int ndims, const long *sizes);
 
 // `nodes q(...) = p(lo:hi:st, ...)`: per parent dim a triplet, 1-based; st == 0 means
@@ -262,6 +272,17 @@ void xmpc_reduction(const struct xmpc_loc *loc,
                     int op,
                     const xmpc_nodes *nodes);
 
+// Added: `reduction ... async(async_id)`: as xmpc_reduction, started
+// (MPI_Iallreduce) and completed by xmpc_wait_async(async_id); `addr` must stay
+// valid and untouched until then. async_id < 0: synchronous.
+void xmpc_reduction_async(const struct xmpc_loc *loc,
+                          void *addr,
+                          long count,
+                          int ty,
+                          int op,
+                          const xmpc_nodes *nodes,
+                          int async_id);
+
 // max/min/firstmax/firstmin/lastmax/lastmin of one scalar with location variables:
 // every node gets the winning value and the winner's locs[k] (of type loc_types[k]).
 // Ties (equal values) go to the smallest location tuple (compared in order) for
@@ -287,6 +308,21 @@ void xmpc_bcast(const struct xmpc_loc *loc,
 
 // `barrier [on q]` (NULL = executing nodes).
 void xmpc_barrier(const struct xmpc_loc *loc, const xmpc_nodes *on);
+
+// `reduce_shadow (a) [width([/periodic/]lo:hi, ...)] [async(id)]`: adds each
+// shadow element into the element of its owner (operator `+`); widths per array
+// dim (NULL = the declared shadow widths), periodic per dim (NULL = none). `ty` is
+// the element type (XMPC_TYPE_*, its size must be the array's element size).
+// Collective over the array's nodes; done before returning, also with an async
+// id (a later xmpc_wait_async has nothing left to do for it). Shadow contents
+// are unspecified afterwards.
+void xmpc_reduce_shadow(const struct xmpc_loc *loc,
+                        xmpc_array *a,
+                        const long *width_lo,
+                        const long *width_hi,
+                        const int *periodic,
+                        int ty,
+                        int async_id);
 
 // `reflect (a) [width(...)] [async(id)]`: widths per array dim (NULL = the declared
 // shadow widths), periodic per dim (NULL = none), async_id < 0 = synchronous.

@@ -395,6 +395,60 @@ pub unsafe extern "C" fn xmpc_array_attach_whole(loc: *const XmpcLoc, a: *mut xm
     guard(loc, || a.attach(p as *mut u8, bytes).unwrap_or_else(|e| fatal(loc, &e)))
 }
 
+/// Same element size, shape, alignment, shadows and local layout, on templates
+/// distributed alike onto the same nodes: one array described twice.
+fn same_mapping(a: &Array, o: &Array) -> bool {
+    let (t, u) = (a.template(), o.template());
+    let same_nodes = match (t.nodes(), u.nodes()) {
+        (Some(n), Some(m)) => std::ptr::eq(n, m) || (n.dims == m.dims && n.world == m.world),
+        _ => false,
+    };
+    a.elem == o.elem
+        && a.extent == o.extent
+        && a.align_dim == o.align_dim
+        && a.align_off == o.align_off
+        && a.shadow_lo == o.shadow_lo
+        && a.shadow_hi == o.shadow_hi
+        && a.full == o.full
+        && a.whole == o.whole
+        && a.dims == o.dims
+        && t.lower == u.lower
+        && t.upper == u.upper
+        && t.dist == u.dist
+        && t.node_dim == u.node_dim
+        && same_nodes
+}
+
+/// Added: `p` (`bytes` bytes: another array's local block, shadows included)
+/// becomes the local block of `a` as it is (not zeroed): a Fortran assumed-shape
+/// dummy argument described again by the callee. The caller checks that the
+/// layouts agree. Returns the array to use: the block's first array when `a`
+/// maps it the same way (its cached reflect plans are reused: a procedure called
+/// in a loop does not build them at every call), else `a`. xmp_desc_of(p) keeps
+/// giving the block's first array.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_view(loc: *const XmpcLoc, a: *mut xmpc_array, p: *mut c_void, bytes: usize) -> *mut xmpc_array {
+    let me = a;
+    let a = a.as_mut().unwrap_or_else(|| fatal(loc, "view of no array"));
+    guard(loc, || {
+        a.layout().unwrap_or_else(|e| fatal(loc, &e));
+        a.plans.clear();
+        let n: i64 = a.dims.iter().map(|d| d.alloc.max(0)).product();
+        let need = n as usize * a.elem;
+        if p.is_null() || bytes < need {
+            fatal(loc, &format!("the local block needs {need} bytes, {bytes} given"));
+        }
+        a.base = p as *mut u8;
+        a.bytes = need;
+        let first = state::with(|s| *s.arrays.entry(p as usize).or_insert(me as usize)) as *mut xmpc_array;
+        // SAFETY: registered descriptors are never freed.
+        match unsafe { first.as_ref() } {
+            Some(o) if first != me && o.base == a.base && same_mapping(a, o) => first,
+            _ => me,
+        }
+    })
+}
+
 /// Used by xmp_malloc: sets the extents, then allocates.
 pub fn malloc_dims(a: &mut Array, sizes: &[i64]) -> *mut c_void {
     for (d, &s) in sizes.iter().enumerate().take(a.ndims()) {

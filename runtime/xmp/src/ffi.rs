@@ -34,6 +34,19 @@ extern "C" {
         c: Fint,
     );
     pub(crate) fn xs_allreduce(buf: *mut c_void, count: c_int, ty: c_int, op: c_int, c: Fint) -> c_int;
+    pub(crate) fn xs_iallreduce(buf: *mut c_void, count: c_int, ty: c_int, op: c_int, c: Fint, req: *mut Fint) -> c_int;
+    pub(crate) fn xs_reduce_local_sum(inbuf: *const c_void, inout: *mut c_void, count: c_int, ty: c_int) -> c_int;
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn xs_sendrecv_bytes(
+        s: *const c_void,
+        sbytes: c_int,
+        dest: c_int,
+        r: *mut c_void,
+        rbytes: c_int,
+        src: c_int,
+        tag: c_int,
+        c: Fint,
+    );
     pub(crate) fn xs_hugepage(p: *mut c_void, bytes: usize);
     pub(crate) fn xs_ld_to_double(p: *const c_void) -> f64;
     pub(crate) fn xs_type_subarray(

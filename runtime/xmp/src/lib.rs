@@ -15,6 +15,7 @@ mod ffi;
 mod gmove;
 mod nodes;
 mod reduce;
+mod reduce_shadow;
 mod reflect;
 mod sched;
 mod shm;

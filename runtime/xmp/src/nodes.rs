@@ -166,7 +166,8 @@ unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
 }
 /// `nodes p(s0, s1, ...)` over the executing nodes; a size of 0 means `*`. The product
 /// must equal the number of executing processes (error naming both otherwise);
-/// XMP_NODE_SIZE<d> (d 0-based) sizes `*` dims that are not last.
+/// XMP_NODE_SIZE<d> (d 0-based) sizes `*` dims that are not last. Node sets of one
+/// shape over the same executing nodes are the same object (made once).
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_nodes_new(loc: *const XmpcLoc, ndims: c_int, sizes: *const c_long) -> *mut xmpc_nodes {
     let sizes = slice(sizes, ndims as usize);
@@ -195,9 +196,17 @@ pub unsafe extern "C" fn xmpc_nodes_new(loc: *const XmpcLoc, ndims: c_int, sizes
         if total != n {
             fatal_all(loc, &format!("nodes size {total} does not match the number of executing nodes {n}"));
         }
+        // one object per (executing nodes, shape): a procedure's `nodes` runs at every
+        // call and must not take a communicator each time (MPI has a few thousand)
+        let key = (e.world.clone(), dims.clone());
+        if let Some(h) = state::with(|s| s.nodes_cache.get(&key).copied()) {
+            return h as *mut xmpc_nodes;
+        }
         // SAFETY: collective over the executing nodes.
         let comm = unsafe { ffi::xs_comm_dup(e.comm) };
-        Box::into_raw(Box::new(Nodes::make(dims, e.world, comm)))
+        let h = Box::into_raw(Box::new(Nodes::make(dims, e.world, comm)));
+        state::with(|s| s.nodes_cache.insert(key, h as usize));
+        h
     })
 }
 /// `nodes q(...) = p(lo:hi:st, ...)`: per parent dim a triplet, 1-based; st == 0 means

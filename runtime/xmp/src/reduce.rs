@@ -56,6 +56,41 @@ pub unsafe extern "C" fn xmpc_reduction(
     })
 }
 
+/// Added: `reduction ... async(async_id)`: as xmpc_reduction, started
+/// (MPI_Iallreduce) and completed by xmpc_wait_async(async_id); `addr` must stay
+/// valid and untouched until then. async_id < 0: synchronous.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_reduction_async(
+    loc: *const XmpcLoc,
+    addr: *mut c_void,
+    count: c_long,
+    ty: c_int,
+    op: c_int,
+    nodes: *const xmpc_nodes,
+    async_id: c_int,
+) {
+    if async_id < 0 {
+        return xmpc_reduction(loc, addr, count, ty, op, nodes);
+    }
+    guard(loc, || {
+        let (comm, rank, _) = group(nodes);
+        if rank < 0 || count <= 0 {
+            return;
+        }
+        check_comm(loc, comm);
+        if !(0..16).contains(&ty) || !(0..=OP_LASTMIN).contains(&op) {
+            fatal(loc, &format!("unknown reduction type {ty} or operator {op}"));
+        }
+        let mut req: Fint = 0;
+        // SAFETY: caller's buffer, valid until the wait (contract above).
+        let rc = unsafe { ffi::xs_iallreduce(addr, count as c_int, ty, op, comm, &mut req) };
+        if rc != 0 {
+            fatal(loc, &format!("reduction operator {op} is not defined for element type {ty}"));
+        }
+        state::with(|s| s.pending.entry(async_id).or_default().0.push(req));
+    })
+}
+
 /// A scalar read as a comparable value.
 #[derive(PartialEq, PartialOrd)]
 enum Val {

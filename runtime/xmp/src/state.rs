@@ -48,6 +48,8 @@ pub struct State {
     /// xmpc_finalize).
     pub all_arrays: Vec<usize>,
     pub next_array_id: i32,
+    /// (executing world ranks, shape) → node set made by xmpc_nodes_new.
+    pub nodes_cache: HashMap<(Vec<i32>, Vec<i64>), usize>,
 }
 
 thread_local! {
