@@ -56,6 +56,15 @@ fn predict_from_files() {
     assert!(o.status.success() && out.contains("mean of 400 jittered replays"), "{out}{}", stderr(&o));
     let t: f64 = out.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!((t - 6.5).abs() < 0.1 && t != 6.5, "{out}"); // E = 6.5; the mean of 400 draws: sd 0.025
+    // merge: the median of three runs per rank and block
+    std::fs::write(d.path().join("c3.json"), BLOCKTIMES.replace("\"mean_s\":3.0,\"count\":1}]", "\"mean_s\":9.0,\"count\":1}]")).unwrap();
+    let o = xmpc(&["mpiete", "merge", &p("c.json"), &p("c3.json"), &p("cj.json"), "-o", &p("m.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = xmpc(&["mpiete", "predict", "--compute", &p("m.json"), "--comm", &p("n.json"), "--program", &p("tr")]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("predicted time: 6.500000 s"), "{}", String::from_utf8_lossy(&o.stdout));
+    let o = xmpc(&["mpiete", "merge", &p("c.json"), &p("n.json"), "-o", &p("m2.json")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!d.path().join("m2.json").exists());
     // dump
     let o = xmpc(&["mpiete", "dump", &p("tr/trace.1.bin")]);
     assert_eq!(String::from_utf8_lossy(&o.stdout), "# rank 1 of 2\nirecv block=0 req=1 peer=0 tag=0 comm=0 bytes=1000\nwait block=0 req=1 src=0 tag=0 bytes=1000\nblock 2\n");

@@ -18,6 +18,18 @@ pub enum MpieteCmd {
     Commdata(CommdataArgs),
     /// Print a program trace (trace.<rank>.bin) as text, one record a line.
     Dump(DumpArgs),
+    /// Combine the compute data of repeated runs: per rank and block, the median.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// blocktimes.json of runs of the same program with the same arguments.
+    #[arg(required = true, num_args = 2..)]
+    pub inputs: Vec<PathBuf>,
+    /// Output JSON.
+    #[arg(short, long)]
+    pub output: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -88,6 +100,14 @@ pub fn run(cmd: &MpieteCmd) -> Result<(), String> {
         MpieteCmd::Predict(a) => predict(a),
         MpieteCmd::Commdata(a) => commdata_cmd(a),
         MpieteCmd::Dump(a) => dump(a),
+        MpieteCmd::Merge(a) => {
+            let runs = a.inputs.iter().map(|p| BlockTimes::load(p)).collect::<Result<Vec<_>, _>>()?;
+            let m = BlockTimes::median(&runs)?;
+            let text = serde_json::to_string_pretty(&m).map_err(|e| e.to_string())?;
+            write_atomic(&a.output, text.as_bytes())?;
+            eprintln!("xmpc: median of {} runs, {} blocks, written to {}", runs.len(), m.blocks.len(), a.output.display());
+            Ok(())
+        }
     }
 }
 

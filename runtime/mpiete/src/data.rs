@@ -94,6 +94,47 @@ impl BlockTimes {
             .collect()
     }
 
+    /// Repeated measurements of one program combined: per rank and block the median
+    /// of the runs' means, spreads and counts (noise in one run, e.g. a descheduled
+    /// rank, does not reach the prediction). The runs must have the same ranks and
+    /// blocks.
+    pub fn median(runs: &[BlockTimes]) -> Result<BlockTimes, String> {
+        let first = runs.first().ok_or("no compute data to merge")?;
+        fn med(mut v: Vec<f64>) -> f64 {
+            v.sort_by(f64::total_cmp);
+            let n = v.len();
+            if n % 2 == 1 { v[n / 2] } else { 0.5 * (v[n / 2 - 1] + v[n / 2]) }
+        }
+        let mut out = first.clone();
+        out.source = format!("median of {} runs of {}", runs.len(), first.source);
+        for (i, r) in runs.iter().enumerate() {
+            if r.ranks != first.ranks || r.blocks.len() != first.blocks.len() {
+                return Err(format!(
+                    "run {}: {} ranks and {} blocks, run 1: {} and {} (not the same program and arguments?)",
+                    i + 1, r.ranks, r.blocks.len(), first.ranks, first.blocks.len()
+                ));
+            }
+        }
+        for b in out.blocks.iter_mut() {
+            let same: Vec<&BlockTime> = runs
+                .iter()
+                .map(|r| r.blocks.iter().find(|x| x.id == b.id).ok_or(format!("block {} is missing from a run", b.id)))
+                .collect::<Result<_, _>>()?;
+            for (k, pr) in b.per_rank.iter_mut().enumerate() {
+                let col = |f: &dyn Fn(&RankTime) -> f64| med(same.iter().map(|x| x.per_rank.get(k).map_or(0.0, f)).collect());
+                *pr = RankTime { mean_s: col(&|p| p.mean_s), count: col(&|p| p.count).round(), sd_s: col(&|p| p.sd_s) };
+            }
+            let n: f64 = b.per_rank.iter().map(|p| p.count).sum();
+            if n > 0.0 {
+                b.count = n;
+                b.mean_s = b.per_rank.iter().map(|p| p.mean_s * p.count).sum::<f64>() / n;
+            } else {
+                b.mean_s = med(same.iter().map(|x| x.mean_s).collect());
+            }
+        }
+        Ok(out)
+    }
+
     /// The spread of one execution, laid out as `tables` (0 where the data has none;
     /// a rank the data does not cover gets the largest spread of the covered ranks).
     pub fn spreads(&self, ranks: usize) -> Vec<Vec<f64>> {
@@ -271,6 +312,23 @@ mod tests {
         assert_eq!(t[2][2], 2.0);
         assert_eq!(t[1][0], 5.0);
         assert!(t[0][1].is_nan());
+    }
+
+    #[test]
+    fn median_of_runs() {
+        let run = |a: f64, b: f64| -> BlockTimes {
+            serde_json::from_str(&format!(
+                r#"{{"format":"xmpc-blocktimes/1","source":"x","ranks":2,"blocks":[
+                {{"id":3,"mean_s":0,"count":4,"per_rank":[{{"mean_s":{a},"count":1}},{{"mean_s":{b},"count":3,"sd_s":{b}}}]}}]}}"#
+            ))
+            .unwrap()
+        };
+        let m = BlockTimes::median(&[run(1.0, 5.0), run(9.0, 2.0), run(2.0, 4.0)]).unwrap();
+        let b = &m.blocks[0];
+        assert_eq!((b.per_rank[0].mean_s, b.per_rank[1].mean_s, b.per_rank[1].sd_s), (2.0, 4.0, 4.0));
+        assert_eq!((b.count, b.mean_s), (4.0, (2.0 + 3.0 * 4.0) / 4.0));
+        let other: BlockTimes = serde_json::from_str(r#"{"format":"xmpc-blocktimes/1","ranks":4,"blocks":[]}"#).unwrap();
+        assert!(BlockTimes::median(&[run(1.0, 1.0), other]).unwrap_err().contains("not the same program"));
     }
 
     #[test]

@@ -12,7 +12,8 @@ The base-data programs come from the automatic pipeline, no hand marks:
 (--no-simplify: the compute program without loop capping.)
 
 usage: testsuite/bench/mpiete/bench.py [--np 2,4] [--reps 3] [--quick]
-       [--programs ep,cg,lu] [--no-o0] [--nice N] [--no-simplify]
+       [--programs ep,cg,lu] [--no-o0] [--nice N] [--no-simplify] [--compute-reps 3]
+The compute data is the median (xmpc mpiete merge) of --compute-reps token runs.
 TOKEN_CORES=spread (environment) runs token mode with ranks bound to cores
 (`mpiexec -bind-to core`) instead of all on core 0: still one rank computes at a
 time, but each keeps its data in its own core's cache as in the real run (CG's
@@ -86,20 +87,32 @@ def measured(exe, args, np, work, reps):
         comp.append(statistics.mean(r["total_s"] - r["mpi_s"] for r in m))
         comm.append(statistics.mean(r["mpi_s"] for r in m))
         cpu.append(statistics.mean(r["compute_cpu_s"] for r in m))
-    return statistics.median(tot), statistics.median(comp), statistics.median(comm), statistics.median(cpu)
+    return statistics.median(tot), statistics.median(comp), statistics.median(comm), statistics.median(cpu), (min(comm), max(comm))
 
 
-def base_compute(exe, args, np, work, tag):
-    out = os.path.join(work, f"compute{tag}")
-    os.makedirs(out, exist_ok=True)
-    # token mode: one rank computes at a time. TOKEN_CORES=one (the paper): every
-    # rank on core 0; TOKEN_CORES=spread: rank i on core i mod cores, so each rank
-    # keeps its data in its own core's cache as in the real run
-    if os.environ.get("TOKEN_CORES", "one") == "spread":
-        run(["mpiexec", "-bind-to", "core", "-n", str(np), exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
-    else:
-        run(["mpiexec", "-n", str(np), "taskset", "-c", "0", exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
-    return os.path.join(out, "blocktimes.json")
+COMPUTE_REPS = 3
+
+
+def base_compute(exe, args, np, work, tag, tdir):
+    """Token-mode compute data, COMPUTE_REPS runs combined by `xmpc mpiete merge`
+    (per rank and block, the median)."""
+    files = []
+    for k in range(COMPUTE_REPS):
+        out = os.path.join(work, f"compute{tag}_{k}")
+        os.makedirs(out, exist_ok=True)
+        # token mode: one rank computes at a time. TOKEN_CORES=one (the paper): every
+        # rank on core 0; TOKEN_CORES=spread: rank i on core i mod cores, so each rank
+        # keeps its data in its own core's cache as in the real run
+        if os.environ.get("TOKEN_CORES", "one") == "spread":
+            run(["mpiexec", "-bind-to", "core", "-n", str(np), exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
+        else:
+            run(["mpiexec", "-n", str(np), "taskset", "-c", "0", exe] + args, {"MPIETE_MODE": "token", "MPIETE_OUT": out})
+        files.append(os.path.join(out, "blocktimes.json"))
+    if len(files) == 1:
+        return files[0]
+    merged = os.path.join(work, f"compute{tag}.json")
+    subprocess.run([os.path.join(tdir, "xmpc"), "mpiete", "merge"] + files + ["-o", merged], check=True, capture_output=True)
+    return merged
 
 
 def base_program(exe, args, np, work):
@@ -132,9 +145,12 @@ def main():
     ap.add_argument("--no-o0", action="store_true")
     ap.add_argument("--nice", type=int, default=0)
     ap.add_argument("--no-simplify", action="store_true")
+    ap.add_argument("--compute-reps", type=int, default=3, help="token-mode runs merged (median) into the compute data")
     a = ap.parse_args()
     if a.no_simplify:
         SIMPLIFY.clear()
+    global COMPUTE_REPS
+    COMPUTE_REPS = max(1, a.compute_reps)
     if a.nice:
         NICE.extend(["nice", "-n", str(a.nice)])
     tdir = target_dir()
@@ -142,13 +158,14 @@ def main():
     work = tempfile.mkdtemp(prefix="mpiete-bench-")
     comm = os.path.join(work, "commdata.json")
     subprocess.run(NICE + [os.path.join(tdir, "xmpc"), "mpiete", "commdata", "--max", "1MiB", "-o", comm], check=True, capture_output=True)
-    print(f"load average at start: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}; nice {a.nice}; reps {a.reps} (median); compute program {'simplified' if SIMPLIFY else 'not simplified'}; work dir {work}")
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; cores: {os.cpu_count()}; nice {a.nice}; reps {a.reps} (median), compute data: median of {COMPUTE_REPS} token runs; compute program {'simplified' if SIMPLIFY else 'not simplified'}; work dir {work}")
     print("T: region time, max over ranks (wall). comp: compute time per rank, mean over ranks; measured as")
     print("thread CPU time outside MPI calls (the wall-clock value, total - time in MPI, in the last column);")
     print("predicted from token-mode block times (thread CPU time). comm: time in MPI calls / predicted waiting.")
     print("jit: the same prediction with block times drawn per execution from their measured spread")
-    print("(xmpc mpiete predict --jitter 16: mean of 16 replays).")
-    hdr = f"{'prog':<5}{'np':>3} {'T meas':>8} {'T pred':>8} {'err%':>6} | {'comp meas':>9} {'comp pred':>9} {'err%':>6} | {'comm meas':>9} {'comm pred':>9} {'err%':>6} | {'comm jit':>9} {'err%':>6} {'T jit':>8} {'err%':>6} | {'comp wall':>9}"
+    print("(xmpc mpiete predict --jitter 16: mean of 16 replays). comm range: the smallest and largest")
+    print("measured communication time of the real runs (their repeatability).")
+    hdr = f"{'prog':<5}{'np':>3} {'T meas':>8} {'T pred':>8} {'err%':>6} | {'comp meas':>9} {'comp pred':>9} {'err%':>6} | {'comm meas':>9} {'comm pred':>9} {'err%':>6} | {'comm jit':>9} {'err%':>6} {'T jit':>8} {'err%':>6} | {'comp wall':>9} | {'comm range (runs)':>17}"
     print(hdr)
     print("-" * len(hdr))
     o0 = []
@@ -160,12 +177,12 @@ def main():
         for np in nps:
             w = os.path.join(work, f"{name}{np}")
             os.makedirs(w, exist_ok=True)
-            tm, cw, km, cm = measured(real, args, np, w, a.reps)
-            comp = base_compute(inst, args, np, w, "O2")
+            tm, cw, km, cm, (klo, khi) = measured(real, args, np, w, a.reps)
+            comp = base_compute(inst, args, np, w, "O2", tdir)
             traces = base_program(trace, args, np, w)
             tp, cp, kp = predict(tdir, comp, comm, traces, w)
             tj, _, kj = predict(tdir, comp, comm, traces, w, jitter=True)
-            print(f"{name:<5}{np:>3} {tm:>8.4f} {tp:>8.4f} {err(tp, tm):>6.1f} | {cm:>9.4f} {cp:>9.4f} {err(cp, cm):>6.1f} | {km:>9.4f} {kp:>9.4f} {err(kp, km):>6.1f} | {kj:>9.4f} {err(kj, km):>6.1f} {tj:>8.4f} {err(tj, tm):>6.1f} | {cw:>9.4f}", flush=True)
+            print(f"{name:<5}{np:>3} {tm:>8.4f} {tp:>8.4f} {err(tp, tm):>6.1f} | {cm:>9.4f} {cp:>9.4f} {err(cp, cm):>6.1f} | {km:>9.4f} {kp:>9.4f} {err(kp, km):>6.1f} | {kj:>9.4f} {err(kj, km):>6.1f} {tj:>8.4f} {err(tj, tm):>6.1f} | {cw:>9.4f} | {klo:>8.4f}-{khi:<8.4f}", flush=True)
             if not a.no_o0 and np == nps[0]:
                 o0.append((name, np, args, traces, w))
     if o0:
@@ -174,8 +191,8 @@ def main():
         for name, np, args, traces, w in o0:
             real = build(tdir, work, name, "-O0")
             inst = build(tdir, work, name, "-O0", "compute")
-            tm, _, _, cm = measured(real, args, np, w, a.reps)
-            comp = base_compute(inst, args, np, w, "O0")
+            tm, _, _, cm, _ = measured(real, args, np, w, a.reps)
+            comp = base_compute(inst, args, np, w, "O0", tdir)
             tp, cp, _ = predict(tdir, comp, comm, traces, w)
             print(f"{name:<5}{np:>3} {tm:>8.4f} {tp:>8.4f} {err(tp, tm):>6.1f} | {cm:>9.4f} {cp:>9.4f} {err(cp, cm):>6.1f}", flush=True)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
