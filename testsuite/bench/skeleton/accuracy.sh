@@ -6,9 +6,10 @@
 # Both print the time of the same region (MPI_Wtime around the iteration loop; virtual
 # time in the skeleton) and its compute part. Prints one table row per program and
 # process count; errors are (predicted - real) / real. Real runs and predictions
-# alternate (REPS of each) so that both see the same machine load: the times shown are
-# medians, the errors the median of the REPS paired errors (each prediction against
-# the real run just before it), which cancels slow drifts of the host's speed.
+# alternate (REPS of each) so that both see the same machine load. The times shown are
+# medians; `err%` compares the two medians, `pair%` is the median of the REPS paired
+# errors (each prediction against the real run just before it), which cancels slow
+# drifts of the host's speed. Where the two disagree, the host was too noisy for REPS.
 #
 #   testsuite/bench/skeleton/accuracy.sh            # REPS=3, all rows
 #   REPS=5 PROGS="c/cg.c" NPS="2" testsuite/bench/skeleton/accuracy.sh
@@ -34,7 +35,7 @@ echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg); platform: $(grep 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 field() { sed -n "s/.*$1= *\([0-9.eE+-]*\).*/\1/p" | head -1; }
 
-printf "%-16s %3s %10s %10s %8s %10s %10s %8s\n" program np real_s pred_s err% real_cmp pred_cmp err%
+printf "%-16s %3s %10s %10s %8s %8s %10s %10s %8s %8s\n" program np real_s pred_s err% pair% real_cmp pred_cmp err% pair%
 for p in $PROGS; do
   src=$ROOT/testsuite/mpi/$p
   a=${ARGS[$p]}
@@ -59,7 +60,7 @@ for p in $PROGS; do
     et=$(paste rt pt | awk '{print 100*($2-$1)/$1}' | median)
     ec=$(paste rc pc | awk '{print 100*($2-$1)/$1}' | median)
     awk -v p="$p" -v np="$np" -v rt="$(median < rt)" -v pt="$(median < pt)" -v rc="$(median < rc)" -v pc="$(median < pc)" -v et="$et" -v ec="$ec" 'BEGIN {
-      printf "%-16s %3d %10.4f %10.4f %+7.1f%% %10.4f %10.4f %+7.1f%%\n", p, np, rt, pt, et, rc, pc, ec }'
+      printf "%-16s %3d %10.4f %10.4f %+7.1f%% %+7.1f%% %10.4f %10.4f %+7.1f%% %+7.1f%%\n", p, np, rt, pt, 100*(pt-rt)/rt, et, rc, pc, 100*(pc-rc)/rc, ec }'
   done
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
