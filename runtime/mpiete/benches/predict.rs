@@ -81,6 +81,18 @@ fn bench(c: &mut Criterion) {
             Predictor::new(&tcomp, &model).run(readers).unwrap()
         })
     });
+    // --jitter: every compute block's time drawn from a gamma law (spread 10%)
+    let sd: Vec<Vec<f64>> = tcomp.iter().map(|t| t.iter().map(|m| 0.1 * m).collect()).collect();
+    g.bench_function("ring_4ranks_2.4Mblocks_jitter", |b| {
+        b.iter(|| {
+            let readers = tr
+                .iter()
+                .enumerate()
+                .map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap())
+                .collect();
+            Predictor::new(&tcomp, &model).with_jitter(&sd, 1).run(readers).unwrap()
+        })
+    });
     g.finish();
 }
 
