@@ -34,6 +34,7 @@ const SNAPSHOTS: &[&str] = &[
     "shared_label.f",
     "reduction_loc.f90",
     "assumed_shape.f90",
+    "proc_locals.f90",
 ];
 
 fn translate(name: &str, text: &str) -> Result<String, Vec<String>> {

@@ -138,6 +138,9 @@ struct Tr<'a> {
     fctx: Option<FnCtx>,
     /// Local-array layouts waiting for the function's uses: (position, array, indent).
     pending_local: Vec<(Span, String, usize, String)>,
+    /// Descriptors of the arrays the current function created so far at the top
+    /// level of its body: freed at each `return` and at the closing brace.
+    fn_frees: Vec<String>,
     need_typeof: bool,
     need_limits: bool,
     uniq: usize,
@@ -173,6 +176,7 @@ impl<'a> Tr<'a> {
             square_nodes: square_nodes.unwrap_or(false),
             fctx: None,
             pending_local: vec![],
+            fn_frees: vec![],
             need_typeof: false,
             need_limits: false,
             uniq: 0,

@@ -28,8 +28,10 @@ impl<'a> Tr<'a> {
         self.fctx = Some(FnCtx { used: HashMap::new(), indent: "    ".into() });
         self.scopes.push(Scope::default());
         self.declare(&f.symbols, &f.params);
+        self.fn_frees.clear();
         self.stmts(&f.body);
         self.scopes.pop();
+        self.free_at_close(f);
         let ctx = self.fctx.take().expect("function context");
         // Layout locals of file-scope arrays at the top of the function.
         let mut text = String::new();
@@ -54,6 +56,52 @@ impl<'a> Tr<'a> {
             self.edit(span, format!("{prefix}{}", body.trim_end()));
         }
         self.cur_fn = None;
+    }
+
+    /// Frees the function's local arrays before the closing brace of its body
+    /// (not in main: its arrays live until xmpc_finalize).
+    fn free_at_close(&mut self, f: &Function) {
+        let frees = std::mem::take(&mut self.fn_frees);
+        if frees.is_empty() || f.name == "main" {
+            return;
+        }
+        let body = &self.src[f.span.start..f.span.end];
+        let Some(close) = body.rfind('}') else { return };
+        let at = f.span.start + close;
+        let text: String = frees.iter().rev().map(|d| format!("    xmpc_array_free(NULL, {d});\n")).collect();
+        self.edit(Span::new(at, at), text);
+    }
+
+    /// `return [e];` with local arrays to free: `{ T r = e; free...; return r; }`
+    /// (the value is computed before the arrays go).
+    fn free_at_return(&mut self, s: &Stmt, e: Option<&Expr>) {
+        let Some(f) = self.cur_fn else { return };
+        if self.fn_frees.is_empty() || f.name == "main" {
+            return;
+        }
+        let frees: String = self.fn_frees.iter().rev().map(|d| format!("xmpc_array_free(NULL, {d}); ")).collect();
+        let text = &self.src[s.span.start..s.span.end];
+        if !text.starts_with("return") {
+            return;
+        }
+        let end = s.span.start + text.rfind(';').map_or(text.len(), |p| p + 1);
+        match e {
+            None => {
+                self.edit(Span::new(s.span.start, s.span.start), format!("{{ {frees}"));
+                self.edit(Span::new(end, end), " }");
+            }
+            Some(_) => {
+                // the declared return type: the text before the name, less storage classes
+                let head = &self.src[f.span.start..f.name_span.start];
+                let ty: Vec<&str> = head
+                    .split_whitespace()
+                    .filter(|w| !matches!(*w, "static" | "inline" | "extern" | "__inline" | "__inline__"))
+                    .collect();
+                let ty = ty.join(" ");
+                self.edit(Span::new(s.span.start, s.span.start + 6), format!("{{ {ty} _XMP_ret ="));
+                self.edit(Span::new(end, end), format!(" {frees}return _XMP_ret; }}"));
+            }
+        }
     }
 
     fn stmts(&mut self, list: &'a [Stmt]) {
@@ -121,6 +169,12 @@ impl<'a> Tr<'a> {
         }
         if let Some(a) = pending {
             code = self.create_array(a, p, &ind);
+            let ar = &self.arrs[a];
+            // the body's own list (file scope + function scope); nested blocks: not freed
+            let top = self.cur_fn.is_some() && self.scopes.len() == 2;
+            if top && !ar.global && !ar.pointer && !ar.deferred {
+                self.fn_frees.push(ar.desc.clone());
+            }
             let prefix = format!("{comment}\n{code}");
             self.pending_local.push((p.dir.span, prefix, a, ind));
         } else {
@@ -178,7 +232,12 @@ impl<'a> Tr<'a> {
                 self.expr(cond);
                 self.stmt(body);
             }
-            StmtKind::Return(Some(e)) => self.expr(e),
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.expr(e);
+                }
+                self.free_at_return(s, e.as_ref());
+            }
             StmtKind::Pragma(p) => self.pragma(p),
             StmtKind::Verbatim => self.verbatim_check(s.span),
             _ => {}

@@ -174,6 +174,9 @@ struct Unit {
     onto: HashMap<String, String>,
     /// Aligned arrays to redeclare: name, element type and attributes, rank, directive.
     redecl: Vec<(String, String, usize, Span)>,
+    /// A procedure's lines that free its array descriptors, run at each exit
+    /// (`return`, `end`); empty for a main program or module.
+    frees: Vec<String>,
 }
 
 const IND: &str = "      ";
@@ -304,12 +307,37 @@ impl<'a> Tr<'a> {
         let u = self.unit_body(&v, f.kind == FuncKind::Program);
         if f.kind == FuncKind::Program {
             self.main_program(f);
+        } else if !u.frees.is_empty() {
+            let at = self.exit_at(f);
+            let text: String = u.frees.iter().map(|l| format!("{IND}{l}\n")).collect();
+            self.edits.push(Edit { span: Span::new(at, at), text });
         }
         self.hosts.push(u);
         for c in &f.contains {
             self.func(c);
         }
         self.hosts.pop();
+    }
+
+    /// Start of the line of a procedure's `end` statement, or of its `contains`.
+    fn exit_at(&self, f: &Function) -> usize {
+        let stop = f.contains.first().map_or(f.span.end, |c| c.span.start);
+        let text = &self.src[f.span.start..stop];
+        let trimmed = text.trim_end();
+        let mut at = f.span.start + trimmed.rfind('\n').map_or(0, |p| p + 1);
+        if !f.contains.is_empty() {
+            // the `contains` line: the last line of the part before the first contained
+            // procedure that is not blank or a comment
+            let mut off = 0;
+            for line in text.split_inclusive('\n') {
+                let t = lc(line.trim_start());
+                if t.starts_with("contains") && (t.len() == 8 || !t.as_bytes()[8].is_ascii_alphanumeric() && t.as_bytes()[8] != b'_') {
+                    at = f.span.start + off;
+                }
+                off += line.len();
+            }
+        }
+        at
     }
 
     /// A module's specification part: handles become module variables, the setup a
@@ -353,7 +381,6 @@ impl<'a> Tr<'a> {
     /// Translates the specification part and statements of a unit; returns its XMP
     /// declarations (for contained procedures).
     fn unit_body(&mut self, f: &View<'a>, is_main: bool) -> Unit {
-        let _ = is_main;
         let mut u = Unit::default();
         // host and module declarations
         let mut inherited: Vec<Unit> = self.hosts.clone();
@@ -591,6 +618,10 @@ impl<'a> Tr<'a> {
                 shadows.get(&lc(name)),
             );
         }
+        if is_main || f.module.is_some() {
+            // main program and module arrays live for the whole run
+            u.frees.clear();
+        }
         let rd = std::mem::take(&mut u.redecl);
         if !rd.is_empty() {
             self.redeclare(f.body, f.symbols, &rd);
@@ -811,6 +842,7 @@ impl<'a> Tr<'a> {
         };
         let alloc = sym.attrs.iter().any(|a| a == "allocatable") && dims.iter().all(|d| d.deferred);
         let param = sym.sclass == xmpc_ir::StorageClass::Param;
+        let saved = sym.attrs.iter().any(|a| a == "save");
         let dummy = param && !dims.iter().any(|d| d.deferred);
         // `a(:)`, `a(0:, :)`: the IR does not tell `:` from `*`, the declaration does
         let assumed = param
@@ -1007,6 +1039,7 @@ impl<'a> Tr<'a> {
             let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
             lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
             u.setup.extend(lines);
+            u.frees.push(format!("call xmpf_array_free({h})"));
             let gx = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
             u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, templ: lc(&with.name.name), talign });
             u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
@@ -1062,7 +1095,7 @@ impl<'a> Tr<'a> {
         u.arrays.insert(
             key.clone(),
             Arr {
-                handle: h,
+                handle: h.clone(),
                 ndims: nd,
                 dl: dl.clone(),
                 ext: ext.clone(),
@@ -1074,8 +1107,14 @@ impl<'a> Tr<'a> {
         );
         if alloc {
             u.pending.insert(key.clone(), (nd, lines));
+            if !param && !saved {
+                u.frees.push(format!("if (allocated({name})) call xmpf_array_free({h})"));
+            }
         } else {
             u.setup.extend(lines);
+            if !saved {
+                u.frees.push(format!("call xmpf_array_free({h})"));
+            }
         }
         u.redecl.push((name.to_string(), format!("{etxt}, allocatable, target"), nd, dspan));
     }
@@ -1247,6 +1286,7 @@ impl<'a> Tr<'a> {
                     text: format!("call xmpf_stop({code})"),
                 });
             }
+            StmtKind::Return(_) if !u.frees.is_empty() => self.ret(s, u),
             StmtKind::Call { name, args } if lc(name) == "exit" => {
                 let low = lc(self.text(s.span));
                 if let Some(k) = find_word(&low, "exit", 0) {
@@ -1266,6 +1306,24 @@ impl<'a> Tr<'a> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// `return` of a procedure with descriptors to free: the frees before it; a
+    /// one-line `if (c) return` becomes an if block.
+    fn ret(&mut self, s: &Stmt, u: &Unit) {
+        let ls = self.line_start(s.span.start);
+        let end = self.stmt_end(s.span.start);
+        let low = lc(&self.src[ls..end]);
+        let Some(k) = find_word(&low, "return", s.span.start - ls) else { return };
+        let at = ls + k;
+        let before = low[..k].trim();
+        let calls: String = u.frees.iter().map(|l| format!("{l}\n{IND}")).collect();
+        if before.is_empty() || before.bytes().all(|b| b.is_ascii_digit()) {
+            self.edits.push(Edit { span: Span::new(at, at), text: calls });
+        } else {
+            self.edits.push(Edit { span: Span::new(at, at), text: format!("then\n{IND}{calls}") });
+            self.edits.push(Edit { span: Span::new(end, end), text: format!("\n{IND}end if") });
         }
     }
 
@@ -1305,8 +1363,10 @@ impl<'a> Tr<'a> {
                 continue;
             };
             if dealloc {
-                // an allocatable: deallocated as usual
+                // an allocatable: deallocated as usual, its descriptor freed first
                 kept.push(o.clone());
+                lines.push(format!("call xmpf_array_free(xmpf_d_{key})"));
+                any = true;
                 continue;
             }
             any = true;
@@ -1343,12 +1403,16 @@ impl<'a> Tr<'a> {
         if !any {
             return;
         }
-        let before = lc(self.text(s.span))[..k].trim().to_string();
-        if !before.is_empty() && !before.bytes().all(|b| b.is_ascii_digit()) {
+        // the text before the keyword on its line (the statement may be the action
+        // of a one-line `if`, whose span starts at the keyword)
+        let ls = self.line_start(s.span.start);
+        let before = lc(&self.src[ls..s.span.start + k]).trim().to_string();
+        let one_line_if = !before.is_empty() && !before.bytes().all(|b| b.is_ascii_digit());
+        if one_line_if && !dealloc {
             self.err("XMP0403", s.span, "allocate/deallocate of an aligned array in a one-line `if`", "use an if block");
             return;
         }
-        if kept.iter().any(|o| o.contains('=')) {
+        if !dealloc && kept.iter().any(|o| o.contains('=')) {
             self.err("XMP0403", s.span, "allocate/deallocate options (stat=, source=, ...) with aligned arrays", "not supported yet");
             return;
         }
@@ -1358,6 +1422,10 @@ impl<'a> Tr<'a> {
         let mut out = lines[0].clone();
         for l in &lines[1..] {
             out.push_str(&format!("\n{IND}{l}"));
+        }
+        if one_line_if {
+            // `if (c) deallocate(a)` → an if block
+            out = format!("then\n{IND}{out}\n{IND}end if");
         }
         self.edits.push(Edit { span: Span::new(s.span.start + k, end), text: out });
     }

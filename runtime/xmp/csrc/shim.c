@@ -290,3 +290,9 @@ void *xs_win_query(F w, int rank) {
   return p;
 }
 void xs_win_sync(F w) { MPI_Win_sync(MPI_Win_f2c(w)); }
+/* Collective over the window's communicator: ends the epoch of xs_win_shared. */
+void xs_win_free(F w) {
+  MPI_Win x = MPI_Win_f2c(w);
+  MPI_Win_unlock_all(x);
+  MPI_Win_free(&x);
+}

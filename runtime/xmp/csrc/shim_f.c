@@ -310,6 +310,19 @@ void xmpf_array_attach_(const i8 *h, LOCARGS, const int *ndims, const i8 *ext, v
   xmpc_array_attach(LOC, a, p, bytes);
 }
 
+/* End of a procedure's local or dummy aligned array (or deallocate of an
+ * allocatable one): collective over the array's nodes. */
+void xmpf_array_free_(const i8 *h) {
+  xmpc_array *a = (xmpc_array *)H(h);
+  for (int k = 0; k < nfull; k++)
+    if (full_arrays[k] == a) {
+      full_arrays[k] = full_arrays[nfull - 1];
+      full_addrs[k] = full_addrs[--nfull];
+      break;
+    }
+  xmpc_array_free(NULL, a);
+}
+
 static void check_not_full(const xmpc_loc *loc, const void *a) {
   if (is_full(a)) xmpc_fatal(loc, "not supported in Fortran for an array aligned with a cyclic template dimension");
 }

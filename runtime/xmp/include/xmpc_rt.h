@@ -216,9 +216,18 @@ void xmpc_array_attach_whole(const struct xmpc_loc *loc, xmpc_array *a, void *p,
 // dummy argument described again by the callee. The caller checks that the
 // layouts agree. Returns the array to use: the block's first array when `a`
 // maps it the same way (its cached reflect plans are reused: a procedure called
-// in a loop does not build them at every call), else `a`. xmp_desc_of(p) keeps
-// giving the block's first array.
+// in a loop does not build them at every call; `a` is then freed and must not
+// be used), else `a`. xmp_desc_of(p) keeps giving the block's first array.
+// Either way the returned handle is given back with xmpc_array_free.
 xmpc_array *xmpc_array_view(const struct xmpc_loc *loc, xmpc_array *a, void *p, size_t bytes);
+
+// Added: frees an array descriptor at the end of its scope (a procedure's local
+// or dummy array, a deallocated allocatable). Collective over the array's nodes
+// (its cached reflect plans' shared-memory windows are freed with MPI_Win_free).
+// Storage from xmpc_array_alloc is freed; storage given by the caller
+// (attach, view) is not. A handle returned by xmpc_array_view for another
+// array only undoes that view. NULL: nothing. The handle must not be used after.
+void xmpc_array_free(const struct xmpc_loc *loc, xmpc_array *a);
 
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local

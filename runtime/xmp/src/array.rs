@@ -47,6 +47,11 @@ pub struct xmpc_array {
     pub bytes: usize,
     /// (widths lo, widths hi, periodic) → persistent reflect plan.
     pub plans: HashMap<PlanKey, Plan>,
+    /// `base` was allocated by the runtime (xmpc_array_alloc) with this alignment.
+    pub own_align: Option<usize>,
+    /// Views that resolved to this array (xmpc_array_view) and are not freed yet:
+    /// xmpc_array_free of such a handle only takes one off.
+    pub views: u32,
 }
 
 pub type Array = xmpc_array;
@@ -234,9 +239,27 @@ impl Array {
         }
         self.base = p;
         self.bytes = bytes;
+        self.own_align = Some(align);
         state::with(|s| s.arrays.insert(p as usize, self as *mut Array as usize));
         Ok(p)
     }
+    /// Frees a block allocated by `allocate` and forgets its address.
+    fn release_storage(&mut self) {
+        let me = self as *mut Array as usize;
+        let base = self.base as usize;
+        state::with(|s| {
+            if s.arrays.get(&base) == Some(&me) {
+                s.arrays.remove(&base);
+            }
+        });
+        if let Some(align) = self.own_align.take() {
+            // SAFETY: `base` was allocated by `allocate` with this size and alignment.
+            unsafe { std::alloc::dealloc(self.base, std::alloc::Layout::from_size_align_unchecked(self.bytes, align)) };
+        }
+        self.base = std::ptr::null_mut();
+        self.bytes = 0;
+    }
+
     /// Uses `p` (`bytes` bytes, owned by the caller) as the local block, zeroed.
     fn attach(&mut self, p: *mut u8, bytes: usize) -> Result<(), String> {
         self.layout()?;
@@ -258,6 +281,7 @@ impl Array {
         }
         self.base = p;
         self.bytes = need;
+        self.own_align = None;
         state::with(|s| s.arrays.insert(p as usize, self as *mut Array as usize));
         Ok(())
     }
@@ -315,6 +339,8 @@ pub unsafe extern "C" fn xmpc_array_new(
             base: std::ptr::null_mut(),
             bytes: 0,
             plans: HashMap::new(),
+            own_align: None,
+            views: 0,
         }));
         state::with(|s| s.all_arrays.push(a as usize));
         a
@@ -372,7 +398,7 @@ pub unsafe extern "C" fn xmpc_array_dim(a: *const xmpc_array, dim: c_int, out: *
 /// Added: the local block returned by xmpc_array_alloc (NULL before).
 #[no_mangle]
 pub extern "C" fn xmpc_array_base(a: *const xmpc_array) -> *mut c_void {
-    // SAFETY: array handles are never freed.
+    // SAFETY: a live handle (see xmpc_array_free).
     unsafe { a.as_ref() }.map_or(std::ptr::null_mut(), |a| a.base as *mut c_void)
 }
 
@@ -424,8 +450,9 @@ fn same_mapping(a: &Array, o: &Array) -> bool {
 /// dummy argument described again by the callee. The caller checks that the
 /// layouts agree. Returns the array to use: the block's first array when `a`
 /// maps it the same way (its cached reflect plans are reused: a procedure called
-/// in a loop does not build them at every call), else `a`. xmp_desc_of(p) keeps
-/// giving the block's first array.
+/// in a loop does not build them at every call; `a` is then freed and must not
+/// be used), else `a`. xmp_desc_of(p) keeps giving the block's first array.
+/// Either way the returned handle is given back with xmpc_array_free.
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_array_view(loc: *const XmpcLoc, a: *mut xmpc_array, p: *mut c_void, bytes: usize) -> *mut xmpc_array {
     let me = a;
@@ -440,12 +467,61 @@ pub unsafe extern "C" fn xmpc_array_view(loc: *const XmpcLoc, a: *mut xmpc_array
         }
         a.base = p as *mut u8;
         a.bytes = need;
+        a.own_align = None;
         let first = state::with(|s| *s.arrays.entry(p as usize).or_insert(me as usize)) as *mut xmpc_array;
-        // SAFETY: registered descriptors are never freed.
-        match unsafe { first.as_ref() } {
-            Some(o) if first != me && o.base == a.base && same_mapping(a, o) => first,
+        // SAFETY: registered descriptors are live until xmpc_array_free unregisters them.
+        match unsafe { first.as_mut() } {
+            Some(o) if first != me && o.base == a.base && same_mapping(a, o) => {
+                // `a` is not registered and has no plans: dropped now; the free
+                // of this view's handle takes the count off again
+                o.views += 1;
+                // SAFETY: `me` came from xmpc_array_new and the caller no longer uses it.
+                unsafe { drop_descriptor(me) };
+                first
+            }
             _ => me,
         }
+    })
+}
+
+/// Removes `a` from the runtime's tables and frees it (not its plans' windows).
+unsafe fn drop_descriptor(a: *mut xmpc_array) {
+    let k = a as usize;
+    state::with(|s| s.all_arrays.retain(|&x| x != k));
+    let mut b = Box::from_raw(a);
+    b.release_storage();
+}
+
+/// Added: frees an array descriptor at the end of its scope (a procedure's local
+/// or dummy array, a deallocated allocatable). Collective over the array's nodes
+/// (its cached reflect plans' shared-memory windows are freed with MPI_Win_free).
+/// Storage from xmpc_array_alloc is freed; storage given by the caller
+/// (attach, view) is not. A handle returned by xmpc_array_view for another
+/// array only undoes that view. NULL: nothing. The handle must not be used after.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_free(loc: *const XmpcLoc, a: *mut xmpc_array) {
+    let Some(x) = a.as_mut() else { return };
+    if x.views > 0 {
+        x.views -= 1;
+        return;
+    }
+    guard(loc, || {
+        // in-flight async reflects of this array would unpack into freed memory
+        let busy = state::with(|s| s.pending.values().any(|p| p.1.iter().any(|u| (u.base as usize) >= x.base as usize && (u.base as usize) < x.base as usize + x.bytes.max(1))));
+        if busy {
+            fatal(loc, "array freed while an asynchronous reflect of it is pending (wait_async first)");
+        }
+        // the same order on every node: MPI_Win_free is collective
+        let mut keys: Vec<PlanKey> = x.plans.keys().cloned().collect();
+        keys.sort();
+        for key in keys {
+            if let Some(mut p) = x.plans.remove(&key) {
+                if let Some(w) = p.win.take() {
+                    w.free();
+                }
+            }
+        }
+        drop_descriptor(a);
     })
 }
 

@@ -69,6 +69,7 @@ extern "C" {
     pub(crate) fn xs_win_shared(c: Fint, bytes: c_long, base: *mut *mut c_void) -> Fint;
     pub(crate) fn xs_win_query(w: Fint, rank: c_int) -> *mut c_void;
     pub(crate) fn xs_win_sync(w: Fint);
+    pub(crate) fn xs_win_free(w: Fint);
 }
 
 /// MPI_COMM_NULL as an Fint (queried once: its value differs between MPIs).

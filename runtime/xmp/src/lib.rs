@@ -2,7 +2,8 @@
 //!
 //! Single-threaded by contract (XMP nodes are MPI processes), so global state
 //! lives in a thread-local. Objects handed to C (`xmpc_nodes` ...) are boxed and
-//! never freed: XMP declarations live for the whole program.
+//! never freed (XMP declarations live for the whole program), except arrays:
+//! `xmpc_array_free` ends a function's local array (with its MPI windows).
 //!
 //! Every `extern "C"` function's safety contract is its documentation in the
 //! generated header: pointers are NULL or valid for the stated counts.
@@ -117,7 +118,7 @@ pub(crate) fn finalize_handles() {
         std::mem::take(&mut s.all_arrays)
     });
     for a in arrays {
-        // SAFETY: descriptors from xmpc_array_new are never freed.
+        // SAFETY: all_arrays holds only live descriptors (xmpc_array_free removes them).
         if let Some(a) = unsafe { (a as *mut xmpc_array).as_mut() } {
             a.plans.clear();
         }

@@ -136,11 +136,20 @@ pub struct Want {
     pub bytes: usize,
 }
 
-/// The window of one reflect plan. Never freed by the runtime: MPI_Win_free is
-/// collective, and a plan is dropped only at xmpc_finalize (where processes may
-/// arrive from different exits) or on re-allocation; MPI_Finalize releases it.
+/// The window of one reflect plan. Freed only by `free` (xmpc_array_free, which
+/// all nodes of the array reach together): MPI_Win_free is collective, so a plan
+/// dropped elsewhere (re-allocation, xmpc_finalize, where processes may arrive
+/// from different exits) leaves its window to MPI_Finalize.
 pub struct Win {
     pub win: Fint,
+}
+
+impl Win {
+    /// MPI_Win_free: collective over the plan's shm communicator.
+    pub fn free(self) {
+        // SAFETY: the window was made by setup and is freed once (consumed).
+        unsafe { ffi::xs_win_free(self.win) }
+    }
 }
 
 fn round(n: usize) -> usize {

@@ -70,7 +70,7 @@ pub extern "C" fn xmp_desc_of(addr: *const c_void) -> XmpDesc {
 }
 
 fn arr<'a>(d: XmpDesc) -> Option<&'a Array> {
-    // SAFETY: descriptors are never freed.
+    // SAFETY: a live descriptor (the caller must not use a freed one).
     unsafe { (d as *const xmpc_array).as_ref() }
 }
 

@@ -92,6 +92,11 @@ fn reflect_1d_block_periodic_async() {
 }
 
 #[test]
+fn array_free_releases_plans_and_views() {
+    run_pass("array_free", &[1, 2]);
+}
+
+#[test]
 fn reflect_2d_rows_columns_corners() {
     run_pass("reflect2d", &[1, 2, 4]);
 }
