@@ -168,6 +168,11 @@ fn unsupported_forms_are_located_errors() {
             "XMP0405:7:",
         ),
         (
+            "task_return.f90",
+            "subroutine s(k)\n  integer :: k\n  real :: a(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp task on p(1)\n  if (k > 0) return\n!$xmp end task\n  a(1) = 0\nend subroutine s\n",
+            "XMP0408:9:",
+        ),
+        (
             "unknown.f90",
             "program g\n  integer :: a(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto q\n  a(1) = 1\nend program g\n",
             "XMP0402:5:",

@@ -74,6 +74,7 @@ pub fn translate_with_modules(
         uniq_array: 0,
         find,
         local_mods: BTreeSet::new(),
+        task_depth: 0,
     };
     for it in &unit.items {
         match it {
@@ -141,6 +142,8 @@ struct Tr<'a> {
     find: &'a dyn Fn(&str) -> Option<String>,
     /// The modules defined in this file.
     local_mods: BTreeSet<String>,
+    /// Depth of `task` bodies around the statement being translated.
+    task_depth: usize,
 }
 
 #[derive(Clone)]
@@ -1286,6 +1289,14 @@ impl<'a> Tr<'a> {
                     text: format!("call xmpf_stop({code})"),
                 });
             }
+            // it would skip xmpf_task_end, and the collective frees of the procedure's
+            // arrays would wait for the nodes outside the task
+            StmtKind::Return(_) if self.task_depth > 0 => self.err(
+                "XMP0408",
+                s.span,
+                "`return` out of a `task` body leaves the task without ending it",
+                "set a flag in the task and return after `end task`",
+            ),
             StmtKind::Return(_) if !u.frees.is_empty() => self.ret(s, u),
             StmtKind::Call { name, args } if lc(name) == "exit" => {
                 let low = lc(self.text(s.span));
@@ -1946,7 +1957,9 @@ impl<'a> Tr<'a> {
                 };
                 self.after_dir(p, &[call, "if (xmpf_run /= 0) then".into()]);
                 if let Some(b) = &p.body {
+                    self.task_depth += 1;
                     self.stmt(b, u);
+                    self.task_depth -= 1;
                 }
                 match p.end_span {
                     Some(e) => {
