@@ -911,18 +911,7 @@ pub fn shape_of(kind: CollKind, a: &[&CollArgs]) -> Shape {
                     }
                 })
                 .collect(),
-            CollKind::Gatherv => a
-                .iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    if x.sbuf == IN_PLACE {
-                        arr(x.rcounts, p, i) as u64 * x.rsize
-                    } else {
-                        x.scount as u64 * x.ssize
-                    }
-                })
-                .collect(),
-            CollKind::Allgatherv => a
+            CollKind::Gatherv | CollKind::Allgatherv => a
                 .iter()
                 .enumerate()
                 .map(|(i, x)| {

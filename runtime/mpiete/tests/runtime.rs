@@ -62,21 +62,30 @@ fn lib() -> &'static Path {
     p
 }
 
-fn build_c(dir: &Path) -> PathBuf {
-    let exe = dir.join("ring");
-    check(
-        Command::new("mpicc")
-            .arg("-O1")
-            .arg(format!(
-                "-I{}",
-                root().join("runtime/mpiete-rt/csrc").display()
-            ))
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/ring.c"))
-            .arg(lib())
-            .arg("-o")
-            .arg(&exe),
-    );
+/// Builds `src` against the runtime as `dir/name`: C with mpicc (`mpiete.h` on the
+/// include path) and `flags`, Fortran with mpif90 -O1 -w.
+fn build_prog(dir: &Path, src: &Path, name: &str, flags: &[&str]) -> PathBuf {
+    let exe = dir.join(name);
+    let mut c = if src.extension().is_some_and(|e| e == "c") {
+        let mut c = Command::new("mpicc");
+        c.args(flags).arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display()));
+        c
+    } else {
+        let mut c = Command::new("mpif90");
+        c.args(["-O1", "-w"]);
+        c
+    };
+    check(c.arg(src).arg(lib()).arg("-o").arg(&exe));
     exe
+}
+
+/// A program of tests/programs.
+fn test_prog(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
+}
+
+fn build_c(dir: &Path) -> PathBuf {
+    build_prog(dir, &test_prog("ring.c"), "ring", &["-O1"])
 }
 
 fn build_f(dir: &Path, src: &str) -> PathBuf {
@@ -360,18 +369,7 @@ int main(int argc, char **argv) {
 "#,
     )
     .unwrap();
-    let exe = d.path().join("marks");
-    check(
-        Command::new("mpicc")
-            .arg(format!(
-                "-I{}",
-                root().join("runtime/mpiete-rt/csrc").display()
-            ))
-            .arg(&src)
-            .arg(lib())
-            .arg("-o")
-            .arg(&exe),
-    );
+    let exe = build_prog(d.path(), &src, "marks", &[]);
     let t = d.path().join("t");
     mpirun(2, &exe, &[], "trace", &t, false);
     let ev = events(&t);
@@ -451,15 +449,7 @@ fn assert_times(p: &xmpc_mpiete::predict::Prediction, expect: &[f64]) {
 fn waitany_test_gather_scatter_fortran() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
-    let exe = d.path().join("anytest");
-    check(
-        Command::new("mpif90")
-            .args(["-O1", "-w"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/anytest.f90"))
-            .arg(lib())
-            .arg("-o")
-            .arg(&exe),
-    );
+    let exe = build_prog(d.path(), &test_prog("anytest.f90"), "anytest", &[]);
     let (l, w) = (3e-6, 1e8);
     let model = CommModel::constant(l, w);
     let t = |s: f64| l + s / w;
@@ -513,15 +503,7 @@ fn waitany_test_gather_scatter_fortran() {
 fn waitany_test_gather_scatter_c() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
-    let exe = d.path().join("anytest_c");
-    check(
-        Command::new("mpicc")
-            .arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display()))
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/anytest.c"))
-            .arg(lib())
-            .arg("-o")
-            .arg(&exe),
-    );
+    let exe = build_prog(d.path(), &test_prog("anytest.c"), "anytest_c", &[]);
     let tr = d.path().join("t");
     assert!(mpirun(2, &exe, &[], "trace", &tr, false).contains("ok"));
     let (l, w) = (2e-6, 5e8);
@@ -661,15 +643,7 @@ fn check_more(exe: &Path, d: &Path) {
 fn some_v_persistent_c() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
-    let exe = d.path().join("more_c");
-    check(
-        Command::new("mpicc")
-            .arg(format!("-I{}", root().join("runtime/mpiete-rt/csrc").display()))
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/more.c"))
-            .arg(lib())
-            .arg("-o")
-            .arg(&exe),
-    );
+    let exe = build_prog(d.path(), &test_prog("more.c"), "more_c", &[]);
     check_more(&exe, d.path());
 }
 
@@ -678,14 +652,6 @@ fn some_v_persistent_c() {
 fn some_v_persistent_fortran() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
-    let exe = d.path().join("more_f");
-    check(
-        Command::new("mpif90")
-            .args(["-O1", "-w"])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs/more.f90"))
-            .arg(lib())
-            .arg("-o")
-            .arg(&exe),
-    );
+    let exe = build_prog(d.path(), &test_prog("more.f90"), "more_f", &[]);
     check_more(&exe, d.path());
 }
