@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
+mod common;
+use common::{libdir, staticlib};
+
 // 1-D torus of 8 nodes; neighbours are 2 routers and 1 link apart
 const NSIM: &str = "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n";
 // 3x3x3 torus for the many-rank determinism check
@@ -14,27 +17,6 @@ const COMMON: &str = "[overheads]\ntest = 1e-6\n[protocol]\neager_threshold = 65
 const W: f64 = 1e9;
 /// Contention-free latency between torus neighbours: 2 routers x 50 ns + one 100 ns link.
 const L_NEIGHBOUR: f64 = 2.0 * 50e-9 + 100e-9;
-
-fn libdir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
-fn staticlib() -> PathBuf {
-    let deps = libdir().join("deps");
-    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for e in std::fs::read_dir(&deps).unwrap().flatten() {
-        let n = e.file_name().to_string_lossy().into_owned();
-        if n.starts_with("libxmpc_bsim") && n.ends_with(".a") && !n.contains("main") {
-            let t = e.metadata().unwrap().modified().unwrap();
-            if best.as_ref().is_none_or(|b| t > b.0) {
-                best = Some((t, e.path()));
-            }
-        }
-    }
-    best.map(|b| b.1)
-        .unwrap_or_else(|| libdir().join("libxmpc_bsim.a"))
-}
 
 fn work() -> &'static Path {
     static D: OnceLock<PathBuf> = OnceLock::new();

@@ -6,41 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-const L: f64 = 2e-6; // latency of the test platform
-const BW: f64 = 1e9; // bandwidth
+mod common;
+use common::*;
+
 const OTEST: f64 = 1e-6;
 
-const PLATFORM: &str = "name = \"test\"\n[network]\nlatency = 2e-6\nbandwidth = 1e9\n[overheads]\ntest = 1e-6\n[protocol]\neager_threshold = 65536\n";
-
-fn msg(bytes: u64) -> f64 {
-    L + bytes as f64 / BW
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-12 * b.abs().max(1e-9)
-}
-
-fn libdir() -> PathBuf {
-    // target/<profile>/deps/<test exe>; cargo leaves libxmpc_bsim-<hash>.a in deps/
-    let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
-fn staticlib() -> PathBuf {
-    let deps = libdir().join("deps");
-    let mut best: Option<(std::time::SystemTime, PathBuf)> = None;
-    for e in std::fs::read_dir(&deps).unwrap().flatten() {
-        let n = e.file_name().to_string_lossy().into_owned();
-        if n.starts_with("libxmpc_bsim") && n.ends_with(".a") && !n.contains("main") {
-            let t = e.metadata().unwrap().modified().unwrap();
-            if best.as_ref().is_none_or(|b| t > b.0) {
-                best = Some((t, e.path()));
-            }
-        }
-    }
-    best.map(|b| b.1)
-        .unwrap_or_else(|| libdir().join("libxmpc_bsim.a"))
-}
 
 fn src(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
