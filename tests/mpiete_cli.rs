@@ -56,6 +56,19 @@ fn predict_from_files() {
     assert!(o.status.success() && out.contains("mean of 400 jittered replays"), "{out}{}", stderr(&o));
     let t: f64 = out.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!((t - 6.5).abs() < 0.1 && t != 6.5, "{out}"); // E = 6.5; the mean of 400 draws: sd 0.025
+    // --network: the message crosses an NSIM torus (2 routers, 1 link, 1000 B at 1 GB/s:
+    // about a microsecond) instead of T_comm; with --jitter as well
+    std::fs::write(d.path().join("ring8.toml"), "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n").unwrap();
+    let (c, net, trd) = (p("c.json"), p("ring8.toml"), p("tr"));
+    for extra in [&[][..], &["--jitter", "3"][..]] {
+        let mut args = vec!["mpiete", "predict", "--compute", &c, "--network", &net, "--program", &trd];
+        args.extend_from_slice(extra);
+        let o = xmpc(&args);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{out}{}", stderr(&o));
+        let t: f64 = out.split_whitespace().nth(2).unwrap().parse().unwrap();
+        assert!(t > 5.0 && t < 5.001, "{out}");
+    }
     // merge: the median of three runs per rank and block
     std::fs::write(d.path().join("c3.json"), BLOCKTIMES.replace("\"mean_s\":3.0,\"count\":1}]", "\"mean_s\":9.0,\"count\":1}]")).unwrap();
     let o = xmpc(&["mpiete", "merge", &p("c.json"), &p("c3.json"), &p("cj.json"), "-o", &p("m.json")]);

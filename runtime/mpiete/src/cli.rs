@@ -232,25 +232,22 @@ pub fn render(p: &Prediction, all: bool) -> String {
 }
 
 fn predict(a: &PredictArgs) -> Result<(), String> {
-    let p = match (&a.network, &a.comm, a.jitter) {
-        (Some(n), _, Some(k)) => {
-            let cfg = xmpc_nsim::Config::from_file(n).map_err(|e| format!("NSIM config: {e}"))?;
-            let none = CommModel::constant(0.0, 1.0);
-            predict_jittered(&a.compute, &none, Some(&cfg), &a.program, k, a.seed)?
+    // --network takes precedence over --comm
+    let net = match &a.network {
+        Some(n) => Some(xmpc_nsim::Config::from_file(n).map_err(|e| format!("NSIM config: {e}"))?),
+        None => None,
+    };
+    let p = match (&net, &a.comm, a.jitter) {
+        (None, None, _) => return Err("give --comm FILE or --network NSIM.toml".into()),
+        (Some(cfg), _, None) => predict_with_network(&a.compute, cfg, &a.program)?,
+        (None, Some(c), None) => predict_files(&a.compute, c, &a.program)?,
+        (_, comm, Some(k)) => {
+            let cm = match (&net, comm) {
+                (None, Some(c)) => CommData::load(c)?.model(),
+                _ => CommModel::constant(0.0, 1.0),
+            };
+            predict_jittered(&a.compute, &cm, net.as_ref(), &a.program, k, a.seed)?
         }
-        (None, Some(c), Some(k)) => {
-            let cm = CommData::load(c)?.model();
-            predict_jittered(&a.compute, &cm, None, &a.program, k, a.seed)?
-        }
-        (network, comm, None) => match (network, comm) {
-        (Some(n), _) => {
-            let cfg = xmpc_nsim::Config::from_file(n).map_err(|e| format!("NSIM config: {e}"))?;
-            predict_with_network(&a.compute, &cfg, &a.program)?
-        }
-        (None, Some(c)) => predict_files(&a.compute, c, &a.program)?,
-        (None, None) => return Err("give --comm FILE or --network NSIM.toml".into()),
-        },
-        (None, None, Some(_)) => return Err("give --comm FILE or --network NSIM.toml".into()),
     };
     print!("{}", render(&p, a.all_ranks));
     if let Some(j) = &a.json {
