@@ -14,12 +14,8 @@ use crate::dist::{BLOCK, DUP, GBLOCK};
 use crate::err::{fatal, guard, XmpcLoc};
 use crate::ffi::{self, Fint};
 use crate::reduce::TYPE_SIZES;
+use crate::reflect::{check_width, neighbours, owned};
 use std::ffi::{c_int, c_long, c_void};
-
-/// Owned count of coordinate `c` on array dim `d`.
-fn owned(a: &Array, d: usize, c: i64) -> i64 {
-    a.layout_for(d, Some(c)).map_or(0, |x| (x.upper - x.lower + 1).max(0))
-}
 
 /// The region of the local block described by `ty`, packed.
 fn pack(a: &Array, ty: Fint) -> Vec<u8> {
@@ -63,26 +59,13 @@ fn run(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool], ty: c_int) -> Res
         }
         let nd = nd as usize;
         let x = a.dims[d];
-        if wlo[d] > x.shadow_lo || whi[d] > x.shadow_hi {
-            return Err(format!(
-                "reduce_shadow width {}:{} exceeds the shadow {}:{} of dimension {}",
-                wlo[d],
-                whi[d],
-                x.shadow_lo,
-                x.shadow_hi,
-                d + 1
-            ));
-        }
+        check_width("reduce_shadow", &x, wlo[d], whi[d], d)?;
         let n = x.upper - x.lower + 1;
         if n <= 0 {
             continue;
         }
         let (procs, me) = (nodes.dims[nd], nodes.coords[nd]);
-        let live: Vec<i64> = (0..procs).filter(|&q| owned(a, d, q) > 0).collect();
-        let pos = live.iter().position(|&q| q == me).unwrap();
-        let wrap = periodic[d];
-        let lower_nb = if pos > 0 { Some(live[pos - 1]) } else if wrap { live.last().copied() } else { None };
-        let upper_nb = if pos + 1 < live.len() { Some(live[pos + 1]) } else if wrap { Some(live[0]) } else { None };
+        let (lower_nb, upper_nb) = neighbours(a, d, procs, me, periodic[d]);
         let rank_of = |q: Option<i64>| {
             q.map_or(-1, |q| {
                 let mut c = nodes.coords.clone();
@@ -95,7 +78,8 @@ fn run(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool], ty: c_int) -> Res
             if w == 0 {
                 continue;
             }
-            if live.iter().any(|&q| owned(a, d, q) < w) {
+            // a node that owns something owns fewer than w elements
+            if (0..procs).any(|q| (1..w).contains(&owned(a, d, q))) {
                 return Err(format!("reduce_shadow width {w} exceeds a node's elements on dimension {}", d + 1));
             }
             // dir 0: my lower shadow goes down, the upper neighbour's lower shadow is

@@ -15,7 +15,7 @@
 //! for a non-contiguous persistent send is 10-20x slower than pack + a
 //! contiguous send (measured on the 2048x2048 column halo).
 
-use crate::array::{xmpc_array, Array};
+use crate::array::{xmpc_array, Array, XmpcDim};
 use crate::dist::{BLOCK, DUP, GBLOCK};
 use crate::err::{fatal, guard, XmpcLoc};
 use crate::ffi::{self, Fint};
@@ -88,8 +88,31 @@ fn subarray(a: &Array, d: usize, start: i64, count: i64) -> Fint {
 }
 
 /// Owned count of coordinate `c` on array dim `d`.
-fn owned(a: &Array, d: usize, c: i64) -> i64 {
+pub(crate) fn owned(a: &Array, d: usize, c: i64) -> i64 {
     a.layout_for(d, Some(c)).map_or(0, |x| (x.upper - x.lower + 1).max(0))
+}
+
+/// `what`'s widths on dim `d` must fit in the shadow.
+pub(crate) fn check_width(what: &str, x: &XmpcDim, wlo: i64, whi: i64, d: usize) -> Result<(), String> {
+    if wlo > x.shadow_lo || whi > x.shadow_hi {
+        return Err(format!(
+            "{what} width {wlo}:{whi} exceeds the shadow {}:{} of dimension {}",
+            x.shadow_lo,
+            x.shadow_hi,
+            d + 1
+        ));
+    }
+    Ok(())
+}
+
+/// Neighbour coordinates of `me` on dim `d` among those that own something (lower,
+/// upper; wrapping around when `wrap`) and `me`'s place among them.
+pub(crate) fn neighbours(a: &Array, d: usize, procs: i64, me: i64, wrap: bool) -> (Option<i64>, Option<i64>) {
+    let live: Vec<i64> = (0..procs).filter(|&q| owned(a, d, q) > 0).collect();
+    let pos = live.iter().position(|&q| q == me).unwrap();
+    let lower = if pos > 0 { Some(live[pos - 1]) } else if wrap { live.last().copied() } else { None };
+    let upper = if pos + 1 < live.len() { Some(live[pos + 1]) } else if wrap { Some(live[0]) } else { None };
+    (lower, upper)
 }
 
 fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan, String> {
@@ -135,26 +158,12 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         if fmt != BLOCK && fmt != GBLOCK {
             return Err(format!("reflect on a cyclic array dimension {}", d + 1));
         }
-        if wlo[d] > x.shadow_lo || whi[d] > x.shadow_hi {
-            return Err(format!(
-                "reflect width {}:{} exceeds the shadow {}:{} of dimension {}",
-                wlo[d],
-                whi[d],
-                x.shadow_lo,
-                x.shadow_hi,
-                d + 1
-            ));
-        }
+        check_width("reflect", &x, wlo[d], whi[d], d)?;
         let n = x.upper - x.lower + 1;
         if n <= 0 {
             continue;
         }
-        // neighbours among the coordinates that own something
-        let live: Vec<i64> = (0..procs).filter(|&q| owned(a, d, q) > 0).collect();
-        let pos = live.iter().position(|&q| q == me).unwrap();
-        let wrap = periodic[d];
-        let lower_nb = if pos > 0 { Some(live[pos - 1]) } else if wrap { live.last().copied() } else { None };
-        let upper_nb = if pos + 1 < live.len() { Some(live[pos + 1]) } else if wrap { Some(live[0]) } else { None };
+        let (lower_nb, upper_nb) = neighbours(a, d, procs, me, periodic[d]);
         let rank_of = |q: i64| {
             let mut c = nodes.coords.clone();
             c[nd] = q;
