@@ -12,3 +12,14 @@ cargo test --workspace --locked "$@"
 # Every conformance program at every process count it declares.
 cargo run -q --locked -p xmpc-testsuite -- conformance -j 2
 testsuite/apps/check.sh
+# Omni's own C test suites (../shared/external beside the checkout, or $XMPC_EXTERNAL),
+# built by their Makefiles with xmpcc: no line passing in the committed snapshot
+# (testsuite/omni/*.json) may fail (docs/omni-compat.md, "Running Omni's suites").
+omni_ext="${XMPC_EXTERNAL:-../shared/external}"
+for s in omni-xmp-c omni-xmp-c-local; do
+  if [ -d "$omni_ext/$s" ]; then
+    cargo run -q --locked -p xmpc-testsuite -- omni "$omni_ext/$s" -j 2
+  else
+    echo "test.sh: $omni_ext/$s not found: Omni's $s suite NOT run (set XMPC_EXTERNAL to the directory holding it)" >&2
+  fi
+done

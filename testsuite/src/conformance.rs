@@ -243,13 +243,21 @@ fn tail(s: &str, n: usize) -> String {
 /// Runs `cmd` with stdout/stderr sent to files, in its own process group, killing
 /// the group after `timeout`. Returns (exit code or None on timeout/signal, stdout, stderr, timed out).
 fn run_limited(mut cmd: Command, out_base: &Path, timeout: Duration) -> std::io::Result<(Option<i32>, String, String, bool)> {
-    use std::os::unix::process::CommandExt;
     let out_path = PathBuf::from(format!("{}.stdout", out_base.display()));
     let err_path = PathBuf::from(format!("{}.stderr", out_base.display()));
-    cmd.stdin(Stdio::null())
-        .stdout(std::fs::File::create(&out_path)?)
-        .stderr(std::fs::File::create(&err_path)?)
-        .process_group(0);
+    cmd.stdout(std::fs::File::create(&out_path)?).stderr(std::fs::File::create(&err_path)?);
+    let (status, timed_out) = wait_limited(cmd, timeout)?;
+    let so = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let se = std::fs::read_to_string(&err_path).unwrap_or_default();
+    Ok((status.and_then(|s| s.code()), so, se, timed_out))
+}
+
+/// Spawns `cmd` with stdin from /dev/null in its own process group and waits for it,
+/// killing the whole group after `timeout` (and reaping the group's orphans, e.g. a
+/// hydra proxy, after a clean exit). Returns (exit status or None on timeout, timed out).
+pub(crate) fn wait_limited(mut cmd: Command, timeout: Duration) -> std::io::Result<(Option<std::process::ExitStatus>, bool)> {
+    use std::os::unix::process::CommandExt;
+    cmd.stdin(Stdio::null()).process_group(0);
     let mut child = cmd.spawn()?;
     let pid = child.id();
     let start = Instant::now();
@@ -267,13 +275,10 @@ fn run_limited(mut cmd: Command, out_base: &Path, timeout: Duration) -> std::io:
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    // A clean exit can leave orphans of the group (e.g. a hydra proxy); reap them.
     if !timed_out {
         kill_group(pid);
     }
-    let so = std::fs::read_to_string(&out_path).unwrap_or_default();
-    let se = std::fs::read_to_string(&err_path).unwrap_or_default();
-    Ok((status.and_then(|s| s.code()), so, se, timed_out))
+    Ok((status, timed_out))
 }
 
 /// SIGKILL to the process group led by `pid` (a child started with `process_group(0)`).
@@ -290,7 +295,7 @@ fn kill_group(pid: u32) {
     }
 }
 
-fn is_open_mpi(mpiexec: &str) -> bool {
+pub(crate) fn is_open_mpi(mpiexec: &str) -> bool {
     Command::new(mpiexec)
         .arg("--version")
         .output()

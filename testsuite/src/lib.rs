@@ -2,6 +2,7 @@
 //! pipeline over it.
 
 pub mod conformance;
+pub mod omni;
 
 use std::path::{Path, PathBuf};
 

@@ -4,12 +4,17 @@
 //! cargo run -p xmpc-testsuite -- conformance [--filter X]... [--np-max N] [-j N]
 //!     [--fast] [--list] [--timeout SECS] [--xmpc PATH] [--mpiexec PATH] [--work DIR]
 //!     [--dir DIR] [-v] [-- XMPC-FLAGS...]
+//! cargo run -p xmpc-testsuite -- omni SUITE-DIR [--json FILE] [--keep DIR] [-j N]
+//!     [--timeout SECS] [--filter AREA]... [--snapshot FILE | --no-snapshot] [--update]
+//!     [--xmpc PATH] [--mpiexec PATH] [-v]
 //! ```
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use xmpc_testsuite::conformance::{self, Options};
+
+mod omni_main;
 
 const USAGE: &str = "\
 usage: xmpc-testsuite conformance [options] [-- xmpc flags]
@@ -24,12 +29,15 @@ usage: xmpc-testsuite conformance [options] [-- xmpc flags]
   --work DIR      executables and outputs (default target/<profile>/conformance)
   --dir DIR       the programs (default testsuite/xmp/C)
   -v              print every run, not only failures
-Exit status: 0 all passed, 1 a failure, 2 bad usage.";
+Exit status: 0 all passed, 1 a failure, 2 bad usage.
+
+usage: xmpc-testsuite omni SUITE-DIR [options]   (Omni's own test suites; -h for more)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("conformance") => conformance_main(&args[1..]),
+        Some("omni") => omni_main::main(&args[1..]),
         _ => {
             eprintln!("{USAGE}");
             ExitCode::from(2)
