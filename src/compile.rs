@@ -75,6 +75,10 @@ pub struct CcOpts {
     pub warnings: Vec<String>,
     /// Other options for compiling and linking (-fopenmp, -march=native, -std=c11).
     pub extra: Vec<String>,
+    /// Options for the native compiler only (`--native-flag`, Omni's `--Wn`).
+    pub native: Vec<String>,
+    /// Options for the linker only (`--link-flag`, Omni's `--Wl`), after the objects.
+    pub link: Vec<String>,
 }
 
 pub fn cc() -> String {
@@ -108,6 +112,7 @@ fn base_args(o: &CcOpts) -> Vec<String> {
         a.push("-g".into());
     }
     a.extend(o.extra.iter().cloned());
+    a.extend(o.native.iter().cloned());
     for w in &o.warnings {
         a.push(format!("-W{w}"));
     }
@@ -167,6 +172,7 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
     for obj in objs {
         args.push(obj.display().to_string());
     }
+    args.extend(o.link.iter().cloned());
     for d in &o.libdirs {
         args.push(format!("-L{}", d.display()));
     }
@@ -249,6 +255,7 @@ fn fortran_args(o: &CcOpts, fixed: bool) -> Vec<String> {
         a.push("--param=vect-max-version-for-alias-checks=64".into());
     }
     a.extend(o.extra.iter().filter(|x| !x.starts_with("-std=")).cloned());
+    a.extend(o.native.iter().cloned());
     // The runtime entry points take buffers of any type (reductions, bcast): gfortran
     // ≥ 10 rejects such calls in one file without this flag.
     if fc_is_gfortran10() {
@@ -320,4 +327,27 @@ pub fn object_is_fortran(p: &Path) -> bool {
     let Ok(bytes) = std::fs::read(p) else { return false };
     let has = |pat: &[u8]| bytes.windows(pat.len()).any(|w| w == pat);
     has(b"_gfortran_") || has(b"xmpf_main")
+}
+
+/// What `xmpc --show-env` (and Omni's `xmpcc --show-env` / `xmpf90 --show-env`)
+/// prints: `NAME="value"` lines, the variables Omni's test Makefiles read
+/// (`ONESIDED_LIB`, `OMNI_MPICC_CMD`, `OMNI_LINKER_OPT`, `OMNI_HOME`; docs/omni-compat.md).
+/// `OMNI_HOME/include` holds `xmp.h`, as in an Omni installation.
+pub fn show_env(fortran: bool) -> String {
+    let inc = include_dir();
+    let home = inc.parent().map(Path::to_path_buf).unwrap_or_else(|| inc.clone());
+    let rt = runtime_dir().unwrap_or_else(|_| std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)).unwrap_or_default());
+    let link = format!("-L{} -lxmpc_rt {}", rt.display(), NATIVE_LIBS.join(" "));
+    let (compiler, cmd_var, opt_var) = if fortran { (fc(), "OMNI_MPIFC_CMD", "OMNI_MPIFC_OPT") } else { (cc(), "OMNI_MPICC_CMD", "OMNI_MPICC_OPT") };
+    let vars = [
+        ("OMNI_HOME", home.display().to_string()),
+        (cmd_var, compiler.clone()),
+        (opt_var, format!("-I{} -D_XMP -D_XCALABLEMP", inc.display())),
+        ("OMNI_LINKER_CMD", compiler),
+        ("OMNI_LINKER_OPT", link),
+        // xmpc's runtime is built on MPI-3 (one-sided windows): Omni's MPI-3 build
+        // answers the same, and the suites then build with -D_MPI3.
+        ("ONESIDED_LIB", "MPI3".into()),
+    ];
+    vars.iter().map(|(k, v)| format!("{k}=\"{v}\"\n")).collect()
 }

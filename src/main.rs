@@ -23,6 +23,8 @@ Examples:
   xmpc nas.f --emit=directives                    list the directives found, one per line
   xmpc prog.F --lang=fixed                        force fixed-form Fortran
   xmpc prof report run/xmpc_prof.json             re-render an MPI profile and draw charts
+  xmpc --show-env                                 OMNI_HOME, ONESIDED_LIB, ... as Omni's xmpcc prints them
+  xmpcc -omp --Wn\"-O3\" -o prog prog.c            Omni's flags, through the drop-in beside xmpc
 
 Exit status: 0 success, 1 errors in the input, 2 bad command line.";
 
@@ -73,6 +75,12 @@ struct Cli {
     /// Keep the translated C beside each input (prog.xmpc.c).
     #[arg(long, alias = "tmp")]
     keep: bool,
+    /// Option for the native compiler only (not the link); xmpcc's `--Wn`.
+    #[arg(long = "native-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    native_flag: Vec<String>,
+    /// Option for the link only, placed after the objects; xmpcc's `--Wl`.
+    #[arg(long = "link-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    link_flag: Vec<String>,
     /// Source language, overriding the file extension.
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
@@ -181,6 +189,20 @@ enum Colour {
 }
 
 fn main() -> ExitCode {
+    // `xmpc --show-env[=c|fortran]`: the variables Omni's `xmpcc --show-env` prints,
+    // which Omni's Makefiles read (the drop-in commands pass it on).
+    if let Some(a) = std::env::args().nth(1).filter(|a| a == "--show-env" || a.starts_with("--show-env=")) {
+        let fortran = match a.strip_prefix("--show-env=") {
+            None | Some("c") => false,
+            Some("fortran") => true,
+            Some(x) => {
+                eprintln!("error: --show-env={x}: expected c or fortran");
+                return ExitCode::from(2);
+            }
+        };
+        print!("{}", compile::show_env(fortran));
+        return ExitCode::SUCCESS;
+    }
     // `-std=c11` is a single-dash long option to C compilers.
     let args = std::env::args_os().map(|a| match a.to_str() {
         Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
@@ -316,6 +338,8 @@ fn run(cli: &Cli) -> Result<(), Failure> {
                     .chain(cli.mflag.iter().map(|m| format!("-m{m}")))
                     .chain(cli.std.iter().map(|s| format!("-std={s}")))
                     .collect(),
+                native: cli.native_flag.clone(),
+                link: cli.link_flag.clone(),
             };
             let tmp = tempfile::Builder::new().prefix("xmpc-").tempdir().map_err(|e| out_err(format!("cannot create a temporary directory: {e}")))?;
             let mut cs = Vec::new();

@@ -1,0 +1,235 @@
+//! `xmpcc` and `xmpf90`: drop-ins for Omni XcalableMP's compiler commands, so that a
+//! Makefile written for Omni works with `XCC=xmpcc` unchanged. They only rewrite the
+//! command line into `xmpc`'s options and run the `xmpc` installed beside them (the
+//! translation, compilation and linking are xmpc's; docs/omni-compat.md).
+//!
+//! Omni flags: `-xacc`/`--xcalableacc` (XcalableACC directives are always recognised
+//! by xmpc; device offload is refused per directive), `-omp`/`--openmp` (`-fopenmp`),
+//! `--tmp` (`--keep`: the translated source beside the input), `-cpp` (xmpf90: the
+//! Fortran compiler preprocesses), `--Wn"..."` (native compiler options),
+//! `--Wl"..."` (linker options), `--show-env`, `--version`, `-h`/`--help`. Compiler
+//! flags xmpc takes as they are: `-c`, `-o F`, `-I D`, `-D N[=V]`, `-L D`, `-l L`,
+//! `-O*`, `-g`, `-W*`, `-f*`, `-m*`, `-std=*`. Any other flag is an error (exit 2)
+//! that names it, never ignored.
+
+/// What the drop-in does.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Run `xmpc` with these arguments.
+    Xmpc(Vec<String>),
+    Help,
+    Version,
+}
+
+/// Which command: `xmpcc` (C) or `xmpf90` (Fortran). (Each drop-in binary constructs
+/// one of them.)
+#[allow(dead_code)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    Xmpcc,
+    Xmpf90,
+}
+
+impl Which {
+    pub fn name(self) -> &'static str {
+        match self {
+            Which::Xmpcc => "xmpcc",
+            Which::Xmpf90 => "xmpf90",
+        }
+    }
+}
+
+/// Omni flags xmpc does not support, with what they do in Omni (for the error).
+const UNSUPPORTED: &[(&str, &str)] = &[
+    ("-E", "preprocess only"),
+    ("-v", "print the processing steps"),
+    ("--verbose", "print the processing steps"),
+    ("--dry", "print the steps without running them"),
+    ("--debug", "keep Omni's intermediate files"),
+    ("--stop-pp", "stop after Omni's preprocessor"),
+    ("--stop-frontend", "stop after Omni's front end"),
+    ("--stop-translator", "stop after Omni's translator"),
+    ("--stop-backend", "stop after Omni's back end"),
+    ("--stop-compile", "stop after the native compile"),
+    ("--scalasca", "Scalasca instrumentation"),
+    ("--scalasca-all", "Scalasca instrumentation"),
+    ("--tlog", "tlog instrumentation"),
+    ("--tlog-all", "tlog instrumentation"),
+];
+
+/// Options of Omni's pipeline stages xmpc does not have (`--Wp`, `--Wf`, `--Wx`, `--Wb`).
+const STAGE_OPTS: &[(&str, &str)] = &[
+    ("--Wp", "Omni's preprocessor"),
+    ("--Wf", "Omni's front end"),
+    ("--Wx", "Omni's XcodeML translator"),
+    ("--Wb", "Omni's back end"),
+];
+
+/// Rewrites an Omni command line (without the program name) into `xmpc`'s, or lists
+/// every flag that is not supported.
+pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
+    let mut out: Vec<String> = Vec::new();
+    let mut bad = Vec::new();
+    let mut it = args.iter();
+    // flags xmpc takes with a separate value, as they are
+    const WITH_VALUE: &[&str] = &["-o", "-I", "-D", "-L", "-l"];
+    while let Some(a) = it.next() {
+        let a = a.as_str();
+        match a {
+            "-h" | "--help" => return Ok(Action::Help),
+            "--version" => return Ok(Action::Version),
+            "--show-env" => {
+                return Ok(Action::Xmpc(vec![format!("--show-env={}", if which == Which::Xmpf90 { "fortran" } else { "c" })]));
+            }
+            "-xacc" | "--xcalableacc" => {}
+            "-omp" | "--openmp" => out.push("-fopenmp".into()),
+            "--tmp" => out.push("--keep".into()),
+            "-cpp" => {
+                if which == Which::Xmpf90 {
+                    out.push("--native-flag=-cpp".into());
+                }
+                // C sources are always preprocessed
+            }
+            "-c" | "-g" => out.push(a.into()),
+            _ if WITH_VALUE.contains(&a) => match it.next() {
+                Some(v) => {
+                    out.push(a.into());
+                    out.push(v.clone());
+                }
+                None => bad.push(format!("`{a}` needs a value")),
+            },
+            _ if a.starts_with("--Wn") => out.extend(a[4..].split_whitespace().map(|f| format!("--native-flag={f}"))),
+            _ if a.starts_with("--Wl") => out.extend(a[4..].split_whitespace().map(|f| format!("--link-flag={f}"))),
+            _ if a.starts_with("-Wl,") => out.push(format!("--link-flag={a}")),
+            _ if STAGE_OPTS.iter().any(|(p, _)| a.starts_with(p)) => {
+                let (p, what) = STAGE_OPTS.iter().find(|(p, _)| a.starts_with(p)).unwrap();
+                bad.push(format!("`{a}`: {p} passes options to {what}, which xmpc does not have"));
+            }
+            _ if a.starts_with("-O")
+                || (a.len() > 2 && ["-I", "-D", "-L", "-l", "-W", "-f", "-m"].iter().any(|p| a.starts_with(p)))
+                || a.starts_with("-std=") =>
+            {
+                out.push(a.into())
+            }
+            _ if a.starts_with('-') && a.len() > 1 => match UNSUPPORTED.iter().find(|(f, _)| *f == a) {
+                Some((_, what)) => bad.push(format!("`{a}` ({what}) is not supported by xmpc")),
+                None => bad.push(format!("`{a}` is not supported by {}", which.name())),
+            },
+            _ => out.push(a.into()),
+        }
+    }
+    if bad.is_empty() {
+        Ok(Action::Xmpc(out))
+    } else {
+        Err(bad)
+    }
+}
+
+pub fn help(which: Which) -> String {
+    format!(
+        "usage: {n} <OPTIONS> <INPUTFILE> ...
+xmpc's drop-in for Omni XcalableMP's `{n}`: the options are rewritten into xmpc's
+and `xmpc` (installed beside {n}) translates, compiles and links.
+
+  -o FILE, -c, -I DIR, -D NAME[=VAL], -L DIR, -l LIB, -O*, -g    as for a C compiler
+  -W*, -f*, -m*, -std=*          passed to the native compiler
+  --Wn\"OPTIONS\"                  native compiler options (compile only)
+  --Wl\"OPTIONS\"                  linker options
+  -omp, --openmp                 OpenMP (-fopenmp)
+  -xacc, --xcalableacc           XcalableACC (always recognised; device offload refused)
+  --tmp                          keep the translated source (prog.xmpc.c / .F90)
+  -cpp                           (xmpf90) run the preprocessor on Fortran sources
+  --show-env                     print OMNI_HOME, ONESIDED_LIB, ... as Omni does
+  --version, -h, --help
+Other Omni options (-E, --dry, --stop-*, --Wp/--Wf/--Wx/--Wb, ...) are refused with
+exit status 2. See docs/omni-compat.md.",
+        n = which.name()
+    )
+}
+
+/// The drop-in's `main`.
+pub fn main(which: Which) -> std::process::ExitCode {
+    use std::process::ExitCode;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let xargs = match translate(which, &args) {
+        Ok(Action::Help) => {
+            println!("{}", help(which));
+            return ExitCode::SUCCESS;
+        }
+        Ok(Action::Version) => {
+            println!("{} (xmpc {}), a drop-in for Omni XcalableMP's {}", which.name(), env!("CARGO_PKG_VERSION"), which.name());
+            return ExitCode::SUCCESS;
+        }
+        Ok(Action::Xmpc(a)) => a,
+        Err(bad) => {
+            for b in bad {
+                eprintln!("{}: error: {b}", which.name());
+            }
+            eprintln!("{}: see `{} --help`", which.name(), which.name());
+            return ExitCode::from(2);
+        }
+    };
+    if args.is_empty() {
+        eprintln!("{}: error: no input files (see `{} --help`)", which.name(), which.name());
+        return ExitCode::from(2);
+    }
+    let xmpc = match std::env::current_exe() {
+        Ok(e) => e.with_file_name("xmpc"),
+        Err(e) => {
+            eprintln!("{}: error: cannot locate myself: {e}", which.name());
+            return ExitCode::from(2);
+        }
+    };
+    use std::os::unix::process::CommandExt;
+    let err = std::process::Command::new(&xmpc).args(&xargs).exec();
+    eprintln!("{}: error: cannot run {}: {err} (xmpc must be installed beside {})", which.name(), xmpc.display(), which.name());
+    ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(which: Which, s: &str) -> Result<Action, Vec<String>> {
+        let args: Vec<String> = s.split(' ').filter(|x| !x.is_empty()).map(String::from).collect();
+        translate(which, &args)
+    }
+    fn x(v: &[&str]) -> Result<Action, Vec<String>> {
+        Ok(Action::Xmpc(v.iter().map(|s| s.to_string()).collect()))
+    }
+
+    #[test]
+    fn omni_makefile_lines() {
+        // gmove/C/Makefile: $(XCC) ${CFLAG} -o $@ $< ./chk.o
+        assert_eq!(t(Which::Xmpcc, "-D_MPI3 -o gmove_lc_2.x gmove_lc_2.c ./chk.o"), x(&["-D_MPI3", "-o", "gmove_lc_2.x", "gmove_lc_2.c", "./chk.o"]));
+        // chk.o: $(XCC) -c $^ -o $@
+        assert_eq!(t(Which::Xmpcc, "-c ./chk/chk.c -o chk.o"), x(&["-c", "./chk/chk.c", "-o", "chk.o"]));
+        // array.x: $(XCC) -o $@ $< -lm
+        assert_eq!(t(Which::Xmpcc, "-o array.x array.c -lm"), x(&["-o", "array.x", "array.c", "-lm"]));
+        assert_eq!(t(Which::Xmpcc, "-I inc -Iinc2 -D N=4 -L lib -l m -O3 -g a.c"), x(&["-I", "inc", "-Iinc2", "-D", "N=4", "-L", "lib", "-l", "m", "-O3", "-g", "a.c"]));
+    }
+
+    #[test]
+    fn omni_flags() {
+        assert_eq!(t(Which::Xmpcc, "-omp -xacc --tmp -cpp a.c"), x(&["-fopenmp", "--keep", "a.c"]));
+        assert_eq!(t(Which::Xmpf90, "-cpp a.f90"), x(&["--native-flag=-cpp", "a.f90"]));
+        // --Wn"-O3 -march=native": the shell removes the quotes, one argument
+        let a = vec!["--Wn-O3 -march=native".to_string(), "--Wl-Wl,-rpath,/opt".into(), "a.c".into()];
+        assert_eq!(translate(Which::Xmpcc, &a), x(&["--native-flag=-O3", "--native-flag=-march=native", "--link-flag=-Wl,-rpath,/opt", "a.c"]));
+        assert_eq!(t(Which::Xmpcc, "--show-env"), x(&["--show-env=c"]));
+        assert_eq!(t(Which::Xmpf90, "--show-env"), x(&["--show-env=fortran"]));
+        assert_eq!(t(Which::Xmpf90, "--help"), Ok(Action::Help));
+    }
+
+    #[test]
+    fn unsupported_flags_are_each_named() {
+        let e = t(Which::Xmpcc, "-E --stop-pp --Wx-fxmp -U X --frobnicate a.c").unwrap_err();
+        assert_eq!(e.len(), 5, "{e:?}");
+        assert!(e[0].contains("`-E` (preprocess only)"), "{e:?}");
+        assert!(e[1].contains("--stop-pp"));
+        assert!(e[2].contains("`--Wx-fxmp`") && e[2].contains("translator"), "{e:?}");
+        assert!(e[3].contains("`-U`") && e[3].contains("xmpcc"), "{e:?}");
+        assert!(e[4].contains("--frobnicate"));
+        assert!(t(Which::Xmpcc, "a.c -o").unwrap_err()[0].contains("`-o` needs a value"));
+    }
+}

@@ -1,0 +1,104 @@
+//! `xmpcc` / `xmpf90`: the drop-ins for Omni's commands. An Omni-style Makefile builds
+//! with `XCC=xmpcc` unchanged (Omni's flags reach the right stage), `--show-env`
+//! answers what Omni's Makefiles ask, and unsupported flags are named (exit 2).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn run(exe: &str, args: &[&str], dir: &Path) -> Output {
+    Command::new(exe).args(args).current_dir(dir).output().expect("drop-in runs")
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// A bin directory holding `xmpcc` and `xmpf90` (links to this build's), for PATH.
+fn bin_dir(d: &Path) -> PathBuf {
+    let bin = d.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (n, p) in [("xmpcc", env!("CARGO_BIN_EXE_xmpcc")), ("xmpf90", env!("CARGO_BIN_EXE_xmpf90"))] {
+        std::os::unix::fs::symlink(p, bin.join(n)).unwrap();
+    }
+    bin
+}
+
+#[test]
+fn show_env_answers_omni_makefiles() {
+    let d = tempfile::tempdir().unwrap();
+    let o = run(env!("CARGO_BIN_EXE_xmpf90"), &["--show-env"], d.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let s = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(s.lines().any(|l| l == "ONESIDED_LIB=\"MPI3\""), "{s}");
+    assert!(s.contains("OMNI_MPIFC_CMD=\""), "{s}");
+    let o = run(env!("CARGO_BIN_EXE_xmpcc"), &["--show-env"], d.path());
+    let s = String::from_utf8_lossy(&o.stdout).into_owned();
+    let var = |k: &str| s.lines().find_map(|l| l.strip_prefix(&format!("{k}=\""))?.strip_suffix('"').map(String::from)).unwrap_or_else(|| panic!("{k} in {s}"));
+    // util/C/Makefile compiles `mpi_xmp.c` with `-I$(OMNI_HOME)/include` and links
+    // with $(OMNI_LINKER_OPT): the header and the library must be there.
+    assert!(Path::new(&var("OMNI_HOME")).join("include/xmp.h").is_file(), "{s}");
+    let lopt = var("OMNI_LINKER_OPT");
+    let libdir = lopt.split_whitespace().find_map(|w| w.strip_prefix("-L")).unwrap();
+    assert!(Path::new(libdir).join("libxmpc_rt.a").is_file(), "{s}");
+    assert!(lopt.contains("-lxmpc_rt"));
+    assert!(!var("OMNI_MPICC_CMD").is_empty());
+}
+
+#[test]
+fn unsupported_flags_are_named_and_nothing_is_built() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.c"), "int main(void) { return 0; }\n").unwrap();
+    let o = run(env!("CARGO_BIN_EXE_xmpcc"), &["-E", "--Wx-fxmp", "-o", "a.x", "a.c"], d.path());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("xmpcc: error: `-E` (preprocess only) is not supported by xmpc"), "{e}");
+    assert!(e.contains("`--Wx-fxmp`"), "{e}");
+    assert!(!d.path().join("a.x").exists());
+}
+
+/// An Omni test Makefile's shape (gmove/C: `xmpf90 --show-env` decides -D_MPI3, a
+/// helper object compiled with `-c`, `-lm`), with Omni's own flags: `-omp`, `--tmp`,
+/// `--Wn"..."`, `--Wl"..."`, all through `make XCC=xmpcc`.
+#[test]
+fn an_omni_makefile_builds_unchanged() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = bin_dir(d.path());
+    std::fs::create_dir(d.path().join("chk")).unwrap();
+    std::fs::write(d.path().join("chk/chk.c"), "#include <stdio.h>\nvoid chk_int(int e, int r) { if (e == 0 && r == 0) printf(\"PASS\\n\"); else printf(\"ERROR %d %d\\n\", e, r); }\n").unwrap();
+    std::fs::write(
+        d.path().join("t.c"),
+        r#"#include <stdio.h>
+#include <math.h>
+#include <xmp.h>
+#pragma xmp nodes p[2]
+#pragma xmp template t[8]
+#pragma xmp distribute t[block] onto p
+int a[8];
+#pragma xmp align a[i] with t[i]
+void chk_int(int, int);
+int main(void) {
+  int s = 0, i;
+#pragma xmp loop on t[i] reduction(+:s)
+  for (i = 0; i < 8; i++) { a[i] = i; s += a[i]; }
+#ifndef _MPI3
+  s = -1;
+#endif
+  if (xmp_node_num() == 1) chk_int(s != 28 || FROM_WN != 7 || (int)sqrt(49.0) != 7, 0);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    let mk = "ONESIDED_LIB=$(shell xmpf90 --show-env | sed -n '/ONESIDED_LIB=/p' | sed 's/ONESIDED_LIB=//' | sed \"s/\\\"//g\")\nXCC = xmpcc\nCFLAG =\nifeq ($(ONESIDED_LIB),MPI3)\n\tCFLAG = -D_MPI3\nendif\n\nchk.o: ./chk/chk.c\n\t$(XCC) -c $^ -o $@\n\n%.x: %.c chk.o\n\t$(XCC) ${CFLAG} -omp --tmp --Wn\"-DFROM_WN=7 -O2\" --Wl\"-Wl,-Map,t.map\" -o $@ $< ./chk.o -lm\n";
+    std::fs::write(d.path().join("Makefile"), mk).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let o = Command::new("make").arg("t.x").env("PATH", &path).env_remove("MAKEFLAGS").current_dir(d.path()).output().expect("make runs (apt-get install make)");
+    assert!(o.status.success(), "{}", text(&o));
+    let log = String::from_utf8_lossy(&o.stdout);
+    assert!(log.contains("-D_MPI3"), "xmpf90 --show-env did not answer MPI3:\n{log}");
+    assert!(d.path().join("t.xmpc.c").is_file(), "--tmp keeps the translated source");
+    assert!(d.path().join("t.map").is_file(), "--Wl options reach the linker");
+    let r = Command::new("mpiexec").args(["-n", "2", "./t.x"]).current_dir(d.path()).stdin(std::process::Stdio::null()).output().unwrap();
+    assert!(r.status.success(), "{}", text(&r));
+    assert_eq!(String::from_utf8_lossy(&r.stdout).trim(), "PASS", "{}", text(&r));
+}
