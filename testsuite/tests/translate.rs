@@ -706,6 +706,22 @@ fn translation_is_deterministic_and_keeps_user_code() {
     }
 }
 
+/// C gives `main` an implicit `return 0` when it falls off its end; renamed to
+/// `xmpc_user_main` it would not, and the program's exit status was garbage (Omni's
+/// shadow-reflect/C/full3.c printed PASS and failed with a non-zero status). xmpc adds
+/// the return.
+#[test]
+fn main_falling_off_its_end_returns_0() {
+    let src = "#include <stdio.h>\n#pragma xmp nodes p[2]\nint main(){\n#pragma xmp task on p[0]\n  {\n    printf(\"PASS\\n\");\n  }\n}\n";
+    let out = translate("noret.c", src);
+    let user = &out[out.find("int xmpc_user_main").expect("main renamed")..];
+    let body = &user[..user.find("\n}").expect("end of main")];
+    assert!(body.trim_end().ends_with("return 0; /* xmpc: main's implicit return */"), "{user}");
+    // a main that ends in its own return keeps only that one
+    let src = "#pragma xmp nodes p[2]\nint main(void)\n{\n  return 3;\n}\n";
+    assert!(!translate("ret.c", src).contains("implicit return"));
+}
+
 /// A directory with `xmp.h` when the runtime does not ship one yet.
 fn include_dirs(tmp: &Path) -> Vec<PathBuf> {
     let rt = root().join("runtime/xmp/include");

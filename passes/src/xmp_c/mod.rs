@@ -362,6 +362,13 @@ impl<'a> Tr<'a> {
                 if void_ret {
                     post.push_str(&format!("    xmpc_user_main({args});\n    return xmpc_finalize(0);\n}}\n"));
                 } else {
+                    // C gives `main` an implicit `return 0` at its end; the renamed
+                    // function would return garbage (the program's exit status).
+                    let returns = matches!(f.body.last(), Some(Stmt { kind: StmtKind::Return(_), .. }));
+                    let close = f.span.end.saturating_sub(1);
+                    if !returns && self.src.as_bytes().get(close) == Some(&b'}') {
+                        self.edits.push(Edit { span: Span::new(close, close), text: "  return 0; /* xmpc: main's implicit return */\n".into() });
+                    }
                     post.push_str(&format!("    return xmpc_finalize(xmpc_user_main({args}));\n}}\n"));
                 }
             }
