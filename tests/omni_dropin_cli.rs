@@ -102,3 +102,20 @@ int main(void) {
     assert!(r.status.success(), "{}", text(&r));
     assert_eq!(String::from_utf8_lossy(&r.stdout).trim(), "PASS", "{}", text(&r));
 }
+
+/// `xmpf90 -cpp --Wn"-DVAL=5"`: an XMP Fortran program whose value comes from the
+/// native compiler's preprocessor.
+#[test]
+fn xmpf90_passes_native_options_to_the_fortran_compiler() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(
+        d.path().join("t.f90"),
+        "program t\n  integer :: s, i\n!$xmp nodes p(1)\n!$xmp template tt(4)\n!$xmp distribute tt(block) onto p\n  s = 0\n!$xmp loop on tt(i) reduction(+:s)\n  do i = 1, 4\n    s = s + VAL\n  end do\n  print '(a,i0)', 'S=', s\nend program t\n",
+    )
+    .unwrap();
+    let o = run(env!("CARGO_BIN_EXE_xmpf90"), &["-cpp", "--Wn-DVAL=5 -O1", "-o", "t", "t.f90"], d.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let r = Command::new("mpiexec").args(["-n", "1", "./t"]).current_dir(d.path()).stdin(std::process::Stdio::null()).output().unwrap();
+    assert!(r.status.success(), "{}", text(&r));
+    assert_eq!(String::from_utf8_lossy(&r.stdout).trim(), "S=20", "{}", text(&r));
+}
