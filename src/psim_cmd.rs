@@ -150,7 +150,7 @@ impl Prepared {
             // values: program state before the block
             let mut vals = xmpc_psim::env::Values::new(&self.text, self.unit.lang, &defines, &sets, self.args.np, self.args.rank)?;
             if let Some(f) = self.unit.functions().into_iter().find(|f| f.span.start <= b.span.start && b.span.end <= f.span.end) {
-                vals.run(&self.unit, &f.body, &f.symbols, b.span.end);
+                vals.run(&self.unit, &self.text, &f.body, &f.symbols, b.span.end);
             }
             let per_exec = if !model.problems.is_empty() {
                 Err(model.problems.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>().join("; "))

@@ -1,7 +1,7 @@
 //! `xmpc psim probe`: describes the machine it runs on. A small C program (compiled by
-//! `$XMPC_CC`/`cc -O2`, as the measured blocks are) times a read stream at working sets
+//! `$XMPC_CC`/`cc -O2`, as the measured blocks are) times four concurrent read streams at working sets
 //! inside each cache level and beyond the last, dependent chains of adds, multiplies,
-//! divides, square roots and truncations, independent adds (pipes), `log` calls, and
+//! divides, square roots and truncations, 8 independent add/multiply chains (pipes), `log` calls, and
 //! a chain of integer register adds (1 cycle each) for the clock. Times are the
 //! thread's CPU time (a probe descheduled on a shared host is not charged), best of 5.
 
@@ -16,14 +16,14 @@ const PROBE_C: &str = r#"
 #include <time.h>
 static double now(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
 static volatile double sink;
-/* ns per 8-byte element of a read stream over n doubles (4 accumulators) */
+/* ns per 8-byte element read: 4 concurrent streams (the quarters of a), 4 accumulators */
 static double stream(double *a, long n, double budget) {
-    long reps = 1; double best = 1e30, t0, t, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    long reps = 1, q = n / 4; double best = 1e30, t0, t, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (long i = 0; i < n; i++) a[i] = 1.0 + (i & 7);
     for (;;) {
         t0 = now();
         for (long r = 0; r < reps; r++)
-            for (long i = 0; i < n; i += 4) { s0 += a[i]; s1 += a[i + 1]; s2 += a[i + 2]; s3 += a[i + 3]; }
+            for (long i = 0; i < q; i++) { s0 += a[i]; s1 += a[i + q]; s2 += a[i + 2 * q]; s3 += a[i + 3 * q]; }
         t = now() - t0;
         if (t > budget / 8) break;
         reps *= 2;
@@ -31,7 +31,7 @@ static double stream(double *a, long n, double budget) {
     for (int k = 0; k < 5; k++) {
         t0 = now();
         for (long r = 0; r < reps; r++)
-            for (long i = 0; i < n; i += 4) { s0 += a[i]; s1 += a[i + 1]; s2 += a[i + 2]; s3 += a[i + 3]; }
+            for (long i = 0; i < q; i++) { s0 += a[i]; s1 += a[i + q]; s2 += a[i + 2 * q]; s3 += a[i + 3 * q]; }
         t = now() - t0;
         if (t < best) best = t;
     }
@@ -48,9 +48,9 @@ CHAIN(lat_sqrt, 2.0, x = sqrt(x) + 1.0)
 CHAIN(lat_cvt, 3.5, x = (double)(long)x + 0.5)
 CHAIN(cost_log, 2.0, x = log(x) + 2.0)
 static double thr_add(long n) {
-    volatile double seed = 1.0; double a = seed, b = seed, c = seed, d = seed, e = seed, f = seed, g = seed, h = seed;
+    volatile double seed = 1.0, incv = 1e-9, mv = 1.0000001; double inc = incv, m = mv; double a = seed, b = seed, c = seed, d = seed, e = seed, f = seed, g = seed, h = seed;
     double t0 = now(), t;
-    for (long i = 0; i < n; i++) { a += 1e-9; b += 1e-9; c += 1e-9; d += 1e-9; e += 1e-9; f += 1e-9; g += 1e-9; h += 1e-9; }
+    for (long i = 0; i < n; i++) { a += inc; b *= m; c += inc; d *= m; e += inc; f *= m; g += inc; h *= m; }
     t = now() - t0; sink = a + b + c + d + e + f + g + h; return t * 1e9 / (8.0 * n);
 }
 static double clock_ns(long n) {
@@ -74,6 +74,26 @@ static double clock_ns(long n) {
     }
     return best;
 }
+/* ns per instruction of 12 independent register adds (the issue width) */
+static double issue_ns(long n) {
+    double best = 1e30;
+#if defined(__x86_64__)
+    for (int k = 0; k < 5; k++) {
+        unsigned long a = 0, b = 0, c = 0, d = 0, e = 0, f = 0; volatile unsigned long onev = 1; unsigned long one = onev;
+        double t0 = now();
+        for (long i = 0; i < n; i++)
+            __asm__ volatile("add %6, %0\n\tadd %6, %1\n\tadd %6, %2\n\tadd %6, %3\n\tadd %6, %4\n\tadd %6, %5\n\t"
+                             "add %6, %0\n\tadd %6, %1\n\tadd %6, %2\n\tadd %6, %3\n\tadd %6, %4\n\tadd %6, %5"
+                             : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f) : "r"(one));
+        double t = (now() - t0) * 1e9 / (14.0 * n); /* 12 adds + increment and branch */
+        sink = (double)(a + b + c + d + e + f);
+        if (t < best) best = t;
+    }
+#else
+    best = 0;
+#endif
+    return best;
+}
 int main(int argc, char **argv) {
     double budget = argc > 1 ? atof(argv[1]) : 1.0;
     long sizes[8]; int ns = argc - 2;
@@ -81,6 +101,7 @@ int main(int argc, char **argv) {
     long big = 0; for (int i = 0; i < ns; i++) if (sizes[i] > big) big = sizes[i];
     double *a = malloc(big);
     printf("clock_ns %.5f\n", clock_ns(20000000));
+    printf("issue_ns %.5f\n", issue_ns(10000000));
     long n = (long)(budget * 1.5e7);
     printf("add_ns %.5f\nmul_ns %.5f\ndiv_ns %.5f\nsqrt_ns %.5f\ncvt_ns %.5f\nlog_ns %.5f\nthr_add_ns %.5f\n",
            lat_add(n), lat_mul(n), lat_div(n / 4), lat_sqrt(n / 4), lat_cvt(n / 2), cost_log(n / 8), thr_add(n / 2));
@@ -120,7 +141,7 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
     std::fs::write(&src, PROBE_C).map_err(|e| e.to_string())?;
     let exe = dir.path().join("probe");
     let cc = std::env::var("XMPC_CC").ok().filter(|s| !s.is_empty() && !s.contains("mpicc")).unwrap_or_else(|| "cc".into());
-    let out = Command::new(&cc).args(["-O2", "-fno-tree-vectorize"]).arg(&src).arg("-o").arg(&exe).arg("-lm").output().map_err(|e| format!("cannot run {cc}: {e}"))?;
+    let out = Command::new(&cc).args(["-O2", "-fno-tree-vectorize", "-fno-tree-slp-vectorize"]).arg(&src).arg("-o").arg(&exe).arg("-lm").output().map_err(|e| format!("cannot run {cc}: {e}"))?;
     if !out.status.success() {
         return Err(format!("compiling the probe failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
@@ -150,18 +171,19 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
     }
     let ghz = 1.0 / cyc;
     let cy = |ns: f64| (ns / cyc).max(0.5);
-    // ECM: time per 8 bytes at level l = L1 time + the transfers of the levels between
+    // Each level's bandwidth is what a core streams from it (the whole time per byte,
+    // loads included): with `overlap = "full"` the slowest level bounds a loop, which is
+    // what loops with several streams do on this kind of core (docs/psim.md).
     let mut cache = Vec::new();
-    let mut prev = streams[0];
+    let cyc_raw = |ns: f64| ns / cyc;
     for (l, (name, kib)) in caches.iter().enumerate() {
-        let t = streams[l];
-        let bpc = if l == 0 { 8.0 / cy(t) } else { 8.0 / cy((t - prev).max(0.02 * t)) };
-        prev = t;
+        let bpc = 8.0 / cyc_raw(streams[l]);
         cache.push(Cache { name: name.clone(), size_kib: *kib, bytes_per_cycle: (bpc * 100.0).round() / 100.0, line_bytes: 64 });
     }
     let tm = *streams.last().unwrap();
-    let mem_gbs = 8.0 / (tm - prev).max(0.02 * tm);
+    let mem_gbs = 8.0 / tm;
     let round = |x: f64| (x * 100.0).round() / 100.0;
+    let cyc_raw = |ns: f64| ns / cyc;
     let add = round(cy(get("add_ns")?));
     let thr = cy(get("thr_add_ns")?);
     let m = Machine {
@@ -170,6 +192,14 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
         cores: std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1),
         core: Core {
             simd_lanes: 1,
+            issue_width: {
+                let i = get("issue_ns")?;
+                if i > 0.0 {
+                    round(1.0 / cyc_raw(i))
+                } else {
+                    4.0
+                }
+            },
             fp_pipes: (1.0 / thr).round().max(1.0) as u32,
             fma: false,
             load_pipes: 2,
@@ -186,9 +216,9 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
         },
         caches: cache,
         memory: Memory { bandwidth_gbs: round(mem_gbs), latency_ns: 90.0 },
-        compiler: Compiler { vectorize: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "none".into() },
+        compiler: Compiler { vectorize: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "full".into() },
         source: format!(
-            "xmpc psim probe{note}: read-stream ns per 8 B at working sets {:?} B = {:?}; {cc} -O2 -fno-tree-vectorize (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
+            "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?}; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
             sizes,
             streams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
         ),

@@ -48,6 +48,8 @@ pub struct Kernel {
     pub reduction_only: bool,
     /// Contains an `if` (executed as if taken).
     pub branches: bool,
+    /// Conditional branches per iteration.
+    pub branch_count: f64,
     /// Library calls or inlined functions (not vectorised).
     pub calls: bool,
 }
@@ -88,6 +90,10 @@ pub struct Counter<'a> {
     funcs: HashMap<String, &'a Function>,
     pub notes: Vec<String>,
     pub problems: Vec<Problem>,
+    /// Names that change inside the nest being counted (loop variables, assigned
+    /// scalars): an expression reading none of them (and no array) is loop-invariant
+    /// and hoisted by any compiler, so its operations are not counted per iteration.
+    variant: std::collections::HashSet<String>,
 }
 
 /// A scope for inlining: the function whose symbols apply and how its names map to the
@@ -116,7 +122,7 @@ impl<'a> Counter<'a> {
         for f in unit.functions() {
             funcs.insert(norm(unit.lang, &f.name), f);
         }
-        Counter { unit, src, mids: HashMap::new(), core, funcs, notes: vec![], problems: vec![] }
+        Counter { unit, src, mids: HashMap::new(), core, funcs, notes: vec![], problems: vec![], variant: Default::default() }
     }
 
     fn lang(&self) -> Lang {
@@ -137,6 +143,31 @@ impl<'a> Counter<'a> {
     /// A statement list at loop context `loops`: straight statements form one nest,
     /// loops open nested contexts.
     fn list(&mut self, stmts: &[&'a Stmt], sc: &Scope<'a>, loops: &[(String, E)], out: &mut Vec<Nest>, depth: usize) {
+        let saved = std::mem::take(&mut self.variant);
+        if !loops.is_empty() {
+            self.variant = saved.clone();
+            for (v, _) in loops {
+                self.variant.insert(v.clone());
+            }
+            for s in stmts {
+                s.walk(&mut |x| {
+                    let t = match &x.kind {
+                        StmtKind::Assign(l, _) => l.ident(),
+                        StmtKind::Expr(Expr { kind: ExprKind::Assign(_, l, _), .. }) => l.ident(),
+                        StmtKind::Expr(Expr { kind: ExprKind::Unary(_, l), .. }) => l.ident(),
+                        _ => None,
+                    };
+                    if let Some(n) = t {
+                        self.variant.insert(sc.name(&norm(self.unit.lang, n)));
+                    }
+                });
+            }
+        }
+        self.list_inner(stmts, sc, loops, out, depth);
+        self.variant = saved;
+    }
+
+    fn list_inner(&mut self, stmts: &[&'a Stmt], sc: &Scope<'a>, loops: &[(String, E)], out: &mut Vec<Nest>, depth: usize) {
         let mut st = KState { k: Kernel::default(), dep: HashMap::new(), reduction: HashMap::new() };
         let mut first: Option<Span> = None;
         for s in stmts {
@@ -190,6 +221,7 @@ impl<'a> Counter<'a> {
             StmtKind::If { cond, then, els } => {
                 first.get_or_insert(s.span);
                 st.k.branches = true;
+                st.k.branch_count += 1.0;
                 self.expr(cond, sc, st, false);
                 // A loop inside a branch is counted as if the branch ran.
                 self.stmt(then, sc, loops, out, st, first, depth);
@@ -383,6 +415,11 @@ impl<'a> Counter<'a> {
             _ => return None,
         };
         let bytes = elem_bytes(self.unit.types.get(elem));
+        if dims.iter().any(|d| d.deferred) {
+            if let Some(a) = self.allocated(name, sc) {
+                return Some((a.into_iter().map(Some).collect(), bytes));
+            }
+        }
         let ds = dims
             .iter()
             .map(|d| {
@@ -401,6 +438,37 @@ impl<'a> Counter<'a> {
             })
             .collect();
         Some((ds, bytes))
+    }
+
+    /// Extents and lower bounds of a deferred-shape array from the `allocate` statement of
+    /// the function (the first that allocates it).
+    fn allocated(&self, name: &str, sc: &Scope<'a>) -> Option<Vec<(Poly, Poly)>> {
+        let mut found = None;
+        for s in &sc.func.body {
+            s.walk(&mut |x| {
+                if found.is_some() || !matches!(x.kind, StmtKind::Verbatim) {
+                    return;
+                }
+                let t = self.src.get(x.span.range()).unwrap_or("").to_ascii_lowercase();
+                let t = t.trim_start();
+                if let Some(rest) = t.strip_prefix("allocate") {
+                    found = parse_allocate(rest, name).map(|dims| {
+                        dims.into_iter()
+                            .filter_map(|(lo, hi)| {
+                                let hi = text_poly(&hi)?;
+                                let lo = match lo {
+                                    Some(l) => text_poly(&l)?,
+                                    None => Poly::constant(1.0),
+                                };
+                                Some((hi.sub(&lo).add(&Poly::constant(1.0)), lo))
+                            })
+                            .collect()
+                    });
+                }
+            });
+        }
+        let _ = sc;
+        found
     }
 
     /// Whether a name is an array (declared with array or pointer type).
@@ -449,6 +517,9 @@ impl<'a> Counter<'a> {
 
     /// Records an array reference.
     fn array_ref(&mut self, name: &str, subs: &[&Expr], store: bool, sc: &Scope<'a>, st: &mut KState) {
+        if let Some(s) = subs.iter().find(|s| matches!(s.kind, ExprKind::Triplet(..) | ExprKind::Star)) {
+            self.problems.push(Problem { span: s.span, msg: format!("array section `{name}(...:...)`: Fortran array syntax is not modelled (write the loop)") });
+        }
         let mut bytes = 8.0;
         let index = (|| {
             let (dims, b) = self.dims(name, sc)?;
@@ -495,6 +566,9 @@ impl<'a> Counter<'a> {
             }
         }
         match lhs_target(l, self.lang(), &|n| self.is_array(&norm(self.lang(), n), sc)) {
+            Target::Scalar(n) if self.lang().is_fortran() && self.is_array(&norm(self.lang(), n), sc) => {
+                self.problems.push(Problem { span: l.span, msg: format!("whole-array assignment to `{n}`: Fortran array syntax is not modelled (write the loop)") });
+            }
             Target::Scalar(n) => {
                 let n = sc.name(&norm(self.lang(), n));
                 // `s = s + x` (or `s += x`) is a reduction chain
@@ -563,6 +637,7 @@ impl<'a> Counter<'a> {
                 }
                 d
             }
+            ExprKind::Binary(..) if !sub && !self.variant.is_empty() && self.invariant(e, sc) => Dep::new(),
             ExprKind::Binary(op, a, b) => {
                 let mut d = self.expr(a, sc, st, sub);
                 let d2 = self.expr(b, sc, st, sub);
@@ -653,6 +728,40 @@ impl<'a> Counter<'a> {
         }
     }
 
+    /// A callee inlined into a loop: what it assigns changes in the nest.
+    fn add_variant(&mut self, f: &'a Function, inner: &Scope<'a>) {
+        if self.variant.is_empty() {
+            return;
+        }
+        for s in &f.body {
+            s.walk(&mut |x| {
+                let t = match &x.kind {
+                    StmtKind::Assign(l, _) => l.ident(),
+                    StmtKind::Expr(Expr { kind: ExprKind::Assign(_, l, _), .. }) => l.ident(),
+                    _ => None,
+                };
+                if let Some(n) = t {
+                    self.variant.insert(inner.name(&norm(self.unit.lang, n)));
+                }
+            });
+        }
+    }
+
+    /// Reads no array, calls nothing and reads no name that changes in the nest.
+    fn invariant(&self, e: &Expr, sc: &Scope<'a>) -> bool {
+        let mut inv = true;
+        xmpc_passes::blocks::walk::visit_expr(e, &mut |x| match &x.kind {
+            ExprKind::Ident(n) => {
+                if self.variant.contains(&sc.name(&norm(self.lang(), n))) {
+                    inv = false;
+                }
+            }
+            ExprKind::Index(..) | ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::Unary(UnOp::PostInc | UnOp::PreInc | UnOp::PostDec | UnOp::PreDec | UnOp::Deref, _) => inv = false,
+            _ => {}
+        });
+        inv
+    }
+
     /// A C expression statement that calls a function of the file holding loops.
     fn call_stmt_expr(&mut self, e: &Expr, sc: &Scope<'a>, loops: &[(String, E)], out: &mut Vec<Nest>, st: &mut KState, depth: usize) -> Option<()> {
         let ExprKind::Call(c, args) = &e.kind else { return None };
@@ -695,6 +804,7 @@ impl<'a> Counter<'a> {
             return;
         }
         let inner = self.callee_scope(f, args, sc, depth);
+        self.add_variant(f, &inner);
         for a in args {
             self.expr(a, sc, st, false);
         }
@@ -709,6 +819,7 @@ impl<'a> Counter<'a> {
     /// caller's iteration; the value's dependences are the result variable's.
     fn inline_value(&mut self, f: &'a Function, args: &[Expr], sc: &Scope<'a>, st: &mut KState) -> Dep {
         let inner = self.callee_scope(f, args, sc, 0);
+        self.add_variant(f, &inner);
         // arguments that are expressions: their dependences
         let mut d = Dep::new();
         for a in args {
@@ -899,4 +1010,139 @@ impl<'a> Counter<'a> {
             _ => None,
         }
     }
+}
+
+
+/// `(x(n, 0:m+1), y(...))` → the (lower, upper) texts of `name`'s dimensions.
+fn parse_allocate(t: &str, name: &str) -> Option<Vec<(Option<String>, String)>> {
+    let t = t.trim_start().strip_prefix('(')?;
+    // split the top-level list
+    let mut depth = 0;
+    let mut items = vec![String::new()];
+    for c in t.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => break,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        items.last_mut()?.push(c);
+    }
+    for it in items {
+        let it = it.trim();
+        let Some(p) = it.find('(') else { continue };
+        if it[..p].trim() != name {
+            continue;
+        }
+        let inner = it[p + 1..].strip_suffix(')')?;
+        let mut dims = Vec::new();
+        let mut depth = 0;
+        let mut cur = String::new();
+        for c in inner.chars().chain(std::iter::once(',')) {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                ',' if depth == 0 => {
+                    let d = std::mem::take(&mut cur);
+                    match d.split_once(':') {
+                        Some((a, b)) => dims.push((Some(a.trim().to_string()), b.trim().to_string())),
+                        None => dims.push((None, d.trim().to_string())),
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            cur.push(c);
+        }
+        return Some(dims);
+    }
+    None
+}
+
+/// A polynomial from source text: names, integers, + - * (and / by an integer), parentheses.
+pub fn text_poly(t: &str) -> Option<Poly> {
+    struct P<'a> {
+        s: &'a [u8],
+        i: usize,
+    }
+    impl P<'_> {
+        fn ws(&mut self) {
+            while self.i < self.s.len() && self.s[self.i] == b' ' {
+                self.i += 1;
+            }
+        }
+        fn sum(&mut self) -> Option<Poly> {
+            let mut x = self.prod()?;
+            loop {
+                self.ws();
+                match self.s.get(self.i) {
+                    Some(b'+') => {
+                        self.i += 1;
+                        x = x.add(&self.prod()?);
+                    }
+                    Some(b'-') => {
+                        self.i += 1;
+                        x = x.sub(&self.prod()?);
+                    }
+                    _ => return Some(x),
+                }
+            }
+        }
+        fn prod(&mut self) -> Option<Poly> {
+            let mut x = self.atom()?;
+            loop {
+                self.ws();
+                match self.s.get(self.i) {
+                    Some(b'*') => {
+                        self.i += 1;
+                        x = x.mul(&self.atom()?);
+                    }
+                    Some(b'/') => {
+                        self.i += 1;
+                        let d = self.atom()?.as_const()?;
+                        x = x.scale(1.0 / d);
+                    }
+                    _ => return Some(x),
+                }
+            }
+        }
+        fn atom(&mut self) -> Option<Poly> {
+            self.ws();
+            let c = *self.s.get(self.i)?;
+            if c == b'(' {
+                self.i += 1;
+                let x = self.sum()?;
+                self.ws();
+                if self.s.get(self.i) != Some(&b')') {
+                    return None;
+                }
+                self.i += 1;
+                return Some(x);
+            }
+            if c == b'-' {
+                self.i += 1;
+                return Some(self.atom()?.scale(-1.0));
+            }
+            let st = self.i;
+            while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
+                self.i += 1;
+            }
+            let w = std::str::from_utf8(&self.s[st..self.i]).ok()?;
+            if w.is_empty() {
+                return None;
+            }
+            if w.as_bytes()[0].is_ascii_digit() {
+                return w.split('_').next()?.parse::<f64>().ok().map(Poly::constant);
+            }
+            Some(Poly::var(w))
+        }
+    }
+    let mut p = P { s: t.as_bytes(), i: 0 };
+    let x = p.sum()?;
+    p.ws();
+    (p.i == p.s.len()).then_some(x)
 }

@@ -85,16 +85,16 @@ impl Values {
 
     /// Runs the straight-line assignments of `body` that end before `until` (top level and
     /// the bodies of statements whose condition is known).
-    pub fn run(&mut self, unit: &FileUnit, body: &[Stmt], symbols: &xmpc_ir::SymbolTable, until: usize) {
+    pub fn run(&mut self, unit: &FileUnit, src: &str, body: &[Stmt], symbols: &xmpc_ir::SymbolTable, until: usize) {
         for s in body {
             if s.span.start >= until {
                 break;
             }
-            self.stmt(unit, s, symbols, until);
+            self.stmt(unit, src, s, symbols, until);
         }
     }
 
-    fn stmt(&mut self, unit: &FileUnit, s: &Stmt, symbols: &xmpc_ir::SymbolTable, until: usize) {
+    fn stmt(&mut self, unit: &FileUnit, src: &str, s: &Stmt, symbols: &xmpc_ir::SymbolTable, until: usize) {
         let lang = unit.lang;
         match &s.kind {
             StmtKind::Decl(ids) => {
@@ -130,27 +130,27 @@ impl Values {
                     }
                 }
             }
-            StmtKind::Compound(v) => self.run(unit, v, symbols, until),
+            StmtKind::Compound(v) => self.run(unit, src, v, symbols, until),
             StmtKind::If { cond, then, els } => match self.eval(cond, lang).map(|v| v.f() != 0.0) {
-                Some(true) => self.stmt(unit, then, symbols, until),
+                Some(true) => self.stmt(unit, src, then, symbols, until),
                 Some(false) => {
                     if let Some(e) = els {
-                        self.stmt(unit, e, symbols, until)
+                        self.stmt(unit, src, e, symbols, until)
                     }
                 }
                 None => {
                     // a branch that may or may not run: what it assigns is unknown after it
                     for st in [Some(&**then), els.as_deref()].into_iter().flatten() {
-                        self.forget(st, lang);
+                        self.forget(st, src, lang);
                     }
                 }
             },
             // loops and calls: what they assign is unknown after them
-            _ => self.forget(s, lang),
+            _ => self.forget(s, src, lang),
         }
     }
 
-    fn forget(&mut self, s: &Stmt, lang: Lang) {
+    fn forget(&mut self, s: &Stmt, src: &str, lang: Lang) {
         s.walk(&mut |x| {
             let target = match &x.kind {
                 StmtKind::Assign(l, _) => l.ident(),
@@ -164,7 +164,13 @@ impl Values {
                 }
             }
             if let StmtKind::Verbatim = x.kind {
-                // `read(arg, *) n` and the like are kept as text: handled by the caller's --set
+                // `read(arg, *) n` and the like are kept as text
+                for n in xmpc_passes::blocks::walk::verbatim_writes(src.get(x.span.range()).unwrap_or("")) {
+                    let n = norm(lang, n);
+                    if !self.fixed.contains(&n) {
+                        self.env.remove(&n);
+                    }
+                }
             }
             if let StmtKind::Call { args, .. } = &x.kind {
                 for a in args {
@@ -216,6 +222,17 @@ impl Values {
                     self.eval(a, lang)?
                 } else {
                     self.eval(b, lang)?
+                }
+            }
+            ExprKind::Call(c, args) if args.len() == 2 && matches!(c.ident().map(|n| n.to_ascii_lowercase()).as_deref(), Some("mod" | "min" | "max")) => {
+                let (x, y) = (self.eval(&args[0], lang)?, self.eval(&args[1], lang)?);
+                match (c.ident()?.to_ascii_lowercase().as_str(), x, y) {
+                    ("mod", V::I(p), V::I(q)) => V::I(p.checked_rem(q)?),
+                    ("min", V::I(p), V::I(q)) => V::I(p.min(q)),
+                    ("max", V::I(p), V::I(q)) => V::I(p.max(q)),
+                    ("min", _, _) => V::R(x.f().min(y.f())),
+                    ("max", _, _) => V::R(x.f().max(y.f())),
+                    _ => return None,
                 }
             }
             ExprKind::Call(c, args) if args.len() == 1 && matches!(c.ident().map(|n| n.to_ascii_lowercase()).as_deref(), Some("dble" | "real" | "sqrt" | "int")) => {

@@ -176,8 +176,12 @@ pub fn nest(n: &Nest, m: &Machine) -> NestModel {
     let fused = if c.fma { o.add.min(o.mul) } else { 0.0 };
     let fp = (o.add + o.mul - fused + o.convert) / c.fp_pipes as f64;
     let divsqrt = o.div * c.div_cycles + o.sqrt * c.sqrt_cycles;
-    let t_ol = (fp.max(divsqrt) / lanes + o.libm * c.libm_cycles).max(k.recurrence / if rec_ok { lanes } else { 1.0 });
+    // library calls (log, exp...) are not overlapped with other work: they add
+    let t_ol = (fp.max(divsqrt) / lanes).max(k.recurrence / if rec_ok { lanes } else { 1.0 }) + o.libm * c.libm_cycles;
     let t_nol = (loads as f64 / c.load_pipes as f64).max(stores as f64 / c.store_pipes as f64) / lanes;
+    // instructions: operations, loads, stores, a branch per `if`, loop increment and branch
+    let instr = o.add + o.mul - fused + o.div + o.sqrt + o.convert + loads as f64 + stores as f64 + k.branch_count + if n.loops.is_empty() { 0.0 } else { 2.0 };
+    let t_ol = t_ol.max(instr / lanes / c.issue_width);
     let iterations = n.iterations();
     let ws = working_set(&gs, &n.loops);
     let mut traffic = Vec::new();

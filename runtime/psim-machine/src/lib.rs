@@ -33,6 +33,9 @@ pub struct Machine {
 pub struct Core {
     /// Double-precision lanes of one SIMD instruction (1: scalar).
     pub simd_lanes: u32,
+    /// Instructions the core sustains per cycle (front end and retirement).
+    #[serde(default = "four")]
+    pub issue_width: f64,
     /// Floating-point pipes that can each start one add, multiply or FMA per cycle.
     pub fp_pipes: u32,
     /// Whether a multiply and an add fuse into one FMA.
@@ -57,6 +60,10 @@ pub struct Core {
     /// In-core model: `table` (this pipe table) or `llvm-mca:ARGS` (where installed).
     #[serde(default = "table")]
     pub incore: String,
+}
+
+fn four() -> f64 {
+    4.0
 }
 
 fn table() -> String {
@@ -148,6 +155,7 @@ impl Machine {
         pos("cores", self.cores as f64)?;
         let c = &self.core;
         pos("core.simd_lanes", c.simd_lanes as f64)?;
+        pos("core.issue_width", c.issue_width)?;
         pos("core.fp_pipes", c.fp_pipes as f64)?;
         pos("core.load_pipes", c.load_pipes as f64)?;
         pos("core.store_pipes", c.store_pipes as f64)?;
