@@ -38,6 +38,26 @@ static double stream(double *a, long n, double budget) {
     sink = s0 + s1 + s2 + s3;
     return best * 1e9 / ((double)reps * n);
 }
+/* ns per element of a copy b[i] = a[i] over n doubles in all (a and b each half) */
+static double copy(double *a, long n, double budget) {
+    long reps = 1, h = n / 2; double best = 1e30, t0, t;
+    double *b = a + h;
+    for (long i = 0; i < n; i++) a[i] = 1.0 + (i & 7);
+    for (;;) {
+        t0 = now();
+        for (long r = 0; r < reps; r++) { for (long i = 0; i < h; i++) b[i] = a[i]; sink = b[r % h]; }
+        t = now() - t0;
+        if (t > budget / 8) break;
+        reps *= 2;
+    }
+    for (int k = 0; k < 5; k++) {
+        t0 = now();
+        for (long r = 0; r < reps; r++) { for (long i = 0; i < h; i++) b[i] = a[i]; sink = b[r % h]; }
+        t = now() - t0;
+        if (t < best) best = t;
+    }
+    return best * 1e9 / ((double)reps * h);
+}
 #define CHAIN(name, init, op) static double name(long n) { double best = 1e30; for (int k = 0; k < 3; k++) { \
     volatile double seed = init; double x = seed, y = seed; double t0 = now(); \
     for (long i = 0; i < n; i++) { op; } double t = now() - t0; sink = x + y; if (t < best) best = t; } return best * 1e9 / n; }
@@ -106,6 +126,7 @@ int main(int argc, char **argv) {
     printf("add_ns %.5f\nmul_ns %.5f\ndiv_ns %.5f\nsqrt_ns %.5f\ncvt_ns %.5f\nlog_ns %.5f\nthr_add_ns %.5f\n",
            lat_add(n), lat_mul(n), lat_div(n / 4), lat_sqrt(n / 4), lat_cvt(n / 2), cost_log(n / 8), thr_add(n / 2));
     for (int i = 0; i < ns; i++) printf("stream %ld %.5f\n", sizes[i], stream(a, sizes[i] / 8, budget));
+    for (int i = 0; i < ns; i++) printf("copy %ld %.5f\n", sizes[i], copy(a, sizes[i] / 8, budget));
     return 0;
 }
 "#;
@@ -141,7 +162,7 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
     std::fs::write(&src, PROBE_C).map_err(|e| e.to_string())?;
     let exe = dir.path().join("probe");
     let cc = std::env::var("XMPC_CC").ok().filter(|s| !s.is_empty() && !s.contains("mpicc")).unwrap_or_else(|| "cc".into());
-    let out = Command::new(&cc).args(["-O2", "-fno-tree-vectorize", "-fno-tree-slp-vectorize"]).arg(&src).arg("-o").arg(&exe).arg("-lm").output().map_err(|e| format!("cannot run {cc}: {e}"))?;
+    let out = Command::new(&cc).args(["-O2", "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns"]).arg(&src).arg("-o").arg(&exe).arg("-lm").output().map_err(|e| format!("cannot run {cc}: {e}"))?;
     if !out.status.success() {
         return Err(format!("compiling the probe failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
@@ -174,11 +195,22 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
     // Each level's bandwidth is what a core streams from it (the whole time per byte,
     // loads included): with `overlap = "full"` the slowest level bounds a loop, which is
     // what loops with several streams do on this kind of core (docs/psim.md).
+    let copies: Vec<f64> = text.lines().filter_map(|l| l.strip_prefix("copy ")).filter_map(|l| l.split_whitespace().nth(1)?.parse().ok()).collect();
+    if copies.len() != sizes.len() {
+        return Err(format!("the probe printed {} copies, expected {}", copies.len(), sizes.len()));
+    }
+    // a copied element reads 8 B, reads its target line for ownership (8 B) and writes 8 B back
+    let wb = |l: usize| -> Option<f64> {
+        let w = copies[l] - 2.0 * streams[l];
+        (w > 0.02 * copies[l]).then(|| 8.0 / (w / cyc))
+    };
     let mut cache = Vec::new();
     let cyc_raw = |ns: f64| ns / cyc;
     for (l, (name, kib)) in caches.iter().enumerate() {
         let bpc = 8.0 / cyc_raw(streams[l]);
-        cache.push(Cache { name: name.clone(), size_kib: *kib, bytes_per_cycle: (bpc * 100.0).round() / 100.0, line_bytes: 64 });
+        // level l's write-back bandwidth shows in copies whose working set is in level l
+        let w = if l == 0 { None } else { wb(l).map(|x| (x * 100.0).round() / 100.0) };
+        cache.push(Cache { name: name.clone(), size_kib: *kib, bytes_per_cycle: (bpc * 100.0).round() / 100.0, write_bytes_per_cycle: w, line_bytes: 64 });
     }
     let tm = *streams.last().unwrap();
     let mem_gbs = 8.0 / tm;
@@ -191,7 +223,8 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
         clock_ghz: round(ghz),
         cores: std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1),
         core: Core {
-            simd_lanes: 1,
+            // gcc -O2 without -march: SSE2, 2 doubles per vector
+            simd_lanes: if cfg!(target_arch = "x86_64") { 2 } else { 1 },
             issue_width: {
                 let i = get("issue_ns")?;
                 if i > 0.0 {
@@ -215,12 +248,13 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
             incore: "table".into(),
         },
         caches: cache,
-        memory: Memory { bandwidth_gbs: round(mem_gbs), latency_ns: 90.0 },
-        compiler: Compiler { vectorize: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "full".into() },
+        memory: Memory { bandwidth_gbs: round(mem_gbs), write_bandwidth_gbs: wb(sizes.len() - 1).map(|x| round(x * ghz)), latency_ns: 90.0 },
+        compiler: Compiler { vectorize: false, vectorize_constant_trips: true, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "full".into() },
         source: format!(
-            "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?}; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
+ "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?}; copy ns per element {:?}; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-loop-distribute-patterns (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
             sizes,
-            streams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
+            streams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
+            copies.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
         ),
     };
     m.check()?;

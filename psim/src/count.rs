@@ -59,6 +59,8 @@ pub struct Kernel {
 pub struct Nest {
     /// Loop variables and trip counts, outermost first.
     pub loops: Vec<(String, E)>,
+    /// The innermost trip count is a compile-time constant (numbers and `#define`s).
+    pub const_trip: bool,
     pub kernel: Kernel,
     /// Where it is (the innermost statements' first span).
     pub span: Span,
@@ -94,6 +96,8 @@ pub struct Counter<'a> {
     /// scalars): an expression reading none of them (and no array) is loop-invariant
     /// and hoisted by any compiler, so its operations are not counted per iteration.
     variant: std::collections::HashSet<String>,
+    /// Names `#define`d in the source (compile-time constants).
+    defines: std::collections::HashSet<String>,
 }
 
 /// A scope for inlining: the function whose symbols apply and how its names map to the
@@ -118,11 +122,12 @@ struct KState {
 
 impl<'a> Counter<'a> {
     pub fn new(unit: &'a FileUnit, src: &'a str, core: &'a Core) -> Self {
+        let defines = src.lines().filter_map(|l| l.trim_start().strip_prefix("#define ")).filter_map(|r| r.split_whitespace().next()).filter(|n| !n.contains('(')).map(String::from).collect();
         let mut funcs = HashMap::new();
         for f in unit.functions() {
             funcs.insert(norm(unit.lang, &f.name), f);
         }
-        Counter { unit, src, mids: HashMap::new(), core, funcs, notes: vec![], problems: vec![], variant: Default::default() }
+        Counter { unit, src, mids: HashMap::new(), core, funcs, notes: vec![], problems: vec![], variant: Default::default(), defines }
     }
 
     fn lang(&self) -> Lang {
@@ -174,7 +179,9 @@ impl<'a> Counter<'a> {
             self.stmt(s, sc, loops, out, &mut st, &mut first, depth);
         }
         if let Some(sp) = first {
-            out.push(finish(st, loops.to_vec(), sp));
+            let mut n = finish(st, loops.to_vec(), sp);
+            n.const_trip = n.loops.last().is_some_and(|(_, t)| t.vars().iter().all(|v| self.defines.contains(v)));
+            out.push(n);
         }
     }
 
@@ -237,6 +244,19 @@ impl<'a> Counter<'a> {
                 self.expr(e, sc, st, false);
             }
             StmtKind::Assign(l, r) => {
+                if self.lang().is_fortran() {
+                    match self.section_assign(l, r, sc, loops, s.span) {
+                        Some(Ok(n)) => {
+                            out.push(n);
+                            return;
+                        }
+                        Some(Err(msg)) => {
+                            self.problems.push(Problem { span: s.span, msg });
+                            return;
+                        }
+                        None => {}
+                    }
+                }
                 first.get_or_insert(s.span);
                 self.assign(None, l, r, sc, st);
             }
@@ -469,6 +489,109 @@ impl<'a> Counter<'a> {
         }
         let _ = sc;
         found
+    }
+
+    /// Fortran array syntax `a = expr`, `a(l:u, j) = expr`: a nest of its own, one loop per
+    /// section dimension (first dimension innermost), the arrays of `expr` walked with the
+    /// same subscripts. None: not array syntax.
+    fn section_assign(&mut self, l: &Expr, r: &Expr, sc: &Scope<'a>, loops: &[(String, E)], span: Span) -> Option<Result<Nest, String>> {
+        let lang = self.lang();
+        let (name, subs): (String, Option<&Vec<Expr>>) = match &l.kind {
+            ExprKind::Ident(n) if self.is_array(&norm(lang, n), sc) => (norm(lang, n), None),
+            ExprKind::Call(c, args) if args.iter().any(|a| matches!(a.kind, ExprKind::Triplet(..))) => (norm(lang, c.ident()?), Some(args)),
+            _ => return None,
+        };
+        let Some((dims, _)) = self.dims(&name, sc) else { return Some(Err(format!("array syntax on `{name}`, whose shape the model does not know"))) };
+        // per dimension: the subscript polynomial (a section variable or the scalar subscript)
+        let mut nl = loops.to_vec();
+        let mut sub_polys: Vec<Poly> = Vec::new();
+        let mut sec_loops: Vec<(String, E)> = Vec::new();
+        for (d, dim) in dims.iter().enumerate() {
+            let v = format!("{}__s{d}", sc.prefix);
+            let (lo_d, ext_d) = match dim {
+                Some((ext, lo)) => (Some(lo.clone()), Some(ext.clone())),
+                None => (None, None),
+            };
+            let trip = match subs.map(|s| &s[d]) {
+                None => ext_d.map(|e| e.to_e()),
+                Some(Expr { kind: ExprKind::Triplet(a, b, None), .. }) => {
+                    let lo = match a {
+                        Some(a) => self.to_e(a, sc),
+                        None => lo_d.clone().map(|p| p.to_e()),
+                    };
+                    let hi = match b {
+                        Some(b) => self.to_e(b, sc),
+                        None => match (&lo_d, &ext_d) {
+                            (Some(lo), Some(e)) => Some(lo.add(e).sub(&Poly::constant(1.0)).to_e()),
+                            _ => None,
+                        },
+                    };
+                    match (lo, hi) {
+                        (Some(lo), Some(hi)) => Some(E::max(E::add(E::sub(hi, lo), E::num(1.0)), E::num(0.0))),
+                        _ => None,
+                    }
+                }
+                Some(Expr { kind: ExprKind::Triplet(..), .. }) => return Some(Err("array section with a stride: not modelled".into())),
+                Some(e) => {
+                    sub_polys.push(self.to_poly(e, sc).unwrap_or_default());
+                    continue;
+                }
+            };
+            let Some(trip) = trip else { return Some(Err(format!("array syntax on `{name}`: the section's bounds are not known"))) };
+            sec_loops.push((v.clone(), trip));
+            sub_polys.push(Poly::var(&v));
+        }
+        // Fortran: first dimension fastest, so innermost
+        sec_loops.reverse();
+        nl.extend(sec_loops);
+        let mut st = KState { k: Kernel::default(), dep: HashMap::new(), reduction: HashMap::new() };
+        let lin = |me: &Self, arr: &str| -> Option<Poly> {
+            let (dd, _) = me.dims(arr, sc)?;
+            let mut stride = Poly::constant(1.0);
+            let mut out = Poly::default();
+            for (k, p) in sub_polys.iter().enumerate() {
+                out = out.add(&p.mul(&stride));
+                if k + 1 < sub_polys.len() {
+                    stride = stride.mul(&dd.get(k)?.clone()?.0);
+                }
+            }
+            Some(out)
+        };
+        let bytes = self.dims(&name, sc).map(|d| d.1).unwrap_or(8.0);
+        st.k.refs.push(Ref { array: sc.name(&name), index: lin(self, &name), store: true, elem_bytes: bytes });
+        // the right-hand side: arrays as whole or as sections walk with the left side
+        let mut arrays = Vec::new();
+        let mut ops = 0.0;
+        let mut bad = None;
+        xmpc_passes::blocks::walk::visit_expr(r, &mut |x| match &x.kind {
+            ExprKind::Ident(n) if self.is_array(&norm(lang, n), sc) => arrays.push(norm(lang, n)),
+            ExprKind::Call(c, args) => {
+                if let Some(n) = c.ident().map(|n| norm(lang, n)) {
+                    if self.is_array(&n, sc) {
+                        if args.iter().any(|a| matches!(a.kind, ExprKind::Triplet(..))) {
+                            arrays.push(n);
+                        } else {
+                            bad = Some(format!("`{n}(...)` with scalar subscripts in array syntax: not modelled"));
+                        }
+                    } else {
+                        bad = Some(format!("call of `{n}` in array syntax: not modelled"));
+                    }
+                }
+            }
+            ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, ..) => ops += 1.0,
+            _ => {}
+        });
+        if let Some(b) = bad {
+            return Some(Err(b));
+        }
+        arrays.sort();
+        arrays.dedup();
+        for a in arrays {
+            let b = self.dims(&a, sc).map(|d| d.1).unwrap_or(8.0);
+            st.k.refs.push(Ref { array: sc.name(&a), index: lin(self, &a), store: false, elem_bytes: b });
+        }
+        st.k.ops.add += ops;
+        Some(Ok(finish(st, nl, span)))
     }
 
     /// Whether a name is an array (declared with array or pointer type).
@@ -869,7 +992,7 @@ fn finish(st: KState, loops: Vec<(String, E)>, span: Span) -> Nest {
         }
     }
     k.reduction_only = red_only;
-    Nest { loops, kernel: k, span }
+    Nest { loops, kernel: k, span, const_trip: false }
 }
 
 fn merge(a: &mut Dep, b: &Dep) {

@@ -142,6 +142,12 @@ pub fn layer_traffic(gs: &[Group], capacity: E, write_allocate: bool) -> E {
     expr
 }
 
+/// Bytes per iteration written back from a cache level (one eviction stream per
+/// stored group, when the data do not stay in the cache).
+pub fn write_traffic(gs: &[Group]) -> f64 {
+    gs.iter().filter(|g| g.stores && g.bytes > 0.0).map(|g| g.bytes).sum()
+}
+
 /// Bytes one execution of the nest touches (its working set): per group, the
 /// iterations of the loops that move its addresses, plus the span of its offsets.
 pub fn working_set(gs: &[Group], loops: &[(String, E)]) -> E {
@@ -171,7 +177,7 @@ pub fn nest(n: &Nest, m: &Machine) -> NestModel {
     // every reference contiguous or invariant, recurrences only reductions it may reassociate
     let contiguous = gs.iter().all(|g| g.bytes == 0.0 || g.bytes == g.elem);
     let rec_ok = k.recurrence == 0.0 || (k.reduction_only && m.compiler.vectorize_reductions);
-    let lanes = if !n.loops.is_empty() && m.compiler.vectorize && !k.calls && !k.branches && contiguous && rec_ok { c.simd_lanes as f64 } else { 1.0 };
+    let lanes = if !n.loops.is_empty() && (m.compiler.vectorize || (m.compiler.vectorize_constant_trips && n.const_trip)) && !k.calls && !k.branches && contiguous && rec_ok { c.simd_lanes as f64 } else { 1.0 };
     let o = &k.ops;
     let fused = if c.fma { o.add.min(o.mul) } else { 0.0 };
     let fp = (o.add + o.mul - fused + o.convert) / c.fp_pipes as f64;
@@ -189,13 +195,16 @@ pub fn nest(n: &Nest, m: &Machine) -> NestModel {
     for (l, cache) in m.caches.iter().enumerate() {
         let cap = E::num(cache.size_kib * 1024.0 * m.compiler.cache_safety);
         let lc = layer_traffic(&gs, cap.clone(), m.compiler.write_allocate);
+        let wb = write_traffic(&gs);
         // the whole working set stays in this level between executions
         let t = E::if_le(ws.clone(), cap, E::num(0.0), lc);
-        let bw = match m.caches.get(l + 1) {
-            Some(next) => next.bytes_per_cycle,
-            None => m.mem_bytes_per_cycle(),
+        let (bw, wbw) = match m.caches.get(l + 1) {
+            Some(next) => (next.bytes_per_cycle, next.write_bytes_per_cycle.unwrap_or(next.bytes_per_cycle)),
+            None => (m.mem_bytes_per_cycle(), m.memory.write_bandwidth_gbs.map(|w| w / m.clock_ghz).unwrap_or(m.mem_bytes_per_cycle())),
         };
-        transfers.push(E::div(t.clone(), E::num(bw)));
+        // evictions cost their own bandwidth: reads at bw, writes at wbw
+        let cost = E::add(E::div(E::sub(t.clone(), E::num(wb)), E::num(bw)), E::num(wb / wbw));
+        transfers.push(E::if_le(ws.clone(), E::num(cache.size_kib * 1024.0 * m.compiler.cache_safety), E::num(0.0), cost));
         traffic.push(t);
     }
     let core = E::num(t_ol.max(t_nol));

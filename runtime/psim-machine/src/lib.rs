@@ -77,6 +77,9 @@ pub struct Cache {
     pub size_kib: f64,
     /// Bytes per cycle this level delivers to the level above it (L1: to registers).
     pub bytes_per_cycle: f64,
+    /// Bytes per cycle of write-backs into this level (default: `bytes_per_cycle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_bytes_per_cycle: Option<f64>,
     #[serde(default = "line")]
     pub line_bytes: u32,
 }
@@ -90,6 +93,9 @@ fn line() -> u32 {
 pub struct Memory {
     /// Bandwidth one core reaches from memory (GB/s = 1e9 bytes/s).
     pub bandwidth_gbs: f64,
+    /// Write-back bandwidth (default: `bandwidth_gbs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_bandwidth_gbs: Option<f64>,
     pub latency_ns: f64,
 }
 
@@ -99,6 +105,10 @@ pub struct Compiler {
     /// Innermost loops without recurrences are vectorised with `simd_lanes`.
     #[serde(default)]
     pub vectorize: bool,
+    /// Only loops whose trip count is a compile-time constant are vectorised (gcc -O2's
+    /// very-cheap cost model), when `vectorize` is false.
+    #[serde(default)]
+    pub vectorize_constant_trips: bool,
     /// Reductions (`s += ...`) are vectorised too (needs reassociation: -ffast-math, or
     /// a compiler for the machine that does it, as PSIM's did).
     #[serde(default)]
@@ -127,7 +137,7 @@ fn none() -> String {
 
 impl Default for Compiler {
     fn default() -> Self {
-        Compiler { vectorize: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "none".into() }
+        Compiler { vectorize: false, vectorize_constant_trips: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "none".into() }
     }
 }
 
