@@ -53,6 +53,11 @@ pub struct PredictArgs {
     /// Source language, overriding the extension.
     #[arg(long, value_name = "c|fortran|fixed")]
     pub lang: Option<String>,
+    /// Also write the predicted times of every rank 0..np as a block time table
+    /// (xmpc-blocktimes/1: what `xmpc mpiete predict --compute` and `--skeletonize
+    /// --times` read).
+    #[arg(long, value_name = "FILE.json")]
+    pub blocktimes: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -74,6 +79,11 @@ pub fn run(cmd: &PsimCmd) -> Result<(), String> {
             let p = Prepared::new(a)?;
             let r = p.predict(&m)?;
             print!("{}", p.render(&r, &m, a.verbose));
+            if let Some(out) = &a.blocktimes {
+                let t = p.blocktimes(&m)?;
+                std::fs::write(out, t).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+                eprintln!("wrote {}", out.display());
+            }
             Ok(())
         }
         PsimCmd::Probe { output, quick } => {
@@ -206,6 +216,49 @@ impl Prepared {
         }
         s.push_str(&format!("total {:.6e}\n", p.total));
         s
+    }
+}
+
+impl Prepared {
+    /// Every rank's predicted block times as an `xmpc-blocktimes/1` table: blocks that
+    /// have a time and a count on every rank (a block a rank never runs has count 0).
+    pub fn blocktimes(&self, m: &Machine) -> Result<String, String> {
+        let np = self.args.np.max(1);
+        let mut per_rank: Vec<Prediction> = Vec::new();
+        for r in 0..np {
+            let mut a = self.args.clone();
+            a.rank = r;
+            let p = Prepared { name: self.name.clone(), text: self.text.clone(), unit: self.unit.clone(), blocks: self.blocks.clone(), args: a };
+            per_rank.push(p.predict(m)?);
+        }
+        let mut blocks = Vec::new();
+        let mut missing = Vec::new();
+        for (k, row) in per_rank[0].rows.iter().enumerate() {
+            let mut ranks = Vec::new();
+            for p in &per_rank {
+                match (&p.rows[k].per_exec, &p.rows[k].count) {
+                    (Ok(t), Ok(c)) => ranks.push((*t, *c)),
+                    _ => break,
+                }
+            }
+            if ranks.len() != per_rank.len() {
+                missing.push(row.id);
+                continue;
+            }
+            let count: f64 = ranks.iter().map(|r| r.1).sum();
+            let mean = if count > 0.0 { ranks.iter().map(|r| r.0 * r.1).sum::<f64>() / count } else { ranks[0].0 };
+            let pr: Vec<String> = ranks.iter().map(|(t, c)| format!("{{\"mean_s\":{t:e},\"count\":{}}}", *c as u64)).collect();
+            blocks.push(format!("{{\"id\":{},\"mean_s\":{mean:e},\"count\":{},\"per_rank\":[{}]}}", row.id, count as u64, pr.join(",")));
+        }
+        if !missing.is_empty() {
+            eprintln!("xmpc: psim: blocks without a prediction on every rank are not in the table: {missing:?}");
+        }
+        Ok(format!(
+            "{{\"format\":\"xmpc-blocktimes/1\",\"source\":{},\"ranks\":{np},\"model\":{},\"blocks\":[\n{}\n]}}\n",
+            serde_json::Value::String(self.name.clone()),
+            serde_json::Value::String(format!("psim:{}", m.name)),
+            blocks.join(",\n")
+        ))
     }
 }
 

@@ -57,7 +57,7 @@ pub struct Core {
     pub convert_latency: f64,
     /// A library call such as `log`, `exp`, `pow`, `sin`: cycles per call.
     pub libm_cycles: f64,
-    /// In-core model: `table` (this pipe table) or `llvm-mca:ARGS` (where installed).
+    /// In-core model: `table` (this pipe table; `llvm-mca:ARGS` is reserved and refused).
     #[serde(default = "table")]
     pub incore: String,
 }
@@ -172,8 +172,11 @@ impl Machine {
         for (n, x) in [("add_latency", c.add_latency), ("mul_latency", c.mul_latency), ("div_latency", c.div_latency), ("div_cycles", c.div_cycles), ("sqrt_latency", c.sqrt_latency), ("sqrt_cycles", c.sqrt_cycles), ("convert_latency", c.convert_latency), ("libm_cycles", c.libm_cycles)] {
             pos(&format!("core.{n}"), x)?;
         }
-        if c.incore != "table" && !c.incore.starts_with("llvm-mca:") {
-            return Err(format!("`core.incore` is `{}`: use `table` or `llvm-mca:ARGS`", c.incore));
+        if c.incore.starts_with("llvm-mca") {
+            return Err("`core.incore = \"llvm-mca:...\"` is not implemented yet: use `table`".into());
+        }
+        if c.incore != "table" {
+            return Err(format!("`core.incore` is `{}`: use `table`", c.incore));
         }
         if self.caches.is_empty() {
             return Err("at least one `[[cache]]` level is needed".into());
@@ -275,6 +278,8 @@ latency_ns = 90
         assert!(e.contains("clock_ghz"), "{e}");
         let e = Machine::parse(&M.replace("size_kib = 1024", "size_kib = 16")).unwrap_err();
         assert!(e.contains("L2"), "{e}");
+        let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nincore = \"llvm-mca:-mcpu=znver3\"")).unwrap_err();
+        assert!(e.contains("not implemented"), "{e}");
         let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nbogus = 1")).unwrap_err();
         assert!(e.contains("bogus"), "{e}");
         let mut m = Machine::parse(M).unwrap();
