@@ -384,7 +384,6 @@ impl<'a> Counter<'a> {
                     _ => return None,
                 }
             }
-            ExprKind::Verbatim(t) if t.trim().starts_with('(') => return None,
             _ => return None,
         })
     }
@@ -487,7 +486,6 @@ impl<'a> Counter<'a> {
                 }
             });
         }
-        let _ = sc;
         found
     }
 
@@ -669,9 +667,6 @@ impl<'a> Counter<'a> {
             }
             Some(lin)
         })();
-        if index.is_none() && self.dims(name, sc).is_some() {
-            // bytes already set when dims were found
-        }
         st.k.refs.push(Ref { array: sc.name(name), index, store, elem_bytes: bytes });
     }
 
@@ -893,7 +888,7 @@ impl<'a> Counter<'a> {
         Some(())
     }
 
-    fn callee_scope(&self, f: &'a Function, args: &[Expr], sc: &Scope<'a>, depth: usize) -> Scope<'a> {
+    fn callee_scope(&self, f: &'a Function, args: &[Expr], sc: &Scope<'a>) -> Scope<'a> {
         let prefix = format!("{}{}.", sc.prefix, f.name);
         let mut rename = HashMap::new();
         let mut values = HashMap::new();
@@ -915,7 +910,6 @@ impl<'a> Counter<'a> {
                 }
             }
         }
-        let _ = depth;
         Scope { func: f, rename, values, prefix }
     }
 
@@ -926,7 +920,7 @@ impl<'a> Counter<'a> {
             self.notes.push(format!("call of `{}` nested too deep: not counted", f.name));
             return;
         }
-        let inner = self.callee_scope(f, args, sc, depth);
+        let inner = self.callee_scope(f, args, sc);
         self.add_variant(f, &inner);
         for a in args {
             self.expr(a, sc, st, false);
@@ -941,7 +935,7 @@ impl<'a> Counter<'a> {
     /// Inlines a function referenced in an expression: its straight-line body joins the
     /// caller's iteration; the value's dependences are the result variable's.
     fn inline_value(&mut self, f: &'a Function, args: &[Expr], sc: &Scope<'a>, st: &mut KState) -> Dep {
-        let inner = self.callee_scope(f, args, sc, 0);
+        let inner = self.callee_scope(f, args, sc);
         self.add_variant(f, &inner);
         // arguments that are expressions: their dependences
         let mut d = Dep::new();

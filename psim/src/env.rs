@@ -195,7 +195,8 @@ impl Values {
 
     fn get(&self, n: &str) -> Option<V> {
         let x = *self.env.get(n)?;
-        Some(if self.ints.contains(n) || (x == x.trunc() && x.abs() < 9e15) && self.ints.contains(n) { V::I(x as i64) } else if x == x.trunc() { V::I(x as i64) } else { V::R(x) })
+        // variables declared integer (and integral -D/--set/#define values) take integer arithmetic
+        Some(if self.ints.contains(n) { V::I(x as i64) } else { V::R(x) })
     }
 
     fn eval(&self, e: &Expr, lang: Lang) -> Option<V> {
