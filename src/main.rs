@@ -2,6 +2,8 @@
 
 mod compile;
 mod model;
+mod psim_cmd;
+mod psim_probe;
 mod skel;
 
 use std::io::{IsTerminal, Write};
@@ -96,6 +98,9 @@ struct Cli {
     /// Turn an MPI program into a BSIM skeleton (`-o skel.c|.f90|.f`; docs/skeleton.md).
     #[arg(long)]
     skeletonize: bool,
+    /// Block times from a processor model: `psim:MACHINE.toml` (closed forms, docs/psim.md).
+    #[arg(long, value_name = "psim:M.toml")]
+    model: Option<String>,
     /// Block time table (xmpc-blocktimes/1 JSON) giving --skeletonize its block times.
     #[arg(long, value_name = "FILE")]
     times: Option<PathBuf>,
@@ -147,6 +152,11 @@ enum Tool {
     Bsim {
         #[command(subcommand)]
         cmd: xmpc_bsim::cli::BsimCmd,
+    },
+    /// PSIM: compute times of the blocks on a described processor (ECM / roofline).
+    Psim {
+        #[command(subcommand)]
+        cmd: psim_cmd::PsimCmd,
     },
 }
 
@@ -239,6 +249,13 @@ fn run_tool(tool: &Tool) -> ExitCode {
             }
         },
         Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
+        Tool::Psim { cmd } => match psim_cmd::run(cmd) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        },
         Tool::Mpiete { cmd } => match xmpc_mpiete::run(cmd) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -13,7 +13,7 @@ use super::{compile, report, source_lang, write_output, Cli, Emit, Failure, Inst
 
 /// True when the command line asks for one of these passes.
 pub fn wanted(cli: &Cli) -> bool {
-    cli.skeletonize || cli.instrument.is_some() || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson)) || cli.times.is_some() || cli.measure || cli.check
+    cli.skeletonize || cli.instrument.is_some() || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson)) || cli.times.is_some() || cli.measure || cli.check || cli.model.is_some()
 }
 
 /// Options that only make sense together.
@@ -22,8 +22,11 @@ fn usage(cli: &Cli) -> Result<(), Failure> {
     if cli.skeletonize && cli.instrument.is_some() {
         return u("--skeletonize and --instrument are separate runs");
     }
-    if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check) {
-        return u("--times, --measure and --check go with --skeletonize");
+    if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check || cli.model.is_some()) {
+        return u("--times, --measure, --model and --check go with --skeletonize");
+    }
+    if cli.model.is_some() && cli.measure {
+        return u("--model and --measure both give block times: use one");
     }
     if cli.times.is_some() && cli.measure {
         return u("--times and --measure both give block times: use one");
@@ -99,6 +102,13 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     }
     // --skeletonize
     let mut opts = skel::Options::default();
+    if let Some(spec) = &cli.model {
+        let file = l.unit.file;
+        opts = super::psim_cmd::skeleton_model(&l.unit, &l.text, spec, file).map_err(|e| match e {
+            Ok(msg) => fail(msg),
+            Err(d) => diag_err(&l, d),
+        })?;
+    }
     if let Some(t) = &cli.times {
         let s = std::fs::read_to_string(t).map_err(|e| fail(format!("cannot read the time table '{}': {e}", t.display())))?;
         opts.times = Some(TimeTable::parse(&s).map_err(|e| fail(format!("{}: {e}", t.display())))?);

@@ -87,6 +87,12 @@ pub fn find(unit: &FileUnit, src: &str) -> Result<Vec<Block>, Vec<Diag>> {
 
 /// Blocks, kept statements and directive lines of one file.
 pub fn analyse(unit: &FileUnit, src: &str) -> Result<BlockMap, Vec<Diag>> {
+    analyse_with(unit, src, &[])
+}
+
+/// `analyse` with extra control variables: the variables of time models the caller
+/// will put into the skeleton (PSIM's closed forms), whose values it must keep.
+pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Result<BlockMap, Vec<Diag>> {
     let (lines, mut diags) = pragma::scan(src, unit.lang, unit.file);
     let arrays = arrays(unit);
     let procs = procs::Procs::analyse(unit, src, &arrays);
@@ -99,7 +105,7 @@ pub fn analyse(unit: &FileUnit, src: &str) -> Result<BlockMap, Vec<Diag>> {
         comm_funcs: comm_funcs(unit),
         arrays,
         procs,
-        control: HashSet::new(),
+        control: extra_control.iter().map(|n| if unit.lang == Lang::C { n.clone() } else { n.to_ascii_lowercase() }).collect(),
         grew: false,
         record: false,
         out: BlockMap::default(),

@@ -20,6 +20,11 @@ pub use times::{BlockTime, TimeTable};
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub times: Option<TimeTable>,
+    /// Time expressions from a model (PSIM), by block span (start, end): used before the
+    /// table, after a `time(...)` mark. Already in the file's language.
+    pub model_times: std::collections::HashMap<(usize, usize), String>,
+    /// Variables the model expressions read: kept in the skeleton.
+    pub model_vars: Vec<String>,
     /// Name of the time table file, for messages.
     pub times_name: Option<String>,
 }
@@ -40,7 +45,7 @@ pub fn rename_only(unit: &FileUnit, src: &str) -> Vec<Edit> {
 }
 
 pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleton, Vec<Diag>> {
-    let map = blocks::analyse(unit, src)?;
+    let map = blocks::analyse_with(unit, src, &opts.model_vars)?;
     let fortran = unit.lang.is_fortran();
     let mut diags = Vec::new();
     let mut edits = Vec::new();
@@ -103,12 +108,16 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
     if let Some(t) = &b.time {
         return Ok(if fortran { format!("dble({t})") } else { format!("(double)({t})") });
     }
+    if let Some(t) = opts.model_times.get(&(b.span.start, b.span.end)) {
+        return Ok(t.clone());
+    }
     let entry = opts.times.as_ref().and_then(|t| t.blocks.get(&b.id));
     let Some(e) = entry else {
         let id = b.id;
         let span = b.span;
         let why = match &opts.times_name {
             Some(n) => format!("the time table {n} has no entry for block {id}"),
+            None if !opts.model_times.is_empty() => "the model gave it no time".to_string(),
             None => "no time table was given".to_string(),
         };
         return Err(Box::new(move |file| {

@@ -1,0 +1,290 @@
+//! PSIM machine descriptions (docs/psim.md): what the processor model needs to know
+//! about a processor, read from TOML. No dependency on compiler crates, so runtime
+//! tools can read the same files.
+
+use serde::{Deserialize, Serialize};
+
+/// A processor (one core's view plus the memory it shares).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// Free text naming the machine.
+    pub name: String,
+    /// Core clock in GHz.
+    pub clock_ghz: f64,
+    /// Cores per node (a rank runs on one).
+    pub cores: u32,
+    pub core: Core,
+    /// Cache levels, closest to the core first (L1, L2, ...).
+    #[serde(rename = "cache")]
+    pub caches: Vec<Cache>,
+    pub memory: Memory,
+    /// How the compiled code uses the core (what the native compiler did).
+    #[serde(default)]
+    pub compiler: Compiler,
+    /// Where the numbers come from (probe output, data sheet), free text.
+    #[serde(default)]
+    pub source: String,
+}
+
+/// The in-core pipe table. Latencies and occupancies are in cycles.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Core {
+    /// Double-precision lanes of one SIMD instruction (1: scalar).
+    pub simd_lanes: u32,
+    /// Instructions the core sustains per cycle (front end and retirement).
+    #[serde(default = "four")]
+    pub issue_width: f64,
+    /// Floating-point pipes that can each start one add, multiply or FMA per cycle.
+    pub fp_pipes: u32,
+    /// Whether a multiply and an add fuse into one FMA.
+    pub fma: bool,
+    /// Loads the core can start per cycle.
+    pub load_pipes: u32,
+    /// Stores per cycle.
+    pub store_pipes: u32,
+    /// Latency of a dependent floating-point add / multiply / FMA.
+    pub add_latency: f64,
+    pub mul_latency: f64,
+    /// Divide: latency, and cycles a divide occupies its unit.
+    pub div_latency: f64,
+    pub div_cycles: f64,
+    /// Square root: latency and occupancy.
+    pub sqrt_latency: f64,
+    pub sqrt_cycles: f64,
+    /// Float<->int conversion or truncation (`aint`, `(int)x`, `floor`): latency.
+    pub convert_latency: f64,
+    /// A library call such as `log`, `exp`, `pow`, `sin`: cycles per call.
+    pub libm_cycles: f64,
+    /// In-core model: `table` (this pipe table; `llvm-mca:ARGS` is reserved and refused).
+    #[serde(default = "table")]
+    pub incore: String,
+}
+
+fn four() -> f64 {
+    4.0
+}
+
+fn table() -> String {
+    "table".into()
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Cache {
+    pub name: String,
+    pub size_kib: f64,
+    /// Bytes per cycle this level delivers to the level above it (L1: to registers).
+    pub bytes_per_cycle: f64,
+    /// Bytes per cycle of write-backs into this level (default: `bytes_per_cycle`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_bytes_per_cycle: Option<f64>,
+    #[serde(default = "line")]
+    pub line_bytes: u32,
+}
+
+fn line() -> u32 {
+    64
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Memory {
+    /// Bandwidth one core reaches from memory (GB/s = 1e9 bytes/s).
+    pub bandwidth_gbs: f64,
+    /// Write-back bandwidth (default: `bandwidth_gbs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_bandwidth_gbs: Option<f64>,
+    pub latency_ns: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Compiler {
+    /// Innermost loops without recurrences are vectorised with `simd_lanes`.
+    #[serde(default)]
+    pub vectorize: bool,
+    /// Only loops whose trip count is a compile-time constant are vectorised (gcc -O2's
+    /// very-cheap cost model), when `vectorize` is false.
+    #[serde(default)]
+    pub vectorize_constant_trips: bool,
+    /// Reductions (`s += ...`) are vectorised too (needs reassociation: -ffast-math, or
+    /// a compiler for the machine that does it, as PSIM's did).
+    #[serde(default)]
+    pub vectorize_reductions: bool,
+    /// Stores first read the line (write-allocate caches).
+    #[serde(default = "yes")]
+    pub write_allocate: bool,
+    /// Share of a cache the layer conditions may count on (Kerncraft uses 1/2).
+    #[serde(default = "half")]
+    pub cache_safety: f64,
+    /// ECM overlap: `none` (Intel-like: transfers add up) or `full` (roofline-like:
+    /// the slowest transfer bounds).
+    #[serde(default = "none")]
+    pub overlap: String,
+}
+
+fn yes() -> bool {
+    true
+}
+fn half() -> f64 {
+    0.5
+}
+fn none() -> String {
+    "none".into()
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Compiler { vectorize: false, vectorize_constant_trips: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "none".into() }
+    }
+}
+
+impl Machine {
+    /// Parses and checks a machine file; the error names the field.
+    pub fn parse(text: &str) -> Result<Machine, String> {
+        let m: Machine = toml::from_str(text).map_err(|e| e.to_string())?;
+        m.check()?;
+        Ok(m)
+    }
+
+    pub fn load(path: &std::path::Path) -> Result<Machine, String> {
+        let t = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        Machine::parse(&t).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("a machine serialises")
+    }
+
+    /// Every number positive and finite, caches growing, overlap known.
+    pub fn check(&self) -> Result<(), String> {
+        let pos = |what: &str, x: f64| if x.is_finite() && x > 0.0 { Ok(()) } else { Err(format!("`{what}` must be a positive number (got {x})")) };
+        pos("clock_ghz", self.clock_ghz)?;
+        pos("cores", self.cores as f64)?;
+        let c = &self.core;
+        pos("core.simd_lanes", c.simd_lanes as f64)?;
+        pos("core.issue_width", c.issue_width)?;
+        pos("core.fp_pipes", c.fp_pipes as f64)?;
+        pos("core.load_pipes", c.load_pipes as f64)?;
+        pos("core.store_pipes", c.store_pipes as f64)?;
+        for (n, x) in [("add_latency", c.add_latency), ("mul_latency", c.mul_latency), ("div_latency", c.div_latency), ("div_cycles", c.div_cycles), ("sqrt_latency", c.sqrt_latency), ("sqrt_cycles", c.sqrt_cycles), ("convert_latency", c.convert_latency), ("libm_cycles", c.libm_cycles)] {
+            pos(&format!("core.{n}"), x)?;
+        }
+        if c.incore.starts_with("llvm-mca") {
+            return Err("`core.incore = \"llvm-mca:...\"` is not implemented yet: use `table`".into());
+        }
+        if c.incore != "table" {
+            return Err(format!("`core.incore` is `{}`: use `table`", c.incore));
+        }
+        if self.caches.is_empty() {
+            return Err("at least one `[[cache]]` level is needed".into());
+        }
+        let mut last = 0.0;
+        for k in &self.caches {
+            pos(&format!("cache {}: size_kib", k.name), k.size_kib)?;
+            pos(&format!("cache {}: bytes_per_cycle", k.name), k.bytes_per_cycle)?;
+            if k.size_kib <= last {
+                return Err(format!("cache {} is not larger than the level before it", k.name));
+            }
+            last = k.size_kib;
+        }
+        pos("memory.bandwidth_gbs", self.memory.bandwidth_gbs)?;
+        pos("memory.latency_ns", self.memory.latency_ns)?;
+        if !(self.compiler.cache_safety > 0.0 && self.compiler.cache_safety <= 1.0) {
+            return Err("`compiler.cache_safety` must be in (0, 1]".into());
+        }
+        if self.compiler.overlap != "none" && self.compiler.overlap != "full" {
+            return Err(format!("`compiler.overlap` is `{}`: use `none` (ECM) or `full` (roofline)", self.compiler.overlap));
+        }
+        Ok(())
+    }
+
+    /// Memory bandwidth in bytes per core cycle.
+    pub fn mem_bytes_per_cycle(&self) -> f64 {
+        self.memory.bandwidth_gbs / self.clock_ghz
+    }
+
+    /// Peak double-precision flops per cycle (FMA counts 2).
+    pub fn peak_flops_per_cycle(&self) -> f64 {
+        self.core.fp_pipes as f64 * self.core.simd_lanes as f64 * if self.core.fma { 2.0 } else { 1.0 }
+    }
+
+    /// Sets one parameter by name (for sweeps): `lanes`, `bandwidth` (GB/s), `clock` (GHz),
+    /// `fp_pipes`.
+    pub fn set(&mut self, param: &str, v: f64) -> Result<(), String> {
+        match param {
+            "lanes" | "simd_lanes" => self.core.simd_lanes = v.round().max(1.0) as u32,
+            "bandwidth" | "memory_bandwidth" => self.memory.bandwidth_gbs = v,
+            "clock" | "clock_ghz" => self.clock_ghz = v,
+            "fp_pipes" => self.core.fp_pipes = v.round().max(1.0) as u32,
+            _ => return Err(format!("unknown parameter `{param}` (lanes, bandwidth, clock, fp_pipes)")),
+        }
+        self.check()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const M: &str = r#"
+name = "t"
+clock_ghz = 2.0
+cores = 4
+[core]
+simd_lanes = 4
+fp_pipes = 2
+fma = true
+load_pipes = 2
+store_pipes = 1
+add_latency = 4
+mul_latency = 4
+div_latency = 13
+div_cycles = 4
+sqrt_latency = 18
+sqrt_cycles = 6
+convert_latency = 6
+libm_cycles = 40
+[[cache]]
+name = "L1"
+size_kib = 32
+bytes_per_cycle = 64
+[[cache]]
+name = "L2"
+size_kib = 1024
+bytes_per_cycle = 32
+[memory]
+bandwidth_gbs = 20
+latency_ns = 90
+"#;
+
+    #[test]
+    fn parse_and_derived_numbers() {
+        let m = Machine::parse(M).unwrap();
+        assert_eq!(m.caches.len(), 2);
+        assert_eq!(m.caches[0].line_bytes, 64);
+        assert_eq!(m.peak_flops_per_cycle(), 16.0);
+        assert_eq!(m.mem_bytes_per_cycle(), 10.0);
+        assert_eq!(m.compiler.overlap, "none");
+        // round trip
+        assert_eq!(Machine::parse(&m.to_toml()).unwrap(), m);
+    }
+
+    #[test]
+    fn bad_files_say_what_is_wrong() {
+        let e = Machine::parse(&M.replace("clock_ghz = 2.0", "clock_ghz = -1.0")).unwrap_err();
+        assert!(e.contains("clock_ghz"), "{e}");
+        let e = Machine::parse(&M.replace("size_kib = 1024", "size_kib = 16")).unwrap_err();
+        assert!(e.contains("L2"), "{e}");
+        let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nincore = \"llvm-mca:-mcpu=znver3\"")).unwrap_err();
+        assert!(e.contains("not implemented"), "{e}");
+        let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nbogus = 1")).unwrap_err();
+        assert!(e.contains("bogus"), "{e}");
+        let mut m = Machine::parse(M).unwrap();
+        m.set("lanes", 16.0).unwrap();
+        assert_eq!(m.core.simd_lanes, 16);
+        assert!(m.set("colour", 1.0).is_err());
+    }
+}

@@ -1,0 +1,371 @@
+//! `xmpc psim predict|probe|sweep` and `--model psim:M.toml` for `--skeletonize`
+//! (docs/psim.md).
+
+use std::path::{Path, PathBuf};
+
+use codespan_reporting::files::SimpleFiles;
+use xmpc_ir::{diag::Severity, FileUnit, Lang};
+use xmpc_passes::blocks::{self, Block, BlockKind};
+use xmpc_psim::{sym::E, BlockModel, Machine};
+
+#[derive(clap::Subcommand, Debug)]
+pub enum PsimCmd {
+    /// Predict every compute block's time and the program's compute total on a machine.
+    Predict(PredictArgs),
+    /// Measure this machine (STREAM-style bandwidths per cache level, latencies, clock)
+    /// and write a machine file.
+    Probe {
+        #[arg(short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Shorter runs (about 2 s instead of 10).
+        #[arg(long)]
+        quick: bool,
+    },
+    /// Vary one machine parameter and print the predicted block and program times.
+    Sweep(SweepArgs),
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct PredictArgs {
+    /// The program (C or Fortran with MPI).
+    pub file: PathBuf,
+    /// Machine file (TOML, docs/psim.md).
+    #[arg(long, value_name = "M.toml")]
+    pub machine: PathBuf,
+    /// A preprocessor value NAME=VALUE (as -D when compiling).
+    #[arg(short = 'D', value_name = "NAME=VALUE")]
+    pub define: Vec<String>,
+    /// A program variable's value VAR=VALUE (trip counts that the source leaves to input).
+    #[arg(long = "set", value_name = "VAR=VALUE")]
+    pub set: Vec<String>,
+    /// Process count (the value of `size`/`np` after MPI_Comm_size).
+    #[arg(long, default_value_t = 1)]
+    pub np: u32,
+    /// Rank whose blocks are predicted.
+    #[arg(long, default_value_t = 0)]
+    pub rank: u32,
+    /// MPIETE modelling transform first (block IDs as `xmpc --blocks --emit=blocks`).
+    #[arg(long)]
+    pub blocks: bool,
+    /// Per nest details (counts, traffic per level, ECM terms) and notes.
+    #[arg(long, short = 'v')]
+    pub verbose: bool,
+    /// Source language, overriding the extension.
+    #[arg(long, value_name = "c|fortran|fixed")]
+    pub lang: Option<String>,
+    /// Also write the predicted times of every rank 0..np as a block time table
+    /// (xmpc-blocktimes/1: what `xmpc mpiete predict --compute` and `--skeletonize
+    /// --times` read).
+    #[arg(long, value_name = "FILE.json")]
+    pub blocktimes: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct SweepArgs {
+    #[command(flatten)]
+    pub p: PredictArgs,
+    /// Parameter: lanes, bandwidth (GB/s), clock (GHz), fp_pipes.
+    #[arg(long)]
+    pub param: String,
+    /// Values, comma separated (e.g. 1,2,4,8,16,32).
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub values: Vec<f64>,
+}
+
+pub fn run(cmd: &PsimCmd) -> Result<(), String> {
+    match cmd {
+        PsimCmd::Predict(a) => {
+            let m = Machine::load(&a.machine)?;
+            let p = Prepared::new(a)?;
+            let r = p.predict(&m)?;
+            print!("{}", p.render(&r, &m, a.verbose));
+            if let Some(out) = &a.blocktimes {
+                let t = p.blocktimes(&m)?;
+                std::fs::write(out, t).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+                eprintln!("wrote {}", out.display());
+            }
+            Ok(())
+        }
+        PsimCmd::Probe { output, quick } => {
+            let m = crate::psim_probe::probe(*quick)?;
+            let t = m.to_toml();
+            match output {
+                Some(o) => {
+                    std::fs::write(o, &t).map_err(|e| format!("cannot write {}: {e}", o.display()))?;
+                    eprintln!("wrote {}", o.display());
+                }
+                None => print!("{t}"),
+            }
+            Ok(())
+        }
+        PsimCmd::Sweep(s) => sweep(s),
+    }
+}
+
+/// A parsed program, its blocks and variable values.
+pub struct Prepared {
+    pub name: String,
+    pub text: String,
+    pub unit: FileUnit,
+    pub blocks: Vec<Block>,
+    pub args: PredictArgs,
+}
+
+pub struct Prediction {
+    pub rows: Vec<Row>,
+    pub total: f64,
+}
+
+pub struct Row {
+    pub id: u32,
+    pub line: usize,
+    pub col: usize,
+    pub per_exec: Result<f64, String>,
+    pub roofline: f64,
+    pub count: Result<f64, String>,
+    pub model: BlockModel,
+}
+
+fn kv(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.trim().to_string(), v.trim().to_string())),
+        _ => Err(format!("`{s}`: expected NAME=VALUE")),
+    }
+}
+
+impl Prepared {
+    pub fn new(a: &PredictArgs) -> Result<Prepared, String> {
+        let name = a.file.display().to_string();
+        let lang = match a.lang.as_deref() {
+            Some("c") => Some(Lang::C),
+            Some("fortran" | "free" | "f90") => Some(Lang::FortranFree),
+            Some("fixed" | "f77") => Some(Lang::FortranFixed),
+            Some(o) => return Err(format!("--lang {o}: use c, fortran or fixed")),
+            None => Lang::from_path(&name),
+        }
+        .ok_or_else(|| format!("cannot tell the language of '{name}' from its extension (use --lang)"))?;
+        let text = std::fs::read_to_string(&a.file).map_err(|e| format!("cannot read '{name}': {e}"))?;
+        let (text, unit) = parse(&name, &text, lang, a.blocks)?;
+        let blocks = blocks::find(&unit, &text).map_err(|d| render_diags(&name, &text, &d))?;
+        Ok(Prepared { name, text, unit, blocks, args: a.clone() })
+    }
+
+    pub fn predict(&self, m: &Machine) -> Result<Prediction, String> {
+        let defines: Vec<(String, String)> = self.args.define.iter().map(|d| if d.contains('=') { kv(d) } else { Ok((d.clone(), "1".into())) }).collect::<Result<_, _>>()?;
+        let sets: Vec<(String, String)> = self.args.set.iter().map(|s| kv(s)).collect::<Result<_, _>>()?;
+        let mut rows = Vec::new();
+        let mut total = 0.0;
+        for b in self.blocks.iter().filter(|b| b.kind == BlockKind::Compute) {
+            let model = xmpc_psim::model_block(&self.unit, &self.text, b, m);
+            // values: program state before the block
+            let mut vals = xmpc_psim::env::Values::new(&self.text, self.unit.lang, &defines, &sets, self.args.np, self.args.rank)?;
+            if let Some(f) = self.unit.functions().into_iter().find(|f| f.span.start <= b.span.start && b.span.end <= f.span.end) {
+                vals.run(&self.unit, &self.text, &f.body, &f.symbols, b.span.end);
+            }
+            let per_exec = if !model.problems.is_empty() {
+                Err(model.problems.iter().map(|(_, m)| m.clone()).collect::<Vec<_>>().join("; "))
+            } else {
+                model.seconds.eval(&vals.env).map_err(|v| format!("needs the value of `{v}` (--set {v}=...)"))
+            };
+            let roofline = model.roofline.eval(&vals.env).unwrap_or(f64::NAN);
+            let count = match xmpc_psim::executions(&self.unit, &self.text, b, m) {
+                Some(e) => e.eval(&vals.env).map_err(|v| format!("its loop count needs `{v}`")),
+                None => Err("an enclosing loop is not countable".into()),
+            };
+            if let (Ok(t), Ok(c)) = (&per_exec, &count) {
+                total += t * c;
+            }
+            let (line, col) = line_col(&self.text, b.span.start);
+            rows.push(Row { id: b.id, line, col, per_exec, roofline, count, model });
+        }
+        Ok(Prediction { rows, total })
+    }
+
+    pub fn render(&self, p: &Prediction, m: &Machine, verbose: bool) -> String {
+        let mut s = format!("# psim: {} on {} ({} GHz)\n", self.name, m.name, m.clock_ghz);
+        for r in &p.rows {
+            let loc = format!("{}:{}:{}", self.name, r.line, r.col);
+            match (&r.per_exec, &r.count) {
+                (Ok(t), Ok(c)) => s.push_str(&format!("block {} {loc} per_exec {t:.4e} s roofline {:.4e} s count {c} total {:.4e} s\n", r.id, r.roofline, t * c)),
+                (Ok(t), Err(e)) => s.push_str(&format!("block {} {loc} per_exec {t:.4e} s roofline {:.4e} s count ? ({e})\n", r.id, r.roofline)),
+                (Err(e), _) => s.push_str(&format!("block {} {loc} not modelled: {e}\n", r.id)),
+            }
+            if verbose {
+                s.push_str(&format!("  closed form: {}\n", r.model.seconds));
+                for (n, nm) in &r.model.nests {
+                    let loops: Vec<String> = n.loops.iter().map(|(v, t)| format!("{v}:{t}")).collect();
+                    s.push_str(&format!(
+                        "  nest [{}]: flops {} loads {} stores {} streams {} lanes {} T_OL {:.2} T_nOL {:.2} cy/it, recurrence {:.1} cy; traffic/it {}; ECM {}\n",
+                        loops.join(", "),
+                        nm.flops,
+                        nm.loads,
+                        nm.stores,
+                        nm.groups.len(),
+                        nm.lanes,
+                        nm.t_ol,
+                        nm.t_nol,
+                        n.kernel.recurrence,
+                        nm.traffic.iter().zip(&m.caches).map(|(t, c)| format!("{}: {t}", c.name)).collect::<Vec<_>>().join(", "),
+                        nm.ecm
+                    ));
+                }
+                for n in &r.model.notes {
+                    s.push_str(&format!("  note: {n}\n"));
+                }
+            }
+        }
+        s.push_str(&format!("total {:.6e}\n", p.total));
+        s
+    }
+}
+
+impl Prepared {
+    /// Every rank's predicted block times as an `xmpc-blocktimes/1` table: blocks that
+    /// have a time and a count on every rank (a block a rank never runs has count 0).
+    pub fn blocktimes(&self, m: &Machine) -> Result<String, String> {
+        let np = self.args.np.max(1);
+        let mut per_rank: Vec<Prediction> = Vec::new();
+        for r in 0..np {
+            let mut a = self.args.clone();
+            a.rank = r;
+            let p = Prepared { name: self.name.clone(), text: self.text.clone(), unit: self.unit.clone(), blocks: self.blocks.clone(), args: a };
+            per_rank.push(p.predict(m)?);
+        }
+        let mut blocks = Vec::new();
+        let mut missing = Vec::new();
+        for (k, row) in per_rank[0].rows.iter().enumerate() {
+            let mut ranks = Vec::new();
+            for p in &per_rank {
+                match (&p.rows[k].per_exec, &p.rows[k].count) {
+                    (Ok(t), Ok(c)) => ranks.push((*t, *c)),
+                    _ => break,
+                }
+            }
+            if ranks.len() != per_rank.len() {
+                missing.push(row.id);
+                continue;
+            }
+            let count: f64 = ranks.iter().map(|r| r.1).sum();
+            let mean = if count > 0.0 { ranks.iter().map(|r| r.0 * r.1).sum::<f64>() / count } else { ranks[0].0 };
+            let pr: Vec<String> = ranks.iter().map(|(t, c)| format!("{{\"mean_s\":{t:e},\"count\":{}}}", *c as u64)).collect();
+            blocks.push(format!("{{\"id\":{},\"mean_s\":{mean:e},\"count\":{},\"per_rank\":[{}]}}", row.id, count as u64, pr.join(",")));
+        }
+        if !missing.is_empty() {
+            eprintln!("xmpc: psim: blocks without a prediction on every rank are not in the table: {missing:?}");
+        }
+        Ok(format!(
+            "{{\"format\":\"xmpc-blocktimes/1\",\"source\":{},\"ranks\":{np},\"model\":{},\"blocks\":[\n{}\n]}}\n",
+            serde_json::Value::String(self.name.clone()),
+            serde_json::Value::String(format!("psim:{}", m.name)),
+            blocks.join(",\n")
+        ))
+    }
+}
+
+fn line_col(t: &str, at: usize) -> (usize, usize) {
+    let before = &t[..at.min(t.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map_or(0, |p| p + 1) + 1;
+    (line, col)
+}
+
+fn render_diags(name: &str, text: &str, d: &[xmpc_ir::Diag]) -> String {
+    let mut files = SimpleFiles::new();
+    files.add(name.to_string(), text.to_string());
+    super::report(&files, d, super::Colour::Auto);
+    format!("{name}: the block finder failed (see above)")
+}
+
+/// Parses, optionally through the MPIETE modelling transform.
+fn parse(name: &str, text: &str, lang: Lang, model: bool) -> Result<(String, FileUnit), String> {
+    let mut files = SimpleFiles::new();
+    let id = files.add(name.to_string(), text.to_string());
+    let parsed = xmpc_frontend::parse_source(id, name, text, lang);
+    if parsed.diags.iter().any(|d| d.severity >= Severity::Error) {
+        super::report(&files, &parsed.diags, super::Colour::Auto);
+        return Err(format!("{name} has errors"));
+    }
+    if !model {
+        return Ok((text.to_string(), parsed.unit));
+    }
+    let edits = xmpc_passes::mpiete::model(&parsed.unit, text).map_err(|d| {
+        super::report(&files, &d, super::Colour::Auto);
+        format!("{name}: the modelling transform failed")
+    })?;
+    let out = xmpc_backends::emit(&parsed.unit, text, &edits).map_err(|e| format!("{name}: {e}"))?;
+    let p2 = xmpc_frontend::parse_source(id, name, &out, lang);
+    Ok((out, p2.unit))
+}
+
+fn sweep(s: &SweepArgs) -> Result<(), String> {
+    let base = Machine::load(&s.p.machine)?;
+    let p = Prepared::new(&s.p)?;
+    let mut table: Vec<(f64, Prediction)> = Vec::new();
+    for &v in &s.values {
+        let mut m = base.clone();
+        m.set(&s.param, v)?;
+        table.push((v, p.predict(&m)?));
+    }
+    let ids: Vec<u32> = table.first().map(|t| t.1.rows.iter().map(|r| r.id).collect()).unwrap_or_default();
+    let mut out = format!("# psim sweep: {} on {}, {} =", p.name, base.name, s.param);
+    out.push_str(&format!(" {:?}\n{:>12}", s.values, s.param));
+    for id in &ids {
+        out.push_str(&format!(" {:>12}", format!("block{id}")));
+    }
+    out.push_str(&format!(" {:>12}\n", "total"));
+    for (v, pr) in &table {
+        out.push_str(&format!("{v:>12}"));
+        for r in &pr.rows {
+            match &r.per_exec {
+                Ok(t) => out.push_str(&format!(" {t:>12.4e}")),
+                Err(_) => out.push_str(&format!(" {:>12}", "-")),
+            }
+        }
+        out.push_str(&format!(" {:>12.4e}\n", pr.total));
+    }
+    print!("{out}");
+    Ok(())
+}
+
+/// `--skeletonize --model psim:M.toml`: each compute block's closed form, keyed by span,
+/// and the variables they read (which the skeleton must keep). The block finder runs
+/// again with those variables as control until the set settles (keeping a statement
+/// can split a block).
+pub fn skeleton_model(unit: &FileUnit, src: &str, spec: &str, file: usize) -> Result<xmpc_passes::skel::Options, Result<String, Vec<xmpc_ir::Diag>>> {
+    let path = spec.strip_prefix("psim:").ok_or_else(|| Ok(format!("--model {spec}: expected psim:MACHINE.toml")))?;
+    let m = Machine::load(Path::new(path)).map_err(Ok)?;
+    let mut vars: Vec<String> = Vec::new();
+    let mut opts = xmpc_passes::skel::Options::default();
+    for _ in 0..4 {
+        let map = blocks::analyse_with(unit, src, &vars).map_err(Err)?;
+        let models = xmpc_psim::model_blocks(unit, src, &map.blocks, &m);
+        let mut diags = Vec::new();
+        let mut nv = vars.clone();
+        opts.model_times.clear();
+        for (b, bm) in map.blocks.iter().filter(|b| b.kind == BlockKind::Compute).zip(&models) {
+            if b.time.is_some() {
+                continue;
+            }
+            if !bm.problems.is_empty() {
+                diags.extend(bm.diags(file));
+                continue;
+            }
+            let e: &E = &bm.seconds;
+            opts.model_times.insert((b.span.start, b.span.end), if unit.lang.is_fortran() { e.to_fortran() } else { e.to_c() });
+            for v in bm.vars() {
+                if !nv.contains(&v) {
+                    nv.push(v);
+                }
+            }
+        }
+        if !diags.is_empty() {
+            return Err(Err(diags));
+        }
+        if nv.len() == vars.len() {
+            break;
+        }
+        vars = nv;
+    }
+    opts.model_vars = vars;
+    Ok(opts)
+}

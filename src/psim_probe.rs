@@ -1,0 +1,266 @@
+//! `xmpc psim probe`: describes the machine it runs on. A small C program (compiled by
+//! `$XMPC_CC`/`cc -O2`, as the measured blocks are) times four concurrent read streams at working sets
+//! inside each cache level and beyond the last, dependent chains of adds, multiplies,
+//! divides, square roots and truncations, 8 independent add/multiply chains (pipes), `log` calls, and
+//! a chain of integer register adds (1 cycle each) for the clock. Times are the
+//! thread's CPU time (a probe descheduled on a shared host is not charged), best of 5.
+
+use std::process::Command;
+
+use xmpc_psim_machine::{Cache, Compiler, Core, Machine, Memory};
+
+const PROBE_C: &str = r#"
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+static volatile double sink;
+/* ns per 8-byte element read: 4 concurrent streams (the quarters of a), 4 accumulators */
+static double stream(double *a, long n, double budget) {
+    long reps = 1, q = n / 4; double best = 1e30, t0, t, s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (long i = 0; i < n; i++) a[i] = 1.0 + (i & 7);
+    for (;;) {
+        t0 = now();
+        for (long r = 0; r < reps; r++)
+            for (long i = 0; i < q; i++) { s0 += a[i]; s1 += a[i + q]; s2 += a[i + 2 * q]; s3 += a[i + 3 * q]; }
+        t = now() - t0;
+        if (t > budget / 8) break;
+        reps *= 2;
+    }
+    for (int k = 0; k < 5; k++) {
+        t0 = now();
+        for (long r = 0; r < reps; r++)
+            for (long i = 0; i < q; i++) { s0 += a[i]; s1 += a[i + q]; s2 += a[i + 2 * q]; s3 += a[i + 3 * q]; }
+        t = now() - t0;
+        if (t < best) best = t;
+    }
+    sink = s0 + s1 + s2 + s3;
+    return best * 1e9 / ((double)reps * n);
+}
+/* ns per element of a copy b[i] = a[i] over n doubles in all (a and b each half) */
+static double copy(double *a, long n, double budget) {
+    long reps = 1, h = n / 2; double best = 1e30, t0, t;
+    double *b = a + h;
+    for (long i = 0; i < n; i++) a[i] = 1.0 + (i & 7);
+    for (;;) {
+        t0 = now();
+        for (long r = 0; r < reps; r++) { for (long i = 0; i < h; i++) b[i] = a[i]; sink = b[r % h]; }
+        t = now() - t0;
+        if (t > budget / 8) break;
+        reps *= 2;
+    }
+    for (int k = 0; k < 5; k++) {
+        t0 = now();
+        for (long r = 0; r < reps; r++) { for (long i = 0; i < h; i++) b[i] = a[i]; sink = b[r % h]; }
+        t = now() - t0;
+        if (t < best) best = t;
+    }
+    return best * 1e9 / ((double)reps * h);
+}
+#define CHAIN(name, init, op) static double name(long n) { double best = 1e30; for (int k = 0; k < 3; k++) { \
+    volatile double seed = init; double x = seed, y = seed; double t0 = now(); \
+    for (long i = 0; i < n; i++) { op; } double t = now() - t0; sink = x + y; if (t < best) best = t; } return best * 1e9 / n; }
+CHAIN(lat_add, 1.0, x = x + 1e-9)
+CHAIN(lat_mul, 1.0, x = x * 1.0000001)
+CHAIN(lat_div, 1.0, x = 1.0000001 / x)
+CHAIN(lat_sqrt, 2.0, x = sqrt(x) + 1.0)
+CHAIN(lat_cvt, 3.5, x = (double)(long)x + 0.5)
+CHAIN(cost_log, 2.0, x = log(x) + 2.0)
+static double thr_add(long n) {
+    volatile double seed = 1.0, incv = 1e-9, mv = 1.0000001; double inc = incv, m = mv; double a = seed, b = seed, c = seed, d = seed, e = seed, f = seed, g = seed, h = seed;
+    double t0 = now(), t;
+    for (long i = 0; i < n; i++) { a += inc; b *= m; c += inc; d *= m; e += inc; f *= m; g += inc; h *= m; }
+    t = now() - t0; sink = a + b + c + d + e + f + g + h; return t * 1e9 / (8.0 * n);
+}
+static double clock_ns(long n) {
+    double best = 1e30;
+    for (int k = 0; k < 5; k++) {
+        unsigned long x = 0; volatile unsigned long onev = 1; unsigned long one = onev; double t0 = now();
+#if defined(__x86_64__) || defined(__aarch64__)
+        for (long i = 0; i < n; i++) {
+#if defined(__x86_64__)
+            __asm__ volatile("add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0" : "+r"(x) : "r"(one));
+#else
+            __asm__ volatile("add %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1\n\tadd %0, %0, #1" : "+r"(x));
+#endif
+        }
+        double t = (now() - t0) * 1e9 / (8.0 * n);
+#else
+        double t = 0;
+#endif
+        sink = (double)x;
+        if (t < best) best = t;
+    }
+    return best;
+}
+/* ns per instruction of 12 independent register adds (the issue width) */
+static double issue_ns(long n) {
+    double best = 1e30;
+#if defined(__x86_64__)
+    for (int k = 0; k < 5; k++) {
+        unsigned long a = 0, b = 0, c = 0, d = 0, e = 0, f = 0; volatile unsigned long onev = 1; unsigned long one = onev;
+        double t0 = now();
+        for (long i = 0; i < n; i++)
+            __asm__ volatile("add %6, %0\n\tadd %6, %1\n\tadd %6, %2\n\tadd %6, %3\n\tadd %6, %4\n\tadd %6, %5\n\t"
+                             "add %6, %0\n\tadd %6, %1\n\tadd %6, %2\n\tadd %6, %3\n\tadd %6, %4\n\tadd %6, %5"
+                             : "+r"(a), "+r"(b), "+r"(c), "+r"(d), "+r"(e), "+r"(f) : "r"(one));
+        double t = (now() - t0) * 1e9 / (14.0 * n); /* 12 adds + increment and branch */
+        sink = (double)(a + b + c + d + e + f);
+        if (t < best) best = t;
+    }
+#else
+    best = 0;
+#endif
+    return best;
+}
+int main(int argc, char **argv) {
+    double budget = argc > 1 ? atof(argv[1]) : 1.0;
+    long sizes[8]; int ns = argc - 2;
+    for (int i = 0; i < ns; i++) sizes[i] = atol(argv[i + 2]);
+    long big = 0; for (int i = 0; i < ns; i++) if (sizes[i] > big) big = sizes[i];
+    double *a = malloc(big);
+    printf("clock_ns %.5f\n", clock_ns(20000000));
+    printf("issue_ns %.5f\n", issue_ns(10000000));
+    long n = (long)(budget * 1.5e7);
+    printf("add_ns %.5f\nmul_ns %.5f\ndiv_ns %.5f\nsqrt_ns %.5f\ncvt_ns %.5f\nlog_ns %.5f\nthr_add_ns %.5f\n",
+           lat_add(n), lat_mul(n), lat_div(n / 4), lat_sqrt(n / 4), lat_cvt(n / 2), cost_log(n / 8), thr_add(n / 2));
+    for (int i = 0; i < ns; i++) printf("stream %ld %.5f\n", sizes[i], stream(a, sizes[i] / 8, budget));
+    for (int i = 0; i < ns; i++) printf("copy %ld %.5f\n", sizes[i], copy(a, sizes[i] / 8, budget));
+    return 0;
+}
+"#;
+
+fn cache_sizes() -> Vec<(String, f64)> {
+    // /sys: data and unified caches of cpu0, by level
+    let mut out = Vec::new();
+    for i in 0..8 {
+        let d = format!("/sys/devices/system/cpu/cpu0/cache/index{i}");
+        let rd = |f: &str| std::fs::read_to_string(format!("{d}/{f}")).ok().map(|s| s.trim().to_string());
+        let (Some(level), Some(ty), Some(size)) = (rd("level"), rd("type"), rd("size")) else { break };
+        if ty == "Instruction" {
+            continue;
+        }
+        let kib: f64 = if let Some(k) = size.strip_suffix('K') {
+            k.parse().unwrap_or(0.0)
+        } else if let Some(m) = size.strip_suffix('M') {
+            m.parse::<f64>().unwrap_or(0.0) * 1024.0
+        } else {
+            size.parse::<f64>().unwrap_or(0.0) / 1024.0
+        };
+        out.push((format!("L{level}"), kib));
+    }
+    if out.is_empty() {
+        out = vec![("L1".into(), 32.0), ("L2".into(), 1024.0)];
+    }
+    out
+}
+
+pub fn probe(quick: bool) -> Result<Machine, String> {
+    let dir = tempfile::Builder::new().prefix("xmpc-psim-probe-").tempdir().map_err(|e| e.to_string())?;
+    let src = dir.path().join("probe.c");
+    std::fs::write(&src, PROBE_C).map_err(|e| e.to_string())?;
+    let exe = dir.path().join("probe");
+    let cc = std::env::var("XMPC_CC").ok().filter(|s| !s.is_empty() && !s.contains("mpicc")).unwrap_or_else(|| "cc".into());
+    let out = Command::new(&cc).args(["-O2", "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns"]).arg(&src).arg("-o").arg(&exe).arg("-lm").output().map_err(|e| format!("cannot run {cc}: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("compiling the probe failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    let caches = cache_sizes();
+    // working sets: a quarter of each level, and 4x the last (at most 1 GiB)
+    let mut sizes: Vec<u64> = caches.iter().map(|(_, k)| (k * 1024.0 / 4.0) as u64 / 64 * 64).collect();
+    let last = caches.last().map(|c| c.1).unwrap_or(1024.0);
+    sizes.push(((last * 1024.0 * 4.0).min(1024.0 * 1024.0 * 1024.0)) as u64 / 64 * 64);
+    let budget = if quick { "0.15" } else { "0.8" };
+    let run = Command::new(&exe).arg(budget).args(sizes.iter().map(|s| s.to_string())).output().map_err(|e| format!("cannot run the probe: {e}"))?;
+    if !run.status.success() {
+        return Err("the probe failed".into());
+    }
+    let text = String::from_utf8_lossy(&run.stdout).to_string();
+    let get = |k: &str| -> Result<f64, String> {
+        text.lines().find_map(|l| l.strip_prefix(&format!("{k} ")).and_then(|v| v.trim().parse().ok())).ok_or(format!("the probe printed no `{k}`:\n{text}"))
+    };
+    let streams: Vec<f64> = text.lines().filter_map(|l| l.strip_prefix("stream ")).filter_map(|l| l.split_whitespace().nth(1)?.parse().ok()).collect();
+    if streams.len() != sizes.len() {
+        return Err(format!("the probe printed {} streams, expected {}", streams.len(), sizes.len()));
+    }
+    let mut cyc = get("clock_ns")?;
+    let mut note = String::new();
+    if cyc <= 0.0 {
+        cyc = 1.0 / 2.5;
+        note = " (no cycle counter probe on this architecture: 2.5 GHz assumed)".into();
+    }
+    let ghz = 1.0 / cyc;
+    let cy = |ns: f64| (ns / cyc).max(0.5);
+    // Each level's bandwidth is what a core streams from it (the whole time per byte,
+    // loads included): with `overlap = "full"` the slowest level bounds a loop, which is
+    // what loops with several streams do on this kind of core (docs/psim.md).
+    let copies: Vec<f64> = text.lines().filter_map(|l| l.strip_prefix("copy ")).filter_map(|l| l.split_whitespace().nth(1)?.parse().ok()).collect();
+    if copies.len() != sizes.len() {
+        return Err(format!("the probe printed {} copies, expected {}", copies.len(), sizes.len()));
+    }
+    // a copied element reads 8 B, reads its target line for ownership (8 B) and writes 8 B back
+    let wb = |l: usize| -> Option<f64> {
+        let w = copies[l] - 2.0 * streams[l];
+        (w > 0.02 * copies[l]).then(|| 8.0 / (w / cyc))
+    };
+    let mut cache = Vec::new();
+    let cyc_raw = |ns: f64| ns / cyc;
+    for (l, (name, kib)) in caches.iter().enumerate() {
+        let bpc = 8.0 / cyc_raw(streams[l]);
+        // level l's write-back bandwidth shows in copies whose working set is in level l
+        let w = if l == 0 { None } else { wb(l).map(|x| (x * 100.0).round() / 100.0) };
+        cache.push(Cache { name: name.clone(), size_kib: *kib, bytes_per_cycle: (bpc * 100.0).round() / 100.0, write_bytes_per_cycle: w, line_bytes: 64 });
+    }
+    let tm = *streams.last().unwrap();
+    let mem_gbs = 8.0 / tm;
+    let round = |x: f64| (x * 100.0).round() / 100.0;
+    let cyc_raw = |ns: f64| ns / cyc;
+    let add = round(cy(get("add_ns")?));
+    let thr = cy(get("thr_add_ns")?);
+    let m = Machine {
+        name: format!("this machine ({})", cpu_name()),
+        clock_ghz: round(ghz),
+        cores: std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1),
+        core: Core {
+            // gcc -O2 without -march: SSE2, 2 doubles per vector
+            simd_lanes: if cfg!(target_arch = "x86_64") { 2 } else { 1 },
+            issue_width: {
+                let i = get("issue_ns")?;
+                if i > 0.0 {
+                    round(1.0 / cyc_raw(i))
+                } else {
+                    4.0
+                }
+            },
+            fp_pipes: (1.0 / thr).round().max(1.0) as u32,
+            fma: false,
+            load_pipes: 2,
+            store_pipes: 1,
+            add_latency: add,
+            mul_latency: round(cy(get("mul_ns")?)),
+            div_latency: round(cy(get("div_ns")?)),
+            div_cycles: round(cy(get("div_ns")?) / 3.0).max(1.0),
+            sqrt_latency: round((cy(get("sqrt_ns")?) - add).max(1.0)),
+            sqrt_cycles: round((cy(get("sqrt_ns")?) - add).max(1.0) / 3.0).max(1.0),
+            convert_latency: round(((cy(get("cvt_ns")?) - add) / 2.0).max(1.0)),
+            libm_cycles: round((cy(get("log_ns")?) - add).max(1.0)),
+            incore: "table".into(),
+        },
+        caches: cache,
+        memory: Memory { bandwidth_gbs: round(mem_gbs), write_bandwidth_gbs: wb(sizes.len() - 1).map(|x| round(x * ghz)), latency_ns: 90.0 },
+        compiler: Compiler { vectorize: false, vectorize_constant_trips: true, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "full".into() },
+        source: format!(
+ "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?}; copy ns per element {:?}; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-loop-distribute-patterns (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
+            sizes,
+            streams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
+            copies.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
+        ),
+    };
+    m.check()?;
+    Ok(m)
+}
+
+fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| t.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|s| s.trim().to_string())).unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}

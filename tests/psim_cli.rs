@@ -1,0 +1,189 @@
+//! `xmpc psim predict|sweep` and `--skeletonize --model psim:M.toml` through the driver:
+//! results against the model's closed forms, and clear errors on bad input.
+
+use std::process::{Command, Output};
+
+fn xmpc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xmpc")).args(args).output().expect("xmpc runs")
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
+}
+
+const MACHINE: &str = r#"
+name = "round"
+clock_ghz = 2.0
+cores = 1
+[core]
+simd_lanes = 1
+issue_width = 4
+fp_pipes = 2
+fma = true
+load_pipes = 2
+store_pipes = 1
+add_latency = 4
+mul_latency = 4
+div_latency = 20
+div_cycles = 10
+sqrt_latency = 20
+sqrt_cycles = 10
+convert_latency = 4
+libm_cycles = 50
+[[cache]]
+name = "L1"
+size_kib = 32
+bytes_per_cycle = 64
+[[cache]]
+name = "L2"
+size_kib = 1024
+bytes_per_cycle = 32
+[memory]
+bandwidth_gbs = 10
+latency_ns = 80
+"#;
+
+/// A triad in an iteration loop between two allreduces: block "triad" is 8.4 cycles per
+/// element from memory on MACHINE (tests of the psim crate derive it), run `iters` times.
+const PROG: &str = r#"#include <mpi.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    long n = 1000, i;
+    int it, iters = 10, size;
+    double *a, *b, *c, s = 3.0, g;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1) n = atol(argv[1]);
+    a = malloc(n * sizeof(double));
+    b = malloc(n * sizeof(double));
+    c = malloc(n * sizeof(double));
+    for (i = 0; i < n; i++) { b[i] = 1.0; c[i] = 2.0; }
+    for (it = 0; it < iters; it++) {
+        MPI_Allreduce(&s, &g, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        for (i = 0; i < n / size; i++)
+            a[i] = b[i] + s * c[i];
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+fn setup() -> (tempfile::TempDir, String, String) {
+    let d = tempfile::tempdir().unwrap();
+    let m = d.path().join("m.toml");
+    std::fs::write(&m, MACHINE).unwrap();
+    let p = d.path().join("triad.c");
+    std::fs::write(&p, PROG).unwrap();
+    (d, m.display().to_string(), p.display().to_string())
+}
+
+fn block_line<'a>(s: &'a str, what: &str) -> &'a str {
+    s.lines().find(|l| l.starts_with("block ") && l.contains(what)).unwrap_or_else(|| panic!("no block line with {what} in\n{s}"))
+}
+
+#[test]
+fn predict_prints_blocks_and_the_total() {
+    let (_d, m, p) = setup();
+    // n = 2e8 over 2 ranks: 1e8 iterations per execution, from memory: 8.4 cy each at 2 GHz
+    let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--np", "2", "--set", "n=200000000"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let s = out(&o);
+    let l = block_line(&s, "count 10");
+    let per: f64 = l.split_whitespace().skip_while(|w| *w != "per_exec").nth(1).unwrap().parse().unwrap();
+    assert!((per - 1e8 * 8.4 / 2e9).abs() < 1e-6 * per, "{l}");
+    let last = s.lines().last().unwrap();
+    assert!(last.starts_with("total "), "{s}");
+    let total: f64 = last[6..].trim().parse().unwrap();
+    // the init block (2e8 elements, 2 stores) runs once too; the total holds 10 triads
+    assert!(total > 10.0 * per && total < 10.0 * per + 1.0, "{s}");
+    // -v shows the closed form and the nest's terms
+    let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--np", "2", "--set", "n=200000000", "-v"]);
+    assert!(out(&o).contains("closed form:") && out(&o).contains("T_OL 1.50"), "{}", out(&o));
+}
+
+#[test]
+fn predict_asks_for_values_it_does_not_know() {
+    let (_d, m, p) = setup();
+    // n comes from argv: without --set the blocks that need it are not predicted
+    let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--np", "2"]);
+    assert!(o.status.success());
+    assert!(out(&o).contains("needs the value of `n` (--set n=...)"), "{}", out(&o));
+}
+
+#[test]
+fn bad_input_is_an_error_with_its_reason() {
+    let (d, m, p) = setup();
+    let bad = d.path().join("bad.toml");
+    std::fs::write(&bad, MACHINE.replace("clock_ghz = 2.0", "clock_ghz = 0")).unwrap();
+    let o = xmpc(&["psim", "predict", &p, "--machine", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("clock_ghz"), "{}", err(&o));
+    let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--set", "n"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("NAME=VALUE"), "{}", err(&o));
+    let o = xmpc(&["psim", "sweep", &p, "--machine", &m, "--param", "colour", "--values", "1,2"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("unknown parameter"), "{}", err(&o));
+    let o = xmpc(&[&p, "--skeletonize", "--model", "bsim:m.toml", "-o", d.path().join("s.c").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("psim:MACHINE.toml"), "{}", err(&o));
+    assert!(!d.path().join("s.c").exists());
+}
+
+#[test]
+fn sweep_of_bandwidth_moves_the_memory_bound_block() {
+    let (_d, m, p) = setup();
+    let o = xmpc(&["psim", "sweep", &p, "--machine", &m, "--np", "2", "--set", "n=200000000", "--param", "bandwidth", "--values", "5,10,20,1000"]);
+    assert!(o.status.success(), "{}", err(&o));
+    let s = out(&o);
+    let rows: Vec<Vec<f64>> = s.lines().filter(|l| !l.starts_with('#') && !l.trim_start().starts_with("bandwidth")).map(|l| l.split_whitespace().filter_map(|w| w.parse().ok()).collect()).collect();
+    assert_eq!(rows.len(), 4, "{s}");
+    let total: Vec<f64> = rows.iter().map(|r| *r.last().unwrap()).collect();
+    assert!(total[0] > total[1] && total[1] > total[2] && total[2] > total[3], "{s}");
+}
+
+#[test]
+fn skeleton_gets_the_closed_form() {
+    let (d, m, p) = setup();
+    let sk = d.path().join("skel.c");
+    let o = xmpc(&[&p, "--skeletonize", "--model", &format!("psim:{m}"), "-o", sk.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let t = std::fs::read_to_string(&sk).unwrap();
+    // the triad's time is a closed form in n and size, which the skeleton keeps
+    let call = t.lines().find(|l| l.contains("BSIM_Add_time(") && l.contains("(double)(n)") && l.contains("(double)(size)")).unwrap_or_else(|| panic!("{t}"));
+    assert!(call.contains("<="), "layer conditions as conditionals: {call}");
+    assert!(t.contains("if (argc > 1) n = atol(argv[1]);"), "n is kept: {t}");
+    // it compiles against LMPI
+    let inc = concat!(env!("CARGO_MANIFEST_DIR"), "/runtime/bsim/include");
+    let c = Command::new("cc").args(["-fsyntax-only", "-I", inc]).arg(&sk).output().unwrap();
+    assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
+}
+
+#[test]
+fn blocktimes_table_has_every_rank_and_feeds_the_skeletonizer() {
+    let (d, m, p) = setup();
+    let bt = d.path().join("bt.json");
+    let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--np", "2", "--set", "n=200000000", "--blocktimes", bt.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&bt).unwrap()).unwrap();
+    assert_eq!(v["format"], "xmpc-blocktimes/1");
+    assert_eq!(v["ranks"], 2);
+    let s = out(&o);
+    let l = block_line(&s, "count 10");
+    let id: u64 = l.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let per: f64 = l.split_whitespace().skip_while(|w| *w != "per_exec").nth(1).unwrap().parse().unwrap();
+    let b = v["blocks"].as_array().unwrap().iter().find(|b| b["id"] == id).unwrap();
+    assert_eq!(b["count"], 20, "10 executions on each of 2 ranks");
+    let pr = b["per_rank"].as_array().unwrap();
+    assert_eq!(pr.len(), 2);
+    assert!((pr[1]["mean_s"].as_f64().unwrap() - per).abs() < 1e-9 * per);
+    // the skeletonizer reads it as a measured table
+    let sk = d.path().join("skel.c");
+    let o = xmpc(&[&p, "--skeletonize", "--times", bt.to_str().unwrap(), "-o", sk.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    // 1e8 iterations x 8.4 cy at 2 GHz = 0.42 s per execution
+    assert!(std::fs::read_to_string(&sk).unwrap().contains("BSIM_Add_time(4.200000e-1)"), "{}", std::fs::read_to_string(&sk).unwrap());
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""PSIM validation: predicted compute-block times (xmpc psim predict, machine file of
+this host) against the block times libxmpc_mpiete measures (token mode: one rank
+computes at a time, thread CPU time) for the testsuite/mpi and testsuite/mpiete
+programs, at sizes inside and outside the caches. Prints one row per block (blocks
+that run more than once on rank 0, i.e. the iteration loops' blocks, and whole-loop
+blocks), then the median |error| and the worst case, and the load average before and
+after (the host is shared: re-run on a quiet machine for figures to quote).
+The timer overhead of a measured block (two clock_gettime(CLOCK_THREAD_CPUTIME_ID)
+calls, about 1 us on this VM) is measured with timer.c (an instrumented one-statement
+block) and subtracted from every measured mean before the comparison (column
+`measured_s` is the raw mean, `error` compares predicted with raw - overhead).
+
+usage: testsuite/bench/psim/validate.py [--machine M.toml] [--np 2] [--quick]
+       [--only NAME,...] [--reps 3]
+Needs: cargo build -p xmpc -p xmpc-mpiete-rt (CARGO_TARGET_DIR honoured), mpicc,
+mpif90, mpiexec. The measured time of a block is the median over --reps token runs
+of rank 0's mean.
+"""
+import argparse, json, os, statistics, subprocess, sys, tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+T = "testsuite"
+# name, source, --blocks, cpp defines, program args, psim --set values
+CASES = [
+    ("jacobi2d.c in", f"{T}/mpi/c/jacobi2d.c", False, [], ["300", "200"], ["n=300", "iters=200"]),
+    ("jacobi2d.c out", f"{T}/mpi/c/jacobi2d.c", False, [], ["3000", "6"], ["n=3000", "iters=6"]),
+    ("jacobi3d.c in", f"{T}/mpi/c/jacobi3d.c", False, ["N=40"], ["100"], ["iters=100"]),
+    ("jacobi3d.c out", f"{T}/mpi/c/jacobi3d.c", False, ["N=200"], ["4"], ["iters=4"]),
+    ("cg.c in", f"{T}/mpi/c/cg.c", False, [], ["60000", "200"], ["n=60000", "iters=200"]),
+    ("cg.c out", f"{T}/mpi/c/cg.c", False, [], ["8000000", "4"], ["n=8000000", "iters=4"]),
+    ("jacobi2d.f90 in", f"{T}/mpi/f/jacobi2d.f90", False, [], ["300", "200"], ["n=300", "iters=200"]),
+    ("jacobi2d.f90 out", f"{T}/mpi/f/jacobi2d.f90", False, [], ["3000", "6"], ["n=3000", "iters=6"]),
+    ("cg.f in", f"{T}/mpi/f/cg.f", False, [], ["60000", "200"], ["n=60000", "iters=200"]),
+    ("cg.f out", f"{T}/mpi/f/cg.f", False, [], ["3000000", "4"], ["n=3000000", "iters=4"]),
+    ("mpiete/cg.F90 in", f"{T}/mpiete/cg.F90", True, [], ["150", "200"], ["n=150", "iters=200"]),
+    ("mpiete/cg.F90 out", f"{T}/mpiete/cg.F90", True, [], ["2000", "6"], ["n=2000", "iters=6"]),
+    ("mpiete/ep.F90", f"{T}/mpiete/ep.F90", True, [], ["20", "8"], ["m=20", "nbatch=8"]),  # block 6: the batch loop, timed once
+    ("mpiete/heat.c in", f"{T}/mpiete/heat.c", True, [], ["60000", "200"], ["n=60000", "nit=200"]),
+]
+
+
+def target_dir():
+    t = os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target"))
+    found = [os.path.join(t, p) for p in ("release", "debug") if os.path.exists(os.path.join(t, p, "xmpc")) and os.path.exists(os.path.join(t, p, "libxmpc_mpiete.a"))]
+    if found:  # the newer build
+        return max(found, key=lambda d: os.path.getmtime(os.path.join(d, "xmpc")))
+    sys.exit(f"xmpc and libxmpc_mpiete.a not found under {t}; run cargo build -p xmpc -p xmpc-mpiete-rt")
+
+
+def sh(cmd, env=None, cwd=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(cmd, env=e, cwd=cwd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
+    return p.stdout
+
+
+def load():
+    return open("/proc/loadavg").read().split()[:3]
+
+
+def measure(xmpc, src, blocks, defs, args, np_, reps, tmp):
+    """Rank 0's mean time per block (median over reps token runs) and its count."""
+    exe = os.path.join(tmp, os.path.basename(src).replace(".", "_") + "_" + "_".join(defs))
+    cmd = [xmpc] + (["--blocks"] if blocks else []) + ["--instrument=compute", src, "-o", exe, "-O2"] + [f"-D{d}" for d in defs]
+    sh(cmd)
+    runs = []
+    for r in range(reps):
+        out = os.path.join(tmp, f"out{r}")
+        os.makedirs(out, exist_ok=True)
+        sh(["mpiexec", "-n", str(np_), exe] + args, env={"MPIETE_MODE": "token", "MPIETE_OUT": out}, cwd=tmp)
+        runs.append(json.load(open(os.path.join(out, "blocktimes.json"))))
+    res = {}
+    for b in runs[0]["blocks"]:
+        vals = []
+        for j in runs:
+            bb = next(x for x in j["blocks"] if x["id"] == b["id"])
+            pr = bb["per_rank"][0]
+            if pr["count"] > 0:
+                vals.append(pr["mean_s"])
+        if vals:
+            res[b["id"]] = (statistics.median(vals), b["per_rank"][0]["count"])
+    return res
+
+
+def predict(xmpc, machine, src, blocks, defs, sets, np_):
+    cmd = [xmpc, "psim", "predict", src, "--machine", machine, "--np", str(np_)] + (["--blocks"] if blocks else [])
+    cmd += [f"-D{d}" for d in defs] + sum([["--set", s] for s in sets], [])
+    out = sh(cmd)
+    res = {}
+    for l in out.splitlines():
+        w = l.split()
+        if l.startswith("block ") and "per_exec" in w:
+            res[int(w[1])] = float(w[w.index("per_exec") + 1])
+    return res, out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--machine", default=os.path.join(ROOT, "testsuite/psim/machines/this-machine.toml"))
+    ap.add_argument("--np", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    d = target_dir()
+    xmpc = os.path.join(d, "xmpc")
+    os.environ.setdefault("XMPC_RUNTIME_DIR", d)
+    l0 = load()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="psim-validate-") as tmp:
+        tm = measure(xmpc, os.path.join(ROOT, T, "bench/psim/timer.c"), False, [], ["4000"], a.np, a.reps, tmp)
+        overhead = min(m for m, c in tm.values() if c > 1)
+        for name, src, blocks, defs, args, sets in CASES:
+            if a.only and not any(o in name for o in a.only.split(",")):
+                continue
+            src = os.path.join(ROOT, src)
+            meas = measure(xmpc, src, blocks, defs, args, a.np, a.reps, tmp)
+            pred, _ = predict(xmpc, a.machine, src, blocks, defs, sets, a.np)
+            for bid, (m, count) in sorted(meas.items()):
+                # blocks of the iteration loops (run more than once), and EP's batch loop
+                whole = "ep.F90" in src and bid == 6
+                if (count < 2 and not whole) or m < 5 * overhead or bid not in pred:
+                    continue
+                p = pred[bid]
+                rows.append((name, bid, count, m, p, (p - (m - overhead)) / (m - overhead)))
+    print(f"# psim validation, machine {os.path.relpath(a.machine, ROOT)}, np={a.np}, {a.reps} token runs per case")
+    print(f"# load average before: {' '.join(l0)}  after: {' '.join(load())}")
+    print(f"# timer overhead per measured block (timer.c): {overhead:.3e} s, subtracted")
+    print(f"{'case':<20} {'block':>5} {'count':>6} {'measured_s':>12} {'predicted_s':>12} {'error':>8}")
+    for name, bid, count, m, p, e in rows:
+        print(f"{name:<20} {bid:>5} {count:>6} {m:>12.4e} {p:>12.4e} {e*100:>7.1f}%")
+    if rows:
+        errs = [abs(r[5]) for r in rows]
+        worst = max(rows, key=lambda r: abs(r[5]))
+        print(f"median |error| {statistics.median(errs)*100:.1f}%  worst {worst[5]*100:+.1f}% ({worst[0]} block {worst[1]})  blocks {len(rows)}")
+
+
+if __name__ == "__main__":
+    main()
