@@ -130,6 +130,8 @@ pub struct Meeting {
 
 pub struct Sim {
     pub n: u32,
+    /// The members of LMPI_COMM_WORLD (0..n), one table shared by every rank.
+    pub world: Arc<Vec<u32>>,
     pub plat: Platform,
     pub ranks: Vec<Shared>,
     blocked: AtomicUsize,
@@ -179,6 +181,7 @@ pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> Result<&'static Sim, Stri
         .collect();
     let s = Sim {
         n,
+        world: Arc::new((0..n).collect()),
         plat,
         ranks,
         blocked: AtomicUsize::new(0),
@@ -532,9 +535,11 @@ fn mix(a: u64, b: u64) -> u64 {
 
 impl Rank {
     pub fn new(id: u32, n: u32) -> Rank {
+        let s = sim();
+        debug_assert_eq!(s.world.len(), n as usize);
         let world = Comm {
             ctx: 1,
-            members: Arc::new((0..n).collect()),
+            members: s.world.clone(),
             me: id as i32,
             coll_seq: 0,
             child_seq: 0,
@@ -546,7 +551,6 @@ impl Rank {
             coll_seq: 0,
             child_seq: 0,
         };
-        let s = sim();
         let trace = s.trace_dir.as_ref().map(|d| {
             let f = std::fs::File::create(d.join(format!("rank{id}.txt"))).unwrap_or_else(|e| {
                 panic!("bsim: cannot create trace file in {}: {e}", d.display())
