@@ -13,7 +13,7 @@ use super::{compile, report, source_lang, write_output, Cli, Emit, Failure, Inst
 
 /// True when the command line asks for one of these passes.
 pub fn wanted(cli: &Cli) -> bool {
-    cli.skeletonize || cli.instrument.is_some() || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson)) || cli.times.is_some() || cli.measure || cli.check
+    cli.skeletonize || cli.instrument.is_some() || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson)) || cli.times.is_some() || cli.measure || cli.check || cli.strict_times
 }
 
 /// Options that only make sense together.
@@ -22,8 +22,8 @@ fn usage(cli: &Cli) -> Result<(), Failure> {
     if cli.skeletonize && cli.instrument.is_some() {
         return u("--skeletonize and --instrument are separate runs");
     }
-    if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check) {
-        return u("--times, --measure and --check go with --skeletonize");
+    if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check || cli.strict_times) {
+        return u("--times, --measure, --check and --strict-times go with --skeletonize");
     }
     if cli.times.is_some() && cli.measure {
         return u("--times and --measure both give block times: use one");
@@ -98,7 +98,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         };
     }
     // --skeletonize
-    let mut opts = skel::Options::default();
+    let mut opts = skel::Options { strict_times: cli.strict_times, ..Default::default() };
     if let Some(t) = &cli.times {
         let s = std::fs::read_to_string(t).map_err(|e| fail(format!("cannot read the time table '{}': {e}", t.display())))?;
         opts.times = Some(TimeTable::parse(&s).map_err(|e| fail(format!("{}: {e}", t.display())))?);
@@ -119,8 +119,12 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     for r in &sk.report {
         eprintln!("xmpc: {}: {r}", l.name);
     }
+    for n in &sk.notes {
+        eprintln!("note: {}:{n}", l.name);
+    }
     let tmp = tempdir()?;
-    if cli.check {
+    // A measured skeleton is checked too: the run that measured it gave the arguments.
+    if cli.check || cli.measure {
         check(&l, &out, tmp.path(), cli)?;
     }
     match &cli.output {

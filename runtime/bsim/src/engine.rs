@@ -523,6 +523,9 @@ pub struct Rank {
     pub idle: f64,
     /// The LMPI call in progress (for the deadlock report).
     pub call: &'static str,
+    /// A compute block run in the skeleton (`BSIM_Block_begin`): its id and the
+    /// thread CPU time at its start.
+    pub block: Option<(i32, f64)>,
 }
 
 fn mix(a: u64, b: u64) -> u64 {
@@ -575,6 +578,7 @@ impl Rank {
             entry: 0.0,
             idle: 0.0,
             call: "",
+            block: None,
         }
     }
 

@@ -166,6 +166,47 @@ pub extern "C" fn BSIM_Add_time(t: c_double) {
     with("BSIM_Add_time", |r| r.add_time(t))
 }
 
+/// CPU time of the calling thread (a rank's host time: wall time would count the
+/// time the rank's thread waits for a core among thousands).
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid timespec pointer; CLOCK_THREAD_CPUTIME_ID exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Start of a compute block without a time that runs in the skeleton
+/// (`xmpc --skeletonize` wraps it in Begin/End): its host time is charged.
+#[no_mangle]
+pub extern "C" fn BSIM_Block_begin(id: c_int) {
+    with("BSIM_Block_begin", |r| r.block = Some((id, thread_cpu_seconds())))
+}
+
+/// End of such a block: the thread CPU time since its begin advances the clock.
+#[no_mangle]
+pub extern "C" fn BSIM_Block_end(id: c_int) {
+    with("BSIM_Block_end", |r| match r.block.take() {
+        Some((b, t0)) if b == id => {
+            let t = thread_cpu_seconds() - t0;
+            r.add_time(t)
+        }
+        other => fail(
+            r,
+            "BSIM_Block_end",
+            format!(
+                "block {id} ends but {} (a jump out of a timed block?)",
+                match other {
+                    Some((b, _)) => format!("block {b} is the one running"),
+                    None => "no block is running".into(),
+                }
+            ),
+        ),
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn BSIM_Event(name: *const c_char) {
     let n = if name.is_null() {
