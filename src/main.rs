@@ -107,9 +107,14 @@ struct Cli {
     /// Measure block times first: build with --instrument=compute, run with mpiexec -n NP.
     #[arg(long)]
     measure: bool,
-    /// Check that the skeleton sends the messages the original sends (LMPI trace mode).
+    /// Check that the skeleton sends the messages the original sends (LMPI trace mode;
+    /// always done with --measure).
     #[arg(long)]
     check: bool,
+    /// With --skeletonize: a compute block without a time is an error (XMP0312) instead
+    /// of running in the skeleton charged its measured host time.
+    #[arg(long)]
+    strict_times: bool,
     /// Processes for --measure and --check.
     #[arg(long, value_name = "N", default_value_t = 2)]
     np: usize,

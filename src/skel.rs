@@ -13,7 +13,7 @@ use super::{compile, report, source_lang, write_output, Cli, Emit, Failure, Inst
 
 /// True when the command line asks for one of these passes.
 pub fn wanted(cli: &Cli) -> bool {
-    cli.skeletonize || cli.instrument.is_some() || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson)) || cli.times.is_some() || cli.measure || cli.check || cli.model.is_some()
+    cli.skeletonize || cli.instrument.is_some() || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson)) || cli.times.is_some() || cli.measure || cli.check || cli.model.is_some() || cli.strict_times
 }
 
 /// Options that only make sense together.
@@ -22,8 +22,8 @@ fn usage(cli: &Cli) -> Result<(), Failure> {
     if cli.skeletonize && cli.instrument.is_some() {
         return u("--skeletonize and --instrument are separate runs");
     }
-    if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check || cli.model.is_some()) {
-        return u("--times, --measure, --model and --check go with --skeletonize");
+    if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check || cli.model.is_some() || cli.strict_times) {
+        return u("--times, --measure, --model, --check and --strict-times go with --skeletonize");
     }
     if cli.model.is_some() && cli.measure {
         return u("--model and --measure both give block times: use one");
@@ -101,13 +101,14 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         };
     }
     // --skeletonize
-    let mut opts = skel::Options::default();
+    let mut opts = skel::Options { strict_times: cli.strict_times, ..Default::default() };
     if let Some(spec) = &cli.model {
         let file = l.unit.file;
         opts = super::psim_cmd::skeleton_model(&l.unit, &l.text, spec, file).map_err(|e| match e {
             Ok(msg) => fail(msg),
             Err(d) => diag_err(&l, d),
         })?;
+        opts.strict_times = cli.strict_times;
     }
     if let Some(t) = &cli.times {
         let s = std::fs::read_to_string(t).map_err(|e| fail(format!("cannot read the time table '{}': {e}", t.display())))?;
@@ -129,8 +130,12 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     for r in &sk.report {
         eprintln!("xmpc: {}: {r}", l.name);
     }
+    for n in &sk.notes {
+        eprintln!("note: {}:{n}", l.name);
+    }
     let tmp = tempdir()?;
-    if cli.check {
+    // A measured skeleton is checked too: the run that measured it gave the arguments.
+    if cli.check || cli.measure {
         check(&l, &out, tmp.path(), cli)?;
     }
     match &cli.output {

@@ -160,7 +160,7 @@ fn check_reports_the_first_differing_event() {
 fn missing_time_is_a_located_error_and_writes_nothing() {
     let d = tempfile::tempdir().unwrap();
     let src = mpi("c/ring.c");
-    let o = xmpc(&[&src, "--skeletonize", "-o", "out.c", "--color", "never"], d.path());
+    let o = xmpc(&[&src, "--skeletonize", "--strict-times", "-o", "out.c", "--color", "never"], d.path());
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
     assert!(out.contains("error[XMP0312]: compute block 4 has no time"), "{out}");
@@ -170,12 +170,66 @@ fn missing_time_is_a_located_error_and_writes_nothing() {
     // A table without the block names it.
     let t = d.path().join("t.json");
     std::fs::write(&t, r#"{"format":"xmpc-blocktimes/1","source":"ring.c","ranks":1,"blocks":[{"id":5,"mean_s":1e-3,"count":1}]}"#).unwrap();
-    let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", "out.c"], d.path());
+    let o = xmpc(&[&src, "--skeletonize", "--strict-times", "--times", t.to_str().unwrap(), "-o", "out.c"], d.path());
     assert!(text(&o).contains("has no entry for block 4") && !d.path().join("out.c").exists(), "{}", text(&o));
     // A malformed table is an error naming the file.
     std::fs::write(&t, "{").unwrap();
     let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", "out.c"], d.path());
     assert!(o.status.code() == Some(1) && text(&o).contains("t.json: not JSON"), "{}", text(&o));
+}
+
+/// A new user's first try: one block with a time, the others (a loop and a printf)
+/// without. They run in the skeleton and are charged their host time, with a note
+/// each; `--strict-times` refuses as before.
+#[test]
+fn blocks_without_a_time_run_and_are_charged_their_host_time() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("first.c");
+    std::fs::write(
+        &src,
+        "#include <mpi.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  int rank, size;\n  double s = 0;\n  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n  MPI_Comm_size(MPI_COMM_WORLD, &size);\n#pragma bsim compute time(2.5e-3)\n  s = s + 1;\n  MPI_Barrier(MPI_COMM_WORLD);\n  for (long i = 0; i < 20000000; i++)\n    s += i * 1e-9;\n  printf(\"rank %d of %d: %.3f\\n\", rank, size, s);\n  MPI_Finalize();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let p = src.to_str().unwrap();
+    let o = xmpc(&[p, "--skeletonize", "-o", "first_skel"], d.path());
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    assert_eq!(out.matches("note: ").count(), 1, "{out}");
+    assert!(out.contains("first.c:12:3: compute block ") && out.contains(" has no time") && out.contains("measured host time"), "{out}");
+    let o = xmpc(&["bsim", "run", "./first_skel", "-np", "2"], d.path());
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    // the untimed block ran (its printf) and its CPU time was added to the 2.5 ms
+    assert!(out.contains("rank 0 of 2: 199999.990") && out.contains("rank 1 of 2: 199999.990"), "{out}");
+    let c = field(&out, "compute", 1);
+    assert!(c > 2.5e-3 + 1e-3 && c < 5.0, "compute {c}: {out}");
+    let o = xmpc(&[p, "--skeletonize", "--strict-times", "-o", "strict.c", "--color", "never"], d.path());
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("error[XMP0312]: compute block ") && out.contains("first.c:12:3"), "{out}");
+    assert!(!d.path().join("strict.c").exists());
+}
+
+/// A peer computed only in a declaration's initial value (`int peer = (r + px) % np;`)
+/// makes what it reads control: the loop computing `px` stays in the skeleton, which
+/// talks to the same ranks as the original (`--check`).
+#[test]
+fn declaration_initial_values_are_traced() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("init.c");
+    std::fs::write(
+        &src,
+        "#include <mpi.h>\nint main(int argc, char **argv) {\n  int r, np, px = 0, x = 1;\n  MPI_Init(&argc, &argv);\n  MPI_Comm_rank(MPI_COMM_WORLD, &r);\n  MPI_Comm_size(MPI_COMM_WORLD, &np);\n  for (int i = 0; i < 3; i++)\n    px += 1;\n  int peer = (r + px) % np;\n  int from = (r + np - px) % np;\n  MPI_Sendrecv_replace(&x, 1, MPI_INT, peer, 0, from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);\n  MPI_Finalize();\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let p = src.to_str().unwrap();
+    let t = table(p, d.path(), &|_, _| 1e-6);
+    let o = xmpc(&[p, "--skeletonize", "--times", t.to_str().unwrap(), "--check", "--np", "4", "-o", "init_skel.c"], d.path());
+    let out = text(&o);
+    assert!(o.status.success(), "{out}");
+    let sk = std::fs::read_to_string(d.path().join("init_skel.c")).unwrap();
+    let kept = sk.lines().find(|l| l.contains("px += 1")).unwrap_or("");
+    assert!(!kept.contains("/*") && !sk.contains("[bsim block"), "{sk}");
 }
 
 #[test]
@@ -220,6 +274,8 @@ fn instrumented_run_and_measure() {
     }
     let o = xmpc(&[&src, "--skeletonize", "--measure", "--np", "2", "--run-args", "300 7", "-o", "cg_skel.c"], d.path());
     assert!(o.status.success(), "{}", text(&o));
+    // --measure checks the skeleton too
+    assert!(text(&o).contains("--check: 2 ranks, original and skeleton send the same messages"), "{}", text(&o));
     assert!(d.path().join("cg_skel.blocktimes.json").is_file());
     let sk = std::fs::read_to_string(d.path().join("cg_skel.c")).unwrap();
     assert_eq!(sk.matches("BSIM_Add_time(").count(), blocks.lines().filter(|l| l.contains(" compute ")).count());

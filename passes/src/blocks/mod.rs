@@ -112,6 +112,7 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
         diags: vec![],
         func: String::new(),
         loops: vec![],
+        inits: vec![],
     };
     let funcs: Vec<&Function> = unit
         .functions()
@@ -221,6 +222,10 @@ struct Finder<'a> {
     diags: Vec<Diag>,
     func: String,
     loops: Vec<Span>,
+    /// The current function's symbols: name and the names its initial value reads
+    /// (by symbol id), so a control variable declared `int peer = (r + px) % np;`
+    /// makes `r`, `px` and `np` control.
+    inits: Vec<(String, Vec<String>)>,
 }
 
 /// How a statement of a list takes part in blocks.
@@ -248,6 +253,22 @@ impl<'a> Finder<'a> {
         for g in funcs {
             self.func = g.name.clone();
             self.loops.clear();
+            self.inits = g
+                .symbols
+                .symbols
+                .iter()
+                .map(|sym| {
+                    let mut r = Vec::new();
+                    if let Some(e) = &sym.init {
+                        walk::visit_expr(e, &mut |x| {
+                            if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
+                                r.push(self.norm(n));
+                            }
+                        });
+                    }
+                    (self.norm(&sym.name), r)
+                })
+                .collect();
             let stmts: Vec<&Stmt> = g.body.iter().collect();
             self.seq(&stmts, g.span.start, g.span.end);
         }
@@ -416,6 +437,12 @@ impl<'a> Finder<'a> {
                 }
                 Role::Boundary => {
                     self.flush(&mut run);
+                    // A declaration's initial value computes its variable like an
+                    // assignment (the declaration itself always stays).
+                    if let StmtKind::Decl(ids) = &s.kind {
+                        let reads: Vec<String> = ids.iter().filter_map(|&i| self.inits.get(i)).filter(|(n, _)| self.control.contains(n)).flat_map(|(_, r)| r.clone()).collect();
+                        self.add_control(reads);
+                    }
                     // Text the IR does not model (`select case`...) that communicates:
                     // everything it reads may steer the communication.
                     if walk::escapes(s) || (matches!(s.kind, StmtKind::Verbatim) && self.has_comm(s)) {

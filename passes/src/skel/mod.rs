@@ -27,6 +27,9 @@ pub struct Options {
     pub model_vars: Vec<String>,
     /// Name of the time table file, for messages.
     pub times_name: Option<String>,
+    /// Refuse a compute block without a time (XMP0312) instead of running it in the
+    /// skeleton and charging its measured host time.
+    pub strict_times: bool,
 }
 
 pub struct Skeleton {
@@ -34,6 +37,9 @@ pub struct Skeleton {
     pub blocks: Vec<Block>,
     /// What the memory cut did, one line each.
     pub report: Vec<String>,
+    /// Compute blocks without a time that run in the skeleton (charged their host
+    /// time), one note each.
+    pub notes: Vec<String>,
 }
 
 /// Only the renaming and threads transforms (what `--check` runs the original program
@@ -51,11 +57,31 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     let mut edits = Vec::new();
     let mut replaced: Vec<Span> = Vec::new();
     let mut rank_funcs: Vec<String> = Vec::new();
+    let mut notes = Vec::new();
     for b in map.blocks.iter().filter(|b| b.kind == BlockKind::Compute) {
         let t = match time_expr(b, opts, fortran) {
             Ok(t) => t,
-            Err(d) => {
+            Err(d) if opts.strict_times => {
                 diags.push(d(unit.file));
+                continue;
+            }
+            Err(_) => {
+                // SMPI's default: run the block and charge the host time it takes
+                let (before, after) = if fortran {
+                    (format!("call BSIM_Block_begin({})", b.id), format!("call BSIM_Block_end({})", b.id))
+                } else {
+                    (format!("BSIM_Block_begin({}); ", b.id), format!(" BSIM_Block_end({});", b.id))
+                };
+                match text::wrap(src, unit.lang, b.span, &before, &after) {
+                    Ok(e) => edits.extend(e),
+                    Err(msg) => diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id))),
+                }
+                let (l, c) = blocks::line_col(src, b.span.start);
+                let why = match &opts.times_name {
+                    Some(n) => format!("the time table {n} has no entry for it"),
+                    None => "no time(...) and no time table".to_string(),
+                };
+                notes.push(format!("{l}:{c}: compute block {} has no time ({why}): it runs in the skeleton and is charged its measured host time (--strict-times refuses)", b.id));
                 continue;
             }
         };
@@ -81,7 +107,7 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     // memory cut comments out would land in or before the comment: drop them.
     edits.retain(|e| !(e.span.is_empty() && mem.iter().any(|m| !m.span.is_empty() && m.span.start <= e.span.start && e.span.start < m.span.end)));
     edits.extend(mem);
-    Ok(Skeleton { edits, blocks: map.blocks, report })
+    Ok(Skeleton { edits, blocks: map.blocks, report, notes })
 }
 
 type DiagFn = Box<dyn Fn(usize) -> Diag>;

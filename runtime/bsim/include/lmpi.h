@@ -89,6 +89,9 @@ void BSIM_Add_time(double seconds);
 void BSIM_Event(const char *name);
 int BSIM_Rank(void);
 double BSIM_Time(void);
+/* a compute block without a time, run in the skeleton: its host (thread CPU) time is charged */
+void BSIM_Block_begin(int block);
+void BSIM_Block_end(int block);
 
 /* environment */
 int LMPI_Init(int *argc, char ***argv);

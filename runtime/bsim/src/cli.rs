@@ -34,9 +34,10 @@ pub struct RunArgs {
     /// Platform file (TOML); default: 1 us latency, 10 GB/s.
     #[arg(long)]
     pub platform: Option<PathBuf>,
-    /// Directory for report.json and report.txt.
-    #[arg(long, default_value = "bsim-out")]
-    pub out: PathBuf,
+    /// Directory for report.json and report.txt (and deadlock.txt); none: nothing is
+    /// written, the summary goes to stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = Backend::Threads)]
     pub backend: Backend,
     /// MPI launcher of the mpi back end (`$LAUNCHER -n N exe args`).
@@ -161,7 +162,6 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     };
     c.args(&a.args)
         .env("BSIM_NP", a.np.to_string())
-        .env("BSIM_OUT", &a.out)
         .env("BSIM_BACKEND", if mpi { "mpi" } else { "threads" })
         .env("BSIM_STACK_KB", a.stack_kb.to_string());
     let opt = |c: &mut Command, k: &str, v: &Option<PathBuf>| match v {
@@ -173,6 +173,7 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
         }
     };
     opt(&mut c, "BSIM_PLATFORM", &a.platform);
+    opt(&mut c, "BSIM_OUT", &a.out);
     opt(
         &mut c,
         "BSIM_NETWORK",
@@ -188,8 +189,8 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
         &exe.to_string_lossy().into_owned()
     };
     let st = c.status().map_err(|e| format!("cannot run {what}: {e}"))?;
-    if st.success() {
-        eprintln!("bsim: report in {}", a.out.join("report.json").display());
+    if let (true, Some(out)) = (st.success(), &a.out) {
+        eprintln!("bsim: report in {}", out.join("report.json").display());
     }
     Ok(st.code().unwrap_or(1))
 }

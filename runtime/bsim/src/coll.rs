@@ -63,20 +63,24 @@ pub struct Op {
     pub recvs: Vec<(usize, u64, u32)>,
 }
 
-struct Builder {
+struct Builder<'a> {
     ops: Vec<Vec<Op>>,
     seq: HashMap<(usize, usize), u32>,
     /// Record only this rank's steps (each rank of an NSIM run builds its own
     /// part: all p parts on every rank were O(p^3) work and memory).
     only: Option<usize>,
+    /// Evaluate each step as it is generated instead of recording it (exit
+    /// times in O(p) memory: an alltoall's p^2 messages are never stored).
+    eval: Option<Eval<'a>>,
 }
 
-impl Builder {
+impl<'a> Builder<'a> {
     fn new(p: usize) -> Self {
         Builder {
             ops: vec![vec![]; p],
             seq: HashMap::new(),
             only: None,
+            eval: None,
         }
     }
     fn next(&mut self, a: usize, b: usize) -> u32 {
@@ -87,6 +91,10 @@ impl Builder {
     /// One step where each (src, dst, bytes) pair is posted at both ends.
     /// Steps are appended in the given order on each rank.
     fn step(&mut self, msgs: &[(usize, usize, u64)]) {
+        if let Some(e) = &mut self.eval {
+            e.step(msgs);
+            return;
+        }
         if let Some(me) = self.only {
             // sequence numbers count per pair, so they come out the same
             // when only the pairs that involve `me` are counted
@@ -211,13 +219,19 @@ fn recursive_doubling(b: &mut Builder, p: usize, bytes: u64) {
     }
 }
 
-fn build(shape: &Shape, p: usize) -> Builder {
+fn build(shape: &Shape, p: usize) -> Builder<'static> {
     build_for(shape, p, None)
 }
 
-fn build_for(shape: &Shape, p: usize, only: Option<usize>) -> Builder {
+fn build_for(shape: &Shape, p: usize, only: Option<usize>) -> Builder<'static> {
     let mut b = Builder::new(p);
     b.only = only;
+    generate(&mut b, shape, p);
+    b
+}
+
+/// Generate the algorithm's steps into `b` (recorded or evaluated).
+fn generate(b: &mut Builder, shape: &Shape, p: usize) {
     let root = shape.root;
     let blk = &shape.block;
     match shape.kind {
@@ -229,9 +243,9 @@ fn build_for(shape: &Shape, p: usize, only: Option<usize>) -> Builder {
                 k <<= 1;
             }
         }
-        CollKind::Bcast => binomial_bcast(&mut b, p, root, blk[root]),
-        CollKind::Reduce => binomial_reduce(&mut b, p, root, blk[root]),
-        CollKind::Allreduce | CollKind::CommDup => recursive_doubling(&mut b, p, blk[0]),
+        CollKind::Bcast => binomial_bcast(b, p, root, blk[root]),
+        CollKind::Reduce => binomial_reduce(b, p, root, blk[root]),
+        CollKind::Allreduce | CollKind::CommDup => recursive_doubling(b, p, blk[0]),
         CollKind::Gather | CollKind::Gatherv => {
             let msgs: Vec<_> = (0..p)
                 .filter(|&r| r != root)
@@ -267,8 +281,179 @@ fn build_for(shape: &Shape, p: usize, only: Option<usize>) -> Builder {
             }
         }
     }
-    b
 }
+
+/// Exit times of a decomposed collective, evaluated step by step as the
+/// algorithm generates them. Both ends of every message are in the same step
+/// and each rank's steps come in its program order, so a step's start times
+/// are known when it is generated: the same arithmetic as running every
+/// rank's schedule, with O(p) memory.
+struct Eval<'a> {
+    plat: &'a Platform,
+    world: &'a [u32],
+    t: Vec<f64>,
+    t0: Vec<f64>,
+    done: Vec<f64>,
+    nsend: Vec<u32>,
+    recv: Vec<bool>,
+    mark: Vec<bool>,
+    touched: Vec<usize>,
+}
+
+impl Eval<'_> {
+    fn step(&mut self, msgs: &[(usize, usize, u64)]) {
+        let pl = self.plat;
+        for &(s, d, _) in msgs {
+            for r in [s, d] {
+                if !self.mark[r] {
+                    self.mark[r] = true;
+                    self.touched.push(r);
+                    self.t0[r] = self.t[r];
+                    self.done[r] = self.t[r];
+                    self.nsend[r] = 0;
+                    self.recv[r] = false;
+                }
+            }
+        }
+        for &(s, d, bytes) in msgs {
+            self.nsend[s] += 1;
+            let ts = self.t0[s] + self.nsend[s] as f64 * pl.o_isend;
+            let wire = pl.transfer(self.world[s], self.world[d], bytes);
+            // the sender: eager goes on at once, rendezvous waits for the receive
+            self.done[s] = if bytes < pl.eager_threshold {
+                self.done[s].max(ts)
+            } else {
+                self.done[s].max(ts.max(self.t0[d]) + wire)
+            };
+            let start = if bytes < pl.async_threshold && bytes < pl.eager_threshold {
+                ts
+            } else {
+                ts.max(self.t0[d])
+            };
+            self.done[d] = self.done[d].max((start + wire).max(self.t0[d]));
+            self.recv[d] = true;
+        }
+        for r in self.touched.drain(..) {
+            self.mark[r] = false;
+            self.t[r] = if self.recv[r] {
+                self.done[r] + pl.o_recv
+            } else {
+                self.done[r]
+            };
+        }
+    }
+}
+
+/// Exit time of each comm rank for the decomposed algorithm, given arrival
+/// times (`world[i]`: world rank of comm rank i, for the link model).
+pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) -> Vec<f64> {
+    let p = arrive.len();
+    if p <= 1 {
+        return arrive.to_vec();
+    }
+    let mut b = Builder {
+        ops: vec![],
+        seq: HashMap::new(),
+        only: None,
+        eval: Some(Eval {
+            plat,
+            world,
+            t: arrive.to_vec(),
+            t0: vec![0.0; p],
+            done: vec![0.0; p],
+            nsend: vec![0; p],
+            recv: vec![false; p],
+            mark: vec![false; p],
+            touched: vec![],
+        }),
+    };
+    generate(&mut b, shape, p);
+    b.eval.unwrap().t
+}
+
+/// Bytes used to look a collective up in a table: the message (bcast, reduce,
+/// allreduce) or the per-rank block (gather, allgather, alltoall families).
+pub fn table_bytes(shape: &Shape) -> u64 {
+    let p = shape.block.len().max(1) as u64;
+    match shape.kind {
+        CollKind::Bcast | CollKind::Reduce | CollKind::Scatter | CollKind::Gather => {
+            shape.block[shape.root]
+        }
+        CollKind::Alltoall | CollKind::Alltoallv => match &shape.matrix {
+            Some(m) => m.iter().flatten().sum::<u64>() / (p * p),
+            None => shape.block[0],
+        },
+        _ => shape.block.iter().sum::<u64>() / p,
+    }
+}
+
+/// Each comm rank's steps of the decomposed algorithm (for running them as
+/// real point-to-point messages, as the NSIM network model does).
+pub fn schedule(shape: &Shape) -> Vec<Vec<Op>> {
+    let p = shape.block.len();
+    if p <= 1 {
+        return vec![vec![]; p];
+    }
+    build(shape, p).ops
+}
+
+/// Rank `me`'s steps of [`schedule`], built without the other ranks' parts.
+pub fn schedule_for(shape: &Shape, me: usize) -> Vec<Op> {
+    let p = shape.block.len();
+    if p <= 1 {
+        return vec![];
+    }
+    build_for(shape, p, Some(me)).ops.swap_remove(me)
+}
+
+/// Exit times: table (max arrival + table time) or p2p decomposition.
+/// `warn` receives (op, message) for extrapolated or missing table entries.
+pub fn times(
+    plat: &Platform,
+    shape: &Shape,
+    arrive: &[f64],
+    world: &[u32],
+    warn: &mut dyn FnMut(&str, String),
+) -> Vec<f64> {
+    if let Some(t) = table_times(plat, shape, arrive, warn) {
+        return t;
+    }
+    p2p_times(plat, shape, arrive, world)
+}
+
+/// Exit times from the table in table mode (None: p2p mode, or no entries
+/// for this operation, after a warning).
+pub fn table_times(
+    plat: &Platform,
+    shape: &Shape,
+    arrive: &[f64],
+    warn: &mut dyn FnMut(&str, String),
+) -> Option<Vec<f64>> {
+    if plat.coll_mode == CollMode::Table {
+        let op = shape.kind.name();
+        let bytes = table_bytes(shape);
+        let p = arrive.len() as u64;
+        match plat.coll.lookup(op, p, bytes) {
+            Some(l) => {
+                if l.extrapolated {
+                    warn(op, format!("collective table: {op} on {p} ranks with {bytes} bytes is outside the measured range; extrapolated log-log"));
+                }
+                let start = arrive.iter().cloned().fold(f64::MIN, f64::max);
+                return Some(vec![start + l.seconds; arrive.len()]);
+            }
+            None => warn(op, format!("collective table has no `{op}` entries; using the point-to-point decomposition")),
+        }
+    }
+    None
+}
+
+/// The step-by-step evaluation gives the same exit times, to the bit, as
+/// running every rank's recorded schedule to a fixed point (the former
+/// implementation, kept here as the reference).
+#[cfg(test)]
+mod streaming_eval_tests {
+    use super::*;
+    use crate::model::{Link, Segment};
 
 #[derive(Default, Clone, Copy)]
 struct Rec {
@@ -278,7 +463,7 @@ struct Rec {
 
 /// Exit time of each comm rank for the decomposed algorithm, given arrival
 /// times (`world[i]`: world rank of comm rank i, for the link model).
-pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) -> Vec<f64> {
+fn reference_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) -> Vec<f64> {
     let p = arrive.len();
     if p <= 1 {
         return arrive.to_vec();
@@ -357,80 +542,70 @@ pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) 
     }
 }
 
-/// Bytes used to look a collective up in a table: the message (bcast, reduce,
-/// allreduce) or the per-rank block (gather, allgather, alltoall families).
-pub fn table_bytes(shape: &Shape) -> u64 {
-    let p = shape.block.len().max(1) as u64;
-    match shape.kind {
-        CollKind::Bcast | CollKind::Reduce | CollKind::Scatter | CollKind::Gather => {
-            shape.block[shape.root]
-        }
-        CollKind::Alltoall | CollKind::Alltoallv => match &shape.matrix {
-            Some(m) => m.iter().flatten().sum::<u64>() / (p * p),
-            None => shape.block[0],
-        },
-        _ => shape.block.iter().sum::<u64>() / p,
-    }
-}
 
-/// Each comm rank's steps of the decomposed algorithm (for running them as
-/// real point-to-point messages, as the NSIM network model does).
-pub fn schedule(shape: &Shape) -> Vec<Vec<Op>> {
-    let p = shape.block.len();
-    if p <= 1 {
-        return vec![vec![]; p];
-    }
-    build(shape, p).ops
-}
-
-/// Rank `me`'s steps of [`schedule`], built without the other ranks' parts.
-pub fn schedule_for(shape: &Shape, me: usize) -> Vec<Op> {
-    let p = shape.block.len();
-    if p <= 1 {
-        return vec![];
-    }
-    build_for(shape, p, Some(me)).ops.swap_remove(me)
-}
-
-/// Exit times: table (max arrival + table time) or p2p decomposition.
-/// `warn` receives (op, message) for extrapolated or missing table entries.
-pub fn times(
-    plat: &Platform,
-    shape: &Shape,
-    arrive: &[f64],
-    world: &[u32],
-    warn: &mut dyn FnMut(&str, String),
-) -> Vec<f64> {
-    if let Some(t) = table_times(plat, shape, arrive, warn) {
-        return t;
-    }
-    p2p_times(plat, shape, arrive, world)
-}
-
-/// Exit times from the table in table mode (None: p2p mode, or no entries
-/// for this operation, after a warning).
-pub fn table_times(
-    plat: &Platform,
-    shape: &Shape,
-    arrive: &[f64],
-    warn: &mut dyn FnMut(&str, String),
-) -> Option<Vec<f64>> {
-    if plat.coll_mode == CollMode::Table {
-        let op = shape.kind.name();
-        let bytes = table_bytes(shape);
-        let p = arrive.len() as u64;
-        match plat.coll.lookup(op, p, bytes) {
-            Some(l) => {
-                if l.extrapolated {
-                    warn(op, format!("collective table: {op} on {p} ranks with {bytes} bytes is outside the measured range; extrapolated log-log"));
+    #[test]
+    fn streaming_equals_fixed_point() {
+        let kinds = [
+            CollKind::Barrier,
+            CollKind::Bcast,
+            CollKind::Reduce,
+            CollKind::Allreduce,
+            CollKind::Gather,
+            CollKind::Scatter,
+            CollKind::Allgather,
+            CollKind::Alltoall,
+            CollKind::Alltoallv,
+            CollKind::CommSplit,
+        ];
+        let mut seed = 0x1234_5678_u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for (l, bw, os, orc, eager, asy) in [
+            (1e-6, 1e9, 0.0, 0.0, 65536, 65536),
+            (3e-6, 2.5e9, 1.5e-7, 2e-7, 1000, 0),
+            (7e-7, 1.1e10, 3e-8, 0.0, 64, 64),
+        ] {
+            let pl = Platform {
+                inter: Link {
+                    segments: vec![Segment {
+                        min_bytes: 0,
+                        latency: l,
+                        bandwidth: bw,
+                    }],
+                },
+                o_isend: os,
+                o_recv: orc,
+                eager_threshold: eager,
+                async_threshold: asy,
+                ..Platform::default()
+            };
+            for p in [2usize, 3, 5, 6, 8, 13, 16] {
+                for kind in kinds {
+                    let w: Vec<u32> = (0..p as u32).rev().collect();
+                    let arrive: Vec<f64> = (0..p).map(|_| (rnd() % 1000) as f64 * 1.3e-7).collect();
+                    let matrix = (kind == CollKind::Alltoallv).then(|| {
+                        (0..p)
+                            .map(|_| (0..p).map(|_| rnd() % 3000).collect())
+                            .collect()
+                    });
+                    let shape = Shape {
+                        kind,
+                        root: (rnd() % p as u64) as usize,
+                        block: (0..p).map(|_| rnd() % 2000).collect(),
+                        matrix,
+                    };
+                    let a = p2p_times(&pl, &shape, &arrive, &w);
+                    let b = reference_times(&pl, &shape, &arrive, &w);
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(bits(&a), bits(&b), "{kind:?} p={p}");
                 }
-                let start = arrive.iter().cloned().fold(f64::MIN, f64::max);
-                return Some(vec![start + l.seconds; arrive.len()]);
             }
-            None => warn(op, format!("collective table has no `{op}` entries; using the point-to-point decomposition")),
         }
     }
-    None
 }
 
 #[cfg(test)]

@@ -128,8 +128,17 @@ pub struct Meeting {
     pub sched: Mutex<Vec<Vec<coll::Op>>>,
 }
 
+/// Unsuccessful polls in a row, with nothing else in between, while every other
+/// rank is finished or blocked and no message moves: then the poller is deadlocked.
+pub const POLL_LIMIT: u64 = 100_000;
+
 pub struct Sim {
     pub n: u32,
+    /// Counts events that can change what a poll answers (a message sent, a
+    /// rendezvous or network delivery, a collective completed, a rank finished).
+    pub epoch: AtomicU64,
+    /// The members of LMPI_COMM_WORLD (0..n), one table shared by every rank.
+    pub world: Arc<Vec<u32>>,
     pub plat: Platform,
     pub ranks: Vec<Shared>,
     blocked: AtomicUsize,
@@ -179,6 +188,8 @@ pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> Result<&'static Sim, Stri
         .collect();
     let s = Sim {
         n,
+        world: Arc::new((0..n).collect()),
+        epoch: AtomicU64::new(0),
         plat,
         ranks,
         blocked: AtomicUsize::new(0),
@@ -259,6 +270,7 @@ impl Sim {
     }
 
     pub fn deliver(&self, dst: u32, m: Msg) {
+        self.epoch.fetch_add(1, SeqCst);
         let sh = &self.ranks[dst as usize];
         let mut g = lock(&sh.st);
         g.msgs.push_back(m);
@@ -276,6 +288,7 @@ impl Sim {
     }
 
     fn net_deliver(&self, d: Vec<crate::netmodel::Delivery>) {
+        self.epoch.fetch_add(1, SeqCst);
         for (m, t) in d {
             if m.sid != 0 {
                 self.rdv_done(m.src, m.sid, t);
@@ -288,6 +301,7 @@ impl Sim {
     }
 
     pub fn rdv_done(&self, sender: u32, sid: u64, t: f64) {
+        self.epoch.fetch_add(1, SeqCst);
         let sh = &self.ranks[sender as usize];
         let mut g = lock(&sh.st);
         g.rdv_done.push((sid, t));
@@ -333,6 +347,7 @@ impl Sim {
 
     /// A rank has returned from its main.
     pub fn finish(&self, me: u32) {
+        self.epoch.fetch_add(1, SeqCst);
         {
             let mut g = lock(&self.ranks[me as usize].st);
             g.finished = true;
@@ -378,12 +393,20 @@ impl Sim {
             self.wake_locked(&mut g, sh);
             return;
         }
-        self.deadlock();
+        self.deadlock(None);
     }
 
-    fn deadlock(&self) -> ! {
-        let mut rep =
-            String::from("bsim: deadlock: every live rank is blocked and none can make progress\n");
+    /// Report a deadlock and exit 3; `poller`: a rank that only polls while every
+    /// other one is finished or blocked (its own state is not "blocked").
+    fn deadlock(&self, poller: Option<(u32, &str)>) -> ! {
+        let mut rep = match poller {
+            None => String::from(
+                "bsim: deadlock: every live rank is blocked and none can make progress\n",
+            ),
+            Some((r, call)) => format!(
+                "bsim: deadlock: rank {r} polls in {call} ({POLL_LIMIT} unsuccessful polls in a row, nothing else in between) while every other rank is finished or blocked: nothing can complete what it polls for\n"
+            ),
+        };
         let mut blocked = 0;
         for (r, sh) in self.ranks.iter().enumerate() {
             let g = lock(&sh.st);
@@ -520,6 +543,15 @@ pub struct Rank {
     pub idle: f64,
     /// The LMPI call in progress (for the deadlock report).
     pub call: &'static str,
+    /// A compute block run in the skeleton (`BSIM_Block_begin`): its id and the
+    /// thread CPU time at its start.
+    pub block: Option<(i32, f64)>,
+    /// Unsuccessful polls in a row with nothing else in between, and the
+    /// simulation epoch they saw (deadlock detection of polling loops).
+    poll_run: u64,
+    poll_epoch: u64,
+    /// The current call was an unsuccessful poll.
+    polled: bool,
 }
 
 fn mix(a: u64, b: u64) -> u64 {
@@ -532,9 +564,11 @@ fn mix(a: u64, b: u64) -> u64 {
 
 impl Rank {
     pub fn new(id: u32, n: u32) -> Rank {
+        let s = sim();
+        debug_assert_eq!(s.world.len(), n as usize);
         let world = Comm {
             ctx: 1,
-            members: Arc::new((0..n).collect()),
+            members: s.world.clone(),
             me: id as i32,
             coll_seq: 0,
             child_seq: 0,
@@ -546,7 +580,6 @@ impl Rank {
             coll_seq: 0,
             child_seq: 0,
         };
-        let s = sim();
         let trace = s.trace_dir.as_ref().map(|d| {
             let f = std::fs::File::create(d.join(format!("rank{id}.txt"))).unwrap_or_else(|e| {
                 panic!("bsim: cannot create trace file in {}: {e}", d.display())
@@ -571,6 +604,10 @@ impl Rank {
             entry: 0.0,
             idle: 0.0,
             call: "",
+            block: None,
+            poll_run: 0,
+            poll_epoch: 0,
+            polled: false,
         }
     }
 
@@ -592,6 +629,33 @@ impl Rank {
         }
         self.clock += t;
         self.stats.compute += t;
+        self.poll_run = 0;
+    }
+
+    /// An unsuccessful poll (Test*, Iprobe). `desc` describes what it polls for
+    /// (only called for the report). When the rank does nothing but poll while
+    /// every other rank is finished or blocked and nothing moves, it is deadlocked.
+    pub fn poll_no(&mut self, desc: impl FnOnce(&Rank, &mut WaitDesc)) {
+        let s = sim();
+        self.polled = true;
+        let e = s.epoch.load(SeqCst);
+        let stuck = s.blocked.load(SeqCst) + 1 == s.live.load(SeqCst);
+        if !stuck || e != self.poll_epoch {
+            self.poll_epoch = e;
+            self.poll_run = 0;
+            return;
+        }
+        self.poll_run += 1;
+        if self.poll_run >= POLL_LIMIT {
+            let _r = lock(&s.resolve_lock);
+            let mut g = lock(&s.ranks[self.id as usize].st);
+            let mut wd = std::mem::take(&mut g.wait);
+            desc(self, &mut wd);
+            g.wait = wd;
+            drop(g);
+            let call = if self.call.is_empty() { "a poll" } else { self.call };
+            s.deadlock(Some((self.id, call)));
+        }
     }
 
     /// Start of an LMPI call: publish the clock.
@@ -603,6 +667,9 @@ impl Rank {
 
     /// End of an LMPI call: account its time.
     pub fn leave(&mut self, name: &'static str) {
+        if !std::mem::take(&mut self.polled) {
+            self.poll_run = 0;
+        }
         let d = self.clock - self.entry;
         self.stats.comm += d;
         let idle = self.idle.min(d).max(0.0);
@@ -1244,6 +1311,9 @@ impl Rank {
             }
         } else {
             self.clock += sim().plat.o_test;
+            self.poll_no(|me, w| {
+                me.wait_desc("Test", &live, w);
+            });
         }
         done
     }
@@ -1344,7 +1414,14 @@ impl Rank {
                     Some(b) if granted || others_past(b.0, b.1) => return Some(status(&b)),
                     Some(_) => Some(now),
                     None if granted || others_past(now, u32::MAX) => {
+                        drop(g);
                         self.clock += s.plat.o_test;
+                        self.poll_no(|me, w| {
+                            w.call = if me.call.is_empty() { call } else { me.call };
+                            w.items.clear();
+                            w.meeting = None;
+                            w.items.push((W_RECV, want.unwrap_or(u32::MAX), tag));
+                        });
                         return None;
                     }
                     None => Some(now),
@@ -1429,6 +1506,9 @@ impl Rank {
         };
         if set.is_empty() {
             self.clock += sim().plat.o_test;
+            self.poll_no(|me, w| {
+                me.wait_desc(call, &lh, w);
+            });
         }
         set.into_iter()
             .map(|i| {
@@ -1499,6 +1579,10 @@ impl Rank {
         lock(&m.args)[me] = Some(args);
         if m.arrived.fetch_add(1, SeqCst) + 1 == p {
             let mut a = lock(&m.args);
+            if let Err(e) = crate::lmpi::check_coll(kind, &a, &members) {
+                drop(a);
+                crate::lmpi::fail(self, self.call, e);
+            }
             let (exit, split, sched) = finish_meeting(s, kind, &members, &mut a, key.0);
             *lock(&m.exit) = exit;
             *lock(&m.split) = split;
@@ -1506,6 +1590,7 @@ impl Rank {
             drop(a);
             lock(&s.meetings).remove(&key);
             m.done.store(true, SeqCst);
+            s.epoch.fetch_add(1, SeqCst);
             for (i, &w) in members.iter().enumerate() {
                 if i != me {
                     s.wake(w);

@@ -92,6 +92,16 @@ pub unsafe extern "C" fn bsim_add_time_(t: *const c_double) {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn bsim_block_begin_(id: *const c_int) {
+    c::BSIM_Block_begin(*id)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn bsim_block_end_(id: *const c_int) {
+    c::BSIM_Block_end(*id)
+}
+
+#[no_mangle]
 pub extern "C" fn bsim_rank_() -> c_int {
     c::BSIM_Rank()
 }

@@ -166,6 +166,47 @@ pub extern "C" fn BSIM_Add_time(t: c_double) {
     with("BSIM_Add_time", |r| r.add_time(t))
 }
 
+/// CPU time of the calling thread (a rank's host time: wall time would count the
+/// time the rank's thread waits for a core among thousands).
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid timespec pointer; CLOCK_THREAD_CPUTIME_ID exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Start of a compute block without a time that runs in the skeleton
+/// (`xmpc --skeletonize` wraps it in Begin/End): its host time is charged.
+#[no_mangle]
+pub extern "C" fn BSIM_Block_begin(id: c_int) {
+    with("BSIM_Block_begin", |r| r.block = Some((id, thread_cpu_seconds())))
+}
+
+/// End of such a block: the thread CPU time since its begin advances the clock.
+#[no_mangle]
+pub extern "C" fn BSIM_Block_end(id: c_int) {
+    with("BSIM_Block_end", |r| match r.block.take() {
+        Some((b, t0)) if b == id => {
+            let t = thread_cpu_seconds() - t0;
+            r.add_time(t)
+        }
+        other => fail(
+            r,
+            "BSIM_Block_end",
+            format!(
+                "block {id} ends but {} (a jump out of a timed block?)",
+                match other {
+                    Some((b, _)) => format!("block {b} is the one running"),
+                    None => "no block is running".into(),
+                }
+            ),
+        ),
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn BSIM_Event(name: *const c_char) {
     let n = if name.is_null() {
@@ -714,7 +755,7 @@ pub(crate) fn recv_flags(r: &Rank, hs: &[i32]) -> Vec<bool> {
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Wait(req: *mut c_int, status: *mut LmpiStatus) -> c_int {
-    LMPI_Waitall(1, req, status)
+    waitall_named("LMPI_Wait", 1, req, status)
 }
 
 #[no_mangle]
@@ -723,15 +764,25 @@ pub unsafe extern "C" fn LMPI_Waitall(
     reqs: *mut c_int,
     statuses: *mut LmpiStatus,
 ) -> c_int {
+    waitall_named("LMPI_Waitall", n, reqs, statuses)
+}
+
+/// Wait and Waitall, under the name the program called (deadlock reports, traces).
+unsafe fn waitall_named(
+    name: &'static str,
+    n: c_int,
+    reqs: *mut c_int,
+    statuses: *mut LmpiStatus,
+) -> c_int {
     let hs = reqs_of(reqs, n);
-    let sts = with("LMPI_Waitall", |r| {
-        check_reqs(r, "LMPI_Waitall", &hs);
+    let sts = with(name, |r| {
+        check_reqs(r, name, &hs);
         r.enter();
         let rv = recv_flags(r, &hs);
         let mut sts = vec![St::null(0); hs.len()];
         waitall(r, &hs, &mut sts);
         finish_statuses(r, &sts, &rv);
-        r.leave("LMPI_Waitall");
+        r.leave(name);
         sts
     });
     for (i, st) in sts.iter().enumerate() {
@@ -781,9 +832,20 @@ pub unsafe extern "C" fn LMPI_Testall(
     flag: *mut c_int,
     statuses: *mut LmpiStatus,
 ) -> c_int {
+    testall_named("LMPI_Testall", n, reqs, flag, statuses)
+}
+
+/// Test and Testall, under the name the program called.
+unsafe fn testall_named(
+    name: &'static str,
+    n: c_int,
+    reqs: *mut c_int,
+    flag: *mut c_int,
+    statuses: *mut LmpiStatus,
+) -> c_int {
     let hs = reqs_of(reqs, n);
-    let res = with("LMPI_Testall", |r| {
-        check_reqs(r, "LMPI_Testall", &hs);
+    let res = with(name, |r| {
+        check_reqs(r, name, &hs);
         r.enter();
         let rv = recv_flags(r, &hs);
         let mut sts = vec![St::null(0); hs.len()];
@@ -791,7 +853,7 @@ pub unsafe extern "C" fn LMPI_Testall(
         if ok {
             finish_statuses(r, &sts, &rv);
         }
-        r.leave("LMPI_Testall");
+        r.leave(name);
         ok.then_some(sts)
     });
     *flag = res.is_some() as c_int;
@@ -812,7 +874,7 @@ pub unsafe extern "C" fn LMPI_Test(
     flag: *mut c_int,
     status: *mut LmpiStatus,
 ) -> c_int {
-    LMPI_Testall(1, req, flag, status)
+    testall_named("LMPI_Test", 1, req, flag, status)
 }
 
 #[no_mangle]
@@ -887,6 +949,85 @@ unsafe fn arr(p: usize, n: usize, i: usize) -> i64 {
     } else {
         *(p as *const c_int).add(i) as i64
     }
+}
+
+/// Members of one collective call must agree on the root, the message size
+/// (count x datatype size, so equal type signatures in bytes) and the reduction
+/// operator. The error names the first member and the first one that differs
+/// (world ranks).
+pub fn check_coll(kind: CollKind, a: &[Option<CollArgs>], members: &[u32]) -> Result<(), String> {
+    let a: Vec<&CollArgs> = a.iter().flatten().collect();
+    if a.len() < 2 {
+        return Ok(());
+    }
+    let differ = |what: &str, f: &dyn Fn(&CollArgs) -> Option<String>| -> Result<(), String> {
+        let mut first: Option<(usize, String)> = None;
+        for (i, x) in a.iter().enumerate() {
+            let Some(v) = f(x) else { continue };
+            match &first {
+                None => first = Some((i, v)),
+                Some((j, w)) if *w != v => {
+                    return Err(format!(
+                        "the members disagree on the {what}: rank {} gives {w}, rank {} gives {v}",
+                        members[*j], members[i]
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    };
+    let rooted = matches!(
+        kind,
+        CollKind::Bcast
+            | CollKind::Reduce
+            | CollKind::Gather
+            | CollKind::Gatherv
+            | CollKind::Scatter
+            | CollKind::Scatterv
+    );
+    if rooted {
+        differ("root", &|x| Some(x.root.to_string()))?;
+    }
+    let bytes = |c: i64, t: u64| format!("{} bytes", c.max(0) as u64 * t);
+    match kind {
+        CollKind::Bcast | CollKind::Reduce | CollKind::Allreduce => {
+            differ("message size", &|x| Some(bytes(x.scount, x.ssize)))?;
+        }
+        CollKind::Allgather | CollKind::Alltoall => {
+            differ("message size", &|x| {
+                (x.sbuf != IN_PLACE).then(|| bytes(x.scount, x.ssize))
+            })?;
+            differ("receive size", &|x| Some(bytes(x.rcount, x.rsize)))?;
+        }
+        _ => {}
+    }
+    if matches!(kind, CollKind::Reduce | CollKind::Allreduce) {
+        differ("reduction operator", &|x| Some(x.op.to_string()))?;
+    }
+    if matches!(kind, CollKind::Gather | CollKind::Scatter) {
+        // what a member sends (receives) against the root's per-member block
+        let r = a[0].root.max(0) as usize;
+        if let Some(root) = a.get(r) {
+            for (i, x) in a.iter().enumerate() {
+                let (mine, theirs) = if kind == CollKind::Gather {
+                    (x.sbuf != IN_PLACE).then(|| (x.scount * x.ssize as i64, root.rcount * root.rsize as i64)).unwrap_or((0, 0))
+                } else {
+                    (x.rbuf != IN_PLACE).then(|| (x.rcount * x.rsize as i64, root.scount * root.ssize as i64)).unwrap_or((0, 0))
+                };
+                if i != r && mine != theirs {
+                    return Err(format!(
+                        "the members disagree on the message size: rank {} {} {mine} bytes, the root (rank {}) {} {theirs} bytes per member",
+                        members[i],
+                        if kind == CollKind::Gather { "sends" } else { "receives" },
+                        members[r],
+                        if kind == CollKind::Gather { "receives" } else { "sends" },
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Sizes of a collective for the timing model.

@@ -5,6 +5,13 @@
 use crate::model::{NodeMap, Platform};
 use std::fmt::Write as _;
 
+/// SMPI collective algorithms matching BSIM's p2p decomposition.
+pub const COLL_CFG: &[(&str, &str)] = &[
+    ("barrier", "ompi_bruck"),
+    ("allreduce", "rdb"),
+    ("alltoall", "ring"),
+];
+
 pub struct Export {
     pub xml: String,
     pub cfg: Vec<String>,
@@ -82,6 +89,15 @@ pub fn export(p: &Platform, nodes: u64) -> Export {
         if v > 0.0 {
             cfg.push(format!("--cfg=smpi/{name}:0:{v:e}:0"));
         }
+    }
+    // The collective algorithms of BSIM's point-to-point decomposition (coll.rs):
+    // dissemination barrier = Open MPI's bruck barrier, MPICH recursive doubling
+    // with the pre/post steps for non powers of two = SMPI's rdb, and the
+    // (r + s, r - s) exchange of alltoall = SMPI's ring (which also does a step 0
+    // with itself, over the loopback link).
+    cfg.extend(COLL_CFG.iter().map(|(op, alg)| format!("--cfg=smpi/{op}:{alg}")));
+    if p.coll_mode == crate::model::CollMode::Table {
+        warnings.push("collectives in table mode cannot be expressed for SMPI: the exported --cfg selects the algorithms of BSIM's p2p mode".into());
     }
     Export { xml, cfg, warnings }
 }

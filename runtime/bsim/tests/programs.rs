@@ -645,3 +645,50 @@ fn probe_deadlock_is_reported() {
         "{err}"
     );
 }
+
+/// A rank that only polls while the other one has finished (Test) or is blocked
+/// (Iprobe) is deadlocked: reported with each rank's pending operation, exit 3.
+#[test]
+fn polling_forever_is_a_deadlock() {
+    let out = run_env("misuse.c", 2, &["poll"], &[]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{e}");
+    assert!(e.contains("rank 0 polls in LMPI_Test"), "{e}");
+    assert!(e.contains("in LMPI_Test waits on rank 1 (receive from rank 1, tag 7)"), "{e}");
+    assert!(e.contains("1 rank(s) blocked, 1 finished"), "{e}");
+    let out = run_env("misuse.c", 2, &["iprobe"], &[]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{e}");
+    assert!(e.contains("rank 0 polls in LMPI_Iprobe"), "{e}");
+    assert!(e.contains("rank 1 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 0 (receive from rank 0, tag 5)"), "{e}");
+    // polling that ends in a send is no deadlock: 50 unsuccessful probes, then the send
+    let out = run_env("misuse.c", 2, &["pollsend"], &[]);
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && o.contains("pollsend ok 0") && o.contains("pollsend ok 1"), "{o}{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Collectives whose members disagree on the root, the count or the datatype are
+/// errors naming the ranks (exit 5), not a silent prediction.
+#[test]
+fn mismatched_collective_arguments_are_errors() {
+    for (case, want) in [
+        ("root", "LMPI_Bcast: the members disagree on the root: rank 0 gives 0, rank 1 gives 1"),
+        ("count", "LMPI_Allreduce: the members disagree on the message size: rank 0 gives 4 bytes, rank 1 gives 8 bytes"),
+        ("type", "LMPI_Alltoall: the members disagree on the message size: rank 0 gives 4 bytes, rank 1 gives 8 bytes"),
+    ] {
+        let out = run_env("misuse.c", 2, &[case], &[]);
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(5), "{case}: {e}");
+        assert!(e.contains(want), "{case}: {e}");
+    }
+}
+
+/// A deadlock is labelled with the call the program made (Wait, not Waitall).
+#[test]
+fn deadlock_labels_name_the_call_made() {
+    let out = run_env("misuse.c", 2, &["wait"], &[]);
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{e}");
+    assert!(e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Wait waits on rank 1"), "{e}");
+    assert!(!e.contains("Waitall"), "{e}");
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# BSIM at scale: host time and peak memory of two skeletons as the rank count grows.
+#
+#   testsuite/bench/bsim/scale.sh [ring|alltoall|all]     (default: all)
+#
+# ring:     every rank exchanges 8 B with both neighbours (r-1, r+1), 10 rounds
+#           (Irecv x2, Isend x2, Waitall) at 1K, 16K, 128K and 1M ranks;
+# alltoall: 10 LMPI_Alltoall of 8 B per pair at 1K and 8K ranks.
+# Prints ranks, predicted time, host wall time, host time per rank, peak RSS and
+# RSS per rank (from /usr/bin/time -v). A run that fails prints its exit status
+# and the last line of its stderr instead (e.g. the rank threads cannot be created).
+#
+# Environment: RING_NP / A2A_NP override the rank lists; BSIM_STACK_KB (default 64).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+what=${1:-all}
+RING_NP=${RING_NP:-"1024 16384 131072 1048576"}
+A2A_NP=${A2A_NP:-"1024 8192"}
+export BSIM_STACK_KB=${BSIM_STACK_KB:-64}
+T="${CARGO_TARGET_DIR:-$root/target}/release"
+(cd "$root" && cargo build --release -q -p xmpc-bsim) || exit 1
+W=$(mktemp -d /tmp/bsim-scale.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+
+cat >"$W/ring.c" <<'C'
+#include <lmpi.h>
+int bsim_main(int argc, char **argv) {
+    LMPI_Init(&argc, &argv);
+    int r, n;
+    char sb[16], rb[16];
+    LMPI_Comm_rank(LMPI_COMM_WORLD, &r);
+    LMPI_Comm_size(LMPI_COMM_WORLD, &n);
+    int left = (r + n - 1) % n, right = (r + 1) % n;
+    for (int i = 0; i < 10; i++) {
+        LMPI_Request q[4];
+        LMPI_Irecv(rb, 8, LMPI_BYTE, left, 0, LMPI_COMM_WORLD, &q[0]);
+        LMPI_Irecv(rb + 8, 8, LMPI_BYTE, right, 1, LMPI_COMM_WORLD, &q[1]);
+        LMPI_Isend(sb, 8, LMPI_BYTE, right, 0, LMPI_COMM_WORLD, &q[2]);
+        LMPI_Isend(sb + 8, 8, LMPI_BYTE, left, 1, LMPI_COMM_WORLD, &q[3]);
+        LMPI_Waitall(4, q, LMPI_STATUSES_IGNORE);
+    }
+    LMPI_Finalize();
+    return 0;
+}
+C
+cat >"$W/alltoall.c" <<'C'
+#include <lmpi.h>
+int bsim_main(int argc, char **argv) {
+    LMPI_Init(&argc, &argv);
+    char b[8];
+    for (int i = 0; i < 10; i++) {
+        BSIM_Add_time(1e-6);
+        /* no payload: the buffers are not touched */
+        LMPI_Alltoall(b, 8, LMPI_BYTE, b, 8, LMPI_BYTE, LMPI_COMM_WORLD);
+    }
+    LMPI_Finalize();
+    return 0;
+}
+C
+for p in ring alltoall; do
+  cc -O2 -I"$root/runtime/bsim/include" "$W/$p.c" -o "$W/$p" \
+    "$T/libxmpc_bsim_main.a" "$T/libxmpc_bsim.a" -lpthread -ldl -lm -lgcc_s -lrt || exit 1
+done
+
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)   stack ${BSIM_STACK_KB} KiB"
+printf '%-9s %9s %16s %10s %14s %10s %10s\n' skeleton ranks predicted host_s host_us/rank peak_MiB KB/rank
+run() {
+  local p=$1 np=$2
+  BSIM_NP=$np BSIM_PROGRESS=0 /usr/bin/time -v "$W/$p" >"$W/out" 2>"$W/err"
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    printf '%-9s %9s  failed (status %s): %s\n' "$p" "$np" "$rc" \
+      "$(grep -v '^\s' "$W/err" | grep -v 'Command exited' | tail -1)"
+    return
+  fi
+  local pred wall rss
+  pred=$(sed -n 's/^predicted time: \([^ ]*\) s.*/\1/p' "$W/out")
+  wall=$(sed -n 's/^host time: \([^ ]*\) s.*/\1/p' "$W/out")
+  rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$W/err")
+  awk -v p="$p" -v n="$np" -v pr="$pred" -v w="$wall" -v r="$rss" 'BEGIN {
+    printf "%-9s %9d %16s %10.2f %14.2f %10.1f %10.2f\n", p, n, pr, w, w * 1e6 / n, r / 1024, r * 1.024 / n }'
+}
+if [ "$what" = all ] || [ "$what" = ring ]; then
+  for np in $RING_NP; do run ring "$np"; done
+fi
+if [ "$what" = all ] || [ "$what" = alltoall ]; then
+  for np in $A2A_NP; do run alltoall "$np"; done
+fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
