@@ -298,8 +298,8 @@ void xs_win_free(F w) {
 }
 
 /* Library routines with variable arguments or MPI types (include/xmp.h). */
-void xmpc_rt_gather(void *x, void *a, int n, void *const *idx);
-void xmpc_rt_scatter(void *x, void *a, int n, void *const *idx);
+void xmpc_rt_gather(void *x, void *a, int n, void *const *idx, const long *base);
+void xmpc_rt_scatter(void *x, void *a, int n, void *const *idx, const long *base);
 void xmpc_rt_start(void);
 F xmpc_rt_exec_comm(void);
 void xmpc_fatal(const void *loc, const char *what);
@@ -313,7 +313,7 @@ void xmp_gather(void *x, void *a, ...) {
   va_start(ap, a);
   for (int i = 0; i < nd && i < 16; i++) idx[i] = va_arg(ap, void *);
   va_end(ap);
-  xmpc_rt_gather(x, a, nd, idx);
+  xmpc_rt_gather(x, a, nd, idx, NULL);
 }
 /* xmp_scatter(x, a, idx_1, ..., idx_n): n = rank of x. */
 void xmp_scatter(void *x, void *a, ...) {
@@ -324,7 +324,7 @@ void xmp_scatter(void *x, void *a, ...) {
   va_start(ap, a);
   for (int i = 0; i < nd && i < 16; i++) idx[i] = va_arg(ap, void *);
   va_end(ap);
-  xmpc_rt_scatter(x, a, nd, idx);
+  xmpc_rt_scatter(x, a, nd, idx, NULL);
 }
 MPI_Comm xmp_get_mpi_comm(void) { return MPI_Comm_f2c(xmpc_rt_exec_comm()); }
 /* An MPI main calling XMP code: MPI is up; only MPI_COMM_WORLD is supported as the

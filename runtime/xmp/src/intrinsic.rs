@@ -10,16 +10,18 @@
 //! elements moved). Variadic entry points (gather/scatter) are in csrc/shim.c.
 
 use crate::dmap::{allgather, exchange, exec_comm, DArray, Pod};
-use crate::err::{fatal, guard};
+use crate::err::{fatal, guard, XmpcLoc};
 use crate::state::Exec;
 use crate::xmp::XmpDesc;
 use crate::*;
-use std::ffi::c_int;
+use std::ffi::{c_int, c_long, CStr};
 
-fn run(name: &str, f: impl FnOnce() -> Result<(), String>) {
-    guard(std::ptr::null(), || {
+/// Runs a library routine; its errors are located as `<xmp library>:0: NAME: what`.
+fn run(name: &'static CStr, f: impl FnOnce() -> Result<(), String>) {
+    let loc = XmpcLoc { file: c"<xmp library>".as_ptr(), line: 0, text: name.as_ptr() };
+    guard(&loc, || {
         if let Err(m) = f() {
-            fatal(std::ptr::null(), &format!("{name}: {m}"))
+            fatal(&loc, &m)
         }
     })
 }
@@ -52,6 +54,15 @@ fn same_shape(a: &DArray, b: &DArray, an: &str, bn: &str) -> Result<(), String> 
     Ok(())
 }
 
+/// Per index array, the value that names element 0 (NULL: all 0).
+fn bases(base: *const c_long, n: c_int) -> Vec<i64> {
+    if base.is_null() || n <= 0 {
+        return vec![0; n.max(0) as usize];
+    }
+    // SAFETY: the shim passes `n` values.
+    unsafe { std::slice::from_raw_parts(base, n as usize) }.to_vec()
+}
+
 fn descs(idx: *const XmpDesc, n: c_int) -> Vec<XmpDesc> {
     if idx.is_null() || n <= 0 {
         return vec![];
@@ -62,10 +73,10 @@ fn descs(idx: *const XmpDesc, n: c_int) -> Vec<XmpDesc> {
 
 /// Index values idx_k[i] of the elements `lins` (shape of idx_1), one row per k,
 /// checked against `ext` (the indexed array's extents).
-fn index_rows(e: &Exec, idx: &[DArray], lins: &[i64], ext: &[i64]) -> Result<Vec<Vec<i64>>, String> {
+fn index_rows(e: &Exec, idx: &[DArray], base: &[i64], lins: &[i64], ext: &[i64]) -> Result<Vec<Vec<i64>>, String> {
     let mut rows = vec![];
     for (k, ix) in idx.iter().enumerate() {
-        let v = ints(&ix.fetch(e, lins), ix.elem())?;
+        let v: Vec<i64> = ints(&ix.fetch(e, lins), ix.elem())?.into_iter().map(|g| g - base[k]).collect();
         if let Some(&bad) = v.iter().find(|&&g| g < 0 || g >= ext[k]) {
             return Err(format!("index {bad} is outside 0:{} of dimension {}", ext[k] - 1, k + 1));
         }
@@ -79,10 +90,11 @@ fn ravel_rows(rows: &[Vec<i64>], ext: &[i64], k: usize) -> i64 {
 }
 
 /// `xmp_gather(x, a, idx_1, ..., idx_n)`: x[i] = a[idx_1[i], ..., idx_n[i]] for every
-/// element i of x (x and the idx arrays have one shape; n = rank of a).
+/// element i of x (x and the idx arrays have one shape; n = rank of a). `base[k]`
+/// (NULL: 0) is the index value of a's first element in dim k (Fortran: the lower bound).
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_rt_gather(x: XmpDesc, a: XmpDesc, n: c_int, idx: *const XmpDesc) {
-    run("xmp_gather", || {
+pub unsafe extern "C" fn xmpc_rt_gather(x: XmpDesc, a: XmpDesc, n: c_int, idx: *const XmpDesc, base: *const c_long) {
+    run(c"xmp_gather", || {
         let e = exec_comm()?;
         let (x, a) = (DArray::new(x, "the result", &e)?, DArray::new(a, "the source array", &e)?);
         let idx: Vec<DArray> = descs(idx, n).into_iter().map(|d| DArray::new(d, "an index array", &e)).collect::<Result<_, _>>()?;
@@ -93,7 +105,7 @@ pub unsafe extern "C" fn xmpc_rt_gather(x: XmpDesc, a: XmpDesc, n: c_int, idx: *
             same_shape(&x, ix, "the result", "an index array")?;
         }
         let mine = idx[0].canonical_elems();
-        let rows = index_rows(&e, &idx, &mine, a.extent())?;
+        let rows = index_rows(&e, &idx, &bases(base, n), &mine, a.extent())?;
         let src: Vec<i64> = (0..mine.len()).map(|k| ravel_rows(&rows, a.extent(), k)).collect();
         let vals = a.fetch(&e, &src);
         if x.elem() != a.elem() {
@@ -105,10 +117,11 @@ pub unsafe extern "C" fn xmpc_rt_gather(x: XmpDesc, a: XmpDesc, n: c_int, idx: *
 }
 
 /// `xmp_scatter(x, a, idx_1, ..., idx_n)`: x[idx_1[i], ..., idx_n[i]] = a[i] for every
-/// element i of a (a and the idx arrays have one shape; n = rank of x).
+/// element i of a (a and the idx arrays have one shape; n = rank of x); `base` as
+/// for gather, for x's dims.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_rt_scatter(x: XmpDesc, a: XmpDesc, n: c_int, idx: *const XmpDesc) {
-    run("xmp_scatter", || {
+pub unsafe extern "C" fn xmpc_rt_scatter(x: XmpDesc, a: XmpDesc, n: c_int, idx: *const XmpDesc, base: *const c_long) {
+    run(c"xmp_scatter", || {
         let e = exec_comm()?;
         let (x, a) = (DArray::new(x, "the result", &e)?, DArray::new(a, "the source array", &e)?);
         let idx: Vec<DArray> = descs(idx, n).into_iter().map(|d| DArray::new(d, "an index array", &e)).collect::<Result<_, _>>()?;
@@ -122,7 +135,7 @@ pub unsafe extern "C" fn xmpc_rt_scatter(x: XmpDesc, a: XmpDesc, n: c_int, idx: 
             return Err(format!("element sizes differ ({} and {})", x.elem(), a.elem()));
         }
         let mine = idx[0].canonical_elems();
-        let rows = index_rows(&e, &idx, &mine, x.extent())?;
+        let rows = index_rows(&e, &idx, &bases(base, n), &mine, x.extent())?;
         let dst: Vec<i64> = (0..mine.len()).map(|k| ravel_rows(&rows, x.extent(), k)).collect();
         let vals = a.fetch(&e, &mine);
         x.store(&e, &dst, &vals);
@@ -169,7 +182,7 @@ fn mask_positions(m: &DArray) -> Result<Vec<i64>, String> {
 /// element is non-zero; v's other elements are left as they are.
 #[no_mangle]
 pub extern "C" fn xmp_pack(v: XmpDesc, a: XmpDesc, mask: XmpDesc) {
-    run("xmp_pack", || {
+    run(c"xmp_pack", || {
         let e = exec_comm()?;
         let (v, a, m) = (DArray::new(v, "the result vector", &e)?, DArray::new(a, "the source array", &e)?, DArray::new(mask, "the mask", &e)?);
         same_shape(&a, &m, "the source array", "the mask")?;
@@ -191,7 +204,7 @@ pub extern "C" fn xmp_pack(v: XmpDesc, a: XmpDesc, mask: XmpDesc) {
 /// element is non-zero becomes v[k]; a's other elements are left as they are.
 #[no_mangle]
 pub extern "C" fn xmp_unpack(a: XmpDesc, v: XmpDesc, mask: XmpDesc) {
-    run("xmp_unpack", || {
+    run(c"xmp_unpack", || {
         let e = exec_comm()?;
         let (a, v, m) = (DArray::new(a, "the result array", &e)?, DArray::new(v, "the source vector", &e)?, DArray::new(mask, "the mask", &e)?);
         same_shape(&a, &m, "the result array", "the mask")?;
@@ -214,7 +227,7 @@ pub extern "C" fn xmp_unpack(a: XmpDesc, v: XmpDesc, mask: XmpDesc) {
 #[no_mangle]
 pub extern "C" fn xmp_transpose(b: XmpDesc, a: XmpDesc, opt: c_int) {
     let _ = opt;
-    run("xmp_transpose", || {
+    run(c"xmp_transpose", || {
         let e = exec_comm()?;
         let (b, a) = (DArray::new(b, "the result", &e)?, DArray::new(a, "the source array", &e)?);
         if a.ndims() != 2 || b.ndims() != 2 || a.extent()[0] != b.extent()[1] || a.extent()[1] != b.extent()[0] || a.elem() != b.elem() {
@@ -315,7 +328,7 @@ fn matmul_t<T: Num>(e: &Exec, x: &DArray, a: &DArray, b: &DArray) -> Result<(), 
 /// Each result block's owner fetches the rows of a and columns of b it needs.
 #[no_mangle]
 pub extern "C" fn xmp_matmul(x: XmpDesc, a: XmpDesc, b: XmpDesc) {
-    run("xmp_matmul", || {
+    run(c"xmp_matmul", || {
         let e = exec_comm()?;
         let (x, a, b) = (DArray::new(x, "the result", &e)?, DArray::new(a, "the first operand", &e)?, DArray::new(b, "the second operand", &e)?);
         if x.ndims() != 2 || a.ndims() != 2 || b.ndims() != 2 {
@@ -365,7 +378,7 @@ fn sort_t<T: Num>(e: &Exec, src: &DArray, dst: &DArray, up: bool) -> Result<(), 
     Ok(())
 }
 
-fn sort(name: &str, src: XmpDesc, dst: XmpDesc, up: bool) {
+fn sort(name: &'static CStr, src: XmpDesc, dst: XmpDesc, up: bool) {
     run(name, || {
         let e = exec_comm()?;
         let (s, d) = (DArray::new(src, "the source array", &e)?, DArray::new(dst, "the result", &e)?);
@@ -383,11 +396,11 @@ fn sort(name: &str, src: XmpDesc, dst: XmpDesc, up: bool) {
 /// by sample sort (buckets by splitters drawn from every node's regular samples).
 #[no_mangle]
 pub extern "C" fn xmp_sort_up(a: XmpDesc, b: XmpDesc) {
-    sort("xmp_sort_up", a, b, true)
+    sort(c"xmp_sort_up", a, b, true)
 }
 
 /// `xmp_sort_down(a, b)`: b = the elements of a in descending order.
 #[no_mangle]
 pub extern "C" fn xmp_sort_down(a: XmpDesc, b: XmpDesc) {
-    sort("xmp_sort_down", a, b, false)
+    sort(c"xmp_sort_down", a, b, false)
 }
