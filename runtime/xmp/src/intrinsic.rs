@@ -242,7 +242,7 @@ pub extern "C" fn xmp_transpose(b: XmpDesc, a: XmpDesc, opt: c_int) {
 }
 
 /// Element types the arithmetic routines know.
-pub trait Num: Pod + PartialOrd {
+pub trait Num: Pod {
     fn add(self, o: Self) -> Self;
     fn mul(self, o: Self) -> Self;
 }
@@ -264,6 +264,24 @@ macro_rules! num_float {
     )*};
 }
 num_float!(f32, f64);
+
+/// C's `float _Complex` / `double _Complex` (real, imaginary), for xmp_matmul.
+#[derive(Clone, Copy, Default, PartialEq, PartialOrd)]
+#[repr(C)]
+pub struct Complex<T>([T; 2]);
+impl Pod for Complex<f32> {}
+impl Pod for Complex<f64> {}
+macro_rules! num_complex {
+    ($($t:ty),*) => {$(
+        impl Num for Complex<$t> {
+            fn add(self, o: Self) -> Self { Complex([self.0[0] + o.0[0], self.0[1] + o.0[1]]) }
+            fn mul(self, o: Self) -> Self {
+                Complex([self.0[0] * o.0[0] - self.0[1] * o.0[1], self.0[0] * o.0[1] + self.0[1] * o.0[0]])
+            }
+        }
+    )*};
+}
+num_complex!(f32, f64);
 
 fn from_bytes<T: Pod>(b: &[u8]) -> Vec<T> {
     let n = b.len() / std::mem::size_of::<T>();
@@ -292,6 +310,8 @@ macro_rules! by_type {
             XMPC_TYPE_ULONG | XMPC_TYPE_ULONGLONG if $size == 8 => $f::<u64>($($arg),*),
             XMPC_TYPE_FLOAT => $f::<f32>($($arg),*),
             XMPC_TYPE_DOUBLE => $f::<f64>($($arg),*),
+            XMPC_TYPE_FLOAT_COMPLEX => $f::<Complex<f32>>($($arg),*),
+            XMPC_TYPE_DOUBLE_COMPLEX => $f::<Complex<f64>>($($arg),*),
             -1 => Err("the element type of the array is not known to the runtime (an array declared in Fortran or by a pointer without a type)".to_string()),
             t => Err(format!("element type code {t} is not supported (integer and real types are)")),
         }
@@ -346,7 +366,7 @@ pub extern "C" fn xmp_matmul(x: XmpDesc, a: XmpDesc, b: XmpDesc) {
     })
 }
 
-fn sort_t<T: Num>(e: &Exec, src: &DArray, dst: &DArray, up: bool) -> Result<(), String> {
+fn sort_t<T: Num + PartialOrd>(e: &Exec, src: &DArray, dst: &DArray, up: bool) -> Result<(), String> {
     let np = e.world.len();
     let mine = src.canonical_elems();
     let mut v: Vec<T> = from_bytes(&local_values(src, &mine));
@@ -387,6 +407,9 @@ fn sort(name: &'static CStr, src: XmpDesc, dst: XmpDesc, up: bool) {
         }
         if s.a.ty != d.a.ty || s.elem() != d.elem() {
             return Err("the source and the result must have one element type".into());
+        }
+        if s.a.ty == XMPC_TYPE_FLOAT_COMPLEX || s.a.ty == XMPC_TYPE_DOUBLE_COMPLEX {
+            return Err("complex values have no order".into());
         }
         by_type!(s.a.ty, s.elem(), sort_t(&e, &s, &d, up))
     })
