@@ -233,6 +233,9 @@ void xmpf_array_(i8 *h, LOCARGS, const i8 *t, const int *ndims, const int *elem,
   *h = (i8)(intptr_t)xmpc_array_new(LOC, H(t), n, (size_t)*elem, e, ad, o);
 }
 
+/* The element type (XMPC_TYPE_*) of an array the library's arithmetic routines use. */
+void xmpf_array_type_(const i8 *h, const int *ty) { xmpc_array_set_type((xmpc_array *)H(h), *ty); }
+
 void xmpf_array_shadow_(const i8 *h, LOCARGS, const int *ndims, const i8 *lo, const i8 *hi, const int *full, LOCLENS) {
   int n = *ndims, f[MAXD];
   long l[MAXD], u[MAXD];
