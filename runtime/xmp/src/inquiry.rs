@@ -77,7 +77,7 @@ pub extern "C" fn xmp_array_gtol(d: XmpDesc, dim: c_int, g: c_int, l: *mut c_int
         return 1;
     }
     let td = a.align_dim[k];
-    let owner = (td >= 0).then(|| a.template().dist[td as usize].owner(g + a.align_off[k])).unwrap_or(0);
+    let owner = if td >= 0 { a.template().dist[td as usize].owner(g + a.align_off[k]) } else { 0 };
     match a.layout_for(k, Some(owner)) {
         Ok(x) if x.format == CYCLIC && !a.whole => put(l, ((g - x.offset) / (x.width * x.procs)) * x.width + (g - x.offset) % x.width),
         Ok(x) => put(l, g - x.offset),
