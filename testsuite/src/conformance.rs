@@ -64,6 +64,7 @@ const FAMILIES: &[(&str, &str)] = &[
     ("gmove_", "gmove"),
     ("array_", "array"),
     ("inquiry_", "inquiry"),
+    ("lib_", "library"),
     ("neg_", "negative"),
 ];
 

@@ -290,8 +290,11 @@ impl<'a> Tr<'a> {
                 let callee = f.ident();
                 if callee == Some("xmp_desc_of") && args.len() == 1 {
                     if let Some(a) = args[0].ident().and_then(|n| self.dist(n)) {
-                        let d = self.arrs[a].desc.clone();
-                        self.edit(e.span, d);
+                        // the descriptor, with the element type the library's
+                        // arithmetic routines (xmp_matmul, xmp_sort_*) need
+                        let (d, s) = (&self.arrs[a].desc, &self.arrs[a].storage);
+                        let t = format!("xmpc_array_typed({d}, XMPC_TYPE_OF(*{s}))");
+                        self.edit(e.span, t);
                         return;
                     }
                     // A template or node set (not shadowed by a C variable).

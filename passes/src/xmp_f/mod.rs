@@ -1074,6 +1074,12 @@ impl<'a> Tr<'a> {
             adim.join(", "),
             self.i8list(&aoff)
         ));
+        // xmp_matmul and xmp_sort_* compute on the elements: give them the type
+        if mentions_typed_library(self.src) {
+            if let Some(code) = type_code(&etxt) {
+                lines.push(format!("call xmpf_array_type({h}, {code})"));
+            }
+        }
         if let Some((sspan, lo, hi, full)) = &widths {
             let sl = self.loc(*sspan, "shadow");
             lines.push(format!(
@@ -2421,6 +2427,12 @@ fn elem_size(t: &str) -> Option<usize> {
         "integer(1)" | "integer*1" | "logical(1)" => 1,
         _ => return None,
     })
+}
+
+/// The file calls a library routine that needs element types (xmp_matmul, xmp_sort_*).
+fn mentions_typed_library(src: &str) -> bool {
+    let b = src.as_bytes();
+    [&b"xmp_matmul"[..], &b"xmp_sort_"[..]].iter().any(|k| b.windows(k.len()).any(|w| w.eq_ignore_ascii_case(k)))
 }
 
 fn type_code(t: &str) -> Option<i32> {

@@ -296,3 +296,47 @@ void xs_win_free(F w) {
   MPI_Win_unlock_all(x);
   MPI_Win_free(&x);
 }
+
+/* Library routines with variable arguments or MPI types (include/xmp.h). */
+void xmpc_rt_gather(void *x, void *a, int n, void *const *idx, const long *base);
+void xmpc_rt_scatter(void *x, void *a, int n, void *const *idx, const long *base);
+void xmpc_rt_start(void);
+F xmpc_rt_exec_comm(void);
+void xmpc_fatal(const void *loc, const char *what);
+
+/* xmp_gather(x, a, idx_1, ..., idx_n): n = rank of a. */
+void xmp_gather(void *x, void *a, ...) {
+  int nd = 0;
+  void *idx[16];
+  xmp_array_ndims(a, &nd);
+  va_list ap;
+  va_start(ap, a);
+  for (int i = 0; i < nd && i < 16; i++) idx[i] = va_arg(ap, void *);
+  va_end(ap);
+  xmpc_rt_gather(x, a, nd, idx, NULL);
+}
+/* xmp_scatter(x, a, idx_1, ..., idx_n): n = rank of x. */
+void xmp_scatter(void *x, void *a, ...) {
+  int nd = 0;
+  void *idx[16];
+  xmp_array_ndims(x, &nd);
+  va_list ap;
+  va_start(ap, a);
+  for (int i = 0; i < nd && i < 16; i++) idx[i] = va_arg(ap, void *);
+  va_end(ap);
+  xmpc_rt_scatter(x, a, nd, idx, NULL);
+}
+MPI_Comm xmp_get_mpi_comm(void) { return MPI_Comm_f2c(xmpc_rt_exec_comm()); }
+/* An MPI main calling XMP code: MPI is up; only MPI_COMM_WORLD is supported as the
+ * XMP world. */
+void xmp_init(MPI_Comm comm) {
+  int r = MPI_UNEQUAL;
+  MPI_Comm_compare(comm, MPI_COMM_WORLD, &r);
+  if (r != MPI_IDENT && r != MPI_CONGRUENT)
+    xmpc_fatal(NULL, "xmp_init: only MPI_COMM_WORLD (or a congruent communicator) can be the XMP world");
+  xmpc_rt_start();
+}
+void xmp_init_mpi(int *argc, char ***argv) {
+  xs_init(argc, argv);
+  xmpc_rt_start();
+}

@@ -195,6 +195,28 @@ static int is_full(const void *a) {
   return 0;
 }
 
+/* Declared Fortran lower bounds of each allocated array (the runtime counts from 0):
+ * the user library (xmp_array_lbound_, xmp_gather_ ...) answers in Fortran indices. */
+static struct { const void *a; int n; long dl[MAXD]; } flbs[1024];
+static int nflb;
+static void flb_set(const void *a, int n, const i8 *dl) {
+  int k = 0;
+  while (k < nflb && flbs[k].a != a) k++;
+  if (k == nflb) {
+    if (nflb == 1024) return;
+    nflb++;
+  }
+  flbs[k].a = a;
+  flbs[k].n = n;
+  for (int d = 0; d < n && d < MAXD; d++) flbs[k].dl[d] = (long)dl[d];
+}
+/* Lower bound of Fortran dim d (0-based); 1 when the array was not seen. */
+static long flb_get(const void *a, int d) {
+  for (int k = 0; k < nflb; k++)
+    if (flbs[k].a == a && d >= 0 && d < flbs[k].n) return flbs[k].dl[d];
+  return 1;
+}
+
 /* Fortran order in: extent, align_dim (0-based template dim, -1 for `*`), align
  * offset (template index of the array's first element minus 1... see the pass: the
  * offset c such that Fortran element (lb + g) is aligned with template index g + c). */
@@ -210,6 +232,9 @@ void xmpf_array_(i8 *h, LOCARGS, const i8 *t, const int *ndims, const int *elem,
   }
   *h = (i8)(intptr_t)xmpc_array_new(LOC, H(t), n, (size_t)*elem, e, ad, o);
 }
+
+/* The element type (XMPC_TYPE_*) of an array the library's arithmetic routines use. */
+void xmpf_array_type_(const i8 *h, const int *ty) { xmpc_array_set_type((xmpc_array *)H(h), *ty); }
 
 void xmpf_array_shadow_(const i8 *h, LOCARGS, const int *ndims, const i8 *lo, const i8 *hi, const int *full, LOCLENS) {
   int n = *ndims, f[MAXD];
@@ -229,6 +254,7 @@ void xmpf_array_shadow_(const i8 *h, LOCARGS, const int *ndims, const i8 *lo, co
 void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 *lb, i8 *ext, i8 *addr, LOCLENS) {
   xmpc_array *a = (xmpc_array *)H(h);
   int n = *ndims, cyc = 0;
+  flb_set(a, n, dl);
   xmpc_dim dm[MAXD];
   for (int d = 0; d < n; d++) {
     xmpc_array_dim(a, n - 1 - d, &dm[d]);
@@ -269,6 +295,7 @@ void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 
 void xmpf_array_layout_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 *lb, i8 *ext, LOCLENS) {
   xmpc_array *a = (xmpc_array *)H(h);
   int n = *ndims, cyc = 0;
+  flb_set(a, n, dl);
   xmpc_dim dm[MAXD];
   if (n > MAXD) xmpc_fatal(LOC, "too many array dimensions");
   for (int d = 0; d < n; d++) {
@@ -636,3 +663,172 @@ void xmpf_reduction_loc3_(void *addr, LOCARGS, const int *ty, const int *op, con
   int lt[3] = {*t1, *t2, *t3};
   red_loc(addr, LOC, ty, op, on, t, 3, lv, lt);
 }
+
+/* ---- The user library for Fortran (xmp_lib.h): type(xmp_desc) is a sequence type
+ * holding the descriptor as INTEGER(8). Array dimension numbers are Fortran's (dim 1
+ * first) and are reversed here; indices and bounds are Fortran's (declared lower
+ * bound); template and node dimensions are passed through. xmp_matmul's operands
+ * are swapped: Fortran x = a.b is x' = b'.a' on the reversed (row-major) arrays. */
+typedef struct { i8 desc; } xmp_desc_f;
+#define DF(p) ((void *)(intptr_t)(p)->desc)
+extern int xmp_array_ndims(void *, int *);
+extern int xmp_array_lbound(void *, int, int *);
+extern int xmp_array_ubound(void *, int, int *);
+extern int xmp_array_lsize(void *, int, int *);
+extern int xmp_array_lshadow(void *, int, int *);
+extern int xmp_array_ushadow(void *, int, int *);
+extern int xmp_array_lead_dim(void *, int *);
+extern int xmp_array_gtol(void *, int, int, int *);
+extern int xmp_align_axis(void *, int, int *);
+extern int xmp_align_offset(void *, int, int *);
+extern int xmp_align_replicated(void *, int, int *);
+extern int xmp_align_template(void *, void **);
+extern int xmp_template_ndims(void *, int *);
+extern int xmp_template_lbound(void *, int, int *);
+extern int xmp_dist_format(void *, int, int *);
+extern int xmp_dist_blocksize(void *, int, int *);
+extern int xmp_dist_gblockmap(void *, int, int *);
+extern int xmp_dist_nodes(void *, void **);
+extern int xmp_dist_axis(void *, int, int *);
+extern int xmp_nodes_ndims(void *, int *);
+extern int xmp_nodes_index(void *, int, int *);
+extern int xmp_nodes_size(void *, int, int *);
+extern int xmp_nodes_rank(void *, int *);
+extern int xmp_nodes_equiv(void *, void **, int *, int *, int *);
+extern int xmp_nodes_attr(void *, int *);
+extern int xmp_test_async(int);
+extern void xmp_pack(void *, void *, void *);
+extern void xmp_unpack(void *, void *, void *);
+extern void xmp_transpose(void *, void *, int);
+extern void xmp_matmul(void *, void *, void *);
+extern void xmp_sort_up(void *, void *);
+extern void xmp_sort_down(void *, void *);
+extern void xmpc_rt_gather(void *, void *, int, void *const *, const long *);
+extern void xmpc_rt_scatter(void *, void *, int, void *const *, const long *);
+extern int xmpc_rt_exec_comm(void);
+
+/* xmp_desc_of(a): the distributed array whose local block `a` is (a whole array).
+ * The descriptor of a template or node set is its translator handle: pass it as
+ * xmp_desc_of(t) only where the translator rewrites it. */
+xmp_desc_f xmp_desc_of_(void *addr) {
+  xmp_desc_f d = {0};
+  for (int k = 0; k < nfull; k++)
+    if (full_addrs[k] == addr) {
+      d.desc = (i8)(intptr_t)full_arrays[k];
+      return d;
+    }
+  d.desc = (i8)(intptr_t)xmp_desc_of(addr);
+  return d;
+}
+static int fdim(void *a, int dim) {
+  int n = 0;
+  xmp_array_ndims(a, &n);
+  return n + 1 - dim;
+}
+int xmp_get_mpi_comm_(void) { return xmpc_rt_exec_comm(); }
+int xmp_array_ndims_(xmp_desc_f *d, int *n) { return xmp_array_ndims(DF(d), n); }
+int xmp_array_lbound_(xmp_desc_f *d, int *dim, int *v) {
+  int r = xmp_array_lbound(DF(d), fdim(DF(d), *dim), v);
+  if (!r) *v += (int)flb_get(DF(d), *dim - 1);
+  return r;
+}
+int xmp_array_ubound_(xmp_desc_f *d, int *dim, int *v) {
+  int r = xmp_array_ubound(DF(d), fdim(DF(d), *dim), v);
+  if (!r) *v += (int)flb_get(DF(d), *dim - 1);
+  return r;
+}
+int xmp_array_lsize_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lsize(DF(d), fdim(DF(d), *dim), v); }
+int xmp_array_lshadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lshadow(DF(d), fdim(DF(d), *dim), v); }
+int xmp_array_ushadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_ushadow(DF(d), fdim(DF(d), *dim), v); }
+int xmp_array_lead_dim_(xmp_desc_f *d, int *size) {
+  int n = 0, s[MAXD];
+  xmp_array_ndims(DF(d), &n);
+  if (n > MAXD) return 1;
+  int r = xmp_array_lead_dim(DF(d), s);
+  for (int k = 0; !r && k < n; k++) size[k] = s[n - 1 - k];
+  return r;
+}
+/* Fortran global index in, local index out counted from the declared lower bound. */
+int xmp_array_gtol_(xmp_desc_f *d, int *dim, int *g, int *l) {
+  long lb = flb_get(DF(d), *dim - 1);
+  int r = xmp_array_gtol(DF(d), fdim(DF(d), *dim), *g - (int)lb, l);
+  if (!r) *l += (int)lb;
+  return r;
+}
+int xmp_align_axis_(xmp_desc_f *d, int *dim, int *v) { return xmp_align_axis(DF(d), fdim(DF(d), *dim), v); }
+/* `align a(i) with t(i + c)`: c (the runtime's offset counts from element 0). */
+int xmp_align_offset_(xmp_desc_f *d, int *dim, int *v) {
+  int r = xmp_align_offset(DF(d), fdim(DF(d), *dim), v);
+  if (!r) *v -= (int)flb_get(DF(d), *dim - 1);
+  return r;
+}
+int xmp_align_replicated_(xmp_desc_f *d, int *dim, int *v) { return xmp_align_replicated(DF(d), *dim, v); }
+int xmp_align_template_(xmp_desc_f *d, xmp_desc_f *t) {
+  void *p = 0;
+  int r = xmp_align_template(DF(d), &p);
+  t->desc = (i8)(intptr_t)p;
+  return r;
+}
+int xmp_template_fixed_(xmp_desc_f *d, int *v) { return xmp_template_fixed(DF(d), v); }
+int xmp_template_ndims_(xmp_desc_f *d, int *v) { return xmp_template_ndims(DF(d), v); }
+int xmp_template_lbound_(xmp_desc_f *d, int *dim, int *v) { return xmp_template_lbound(DF(d), *dim, v); }
+int xmp_template_ubound_(xmp_desc_f *d, int *dim, int *v) { return xmp_template_ubound(DF(d), *dim, v); }
+int xmp_dist_format_(xmp_desc_f *d, int *dim, int *v) { return xmp_dist_format(DF(d), *dim, v); }
+int xmp_dist_blocksize_(xmp_desc_f *d, int *dim, int *v) { return xmp_dist_blocksize(DF(d), *dim, v); }
+int xmp_dist_gblockmap_(xmp_desc_f *d, int *dim, int *map) { return xmp_dist_gblockmap(DF(d), *dim, map); }
+int xmp_dist_nodes_(xmp_desc_f *d, xmp_desc_f *n) {
+  void *p = 0;
+  int r = xmp_dist_nodes(DF(d), &p);
+  n->desc = (i8)(intptr_t)p;
+  return r;
+}
+int xmp_dist_axis_(xmp_desc_f *d, int *dim, int *v) { return xmp_dist_axis(DF(d), *dim, v); }
+int xmp_nodes_ndims_(xmp_desc_f *d, int *v) { return xmp_nodes_ndims(DF(d), v); }
+int xmp_nodes_index_(xmp_desc_f *d, int *dim, int *v) { return xmp_nodes_index(DF(d), *dim, v); }
+int xmp_nodes_size_(xmp_desc_f *d, int *dim, int *v) { return xmp_nodes_size(DF(d), *dim, v); }
+int xmp_nodes_rank_(xmp_desc_f *d, int *v) { return xmp_nodes_rank(DF(d), v); }
+int xmp_nodes_equiv_(xmp_desc_f *d, xmp_desc_f *dn, int *lb, int *ub, int *st) {
+  void *p = 0;
+  int r = xmp_nodes_equiv(DF(d), &p, lb, ub, st);
+  dn->desc = (i8)(intptr_t)p;
+  return r;
+}
+int xmp_nodes_attr_(xmp_desc_f *d, int *v) { return xmp_nodes_attr(DF(d), v); }
+int xmp_test_async_(int *id) { return xmp_test_async(*id); }
+
+/* Index arrays hold Fortran indices of the indexed array; its dim k is the runtime's
+ * dim n-1-k. */
+static void fidx(void *arr, int n, xmp_desc_f *const *in, void **out, long *base) {
+  for (int k = 0; k < n; k++) {
+    out[n - 1 - k] = DF(in[k]);
+    base[n - 1 - k] = flb_get(arr, k);
+  }
+}
+void xmp_gather_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *i1, xmp_desc_f *i2, xmp_desc_f *i3, xmp_desc_f *i4,
+                 xmp_desc_f *i5, xmp_desc_f *i6, xmp_desc_f *i7) {
+  xmp_desc_f *in[7] = {i1, i2, i3, i4, i5, i6, i7};
+  void *idx[7];
+  long base[7];
+  int n = 0;
+  xmp_array_ndims(DF(a), &n);
+  if (n > 7) n = 7;
+  fidx(DF(a), n, in, idx, base);
+  xmpc_rt_gather(DF(x), DF(a), n, idx, base);
+}
+void xmp_scatter_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *i1, xmp_desc_f *i2, xmp_desc_f *i3, xmp_desc_f *i4,
+                  xmp_desc_f *i5, xmp_desc_f *i6, xmp_desc_f *i7) {
+  xmp_desc_f *in[7] = {i1, i2, i3, i4, i5, i6, i7};
+  void *idx[7];
+  long base[7];
+  int n = 0;
+  xmp_array_ndims(DF(x), &n);
+  if (n > 7) n = 7;
+  fidx(DF(x), n, in, idx, base);
+  xmpc_rt_scatter(DF(x), DF(a), n, idx, base);
+}
+void xmp_pack_(xmp_desc_f *v, xmp_desc_f *a, xmp_desc_f *m) { xmp_pack(DF(v), DF(a), DF(m)); }
+void xmp_unpack_(xmp_desc_f *a, xmp_desc_f *v, xmp_desc_f *m) { xmp_unpack(DF(a), DF(v), DF(m)); }
+void xmp_transpose_(xmp_desc_f *b, xmp_desc_f *a, int *opt) { xmp_transpose(DF(b), DF(a), *opt); }
+void xmp_matmul_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *b) { xmp_matmul(DF(x), DF(b), DF(a)); }
+void xmp_sort_up_(xmp_desc_f *a, xmp_desc_f *b) { xmp_sort_up(DF(a), DF(b)); }
+void xmp_sort_down_(xmp_desc_f *a, xmp_desc_f *b) { xmp_sort_down(DF(a), DF(b)); }

@@ -176,6 +176,14 @@ xmpc_array *xmpc_array_new(const struct xmpc_loc *loc,
                            const int *align_dim,
                            const long *align_offset);
 
+// The element type of `a` (XMPC_TYPE_*; the translator writes
+// `XMPC_TYPE_OF(element)`, -1 for a type the runtime has no code for).
+void xmpc_array_set_type(xmpc_array *a, int ty);
+
+// `xmp_desc_of(a)` for a distributed array: records the element type (as
+// `xmpc_array_set_type`) and returns `a` as an `xmp_desc_t`.
+void *xmpc_array_typed(xmpc_array *a, int ty);
+
 // `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Shadows on cyclic dims are an error.
 void xmpc_array_shadow(const struct xmpc_loc *loc,
                        xmpc_array *a,
@@ -442,3 +450,15 @@ const xmpc_nodes *xmpc_template_nodes(const xmpc_template *t);
 #endif  // __cplusplus
 
 #endif  /* XMPC_RT_H */
+
+/* The XMPC_TYPE_* code of an expression's type (xmpc_array_set_type). */
+#if !defined(__cplusplus) && !defined(XMPC_TYPE_OF)
+#define XMPC_TYPE_OF(x) _Generic((x), \
+    char: XMPC_TYPE_CHAR, signed char: XMPC_TYPE_CHAR, unsigned char: XMPC_TYPE_UCHAR, \
+    short: XMPC_TYPE_SHORT, unsigned short: XMPC_TYPE_USHORT, int: XMPC_TYPE_INT, \
+    unsigned int: XMPC_TYPE_UINT, long: XMPC_TYPE_LONG, unsigned long: XMPC_TYPE_ULONG, \
+    long long: XMPC_TYPE_LONGLONG, unsigned long long: XMPC_TYPE_ULONGLONG, \
+    float: XMPC_TYPE_FLOAT, double: XMPC_TYPE_DOUBLE, long double: XMPC_TYPE_LONGDOUBLE, \
+    float _Complex: XMPC_TYPE_FLOAT_COMPLEX, double _Complex: XMPC_TYPE_DOUBLE_COMPLEX, \
+    _Bool: XMPC_TYPE_BOOL, default: -1)
+#endif

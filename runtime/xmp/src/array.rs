@@ -52,6 +52,9 @@ pub struct xmpc_array {
     /// Views that resolved to this array (xmpc_array_view) and are not freed yet:
     /// xmpc_array_free of such a handle only takes one off.
     pub views: u32,
+    /// Element type (XMPC_TYPE_*), -1 until `xmpc_array_set_type` (the library's
+    /// arithmetic routines need it: xmp_matmul, xmp_sort_*).
+    pub ty: i32,
 }
 
 pub type Array = xmpc_array;
@@ -341,10 +344,27 @@ pub unsafe extern "C" fn xmpc_array_new(
             plans: HashMap::new(),
             own_align: None,
             views: 0,
+            ty: -1,
         }));
         state::with(|s| s.all_arrays.push(a as usize));
         a
     })
+}
+/// The element type of `a` (XMPC_TYPE_*; the translator writes
+/// `XMPC_TYPE_OF(element)`, -1 for a type the runtime has no code for).
+#[no_mangle]
+pub extern "C" fn xmpc_array_set_type(a: *mut xmpc_array, ty: c_int) {
+    // SAFETY: a live descriptor or NULL.
+    if let Some(a) = unsafe { a.as_mut() } {
+        a.ty = ty;
+    }
+}
+/// `xmp_desc_of(a)` for a distributed array: records the element type (as
+/// `xmpc_array_set_type`) and returns `a` as an `xmp_desc_t`.
+#[no_mangle]
+pub extern "C" fn xmpc_array_typed(a: *mut xmpc_array, ty: c_int) -> *mut c_void {
+    xmpc_array_set_type(a, ty);
+    a as *mut c_void
 }
 /// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Shadows on cyclic dims are an error.
 #[no_mangle]

@@ -11,9 +11,12 @@
 
 mod array;
 mod dist;
+mod dmap;
 mod err;
 mod ffi;
 mod gmove;
+mod inquiry;
+mod intrinsic;
 mod nodes;
 mod reduce;
 mod reduce_shadow;

@@ -25,6 +25,10 @@ pub struct xmpc_nodes {
     /// Communicator of the members on this shared-memory node, and the rank
     /// there of each node (by linear index; -1 = elsewhere). Built on first use.
     pub shm: RefCell<Option<(Fint, Vec<i32>)>>,
+    /// `nodes q(...) = p(...)`: the parent p and, per parent dim, the 1-based
+    /// (lower, upper, stride) selected (xmp_nodes_equiv). NULL for a primary set.
+    pub parent: *const xmpc_nodes,
+    pub equiv: Vec<[i64; 3]>,
 }
 
 pub type Nodes = xmpc_nodes;
@@ -68,6 +72,8 @@ impl Nodes {
             coords: vec![],
             lines: RefCell::new(HashMap::new()),
             shm: RefCell::new(None),
+            parent: std::ptr::null(),
+            equiv: vec![],
         };
         if rank >= 0 {
             n.coords = n.coords_of(rank as i64);
@@ -251,7 +257,10 @@ pub unsafe extern "C" fn xmpc_nodes_new_sub(
         } else {
             ffi::comm_null()
         };
-        Box::into_raw(Box::new(Nodes::make(dims, world, comm)))
+        let mut q = Nodes::make(dims, world, comm);
+        q.parent = parent;
+        q.equiv = (0..pd).map(|d| if st[d] == 0 { [1, p.dims[d], 1] } else { [lo[d], hi[d], st[d]] }).collect();
+        Box::into_raw(Box::new(q))
     })
 }
 

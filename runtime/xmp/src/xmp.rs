@@ -200,10 +200,20 @@ pub extern "C" fn xmp_template_gsize(d: XmpDesc, dm: c_int) -> c_int {
     tmpl(d).and_then(|t| Some(dim(&t.upper, dm)? - dim(&t.lower, dm)? + 1)).map_or(-1, |v| v as c_int)
 }
 
-/// Distribution format of template dim `dm` (XMPC_DIST_* codes).
+/// Distribution format of template dim `dm`, Omni's codes: XMP_NOT_DISTRIBUTED
+/// (2100), XMP_BLOCK (2101), XMP_CYCLIC (2102, also cyclic(w)), XMP_GBLOCK (2103).
 #[no_mangle]
 pub extern "C" fn xmp_dist_format(d: XmpDesc, dm: c_int, f: *mut c_int) -> c_int {
-    tmpl(d).and_then(|t| t.dist.get((dm as usize).wrapping_sub(1))).map_or(1, |x| put(f, x.format as i64))
+    use crate::dist::{BLOCK, GBLOCK};
+    tmpl(d).and_then(|t| t.dist.get((dm as usize).wrapping_sub(1))).map_or(1, |x| {
+        let code = match x.format {
+            BLOCK => 2101,
+            CYCLIC => 2102,
+            GBLOCK => 2103,
+            _ => 2100,
+        };
+        put(f, code)
+    })
 }
 
 #[no_mangle]
