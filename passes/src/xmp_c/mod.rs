@@ -134,7 +134,6 @@ struct Tr<'a> {
     /// Statements of the file init function.
     init: Vec<String>,
     locs: HashMap<usize, String>,
-    square_nodes: bool,
     fctx: Option<FnCtx>,
     /// Local-array layouts waiting for the function's uses: (position, array, indent).
     pending_local: Vec<(Span, String, usize, String)>,
@@ -156,10 +155,6 @@ fn err(code: &str, msg: impl std::fmt::Display, file: usize, span: Span, label: 
 
 impl<'a> Tr<'a> {
     fn new(unit: &'a FileUnit, src: &'a str) -> Self {
-        let square_nodes = unit.pragmas().iter().find_map(|p| match &p.dir.kind {
-            DirectiveKind::Nodes { spelling, .. } => Some(*spelling == Spelling::Square),
-            _ => None,
-        });
         Tr {
             unit,
             src,
@@ -173,7 +168,6 @@ impl<'a> Tr<'a> {
             statics: vec![],
             init: vec![],
             locs: HashMap::new(),
-            square_nodes: square_nodes.unwrap_or(false),
             fctx: None,
             pending_local: vec![],
             fn_frees: vec![],

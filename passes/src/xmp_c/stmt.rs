@@ -307,10 +307,6 @@ impl<'a> Tr<'a> {
                         }
                     }
                 }
-                if callee == Some("xmp_node_num") && args.is_empty() && self.square_nodes {
-                    self.edit(e.span, "(xmp_node_num() - 1)");
-                    return;
-                }
                 for a in args {
                     if let Some(n) = a.ident() {
                         if let Some(ai) = self.dist(n) {
