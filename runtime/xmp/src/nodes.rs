@@ -115,6 +115,30 @@ impl Nodes {
         (c, out)
     }
 
+    /// Linear indices of the nodes whose coordinate in every dim `d` is in
+    /// `per[d]` (0-based), dim 0 fastest.
+    pub fn select_coords(&self, per: &[Vec<i64>]) -> Vec<usize> {
+        let total: usize = per.iter().map(|v| v.len()).product();
+        let mut out = Vec::with_capacity(total);
+        for mut k in 0..total {
+            let mut c = vec![0; per.len()];
+            for d in 0..per.len() {
+                c[d] = per[d][k % per[d].len()];
+                k /= per[d].len();
+            }
+            out.push(self.linear(&c) as usize);
+        }
+        out
+    }
+
+    /// A node set of the nodes `idx` of this one (shape `dims`), its communicator
+    /// made by those members only. Called by every member of this set.
+    pub fn subset(&self, dims: Vec<i64>, idx: &[usize]) -> Nodes {
+        let world: Vec<i32> = idx.iter().map(|&i| self.world[i]).collect();
+        let comm = if self.rank >= 0 && idx.contains(&(self.rank as usize)) { group_comm(self.comm, idx) } else { ffi::comm_null() };
+        Nodes::make(dims, world, comm)
+    }
+
     /// Parent linear indices selected by 1-based triplets (st == 0: whole dim),
     /// in dim-0-fastest order.
     pub fn select(&self, lo: &[i64], hi: &[i64], st: &[i64]) -> Result<Vec<usize>, String> {
