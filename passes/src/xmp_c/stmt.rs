@@ -1,6 +1,7 @@
 //! Functions, statements, expressions and the directives inside functions.
 
 use super::*;
+use crate::xmp_model::reduction;
 
 /// One level of a work-shared loop nest.
 struct Level<'a> {
@@ -646,8 +647,19 @@ impl<'a> Tr<'a> {
             }
             let (ty, array) = self.c_type_of(&v.name.name);
             if v.locs.is_empty() {
-                let (addr, count) =
-                    if array { (v.name.name.clone(), format!("sizeof({0}) / sizeof({0}[0])", v.name.name)) } else { (format!("&{}", v.name.name), "1".into()) };
+                let shape = self.red_shape(&v.name.name, array);
+                let Ok(count) = reduction::element_count(&shape) else {
+                    self.error(
+                        "XMP0303",
+                        format!("reduction of the array parameter `{}` of unknown length", v.name.name),
+                        v.name.span,
+                        "declared without an extent",
+                        Some("declare the parameter with its length (`int a[N]`)".into()),
+                    );
+                    continue;
+                };
+                let addr = if array { v.name.name.clone() } else { format!("&{}", v.name.name) };
+                let count = count.unwrap_or_else(|| format!("sizeof({0}) / sizeof({0}[0])", v.name.name));
                 let _ = write!(out, "\n{ind}xmpc_reduction({loc}, {addr}, {count}, {ty}, {op}, {nodes});");
             } else {
                 if !matches!(r.op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
@@ -667,6 +679,25 @@ impl<'a> Tr<'a> {
             }
         }
         out
+    }
+
+    /// How a reduction variable is declared: a parameter declared as an array is a
+    /// pointer in C, so its count comes from the declared extents, not `sizeof`.
+    fn red_shape(&self, name: &str, array: bool) -> reduction::RedShape {
+        if !array {
+            return reduction::RedShape::Scalar;
+        }
+        let param = self.cur_fn.and_then(|f| f.params.iter().map(|&id| f.symbols.get(id)).find(|s| s.name == name));
+        let Some(sym) = param.filter(|_| matches!(self.lookup_var(name), Some(Var::Plain(_)))) else {
+            return reduction::RedShape::Array;
+        };
+        let mut dims = vec![];
+        let mut cur = sym.ty;
+        while let Type::Array { elem, dims: ds } = self.unit.types.get(cur) {
+            dims.extend(ds.iter().map(|d| d.upper.as_ref().filter(|_| !d.deferred).map(c_expr)));
+            cur = *elem;
+        }
+        reduction::RedShape::ArrayParam(dims)
     }
 
     /// The XMPC_TYPE_* of a variable (or of its elements), and whether it is an array.
