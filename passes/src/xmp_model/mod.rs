@@ -6,6 +6,7 @@
 
 pub mod on_ref;
 pub mod reduction;
+pub mod section;
 
 use xmpc_ir::Span;
 
