@@ -353,10 +353,10 @@ impl<'a> Lower<'a> {
                 self.dirs[i].used = true;
                 let sp = self.dirs[i].span;
                 self.diags.push(
-                    Diagnostic::error()
+                    Diagnostic::warning()
                         .with_code("XMP0203")
-                        .with_message(format!("directive inside `{}` cannot be translated", k.kind().replace('_', " ")))
-                        .with_labels(vec![Label::primary(self.file, sp.range()).with_message("xmpc keeps this construct as written")]),
+                        .with_message(format!("directive inside `{}` is not translated", k.kind().replace('_', " ")))
+                        .with_labels(vec![Label::primary(self.file, sp.range()).with_message("kept as a comment")]),
                 );
             }
             return vec![whole];
