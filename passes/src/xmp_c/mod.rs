@@ -523,6 +523,9 @@ impl<'a> Tr<'a> {
                                 nd = dims.len(),
                                 lhs0 = cname
                             );
+                            if r.subs.iter().flatten().any(|s| matches!(s.kind, SubKind::Star)) {
+                                let _ = writeln!(out, "{ind}xmpc_nodes_mark_per_node({cname});");
+                            }
                             if !file_scope {
                                 out = format!("{ind}xmpc_nodes *{cname};\n{out}");
                             }
@@ -660,6 +663,12 @@ impl<'a> Tr<'a> {
                     lo.push("1".into());
                     hi.push(format!("xmpc_nodes_dim_size({parent}, {d})"));
                     st.push("0".into());
+                }
+                on_ref::NodeSel::Own => {
+                    let me = format!("xmpc_nodes_coord({parent}, {d}) + 1");
+                    lo.push(me.clone());
+                    hi.push(me);
+                    st.push("1".into());
                 }
                 on_ref::NodeSel::Range { lo: l, hi: h, st: t } => {
                     lo.push(l);

@@ -22,8 +22,11 @@ pub trait Host {
 /// One dimension of a node reference, 1-based (the runtime's numbering).
 #[derive(Clone, Debug, PartialEq)]
 pub enum NodeSel {
-    /// `*` or `:` with no bounds: the whole dimension.
+    /// `:` with no bounds: the whole dimension.
     Whole,
+    /// `*`: the executing node's own index in this dimension (XMP's node-reference
+    /// `*`; Omni: `nodes row[n] = p[0:n][*]` is the row of `p` holding this node).
+    Own,
     /// `lo:hi:st`, all three host expressions, 1-based, `hi` inclusive.
     Range { lo: String, hi: String, st: String },
 }
@@ -46,7 +49,7 @@ pub fn node_sels(r: &Ref, host: &dyn Host) -> Vec<NodeSel> {
 fn node_sel(s: &Sub, sp: Spelling, shift: i64, d: usize, host: &dyn Host) -> NodeSel {
     let render = |e: &Expr| host.expr(e);
     match &s.kind {
-        SubKind::Star => NodeSel::Whole,
+        SubKind::Star => NodeSel::Own,
         SubKind::Expr(e) => {
             let v = plus(&render(e), shift);
             NodeSel::Range { lo: v.clone(), hi: v, st: "1".into() }
@@ -199,9 +202,9 @@ mod tests {
     }
 
     #[test]
-    fn star_and_bare_colon_are_whole_dimensions() {
+    fn star_is_the_own_index_and_bare_colon_the_whole_dimension() {
         let s = node_sels(&r(Spelling::Square, vec![SubKind::Star, SubKind::Triplet { lower: None, upper: None, stride: None }]), &H("N"));
-        assert_eq!(s, vec![NodeSel::Whole, NodeSel::Whole]);
+        assert_eq!(s, vec![NodeSel::Own, NodeSel::Whole]);
         let t = templ_sels(&r(Spelling::Square, vec![SubKind::Triplet { lower: None, upper: None, stride: None }, SubKind::Expr(e("j"))]), &H("N"));
         assert_eq!(t, vec![TemplSel::Whole, TemplSel::Range { lo: Some("j".into()), hi: Some("j".into()), st: "1".into() }]);
     }

@@ -258,6 +258,10 @@ xmpc_nodes *xmpc_nodes_new_sub(const struct xmpc_loc *loc,
                                const long *hi,
                                const long *st);
 
+// Marks a node set made from a node reference with `*`: its members differ from
+// node to node (each node's own row), so gmove refuses arrays distributed onto it.
+void xmpc_nodes_mark_per_node(const xmpc_nodes *n);
+
 // 1 when this process belongs to the node set.
 int xmpc_nodes_is_member(const xmpc_nodes *n);
 
@@ -441,7 +445,8 @@ const xmpc_nodes *xmpc_template_nodes(const xmpc_template *t);
 
 // `on t[lo:hi:st, ...]` (bcast, reduction, barrier): the nodes owning at least one
 // selected template index in every distributed dimension (per template dim, template
-// indices; st == 0: the whole dimension). Cached per (template, selection), so a
+// indices; st == 0: the whole dimension; lo LONG_MIN / hi LONG_MAX: the template's
+// bound). Cached per (template, selection), so a
 // directive may call it each time it runs. Called by all executing nodes.
 const xmpc_nodes *xmpc_template_nodes_sub(const struct xmpc_loc *loc,
                                           const xmpc_template *t,

@@ -25,6 +25,9 @@ pub struct xmpc_nodes {
     /// Communicator of the members on this shared-memory node, and the rank
     /// there of each node (by linear index; -1 = elsewhere). Built on first use.
     pub shm: RefCell<Option<(Fint, Vec<i32>)>>,
+    /// Made from a node reference with `*` (`nodes row[2] = p[0:2][*]`): each node
+    /// holds a different set, which gmove does not handle.
+    pub per_node: std::cell::Cell<bool>,
 }
 
 pub type Nodes = xmpc_nodes;
@@ -68,6 +71,7 @@ impl Nodes {
             coords: vec![],
             lines: RefCell::new(HashMap::new()),
             shm: RefCell::new(None),
+            per_node: std::cell::Cell::new(false),
         };
         if rank >= 0 {
             n.coords = n.coords_of(rank as i64);
@@ -282,6 +286,14 @@ pub unsafe extern "C" fn xmpc_nodes_new_sub(
 fn get<'a>(n: *const xmpc_nodes) -> Option<&'a Nodes> {
     // SAFETY: handles come from xmpc_nodes_new* and are never freed.
     unsafe { n.as_ref() }
+}
+/// Marks a node set made from a node reference with `*`: its members differ from
+/// node to node (each node's own row), so gmove refuses arrays distributed onto it.
+#[no_mangle]
+pub extern "C" fn xmpc_nodes_mark_per_node(n: *const xmpc_nodes) {
+    if let Some(n) = get(n) {
+        n.per_node.set(true);
+    }
 }
 /// 1 when this process belongs to the node set.
 #[no_mangle]
