@@ -1507,13 +1507,11 @@ impl<'a> Tr<'a> {
         // be taken as the whole dimension); a missing upper bound is the dimension's
         // size, passed as huge(0_8) for the runtime shim to replace.
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-        for (sel, sub) in on_ref::node_sels(r, &FHost { t: self }).into_iter().zip(subs) {
+        for sel in on_ref::node_sels(r, &FHost { t: self }) {
             match sel {
-                on_ref::NodeSel::Own => {
-                    self.err("XMP0403", sub.span, "`*` in a node reference (the executing node's index) is not translated in Fortran", "use `:` for the whole dimension");
-                    return None;
-                }
-                on_ref::NodeSel::Whole => {
+                // xmpc's Fortran `on q(1, *)` has always meant the whole dimension
+                // (testsuite/xmp/F/on_subset.f90); see docs/omni-compat.md.
+                on_ref::NodeSel::Own | on_ref::NodeSel::Whole => {
                     lo.push("1".into());
                     hi.push("1".into());
                     st.push("0".into());
