@@ -161,3 +161,26 @@ fn corpus_xacc_loop_nest() {
     let shapes = list(&text, &function(&p, "main").body);
     assert!(shapes.contains("[acc data]({[xmp reflect_init] for({[xmp loop]([acc parallel](for(for(expr)))) [xmp reflect_do] [xmp loop]([acc parallel](for([acc loop](for(expr)))))})"), "{shapes}");
 }
+
+#[test]
+fn directive_after_include_with_trailing_blanks_is_a_file_scope_item() {
+    // tree-sitter-c takes the masked directive after `#include <x.h>   ` into the
+    // include line; it used to be dropped with a warning (Omni's bcast tests do this).
+    for inc in ["#include <stdio.h>      \n", "#include <stdio.h> \t\n", "#define N 4   \n"] {
+        let src = format!("{inc}#pragma xmp nodes p[4]\n#pragma xmp template t[N]\nint main(void) {{ return 0; }}\n");
+        let p = parse(&src);
+        assert!(p.diags.is_empty(), "{inc:?}: {:?}", p.diags);
+        let kinds: Vec<String> = p
+            .unit
+            .items
+            .iter()
+            .map(|i| match i {
+                xmpc_ir::Item::Pragma(pr) => format!("[{}]", pr.dir.name()),
+                xmpc_ir::Item::Verbatim(s) => format!("v{:?}", &src[s.range()]),
+                xmpc_ir::Item::Function(_) => "fn".into(),
+                _ => "other".into(),
+            })
+            .collect();
+        assert_eq!(kinds, vec![format!("v{:?}", inc.trim_end()), "[nodes]".into(), "[template]".into(), "fn".into()], "{inc:?}");
+    }
+}

@@ -43,8 +43,9 @@ fn missing_token_is_reported_where_it_is_missing() {
 fn directive_inside_unparsable_code_is_reported() {
     let src = "struct s {\n#pragma xmp barrier\n  int a;\n};\n";
     let p = c_util::parse(src);
-    assert!(p.diags.iter().any(|d| d.code.as_deref() == Some("XMP0203")));
-    assert!(p.diags.iter().all(|d| d.severity == Severity::Warning));
+    // Refused, not ignored: a dropped directive changes what the program means.
+    let d = p.diags.iter().find(|d| d.code.as_deref() == Some("XMP0203")).expect("XMP0203");
+    assert_eq!(d.severity, Severity::Error);
 }
 
 #[test]

@@ -82,3 +82,14 @@ fn attachment_rules() {
     assert_eq!(att(DirLang::C, "acc parallel loop gang").name(), "acc parallel loop");
     assert_eq!(att(DirLang::C, "xmp device loop on t(i)").name(), "device loop");
 }
+
+#[test]
+fn upper_case_word_reduction_operators_are_accepted_in_c() {
+    // Omni accepts `MAX`/`MIN` (its gmove tests' chk.c uses them).
+    use xmpc_ir::directive::{DirectiveKind, RedOp};
+    for (text, op) in [("xmp reduction(MAX:m)", RedOp::Max), ("xmp reduction(MIN:m)", RedOp::Min), ("xmp reduction(FirstMax:m/k/)", RedOp::FirstMax)] {
+        let d = render(&dt(text), DirLang::C);
+        let DirectiveKind::Reduction { reductions, .. } = &d.kind else { panic!("{text}: {d}") };
+        assert_eq!(reductions[0].op, op, "{text}");
+    }
+}

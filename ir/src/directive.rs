@@ -288,7 +288,8 @@ pub enum DirectiveKind {
     Reflect { vars: Vec<Name>, widths: Option<Vec<Width>>, trailers: Trailers },
     ReduceShadow { vars: Vec<Name>, widths: Option<Vec<Width>>, trailers: Trailers },
     Reduction { reductions: Vec<Reduction>, on: Option<Ref>, trailers: Trailers },
-    Bcast { vars: Vec<Name>, from: Option<Ref>, on: Option<Ref>, trailers: Trailers },
+    /// Each variable is a name or an array section (`a[2:5]`, `a(1:n)`).
+    Bcast { vars: Vec<Ref>, from: Option<Ref>, on: Option<Ref>, trailers: Trailers },
     Barrier { on: Option<Ref>, trailers: Trailers },
     Task { on: Ref, nocomm: bool, trailers: Trailers },
     Tasks { nowait: bool },
@@ -846,7 +847,7 @@ impl fmt::Display for Directive {
                 write_trailers(f, trailers)?;
             }
             Bcast { vars, from, on, trailers } => {
-                write!(f, "\n  (vars {})", names(vars))?;
+                write!(f, "\n  (vars {})", vars.iter().map(|r| r.to_string()).collect::<Vec<_>>().join(" "))?;
                 write_on(f, "from", from)?;
                 write_on(f, "on", on)?;
                 write_trailers(f, trailers)?;

@@ -88,7 +88,7 @@ int main(void)
     ),
     (
         "cyclic_square",
-        r#"/* cyclic distribution in the square spelling; xmp_node_num() counts from 0 there.
+        r#"/* cyclic distribution in the square spelling; xmp_node_num() counts from 1 (as in Omni).
  * xmpc-test: np=1,2,4 */
 #include <stdio.h>
 #include <xmp.h>
@@ -108,10 +108,10 @@ int main(void)
 #pragma xmp loop on t[i] reduction(+:s)
     for (i = 0; i < N; i += 2)
         s += a[i];
-    if (xmp_node_num() == 0)
+    if (xmp_node_num() == 1)
         x = 42;
 #pragma xmp bcast (x) from p[0]
-    if (xmp_node_num() == 0)
+    if (xmp_node_num() == 1)
         printf(s == N * N / 4 && x == 42 ? "PASS\n" : "ERROR\n");
     return !(s == N * N / 4 && x == 42);
 }

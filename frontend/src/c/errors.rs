@@ -62,15 +62,17 @@ impl Lower<'_> {
     }
 
     /// Directives in places the lowering does not visit (struct bodies, expressions,
-    /// unparsable code) are reported rather than silently dropped.
+    /// unparsable code) are refused: ignoring one would change what the program means
+    /// (a dropped `nodes` only shows up later as a confusing "not declared").
     pub fn unused_directives(&mut self) {
         for d in &self.dirs {
             if !d.used && d.dir.is_some() {
                 self.diags.push(
-                    Diagnostic::warning()
+                    Diagnostic::error()
                         .with_code("XMP0203")
-                        .with_message("directive in a position xmpc does not handle is ignored")
-                        .with_labels(vec![Label::primary(self.file, d.span.range()).with_message("not attached to any statement")]),
+                        .with_message("directive in a position xmpc does not handle")
+                        .with_labels(vec![Label::primary(self.file, d.span.range()).with_message("not attached to any statement")])
+                        .with_notes(vec!["move it to file scope or to a statement list (a directive inside a struct body, an expression or code that could not be parsed is not translated)".into()]),
                 );
             }
         }

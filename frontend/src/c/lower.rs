@@ -127,11 +127,27 @@ impl<'a> Lower<'a> {
             let group = matches!(kind, "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" | "preproc_elifdef" | "case_statement");
             if group || field == Some("alternative") {
                 self.pieces(k, out);
+            } else if kind.starts_with("preproc_") && self.split_preproc_line(k, out) {
+                // `#include <x.h>   ` + directive: the masked directive became part of
+                // the include line (tree-sitter takes the comment before the newline).
             } else {
                 out.push(Piece::Node(k));
             }
         }
         self.flush(&mut pending, out);
+    }
+
+    /// A preprocessor line (`#include`, `#define` ...) whose node swallowed the masked
+    /// directives after it (trailing blanks before the newline let tree-sitter take the
+    /// following comment as part of the line): the line up to the first directive is
+    /// verbatim, each directive a piece of its own. False when it holds none.
+    fn split_preproc_line(&self, k: Node, out: &mut Vec<Piece>) -> bool {
+        let mut c = k.walk();
+        let inner: Vec<usize> = k.children(&mut c).filter(|n| n.kind() == "comment").filter_map(|n| self.dir_at(n.start_byte())).collect();
+        let Some(&first) = inner.first() else { return false };
+        out.push(Piece::Verbatim(self.trim(Span::new(k.start_byte(), self.dirs[first].span.start))));
+        out.extend(inner.into_iter().map(Piece::Dir));
+        true
     }
 
     fn flush(&self, pending: &mut Option<Span>, out: &mut Vec<Piece>) {

@@ -76,7 +76,9 @@ impl P<'_> {
                 "neqv" => RedOp::Neqv,
                 _ => return None,
             },
-            TokKind::Ident(w) => match self.kw(w).as_str() {
+            // Word operators are case-insensitive in C too: Omni accepts `MAX`/`MIN` (its own
+            // tests use them), see docs/omni-compat.md.
+            TokKind::Ident(w) => match w.to_ascii_lowercase().as_str() {
                 "max" => RedOp::Max,
                 "min" => RedOp::Min,
                 "firstmax" => RedOp::FirstMax,

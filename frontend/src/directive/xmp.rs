@@ -105,7 +105,8 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
             DirectiveKind::Reduction { reductions, on: c.on, trailers: c.trailers }
         }
         "bcast" => {
-            let vars = p.var_list()?;
+            // Variables or array sections (`a[2:5]`, Omni accepts them).
+            let vars = p.paren_list("a variable or array section", |p| p.reference("a variable name"))?;
             let c = p.clauses("bcast", &with_trailers(&["from", "on"]))?;
             DirectiveKind::Bcast { vars, from: c.from, on: c.on, trailers: c.trailers }
         }

@@ -61,10 +61,10 @@ pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
         // A directive comment the walk never met (inside an expression or between
         // contained procedures).
         diags.push(
-            Diagnostic::warning()
+            Diagnostic::error()
                 .with_code("XMP0203")
-                .with_message("directive is not in a statement list and is not translated")
-                .with_labels(vec![Label::primary(file, d.span.range()).with_message("kept as a comment")]),
+                .with_message("directive is not in a statement list and cannot be translated")
+                .with_labels(vec![Label::primary(file, d.span.range()).with_message("not attached to any statement")]),
         );
     }
     for sp in &host_errors {

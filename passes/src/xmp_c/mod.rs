@@ -17,11 +17,12 @@
 mod cexpr;
 
 pub use xmpc_ir::Edit;
+use crate::xmp_model::on_ref;
 use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, splice};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use xmpc_ir::directive::{
-    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, LoopOption, Name, NodesMapping, RedOp, Ref, ShadowWidth, Spelling, SubKind, TemplateShape, Width,
+    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, LoopOption, Name, NodesMapping, RedOp, Ref, ShadowWidth, SubKind, TemplateShape, Width,
 };
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
 
@@ -134,7 +135,6 @@ struct Tr<'a> {
     /// Statements of the file init function.
     init: Vec<String>,
     locs: HashMap<usize, String>,
-    square_nodes: bool,
     fctx: Option<FnCtx>,
     /// Local-array layouts waiting for the function's uses: (position, array, indent).
     pending_local: Vec<(Span, String, usize, String)>,
@@ -150,16 +150,30 @@ struct Tr<'a> {
     loc_names: std::collections::HashSet<String>,
 }
 
+/// The C spelling of what the shared model leaves to the host language.
+struct CHost<'p> {
+    /// The node set (or template) object the reference is resolved against.
+    parent: &'p str,
+}
+
+impl on_ref::Host for CHost<'_> {
+    fn expr(&self, e: &Expr) -> String {
+        c_expr(e)
+    }
+    fn dim_size(&self, d: usize) -> String {
+        format!("xmpc_nodes_dim_size({}, {d})", self.parent)
+    }
+    fn min(&self, a: &str, b: &str) -> String {
+        format!("({} < {} ? {} : {})", paren(a), paren(b), paren(a), paren(b))
+    }
+}
+
 fn err(code: &str, msg: impl std::fmt::Display, file: usize, span: Span, label: &str) -> Diag {
     xmpc_ir::diag::error(code, msg, file, span, label)
 }
 
 impl<'a> Tr<'a> {
     fn new(unit: &'a FileUnit, src: &'a str) -> Self {
-        let square_nodes = unit.pragmas().iter().find_map(|p| match &p.dir.kind {
-            DirectiveKind::Nodes { spelling, .. } => Some(*spelling == Spelling::Square),
-            _ => None,
-        });
         Tr {
             unit,
             src,
@@ -173,7 +187,6 @@ impl<'a> Tr<'a> {
             statics: vec![],
             init: vec![],
             locs: HashMap::new(),
-            square_nodes: square_nodes.unwrap_or(false),
             fctx: None,
             pending_local: vec![],
             fn_frees: vec![],
@@ -517,6 +530,9 @@ impl<'a> Tr<'a> {
                                 nd = dims.len(),
                                 lhs0 = cname
                             );
+                            if r.subs.iter().flatten().any(|s| matches!(s.kind, SubKind::Star)) {
+                                let _ = writeln!(out, "{ind}xmpc_nodes_mark_per_node({cname});");
+                            }
                             if !file_scope {
                                 out = format!("{ind}xmpc_nodes *{cname};\n{out}");
                             }
@@ -644,37 +660,27 @@ impl<'a> Tr<'a> {
         out
     }
 
-    /// Node reference subscripts → 1-based lo/hi/st (st 0 = the whole dimension).
+    /// Node reference subscripts → 1-based lo/hi/st (st 0 = the whole dimension),
+    /// resolved by [`crate::xmp_model::on_ref::node_sels`].
     fn triplets(&mut self, r: &Ref, parent: &str) -> Option<(Vec<String>, Vec<String>, Vec<String>)> {
-        let base = r.spelling.node_base() as i64;
-        let shift = 1 - base;
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-        for (d, s) in r.subs.iter().flatten().enumerate() {
-            match &s.kind {
-                SubKind::Expr(e) => {
-                    let v = plus(&c_expr(e), shift);
-                    lo.push(v.clone());
-                    hi.push(v);
-                    st.push("1".into());
-                }
-                SubKind::Triplet { lower, upper, stride } => {
-                    let l = lower.as_ref().map_or("1".into(), |e| plus(&c_expr(e), shift));
-                    let step = stride.as_ref().map_or("1".into(), c_expr);
-                    let h = upper.as_ref().map_or(format!("xmpc_nodes_dim_size({parent}, {d})"), |e| plus(&c_expr(e), shift));
-                    // Square `start:len:st` was normalised to `start : start+len-1`.
-                    let h = if r.spelling == Spelling::Square && step != "1" && upper.is_some() {
-                        format!("{} + ({} - {}) * {}", paren(&l), paren(&h), paren(&l), paren(&step))
-                    } else {
-                        h
-                    };
-                    lo.push(l);
-                    hi.push(h);
-                    st.push(step);
-                }
-                SubKind::Star => {
+        for (d, s) in on_ref::node_sels(r, &CHost { parent }).into_iter().enumerate() {
+            match s {
+                on_ref::NodeSel::Whole => {
                     lo.push("1".into());
                     hi.push(format!("xmpc_nodes_dim_size({parent}, {d})"));
                     st.push("0".into());
+                }
+                on_ref::NodeSel::Own => {
+                    let me = format!("xmpc_nodes_coord({parent}, {d}) + 1");
+                    lo.push(me.clone());
+                    hi.push(me);
+                    st.push("1".into());
+                }
+                on_ref::NodeSel::Range { lo: l, hi: h, st: t } => {
+                    lo.push(l);
+                    hi.push(h);
+                    st.push(t);
                 }
             }
         }
@@ -686,12 +692,13 @@ impl<'a> Tr<'a> {
     fn on_nodes(&mut self, p: &Pragma, r: &Ref) -> Option<(String, String)> {
         let Some(ni) = self.lookup_nodes(&r.name.name) else {
             if let Some(ti) = self.lookup_templ(&r.name.name) {
+                let t = self.templs[ti].cname.clone();
                 if r.subs.is_none() {
-                    let t = self.templs[ti].cname.clone();
                     return Some((String::new(), format!("xmpc_template_nodes({t})")));
                 }
+                return Some(self.on_template(p, r, &t));
             }
-            self.error("XMP0303", format!("`on {}`: only node sets (or a whole template) are supported here", r.name.name), r.span, "not a node set", None);
+            self.error("XMP0101", format!("node set or template `{}` is not declared", r.name.name), r.name.span, "unknown", None);
             return None;
         };
         let parent = self.nodes[ni].cname.clone();
@@ -736,6 +743,41 @@ impl<'a> Tr<'a> {
             );
         }
         Some((pre, name))
+    }
+
+    /// `on t[...]` (bcast, reduction, barrier): the nodes owning the referenced
+    /// template indices ([`on_ref::templ_sels`]); the runtime caches the node set per
+    /// selection, so the call is made each time the directive runs.
+    fn on_template(&mut self, p: &Pragma, r: &Ref, t: &str) -> (String, String) {
+        let loc = self.loc(p);
+        let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+        for s in on_ref::templ_sels(r, &CHost { parent: t }) {
+            match s {
+                on_ref::TemplSel::Whole => {
+                    lo.push("0".into());
+                    hi.push("0".into());
+                    st.push("0".into());
+                }
+                on_ref::TemplSel::Range { lo: l, hi: h, st: k } => {
+                    if l.is_none() || h.is_none() {
+                        self.need_limits = true;
+                    }
+                    lo.push(l.unwrap_or_else(|| "LONG_MIN".into()));
+                    hi.push(h.unwrap_or_else(|| "LONG_MAX".into()));
+                    st.push(k);
+                }
+            }
+        }
+        let line = self.line_of(p.dir.span.start);
+        self.uniq += 1;
+        let name = format!("_XMP_ON_{line}_{}", self.uniq);
+        let pre = format!(
+            "const long _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};\n    const xmpc_nodes *const {name} = xmpc_template_nodes_sub({loc}, {t}, _XMP_lo, _XMP_hi, _XMP_st);",
+            lo.join(", "),
+            hi.join(", "),
+            st.join(", ")
+        );
+        (pre, name)
     }
 
     fn nodes_file_scope(&self, ni: usize) -> bool {

@@ -1,6 +1,7 @@
 //! Functions, statements, expressions and the directives inside functions.
 
 use super::*;
+use crate::xmp_model::reduction;
 
 /// One level of a work-shared loop nest.
 struct Level<'a> {
@@ -310,10 +311,6 @@ impl<'a> Tr<'a> {
                         }
                     }
                 }
-                if callee == Some("xmp_node_num") && args.is_empty() && self.square_nodes {
-                    self.edit(e.span, "(xmp_node_num() - 1)");
-                    return;
-                }
                 for a in args {
                     if let Some(n) = a.ident() {
                         if let Some(ai) = self.dist(n) {
@@ -491,17 +488,27 @@ impl<'a> Tr<'a> {
                 };
                 let mut body = String::new();
                 for v in vars {
-                    if self.dist(&v.name).is_some() {
+                    if self.dist(&v.name.name).is_some() {
                         self.error(
                             "XMP0303",
-                            format!("`bcast` of the distributed array `{}`", v.name),
+                            format!("`bcast` of the distributed array `{}`", v.name.name),
                             v.span,
                             "not supported",
                             Some("use `gmove` to copy distributed data".into()),
                         );
                         continue;
                     }
-                    let _ = write!(body, "\n{ind}    xmpc_bcast({loc}, &{0}, sizeof({0}), {from_n}, {from_i}, {on_c});", v.name);
+                    let tail = format!("{from_n}, {from_i}, {on_c});");
+                    match v.subs {
+                        None => {
+                            let _ = write!(body, "\n{ind}    xmpc_bcast({loc}, &{0}, sizeof({0}), {tail}", v.name.name);
+                        }
+                        Some(_) => {
+                            if let Some(code) = self.bcast_section(v, &loc, &tail, &format!("{ind}    ")) {
+                                body.push_str(&code);
+                            }
+                        }
+                    }
                 }
                 let code = if pre.is_empty() {
                     format!("{comment}{}", dedent(&body))
@@ -625,6 +632,91 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// `bcast (a[s:len][:])`: one xmpc_bcast per contiguous block of the section
+    /// ([`crate::xmp_model::section::walk`]), in loops over the other dimensions.
+    fn bcast_section(&mut self, v: &Ref, loc: &str, tail: &str, ind: &str) -> Option<String> {
+        use crate::xmp_model::section::{walk, SecDim};
+        let name = &v.name.name;
+        let rank = self.array_rank(name);
+        let mut subs: Vec<&xmpc_ir::directive::Sub> = v.subs.iter().flatten().collect();
+        if v.spelling == xmpc_ir::directive::Spelling::Square {
+            subs.reverse(); // the parser keeps subscripts in round (Fortran) order
+        }
+        if v.spelling != xmpc_ir::directive::Spelling::Square || subs.len() != rank {
+            self.error(
+                "XMP0303",
+                format!("`bcast` section of `{name}`: {} subscript(s) for an array of rank {rank}", subs.len()),
+                v.span,
+                "one `[...]` per dimension",
+                None,
+            );
+            return None;
+        }
+        // Per dim (C order): kind, first index, last index (inclusive), stride.
+        let mut dims = vec![];
+        let mut kinds = vec![];
+        for (d, s) in subs.iter().enumerate() {
+            let ext = format!("(long)(sizeof({name}{0}) / sizeof({name}{0}[0]))", "[0]".repeat(d));
+            let (k, lo, hi, st) = match &s.kind {
+                SubKind::Star | SubKind::Triplet { lower: None, upper: None, stride: None } => (SecDim::Full, "0".into(), format!("{ext} - 1"), "1".into()),
+                SubKind::Expr(e) => (SecDim::Index, c_expr(e), c_expr(e), "1".into()),
+                SubKind::Triplet { lower, upper, stride } => {
+                    let st = stride.as_ref().map_or("1".to_string(), c_expr);
+                    let lo = lower.as_ref().map_or("0".to_string(), c_expr);
+                    // `start:length:stride` (the parser made length into start+length-1).
+                    let hi = upper.as_ref().map_or(format!("{ext} - 1"), |u| {
+                        let h = c_expr(u);
+                        if st == "1" {
+                            h
+                        } else {
+                            format!("{} + ({} - {}) * {}", paren(&lo), paren(&h), paren(&lo), paren(&st))
+                        }
+                    });
+                    (SecDim::Range { unit_stride: st == "1" }, lo, hi, st)
+                }
+            };
+            kinds.push(k);
+            dims.push((lo, hi, st));
+        }
+        let w = walk(&kinds);
+        let mut out = format!("\n{ind}{{");
+        let mut idx = String::new();
+        let mut depth = String::new();
+        for (d, (lo, hi, st)) in dims.iter().enumerate().take(w.looped) {
+            if kinds[d] == SecDim::Index {
+                let _ = write!(idx, "[{lo}]");
+                continue;
+            }
+            let _ = write!(out, "\n{ind}    {depth}for (long _XMP_s{d} = {lo}; _XMP_s{d} <= {hi}; _XMP_s{d} += {st})");
+            let _ = write!(idx, "[_XMP_s{d}]");
+            depth.push_str("    ");
+        }
+        let call = if w.run_dim {
+            let (lo, hi, _) = &dims[w.looped];
+            let block = format!("{name}{idx}[{lo}]");
+            format!("xmpc_bcast({loc}, &{block}, (size_t)(({hi}) - ({lo}) + 1) * sizeof({block}), {tail}")
+        } else {
+            let block = format!("{name}{idx}");
+            format!("xmpc_bcast({loc}, &{block}, sizeof({block}), {tail}")
+        };
+        let _ = write!(out, "\n{ind}    {depth}{call}\n{ind}}}");
+        Some(out)
+    }
+
+    /// The number of array dimensions of a (non-distributed) variable.
+    fn array_rank(&self, name: &str) -> usize {
+        let mut cur = match self.lookup_var(name) {
+            Some(Var::Plain(t)) => *t,
+            _ => return 0,
+        };
+        let mut rank = 0;
+        while let Type::Array { elem, dims } = self.unit.types.get(cur) {
+            rank += dims.len();
+            cur = *elem;
+        }
+        rank
+    }
+
     fn reduction_calls(&mut self, r: &xmpc_ir::directive::Reduction, loc: &str, nodes: &str, ind: &str) -> String {
         let op = match r.op {
             RedOp::Sum | RedOp::Sub => "XMPC_OP_SUM",
@@ -653,8 +745,19 @@ impl<'a> Tr<'a> {
             }
             let (ty, array) = self.c_type_of(&v.name.name);
             if v.locs.is_empty() {
-                let (addr, count) =
-                    if array { (v.name.name.clone(), format!("sizeof({0}) / sizeof({0}[0])", v.name.name)) } else { (format!("&{}", v.name.name), "1".into()) };
+                let shape = self.red_shape(&v.name.name, array);
+                let Ok(count) = reduction::element_count(&shape) else {
+                    self.error(
+                        "XMP0303",
+                        format!("reduction of the array parameter `{}` of unknown length", v.name.name),
+                        v.name.span,
+                        "declared without an extent",
+                        Some("declare the parameter with its length (`int a[N]`)".into()),
+                    );
+                    continue;
+                };
+                let addr = if array { v.name.name.clone() } else { format!("&{}", v.name.name) };
+                let count = count.unwrap_or_else(|| format!("sizeof({0}) / sizeof({0}[0])", v.name.name));
                 let _ = write!(out, "\n{ind}xmpc_reduction({loc}, {addr}, {count}, {ty}, {op}, {nodes});");
             } else {
                 if !matches!(r.op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
@@ -674,6 +777,25 @@ impl<'a> Tr<'a> {
             }
         }
         out
+    }
+
+    /// How a reduction variable is declared: a parameter declared as an array is a
+    /// pointer in C, so its count comes from the declared extents, not `sizeof`.
+    fn red_shape(&self, name: &str, array: bool) -> reduction::RedShape {
+        if !array {
+            return reduction::RedShape::Scalar;
+        }
+        let param = self.cur_fn.and_then(|f| f.params.iter().map(|&id| f.symbols.get(id)).find(|s| s.name == name));
+        let Some(sym) = param.filter(|_| matches!(self.lookup_var(name), Some(Var::Plain(_)))) else {
+            return reduction::RedShape::Array;
+        };
+        let mut dims = vec![];
+        let mut cur = sym.ty;
+        while let Type::Array { elem, dims: ds } = self.unit.types.get(cur) {
+            dims.extend(ds.iter().map(|d| d.upper.as_ref().filter(|_| !d.deferred).map(c_expr)));
+            cur = *elem;
+        }
+        reduction::RedShape::ArrayParam(dims)
     }
 
     /// The XMPC_TYPE_* of a variable (or of its elements), and whether it is an array.

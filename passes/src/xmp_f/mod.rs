@@ -26,6 +26,7 @@ mod array;
 mod modinfo;
 
 use xmpc_ir::Edit;
+use crate::xmp_model::on_ref;
 use std::collections::{BTreeSet, HashMap};
 use xmpc_ir::directive::{
     AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind,
@@ -1485,11 +1486,14 @@ impl<'a> Tr<'a> {
             return Some((vec![], "0_8".into()));
         };
         let Some((ph, pnd)) = u.nodes.get(&lc(&r.name.name)).cloned() else {
+            if let Some((th, tnd, _)) = u.templs.get(&lc(&r.name.name)).cloned() {
+                return self.template_on_arg(u, r, &th, tnd, at);
+            }
             self.err(
                 "XMP0402",
                 r.name.span,
-                "unknown node set",
-                "not declared by a nodes directive in this unit",
+                "unknown node set or template",
+                "not declared by a nodes or template directive in this unit",
             );
             return None;
         };
@@ -1505,12 +1509,25 @@ impl<'a> Tr<'a> {
             );
             return None;
         }
+        // Resolved by the shared model: `p(2:)` and `p(:3)` are ranges (they used to
+        // be taken as the whole dimension); a missing upper bound is the dimension's
+        // size, passed as huge(0_8) for the runtime shim to replace.
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-        for s in subs {
-            let (a, b, c) = self.triplet(Some(s));
-            lo.push(a);
-            hi.push(b);
-            st.push(c);
+        for sel in on_ref::node_sels(r, &FHost { t: self }) {
+            match sel {
+                // xmpc's Fortran `on q(1, *)` has always meant the whole dimension
+                // (testsuite/xmp/F/on_subset.f90); see docs/omni-compat.md.
+                on_ref::NodeSel::Own | on_ref::NodeSel::Whole => {
+                    lo.push("1".into());
+                    hi.push("1".into());
+                    st.push("0".into());
+                }
+                on_ref::NodeSel::Range { lo: a, hi: b, st: c } => {
+                    lo.push(a);
+                    hi.push(b);
+                    st.push(c);
+                }
+            }
         }
         let literal = lo.iter().chain(&hi).chain(&st).all(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b'-'));
         self.on_count += 1;
@@ -1529,6 +1546,48 @@ impl<'a> Tr<'a> {
             u.decls.insert(format!("integer(8) :: {h}"));
             Some((vec![call], h))
         }
+    }
+
+    /// `on t(...)` of a reduction, bcast or barrier: the nodes owning the referenced
+    /// template indices (Omni's meaning), built at run time and cached there.
+    fn template_on_arg(&mut self, u: &mut Unit, r: &Ref, th: &str, tnd: usize, at: Span) -> Option<(Vec<String>, String)> {
+        let Some(subs) = &r.subs else {
+            self.on_count += 1;
+            let h = format!("xmpf_on{}", self.on_count);
+            u.decls.insert(format!("integer(8) :: {h}"));
+            let call = format!("call xmpf_template_nodes_on({h}, {}, {th}, 0, [0_8], [0_8], [0_8])", self.loc(at, "on"));
+            return Some((vec![call], h));
+        };
+        if subs.len() != tnd {
+            self.err("XMP0406", r.span, &format!("{} subscripts for a {tnd}-dimensional template", subs.len()), "one subscript (or `:`) per template dimension");
+            return None;
+        }
+        let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
+        for sel in on_ref::templ_sels(r, &FHost { t: self }) {
+            match sel {
+                on_ref::TemplSel::Whole => {
+                    lo.push("0".into());
+                    hi.push("0".into());
+                    st.push("0".into());
+                }
+                on_ref::TemplSel::Range { lo: a, hi: b, st: c } => {
+                    lo.push(a.unwrap_or_else(|| "-huge(0_8)-1".into()));
+                    hi.push(b.unwrap_or_else(|| "huge(0_8)".into()));
+                    st.push(c);
+                }
+            }
+        }
+        self.on_count += 1;
+        let h = format!("xmpf_on{}", self.on_count);
+        u.decls.insert(format!("integer(8) :: {h}"));
+        let call = format!(
+            "call xmpf_template_nodes_on({h}, {}, {th}, {tnd}, {}, {}, {})",
+            self.loc(at, "on"),
+            self.i8list(&lo),
+            self.i8list(&hi),
+            self.i8list(&st)
+        );
+        Some((vec![call], h))
     }
 
     fn pragma(&mut self, p: &Pragma, u: &mut Unit) {
@@ -1766,6 +1825,10 @@ impl<'a> Tr<'a> {
                 self.after_dir(p, &lines);
             }
             DirectiveKind::Bcast { vars, from, on, .. } => {
+                if let Some(v) = vars.iter().find(|v| v.subs.is_some()) {
+                    self.err("XMP0403", v.span, "bcast of an array section is not translated in Fortran", "broadcast the whole array");
+                    return;
+                }
                 let Some((pre, onh)) = self.nodes_arg(u, on, d.span) else {
                     return;
                 };
@@ -1806,7 +1869,7 @@ impl<'a> Tr<'a> {
                 let loc = self.loc(d.span, "bcast");
                 let lines: Vec<String> = pre.into_iter().chain(vars
                     .iter()
-                    .map(|v| format!("call xmpf_bcast({n}, {loc}, int(storage_size({n}) / 8, 8) * int(size([{n}]), 8), {fh}, {nf}, {fi}, {onh})", n = v.name)))
+                    .map(|v| format!("call xmpf_bcast({n}, {loc}, int(storage_size({n}) / 8, 8) * int(size([{n}]), 8), {fh}, {nf}, {fi}, {onh})", n = v.name.name)))
                     .collect();
                 self.after_dir(p, &lines);
             }
@@ -2445,4 +2508,22 @@ fn type_code(t: &str) -> Option<i32> {
         "complex(8)" | "complex*16" | "doublecomplex" => 14,
         _ => return None,
     })
+}
+
+/// The Fortran spelling of what the shared model leaves to the host language.
+struct FHost<'a, 't> {
+    t: &'a Tr<'t>,
+}
+
+impl on_ref::Host for FHost<'_, '_> {
+    fn expr(&self, e: &Expr) -> String {
+        self.t.ex(e)
+    }
+    /// Unknown here: `huge(0_8)` tells the runtime shim to use the dimension's size.
+    fn dim_size(&self, _d: usize) -> String {
+        "huge(0_8)".into()
+    }
+    fn min(&self, a: &str, b: &str) -> String {
+        format!("min({a}, {b})")
+    }
 }

@@ -133,9 +133,27 @@ void xmpf_nodes_on_(i8 *h, LOCARGS, const i8 *parent, const int *pndims, const i
     l[d] = (long)lo[d];
     u[d] = (long)hi[d];
     t[d] = (long)st[d];
+    if (u[d] == LONG_MAX) u[d] = xmpc_nodes_dim_size(H(parent), d); /* `p(k:)` */
     s[d] = t[d] == 0 ? xmpc_nodes_dim_size(H(parent), d) : (u[d] - l[d]) / t[d] + 1;
   }
   *h = (i8)(intptr_t)xmpc_nodes_new_sub(LOC, *pndims, s, H(parent), l, u, t);
+}
+
+/* `on t(lo:hi:st, ...)`: the nodes owning those template indices (st == 0: the whole
+ * dim; lo = -huge-1 / hi = huge: the template's bound; ndims == 0: the whole template). */
+void xmpf_template_nodes_on_(i8 *h, LOCARGS, const i8 *t, const int *ndims, const i8 *lo, const i8 *hi, const i8 *st,
+                             LOCLENS) {
+  if (*ndims == 0) {
+    *h = (i8)(intptr_t)xmpc_template_nodes((const xmpc_template *)H(t));
+    return;
+  }
+  long l[MAXD], u[MAXD], s[MAXD];
+  for (int d = 0; d < *ndims; d++) {
+    l[d] = (long)lo[d];
+    u[d] = (long)hi[d];
+    s[d] = (long)st[d];
+  }
+  *h = (i8)(intptr_t)xmpc_template_nodes_sub(LOC, (const xmpc_template *)H(t), l, u, s);
 }
 
 void xmpf_template_(i8 *h, LOCARGS, const int *ndims, const i8 *lower, const i8 *upper, const int *fixed, LOCLENS) {

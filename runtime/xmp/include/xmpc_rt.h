@@ -266,6 +266,10 @@ xmpc_nodes *xmpc_nodes_new_sub(const struct xmpc_loc *loc,
                                const long *hi,
                                const long *st);
 
+// Marks a node set made from a node reference with `*`: its members differ from
+// node to node (each node's own row), so gmove refuses arrays distributed onto it.
+void xmpc_nodes_mark_per_node(const xmpc_nodes *n);
+
 // 1 when this process belongs to the node set.
 int xmpc_nodes_is_member(const xmpc_nodes *n);
 
@@ -316,6 +320,8 @@ void xmpc_reduction_loc(const struct xmpc_loc *loc,
 // `bcast (x) from p(k...) on q`: from_nodes NULL = executing nodes (from_index then
 // holds one 1-based executing-node number), from_index (1-based, one per dim) NULL =
 // the first node; on NULL = executing nodes. The source must be one of the `on` nodes.
+// With no `from` at all (both NULL) the source is the first node of the `on` set, as in
+// Omni (`bcast (x) on p[1:2]` sends from `p[1]`).
 void xmpc_bcast(const struct xmpc_loc *loc,
                 void *addr,
                 size_t bytes,
@@ -444,6 +450,17 @@ void xmpc_distribute(const struct xmpc_loc *loc,
 
 // The nodes a template is distributed onto (loop reductions, `on t(...)`).
 const xmpc_nodes *xmpc_template_nodes(const xmpc_template *t);
+
+// `on t[lo:hi:st, ...]` (bcast, reduction, barrier): the nodes owning at least one
+// selected template index in every distributed dimension (per template dim, template
+// indices; st == 0: the whole dimension; lo LONG_MIN / hi LONG_MAX: the template's
+// bound). Cached per (template, selection), so a
+// directive may call it each time it runs. Called by all executing nodes.
+const xmpc_nodes *xmpc_template_nodes_sub(const struct xmpc_loc *loc,
+                                          const xmpc_template *t,
+                                          const long *lo,
+                                          const long *hi,
+                                          const long *st);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -102,6 +102,9 @@ fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side
             }
             let t = a.template();
             let nodes = t.nodes().unwrap_or_else(|| fatal(loc, "gmove on an array without nodes"));
+            if nodes.per_node.get() {
+                fatal(loc, "gmove of an array distributed onto a node set declared with `*` in its node reference (it differs from node to node) is not supported");
+            }
             let exec_of: Vec<i32> = nodes
                 .world
                 .iter()

@@ -29,6 +29,9 @@ pub struct xmpc_nodes {
     /// (lower, upper, stride) selected (xmp_nodes_equiv). NULL for a primary set.
     pub parent: *const xmpc_nodes,
     pub equiv: Vec<[i64; 3]>,
+    /// Made from a node reference with `*` (`nodes row[2] = p[0:2][*]`): each node
+    /// holds a different set, which gmove does not handle.
+    pub per_node: std::cell::Cell<bool>,
 }
 
 pub type Nodes = xmpc_nodes;
@@ -74,6 +77,7 @@ impl Nodes {
             shm: RefCell::new(None),
             parent: std::ptr::null(),
             equiv: vec![],
+            per_node: std::cell::Cell::new(false),
         };
         if rank >= 0 {
             n.coords = n.coords_of(rank as i64);
@@ -119,6 +123,30 @@ impl Nodes {
         };
         *self.shm.borrow_mut() = Some((c, out.clone()));
         (c, out)
+    }
+
+    /// Linear indices of the nodes whose coordinate in every dim `d` is in
+    /// `per[d]` (0-based), dim 0 fastest.
+    pub fn select_coords(&self, per: &[Vec<i64>]) -> Vec<usize> {
+        let total: usize = per.iter().map(|v| v.len()).product();
+        let mut out = Vec::with_capacity(total);
+        for mut k in 0..total {
+            let mut c = vec![0; per.len()];
+            for d in 0..per.len() {
+                c[d] = per[d][k % per[d].len()];
+                k /= per[d].len();
+            }
+            out.push(self.linear(&c) as usize);
+        }
+        out
+    }
+
+    /// A node set of the nodes `idx` of this one (shape `dims`), its communicator
+    /// made by those members only. Called by every member of this set.
+    pub fn subset(&self, dims: Vec<i64>, idx: &[usize]) -> Nodes {
+        let world: Vec<i32> = idx.iter().map(|&i| self.world[i]).collect();
+        let comm = if self.rank >= 0 && idx.contains(&(self.rank as usize)) { group_comm(self.comm, idx) } else { ffi::comm_null() };
+        Nodes::make(dims, world, comm)
     }
 
     /// Parent linear indices selected by 1-based triplets (st == 0: whole dim),
@@ -267,6 +295,14 @@ pub unsafe extern "C" fn xmpc_nodes_new_sub(
 fn get<'a>(n: *const xmpc_nodes) -> Option<&'a Nodes> {
     // SAFETY: handles come from xmpc_nodes_new* and are never freed.
     unsafe { n.as_ref() }
+}
+/// Marks a node set made from a node reference with `*`: its members differ from
+/// node to node (each node's own row), so gmove refuses arrays distributed onto it.
+#[no_mangle]
+pub extern "C" fn xmpc_nodes_mark_per_node(n: *const xmpc_nodes) {
+    if let Some(n) = get(n) {
+        n.per_node.set(true);
+    }
 }
 /// 1 when this process belongs to the node set.
 #[no_mangle]

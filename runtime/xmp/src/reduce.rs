@@ -223,6 +223,8 @@ pub unsafe extern "C" fn xmpc_reduction_loc(
 /// `bcast (x) from p(k...) on q`: from_nodes NULL = executing nodes (from_index then
 /// holds one 1-based executing-node number), from_index (1-based, one per dim) NULL =
 /// the first node; on NULL = executing nodes. The source must be one of the `on` nodes.
+/// With no `from` at all (both NULL) the source is the first node of the `on` set, as in
+/// Omni (`bcast (x) on p[1:2]` sends from `p[1]`).
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_bcast(
     loc: *const XmpcLoc,
@@ -256,6 +258,7 @@ pub unsafe extern "C" fn xmpc_bcast(
                 };
                 f.world[idx]
             }
+            None if from_index.is_null() && !on.is_null() => world[0],
             None => {
                 let e = state::exec();
                 let i = if from_index.is_null() { 1 } else { unsafe { *from_index } };

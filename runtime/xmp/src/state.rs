@@ -50,6 +50,9 @@ pub struct State {
     pub next_array_id: i32,
     /// (executing world ranks, shape) → node set made by xmpc_nodes_new.
     pub nodes_cache: HashMap<(Vec<i32>, Vec<i64>), usize>,
+    /// (template address, selected node indices) → node set made by
+    /// xmpc_template_nodes_sub (`on t[...]`).
+    pub templ_nodes: HashMap<(usize, Vec<usize>), usize>,
 }
 
 thread_local! {

@@ -179,3 +179,65 @@ pub extern "C" fn xmpc_template_nodes(t: *const xmpc_template) -> *const xmpc_no
     // SAFETY: template handles are never freed.
     unsafe { t.as_ref() }.map_or(std::ptr::null(), |t| t.onto)
 }
+
+/// `on t[lo:hi:st, ...]` (bcast, reduction, barrier): the nodes owning at least one
+/// selected template index in every distributed dimension (per template dim, template
+/// indices; st == 0: the whole dimension; lo LONG_MIN / hi LONG_MAX: the template's
+/// bound). Cached per (template, selection), so a
+/// directive may call it each time it runs. Called by all executing nodes.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_template_nodes_sub(
+    loc: *const XmpcLoc,
+    t: *const xmpc_template,
+    lo: *const c_long,
+    hi: *const c_long,
+    st: *const c_long,
+) -> *const xmpc_nodes {
+    let Some(t) = t.as_ref() else { fatal(loc, "on no template") };
+    let Some(n) = t.nodes() else { fatal(loc, "`on` a template that is not distributed") };
+    let nd = t.ndims();
+    let sl = |p: *const c_long| -> Vec<i64> { std::slice::from_raw_parts(p, nd).to_vec() };
+    let (lo, hi, st) = (sl(lo), sl(hi), sl(st));
+    guard(loc, || {
+        let per = owner_coords(t, n, &lo, &hi, &st).unwrap_or_else(|e| fatal(loc, &e));
+        let idx = n.select_coords(&per);
+        let key = (t as *const _ as usize, idx.clone());
+        if let Some(h) = crate::state::with(|s| s.templ_nodes.get(&key).copied()) {
+            return h as *const xmpc_nodes;
+        }
+        let dims: Vec<i64> = per.iter().map(|v| v.len() as i64).collect();
+        let h = Box::into_raw(Box::new(n.subset(dims, &idx)));
+        crate::state::with(|s| s.templ_nodes.insert(key, h as usize));
+        h as *const xmpc_nodes
+    })
+}
+
+/// Per node dim, the (0-based, ascending) coordinates owning a selected index.
+fn owner_coords(t: &Template, n: &Nodes, lo: &[i64], hi: &[i64], st: &[i64]) -> Result<Vec<Vec<i64>>, String> {
+    let mut per: Vec<Option<Vec<i64>>> = vec![None; n.dims.len()];
+    for d in 0..t.ndims() {
+        let k = t.node_dim[d];
+        if k < 0 || st[d] == 0 {
+            continue;
+        }
+        let l = if lo[d] == c_long::MIN { t.lower[d] } else { lo[d] };
+        let h = if hi[d] == c_long::MAX { t.upper[d] } else { hi[d] };
+        if st[d] < 0 || l > h || l < t.lower[d] || h > t.upper[d] {
+            return Err(format!("template reference {l}:{h}:{} is outside {}:{}", st[d], t.lower[d], t.upper[d]));
+        }
+        let nk = n.dims[k as usize];
+        let mut seen = vec![false; nk as usize];
+        let mut i = l;
+        let mut left = nk;
+        while i <= h && left > 0 {
+            let c = t.dist[d].owner(i);
+            if !seen[c as usize] {
+                seen[c as usize] = true;
+                left -= 1;
+            }
+            i += st[d];
+        }
+        per[k as usize] = Some((0..nk).filter(|&c| seen[c as usize]).collect());
+    }
+    Ok(per.into_iter().enumerate().map(|(k, p)| p.unwrap_or_else(|| (0..n.dims[k]).collect())).collect())
+}
