@@ -7,3 +7,4 @@ pub mod mpiete;
 pub mod xmp_c;
 pub mod skel;
 pub mod xmp_f;
+pub mod xmp_model;
