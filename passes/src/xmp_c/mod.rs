@@ -932,6 +932,11 @@ impl<'a> Tr<'a> {
         }
         if global {
             self.statics.push(format!("static xmpc_array *{desc};"));
+        }
+        // File-scope arrays, and arrays whose layout is read where they are created (a
+        // pointer array, or one whose template `template_fix` fixes later): the layout
+        // lives in file statics (`_XMP_G_...`, unique per array).
+        if global || pointer || self.arrs[idx].deferred {
             let mut vars = vec![];
             for d in 0..ndims {
                 vars.push(format!("_XMP_G_{lay}_off{d}"));
