@@ -200,7 +200,11 @@ impl<'a> Tr<'a> {
                 }
                 self.declare(&f.symbols, ids);
             }
-            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::Expr(e) => {
+                if !self.section_assign(s, e) {
+                    self.expr(e)
+                }
+            }
             StmtKind::If { cond, then, els } => {
                 self.expr(cond);
                 self.stmt(then);
@@ -1326,6 +1330,73 @@ impl<'a> Tr<'a> {
         let _ = write!(head, "{loops}\n{ind}{pad}{text};\n{ind}}}");
         self.edit(p.dir.span, head);
         self.edit(body.span, format!("/* {} */", comment_safe(&one_line(&self.src[body.span.range()], false))));
+    }
+
+    /// A C array-section assignment outside any directive (`y[i][:] = 0;`, XMP C's
+    /// array assignment on a local array): a loop nest over the left side's sections
+    /// with each section of the statement replaced by its element. False when `e` is
+    /// not such an assignment.
+    fn section_assign(&mut self, s: &Stmt, e: &Expr) -> bool {
+        let mut has_triplet = false;
+        walk_expr(e, &mut |x| has_triplet |= matches!(x.kind, ExprKind::Triplet(..)));
+        if !has_triplet {
+            return false;
+        }
+        let refuse = |t: &mut Self| {
+            t.error(
+                "XMP0306",
+                "array sections outside an `array` or `gmove` statement are only supported as `x[l:n]... = expr-of-sections;`",
+                e.span,
+                "array section here",
+                None,
+            );
+            true
+        };
+        let ExprKind::Assign(_, lhs, _) = &e.kind else { return refuse(self) };
+        let (base, subs) = index_chain(lhs);
+        if !subs.iter().any(|x| matches!(x.kind, ExprKind::Triplet(..))) {
+            return refuse(self);
+        }
+        let Some(name) = base.ident() else { return refuse(self) };
+        if self.dist(name).is_some() {
+            self.error(
+                "XMP0306",
+                format!("an assignment to a section of the distributed array `{name}` needs an `array` directive"),
+                lhs.span,
+                "section of a distributed array",
+                Some("write `#pragma xmp array on t[...]` before it".into()),
+            );
+            return true;
+        }
+        let dims: Vec<String> = match self.lookup_var(name) {
+            Some(Var::Plain(t)) => match self.unit.types.get(*t) {
+                Type::Array { dims, .. } => dims.iter().map(|d| d.upper.as_ref().map_or("0".into(), c_expr)).collect(),
+                _ => vec![],
+            },
+            _ => vec![],
+        };
+        if dims.len() != subs.len() {
+            self.error("XMP0306", format!("`{name}` is not an array xmpc knows the shape of"), lhs.span, "array section of it", None);
+            return true;
+        }
+        let (lo, hi, st) = self.section_bounds(&subs, &dims);
+        let ind = self.indent_at(s.span.start);
+        let mut loops = String::from("{");
+        let mut vars = vec![];
+        for (d, sub) in subs.iter().enumerate() {
+            if matches!(sub.kind, ExprKind::Triplet(..)) {
+                let v = format!("_XMP_s{d}");
+                let _ = write!(loops, "\n{ind}{}for (long {v} = {}; {v} <= {}; {v} += {})", "    ".repeat(vars.len() + 1), lo[d], hi[d], st[d]);
+                vars.push((d, v, lo[d].clone()));
+            }
+        }
+        let Some(text) = self.elementwise(e, &vars) else {
+            self.error("XMP0306", "cannot translate this array-section assignment", e.span, "sections of different shapes?", None);
+            return true;
+        };
+        let _ = write!(loops, "\n{ind}{}{text};\n{ind}}}", "    ".repeat(vars.len() + 1));
+        self.edit(s.span, loops);
+        true
     }
 
     /// Prints `e` with every section `x[l:u]` in dim k replaced by `x[l + (i_k - L_k)]`.
