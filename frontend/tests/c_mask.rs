@@ -97,3 +97,11 @@ fn sections_outside_directives() {
     assert_eq!(m.text.len(), src.len());
     assert!(m.text.contains("a[b ? 1 : 2] = c ? d : e;") && m.text.contains("lab: x = 1;") && m.text.contains("int a : 3;"));
 }
+
+/// `_Complex` (unknown to tree-sitter-c) is blanked as a whole word only.
+#[test]
+fn complex_keyword_is_blanked() {
+    let src = "double _Complex z[4];\n_Complex float f;\nint my_Complex, _Complexity;\n/* _Complex */\n";
+    let m = mask(src);
+    assert_eq!(m.text, "double          z[4];\n         float f;\nint my_Complex, _Complexity;\n/* _Complex */\n");
+}

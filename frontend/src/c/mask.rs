@@ -107,6 +107,13 @@ pub fn mask(src: &str) -> Masked {
                         i += 1;
                     }
                     b'"' | b'\'' => state = State::Str(c),
+                    // `_Complex` is not in tree-sitter-c's grammar: blanked here, the
+                    // lowering reads it back from the source (`double _Complex`).
+                    b'_' if is_word_at(b, i, b"_Complex") => {
+                        let out = out.get_or_insert_with(|| b.to_vec());
+                        out[i..i + 8].fill(b' ');
+                        i += 7;
+                    }
                     _ => {}
                 }
             }
@@ -175,6 +182,12 @@ fn section_statement(b: &[u8], from: usize) -> Option<Span> {
         j += 1;
     }
     None
+}
+
+/// True when the keyword `w` is at `i` as a whole word.
+pub(crate) fn is_word_at(b: &[u8], i: usize, w: &[u8]) -> bool {
+    let ident = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    b[i..].starts_with(w) && (i == 0 || !ident(&b[i - 1])) && !b.get(i + w.len()).is_some_and(ident)
 }
 
 /// True when an identifier starts at `i` and a `[` follows it (`y[...`): a statement
