@@ -793,9 +793,16 @@ impl<'a> Tr<'a> {
             );
             return None;
         }
+        // A pointer array: `T *a` (1-D) or `T (*a)[M]...` (the rows' extents declared).
+        let mut row_extents: Vec<String> = vec![];
         let (pointer, extents): (bool, Vec<String>) = match self.unit_type(sym.ty) {
             Type::Array { dims, .. } => (false, dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect()),
-            Type::Pointer(_) => (true, vec![]),
+            Type::Pointer(to) => {
+                if let Type::Array { dims, .. } = self.unit_type(to) {
+                    row_extents = dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect();
+                }
+                (true, vec![])
+            }
             _ => {
                 self.error("XMP0303", format!("`{}` is not an array or pointer", n.name), n.span, "cannot be aligned", None);
                 return None;
@@ -811,8 +818,8 @@ impl<'a> Tr<'a> {
             );
             return None;
         }
-        let ndims = if pointer { source.len() } else { extents.len() };
-        if extents.iter().any(|e| e.is_empty()) || ndims != source.len() {
+        let ndims = if pointer { 1 + row_extents.len() } else { extents.len() };
+        if extents.iter().chain(&row_extents).any(|e| e.is_empty()) || ndims != source.len() {
             self.error(
                 "XMP0303",
                 format!("`{}`: the align source must list one subscript per array dimension with known extents", n.name),
@@ -820,10 +827,6 @@ impl<'a> Tr<'a> {
                 "here",
                 None,
             );
-            return None;
-        }
-        if pointer && ndims != 1 {
-            self.error("XMP0303", "only 1-dimensional pointer arrays can be aligned", n.span, "here", None);
             return None;
         }
         // align_dim / offsets.
@@ -896,11 +899,19 @@ impl<'a> Tr<'a> {
                 }
                 _ => vec![String::new()],
             }
+            .into_iter()
+            .chain(row_extents)
+            .collect()
         } else {
             extents
         };
         let lay = if global { n.name.clone() } else { format!("{}_{}", n.name, self.line_of(p.dir.span.start)) };
-        let storage = if pointer { n.name.clone() } else { format!("_XMP_ADDR_{}", n.name) };
+        // a multi-dimensional pointer array is addressed through a flat element pointer
+        let storage = match (pointer, ndims) {
+            (true, 1) => n.name.clone(),
+            (true, _) => format!("((__typeof__(&{}{}))({}))", n.name, "[0]".repeat(ndims), n.name),
+            (false, _) => format!("_XMP_ADDR_{}", n.name),
+        };
         let desc = format!("_XMP_DESC_{}", n.name);
         let idx = self.arrs.len();
         self.arrs.push(ArrInfo {

@@ -168,7 +168,8 @@ impl<'a> Tr<'a> {
             }
             _ => {}
         }
-        if let Some(a) = pending {
+        // An array aligned with a template not fixed yet is created by `template_fix`.
+        if let Some(a) = pending.filter(|&a| !self.arrs[a].deferred) {
             code = self.create_array(a, p, &ind);
             let ar = &self.arrs[a];
             // the body's own list (file scope + function scope); nested blocks: not freed
