@@ -768,7 +768,7 @@ impl<'a> Tr<'a> {
             return None;
         };
         // Find the array's symbol in the innermost scope that has it.
-        let (sym, global): (Symbol, bool) = match self.find_symbol(&n.name, file_scope) {
+        let (sym, global): (Symbol, bool) = match self.find_symbol(&n.name, file_scope, n.span.start) {
             Some(x) => x,
             None => {
                 self.error("XMP0103", format!("array `{}` is not declared", n.name), n.span, "unknown array", None);
@@ -976,10 +976,21 @@ impl<'a> Tr<'a> {
         self.unit.types.get(t).clone()
     }
 
-    fn find_symbol(&self, name: &str, file_scope: bool) -> Option<(Symbol, bool)> {
+    /// The symbol `name` means at offset `at`: inside a function, the local declared
+    /// (before `at`, with the type bound in the open scopes) that is visible there, not
+    /// a later one of the same name in a nested block; else the file-scope one.
+    fn find_symbol(&self, name: &str, file_scope: bool, at: usize) -> Option<(Symbol, bool)> {
         if !file_scope {
             if let Some(f) = self.cur_fn {
-                if let Some(s) = f.symbols.symbols.iter().rev().find(|s| s.name == name) {
+                let bound = self.scopes.iter().skip(1).rev().find_map(|s| s.vars.get(name));
+                let visible = |s: &&Symbol| s.name == name && s.span.start <= at;
+                let found = match bound {
+                    Some(Var::Plain(ty)) => f.symbols.symbols.iter().rev().find(|s| visible(s) && s.ty == *ty),
+                    // not declared in an open scope of the function: the file-scope one
+                    None => None,
+                    Some(_) => f.symbols.symbols.iter().rev().find(visible),
+                };
+                if let Some(s) = found {
                     return Some((s.clone(), false));
                 }
             }
