@@ -179,3 +179,18 @@ fn corpus_symbols() {
     assert!(matches!(p.unit.types.get(pick.ret.unwrap()), Type::Pointer(_)));
     assert_eq!(function(&p, "main").params.len(), 2);
 }
+
+/// `_Complex` types lower to `double _Complex` / `float _Complex` (tree-sitter-c sees
+/// the keyword blanked by the mask).
+#[test]
+fn complex_types() {
+    let src = "double _Complex z[4];\n_Complex float f;\nlong double _Complex l;\nint n;\n";
+    let p = parse(src);
+    assert!(p.unit.host_errors.is_empty(), "{:?}", p.unit.host_errors);
+    let t = &p.unit.types;
+    let Type::Array { elem, .. } = t.get(global(&p, "z").ty) else { panic!() };
+    assert_eq!(t.get(*elem), &Type::Basic("double _Complex".into()));
+    assert_eq!(t.get(global(&p, "f").ty), &Type::Basic("float _Complex".into()));
+    assert_eq!(t.get(global(&p, "l").ty), &Type::Basic("long double _Complex".into()));
+    assert_eq!(t.get(global(&p, "n").ty), &Type::Basic("int".into()));
+}

@@ -84,3 +84,24 @@ fn crlf_line_end_is_not_masked() {
     assert_eq!(&src[m.directives[0].span.range()], "#pragma xmp barrier");
     assert_eq!(&m.text[..21], "/*ragma xmp barri*/\r\n");
 }
+
+/// XMP C array assignments outside a directive (`y[i][:] = 0;`) are masked like the
+/// statement of an `array` directive; C with `:` in brackets (`?:`), labels, `case`
+/// and bit-fields is left alone.
+#[test]
+fn sections_outside_directives() {
+    let src = "void f(void) {\n  for (i = 0; i < n; i++)\n    y[i][:] = 0;\n  y[0:9][0:9] = 1;\n  a[b ? 1 : 2] = c ? d : e;\n  a[b ? c[1:2] : 2] = 0;\nlab: x = 1;\n  switch (k) { case 1: z[k] = 0; }\n}\nstruct s { int a : 3; };\n";
+    let m = mask(src);
+    let texts: Vec<&str> = m.sections.iter().map(|s| &src[s.range()]).collect();
+    assert_eq!(texts, ["y[i][:] = 0;", "y[0:9][0:9] = 1;", "a[b ? c[1:2] : 2] = 0;"]);
+    assert_eq!(m.text.len(), src.len());
+    assert!(m.text.contains("a[b ? 1 : 2] = c ? d : e;") && m.text.contains("lab: x = 1;") && m.text.contains("int a : 3;"));
+}
+
+/// `_Complex` (unknown to tree-sitter-c) is blanked as a whole word only.
+#[test]
+fn complex_keyword_is_blanked() {
+    let src = "double _Complex z[4];\n_Complex float f;\nint my_Complex, _Complexity;\n/* _Complex */\n";
+    let m = mask(src);
+    assert_eq!(m.text, "double          z[4];\n         float f;\nint my_Complex, _Complexity;\n/* _Complex */\n");
+}

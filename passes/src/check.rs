@@ -71,14 +71,24 @@ struct Env {
 }
 
 impl Env {
+    /// Ranks of the table's symbols. Names declared twice in one table (a local
+    /// shadowed in a nested block) with different ranks get no rank: which one a
+    /// directive means depends on where it is, which the translator resolves.
     fn add_ranks(&mut self, t: &SymbolTable, types: &TypeTable, fortran: bool) {
+        let mut seen: HashMap<String, Option<usize>> = HashMap::new();
         for s in &t.symbols {
             let rank = match types.types.get(s.ty) {
                 Some(Type::Array { dims, .. }) => Some(dims.len()),
                 Some(Type::Pointer(_)) => None,
                 _ => Some(0),
             };
-            self.arrays.insert(key(&s.name, fortran), (rank, s.span));
+            let k = key(&s.name, fortran);
+            let rank = match seen.get(&k) {
+                Some(&r) if r != rank => None,
+                _ => rank,
+            };
+            seen.insert(k.clone(), rank);
+            self.arrays.insert(k, (rank, s.span));
         }
     }
     fn declare(&mut self, p: &Pragma, fortran: bool) {

@@ -789,6 +789,9 @@ fn unsupported_forms_give_located_diagnostics() {
         ("macro_reference", "#define A(i) a[i]\nvoid g(void) { }\n", "XMP0305"),
         ("bcast_distributed", "void g(void) {\n#pragma xmp bcast (a)\n}\n", "XMP0303"),
         ("gmove_not_assignment", "void g(void) { int x = 0;\n#pragma xmp gmove\n  x++;\n}\n", "XMP0306"),
+        ("expand_cyclic", "#pragma xmp template tc(0:99)\n#pragma xmp distribute tc(cyclic) onto p\nvoid g(void) { int i, s = 0;\n#pragma xmp loop on tc(i) expand(1)\n  for (i = 0; i < 100; i++) s++; }\n", "XMP0304"),
+        ("margin_step_2", "void g(void) { int i;\n#pragma xmp loop on t(i) margin(1)\n  for (i = 0; i < 100; i += 2) a[i] = 0; }\n", "XMP0304"),
+        ("expand_width_count", "void g(void) { int i;\n#pragma xmp loop on t(i) expand(1, 1)\n  for (i = 0; i < 100; i++) a[i] = 0; }\n", "XMP0304"),
     ];
     for (name, body, code) in cases {
         let text = format!("{HEAD}{body}");

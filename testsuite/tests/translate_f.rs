@@ -183,6 +183,21 @@ fn unsupported_forms_are_located_errors() {
             "XMP0409:7:",
         ),
         (
+            "margin.f90",
+            "program g\n  integer :: a(10), i\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i) margin(1)\n  do i = 1, 10\n    a(i) = 1\n  end do\nend program g\n",
+            "XMP0403:7:",
+        ),
+        (
+            "expand_cyclic.f90",
+            "program g\n  integer :: a(10), i\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(cyclic) onto p\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i) expand(1)\n  do i = 1, 10\n    a(i) = 1\n  end do\nend program g\n",
+            "XMP0403:7:",
+        ),
+        (
+            "expand_step.f90",
+            "program g\n  integer :: a(10), i\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i) expand(1)\n  do i = 1, 10, 2\n    a(i) = 1\n  end do\nend program g\n",
+            "XMP0403:7:",
+        ),
+        (
             "fixedlate.f",
             "      program g\n      integer a(10), i\n      i = 1\nc$xmp nodes p(*)\n      a(i) = 1\n      end\n",
             "XMP0407:4:",

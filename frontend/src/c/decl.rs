@@ -31,6 +31,21 @@ impl Lower<'_> {
         t
     }
 
+    /// `t` with the `_Complex` written right after (or before) the type node `k`: the
+    /// mask blanks the keyword, which tree-sitter-c does not know.
+    fn with_complex(&self, k: Node, t: String) -> String {
+        let b = self.src.as_bytes();
+        let after = k.end_byte() + b[k.end_byte().min(b.len())..].iter().take_while(|c| c.is_ascii_whitespace()).count();
+        if after < b.len() && super::mask::is_word_at(b, after, b"_Complex") {
+            return format!("{t} _Complex");
+        }
+        let before = self.src[..k.start_byte()].trim_end();
+        if before.len() >= 8 && super::mask::is_word_at(b, before.len() - 8, b"_Complex") {
+            return format!("{t} _Complex");
+        }
+        t
+    }
+
     pub fn pointer(&mut self, to: TypeId) -> TypeId {
         if let Some(&t) = self.pointers.get(&to) {
             return t;
@@ -89,10 +104,11 @@ impl Lower<'_> {
             "sized_type_specifier" => {
                 let words: Vec<&str> =
                     kids(k).into_iter().filter(|(_, c)| c.kind() != "type_qualifier" && c.kind() != "comment").map(|(_, c)| self.text(c)).collect();
-                self.basic(&norm(&words.join(" ")))
+                let t = self.with_complex(k, norm(&words.join(" ")));
+                self.basic(&t)
             }
             _ => {
-                let t = norm(self.text(k));
+                let t = self.with_complex(k, norm(self.text(k)));
                 self.basic(&t)
             }
         }

@@ -54,6 +54,22 @@ pub fn mask(src: &str) -> Masked {
                         continue;
                     }
                     line_start = false;
+                    // XMP C array assignment outside a directive (`y[i][:] = 0;`).
+                    if (c.is_ascii_alphabetic() || c == b'_') && subscripted_name(b, i) && after_statement(b, i) {
+                        if let Some(st) = section_statement(b, i).filter(|st| has_section(&b[st.range()])) {
+                            let out = out.get_or_insert_with(|| b.to_vec());
+                            for c in &mut out[st.range()] {
+                                if *c != b'\n' && *c != b'\r' {
+                                    *c = b' ';
+                                }
+                            }
+                            out[st.start] = b'{';
+                            out[st.end - 1] = b'}';
+                            sections.push(st);
+                            i = st.end;
+                            continue;
+                        }
+                    }
                     if c == b'#' {
                         if let Some(sent) = pragma_sentinel(b, i) {
                             let end = logical_line_end(b, sent);
@@ -91,6 +107,13 @@ pub fn mask(src: &str) -> Masked {
                         i += 1;
                     }
                     b'"' | b'\'' => state = State::Str(c),
+                    // `_Complex` is not in tree-sitter-c's grammar: blanked here, the
+                    // lowering reads it back from the source (`double _Complex`).
+                    b'_' if is_word_at(b, i, b"_Complex") => {
+                        let out = out.get_or_insert_with(|| b.to_vec());
+                        out[i..i + 8].fill(b' ');
+                        i += 7;
+                    }
                     _ => {}
                 }
             }
@@ -159,6 +182,52 @@ fn section_statement(b: &[u8], from: usize) -> Option<Span> {
         j += 1;
     }
     None
+}
+
+/// True when the keyword `w` is at `i` as a whole word.
+pub(crate) fn is_word_at(b: &[u8], i: usize, w: &[u8]) -> bool {
+    let ident = |c: &u8| c.is_ascii_alphanumeric() || *c == b'_';
+    b[i..].starts_with(w) && (i == 0 || !ident(&b[i - 1])) && !b.get(i + w.len()).is_some_and(ident)
+}
+
+/// True when an identifier starts at `i` and a `[` follows it (`y[...`): a statement
+/// that may assign an array section (not `for (...`, `if (...`, `return ...`).
+fn subscripted_name(b: &[u8], i: usize) -> bool {
+    let end = i + b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || **c == b'_').count();
+    b.get(skip_blanks(b, end)) == Some(&b'[')
+}
+
+/// True when the last non-blank byte before `i` ends a statement or a loop/if header
+/// (`;`, `{`, `}`, `)`) or there is none: `i` may start a statement.
+fn after_statement(b: &[u8], i: usize) -> bool {
+    b[..i].iter().rev().find(|c| !c.is_ascii_whitespace()).is_none_or(|c| matches!(c, b';' | b'{' | b'}' | b')'))
+}
+
+/// True when a statement's text has an array section: a `:` inside `[...]` that is
+/// not the `:` of a `?:` there (C itself never has one).
+fn has_section(t: &[u8]) -> bool {
+    // per open `[`: whether a `?` was seen since it
+    let mut open: Vec<u32> = vec![];
+    for &c in t {
+        match c {
+            b'[' => open.push(0),
+            b']' => {
+                open.pop();
+            }
+            b'?' => {
+                if let Some(q) = open.last_mut() {
+                    *q += 1;
+                }
+            }
+            b':' => match open.last_mut() {
+                Some(0) => return true,
+                Some(q) => *q -= 1,
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    false
 }
 
 /// If `#` at `i` starts `# pragma xmp|acc`, the offset of the sentinel word.

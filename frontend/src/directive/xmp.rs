@@ -196,6 +196,10 @@ fn nodes(p: &mut P) -> PResult<DirectiveKind> {
 
 /// Array dimensions: `[..][..]` in C, `(.., ..)` in Fortran, in the array's own order.
 fn array_dims<T>(p: &mut P, what: &str, f: impl FnMut(&mut P, Spelling) -> PResult<T>) -> PResult<Vec<T>> {
+    if p.is_p(".") || p.is_p("%") {
+        return Err(PErr::new("XMP0005", "a structure member (`s.a` / `s%a`) as a distributed array is not supported", p.peek().span, "member of a structure")
+            .help("align a separate array, or a pointer member's target outside the structure"));
+    }
     if p.lang == DirLang::C && p.is_p("(") {
         return Err(PErr::new("XMP0022", "C arrays take square brackets", p.peek().span, "expected '['")
             .help("write a[i][j], one bracket per dimension in C order"));

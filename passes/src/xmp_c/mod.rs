@@ -22,7 +22,7 @@ use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, spli
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use xmpc_ir::directive::{
-    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, LoopOption, Name, NodesMapping, RedOp, Ref, ShadowWidth, SubKind, TemplateShape, Width,
+    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, LoopOption, Name, NodesMapping, RedOp, Ref, ShadowWidth, Spelling, SubKind, TemplateShape, Width,
 };
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
 
@@ -817,7 +817,7 @@ impl<'a> Tr<'a> {
             return None;
         };
         // Find the array's symbol in the innermost scope that has it.
-        let (sym, global): (Symbol, bool) = match self.find_symbol(&n.name, file_scope) {
+        let (sym, global): (Symbol, bool) = match self.find_symbol(&n.name, file_scope, n.span.start) {
             Some(x) => x,
             None => {
                 self.error("XMP0103", format!("array `{}` is not declared", n.name), n.span, "unknown array", None);
@@ -842,9 +842,16 @@ impl<'a> Tr<'a> {
             );
             return None;
         }
+        // A pointer array: `T *a` (1-D) or `T (*a)[M]...` (the rows' extents declared).
+        let mut row_extents: Vec<String> = vec![];
         let (pointer, extents): (bool, Vec<String>) = match self.unit_type(sym.ty) {
             Type::Array { dims, .. } => (false, dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect()),
-            Type::Pointer(_) => (true, vec![]),
+            Type::Pointer(to) => {
+                if let Type::Array { dims, .. } = self.unit_type(to) {
+                    row_extents = dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect();
+                }
+                (true, vec![])
+            }
             _ => {
                 self.error("XMP0303", format!("`{}` is not an array or pointer", n.name), n.span, "cannot be aligned", None);
                 return None;
@@ -860,8 +867,8 @@ impl<'a> Tr<'a> {
             );
             return None;
         }
-        let ndims = if pointer { source.len() } else { extents.len() };
-        if extents.iter().any(|e| e.is_empty()) || ndims != source.len() {
+        let ndims = if pointer { 1 + row_extents.len() } else { extents.len() };
+        if extents.iter().chain(&row_extents).any(|e| e.is_empty()) || ndims != source.len() {
             self.error(
                 "XMP0303",
                 format!("`{}`: the align source must list one subscript per array dimension with known extents", n.name),
@@ -869,10 +876,6 @@ impl<'a> Tr<'a> {
                 "here",
                 None,
             );
-            return None;
-        }
-        if pointer && ndims != 1 {
-            self.error("XMP0303", "only 1-dimensional pointer arrays can be aligned", n.span, "here", None);
             return None;
         }
         // align_dim / offsets.
@@ -945,11 +948,19 @@ impl<'a> Tr<'a> {
                 }
                 _ => vec![String::new()],
             }
+            .into_iter()
+            .chain(row_extents)
+            .collect()
         } else {
             extents
         };
         let lay = if global { n.name.clone() } else { format!("{}_{}", n.name, self.line_of(p.dir.span.start)) };
-        let storage = if pointer { n.name.clone() } else { format!("_XMP_ADDR_{}", n.name) };
+        // a multi-dimensional pointer array is addressed through a flat element pointer
+        let storage = match (pointer, ndims) {
+            (true, 1) => n.name.clone(),
+            (true, _) => format!("((__typeof__(&{}{}))({}))", n.name, "[0]".repeat(ndims), n.name),
+            (false, _) => format!("_XMP_ADDR_{}", n.name),
+        };
         let desc = format!("_XMP_DESC_{}", n.name);
         let idx = self.arrs.len();
         self.arrs.push(ArrInfo {
@@ -981,6 +992,11 @@ impl<'a> Tr<'a> {
         }
         if global {
             self.statics.push(format!("static xmpc_array *{desc};"));
+        }
+        // File-scope arrays, and arrays whose layout is read where they are created (a
+        // pointer array, or one whose template `template_fix` fixes later): the layout
+        // lives in file statics (`_XMP_G_...`, unique per array).
+        if global || pointer || self.arrs[idx].deferred {
             let mut vars = vec![];
             for d in 0..ndims {
                 vars.push(format!("_XMP_G_{lay}_off{d}"));
@@ -1009,10 +1025,21 @@ impl<'a> Tr<'a> {
         self.unit.types.get(t).clone()
     }
 
-    fn find_symbol(&self, name: &str, file_scope: bool) -> Option<(Symbol, bool)> {
+    /// The symbol `name` means at offset `at`: inside a function, the local declared
+    /// (before `at`, with the type bound in the open scopes) that is visible there, not
+    /// a later one of the same name in a nested block; else the file-scope one.
+    fn find_symbol(&self, name: &str, file_scope: bool, at: usize) -> Option<(Symbol, bool)> {
         if !file_scope {
             if let Some(f) = self.cur_fn {
-                if let Some(s) = f.symbols.symbols.iter().rev().find(|s| s.name == name) {
+                let bound = self.scopes.iter().skip(1).rev().find_map(|s| s.vars.get(name));
+                let visible = |s: &&Symbol| s.name == name && s.span.start <= at;
+                let found = match bound {
+                    Some(Var::Plain(ty)) => f.symbols.symbols.iter().rev().find(|s| visible(s) && s.ty == *ty),
+                    // not declared in an open scope of the function: the file-scope one
+                    None => None,
+                    Some(_) => f.symbols.symbols.iter().rev().find(visible),
+                };
+                if let Some(s) = found {
                     return Some((s.clone(), false));
                 }
             }

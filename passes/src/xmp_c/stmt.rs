@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::xmp_model::reduction;
+use crate::xmp_model::loop_sched::{self, LoopPlan, RangeKind};
 
 /// One level of a work-shared loop nest.
 struct Level<'a> {
@@ -168,7 +169,8 @@ impl<'a> Tr<'a> {
             }
             _ => {}
         }
-        if let Some(a) = pending {
+        // An array aligned with a template not fixed yet is created by `template_fix`.
+        if let Some(a) = pending.filter(|&a| !self.arrs[a].deferred) {
             code = self.create_array(a, p, &ind);
             let ar = &self.arrs[a];
             // the body's own list (file scope + function scope); nested blocks: not freed
@@ -200,7 +202,11 @@ impl<'a> Tr<'a> {
                 }
                 self.declare(&f.symbols, ids);
             }
-            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::Expr(e) => {
+                if !self.section_assign(s, e) {
+                    self.expr(e)
+                }
+            }
             StmtKind::If { cond, then, els } => {
                 self.expr(cond);
                 self.stmt(then);
@@ -921,15 +927,16 @@ impl<'a> Tr<'a> {
         let ind = self.indent_at(outer.span.start);
         let comment = self.dir_comment(p);
         let mut head = format!("{comment}\n{ind}{{");
-        let expand = match &l.option {
-            Some(LoopOption::Expand(w)) => Some(w.clone()),
-            Some(LoopOption::Margin(_)) | Some(LoopOption::PeelAndWait(..)) => {
-                self.error("XMP0304", "`margin` / `peel_and_wait` loop options are not translated yet", p.dir.span, "not supported", None);
-                return;
-            }
-            None => None,
-        };
-        for lv in &levels {
+        let Some(plan) = self.loop_plan(p, l, ti, &levels) else { return };
+        if let Some(tag) = plan.wait_tag {
+            let _ = write!(head, "\n{ind}    xmpc_wait_async({loc}, {}); /* peel_and_wait: wait, then the whole loop */", c_expr(tag));
+        }
+        // `margin`: the points of the owned box xor the widened one (tested in the
+        // innermost header).
+        let mut margin_in_owned: Vec<String> = vec![];
+        let mut margin_in_wide: Vec<String> = vec![];
+        let n_levels = levels.len();
+        for (li, lv) in levels.iter().enumerate() {
             let v = &lv.var;
             let fmt = self.templs[ti].dists.as_ref().and_then(|d| d.get(lv.tdim).copied());
             let (lo_t, hi_t) =
@@ -974,15 +981,32 @@ impl<'a> Tr<'a> {
             );
             let first = shift(&format!("_XMP_sched_{v}.first"));
             let last = shift(&format!("_XMP_sched_{v}.last"));
-            let ew = expand.as_ref().and_then(|w| w.get(lv.tdim));
-            if let (Some(w), 0, false) = (ew, kind, lv.down) {
-                let (wl, wu) = (c_expr(&w.lower), c_expr(&w.upper));
+            if let Some(w) = plan.widths.get(lv.tdim).copied().flatten() {
+                // checked by `loop_plan`: a block-like dimension, step 1, upwards
+                let (wl, wu) = (paren(&c_expr(&w.lower)), paren(&c_expr(&w.upper)));
+                let (lo, hi) = (paren(&lv.lo), paren(&lv.hi));
+                let (elo, ehi) = if w.unbound {
+                    (format!("_XMP_olo_{v} - {wl}"), format!("_XMP_ohi_{v} + {wu}"))
+                } else {
+                    (
+                        format!("(_XMP_olo_{v} - {wl} < {lo} ? {lo} : _XMP_olo_{v} - {wl})"),
+                        format!("(_XMP_ohi_{v} + {wu} > {hi} ? {hi} : _XMP_ohi_{v} + {wu})"),
+                    )
+                };
                 let _ = write!(
                     head,
-                    "\n{ind}    long _XMP_lo_{v} = {first}, _XMP_hi_{v} = {last};\n{ind}    if (_XMP_lo_{v} <= _XMP_hi_{v}) {{ /* expand */\n{ind}        _XMP_lo_{v} = _XMP_lo_{v} - {wl} < {lo} ? {lo} : _XMP_lo_{v} - {wl};\n{ind}        _XMP_hi_{v} = _XMP_hi_{v} + {wu} > {hi} ? {hi} : _XMP_hi_{v} + {wu};\n{ind}    }}",
-                    lo = paren(&lv.lo),
-                    hi = paren(&lv.hi)
+                    "\n{ind}    const long _XMP_olo_{v} = {first}, _XMP_ohi_{v} = {last};\n{ind}    const long _XMP_elo_{v} = _XMP_olo_{v} <= _XMP_ohi_{v} ? {elo} : _XMP_olo_{v};\n{ind}    const long _XMP_ehi_{v} = _XMP_olo_{v} <= _XMP_ohi_{v} ? {ehi} : _XMP_ohi_{v};"
                 );
+                if plan.kind == RangeKind::Margin {
+                    let _ = write!(
+                        head,
+                        "\n{ind}    const long _XMP_lo_{v} = _XMP_olo_{v} <= _XMP_ohi_{v} && _XMP_elo_{v} < _XMP_olo_{v} ? _XMP_elo_{v} : _XMP_olo_{v};\n{ind}    const long _XMP_hi_{v} = _XMP_olo_{v} <= _XMP_ohi_{v} && _XMP_ehi_{v} > _XMP_ohi_{v} ? _XMP_ehi_{v} : _XMP_ohi_{v};"
+                    );
+                    margin_in_owned.push(format!("_XMP_olo_{v} <= {v} && {v} <= _XMP_ohi_{v}"));
+                    margin_in_wide.push(format!("_XMP_elo_{v} <= {v} && {v} <= _XMP_ehi_{v}"));
+                } else {
+                    let _ = write!(head, "\n{ind}    const long _XMP_lo_{v} = _XMP_elo_{v}, _XMP_hi_{v} = _XMP_ehi_{v}; /* expand */");
+                }
             } else {
                 let _ = write!(head, "\n{ind}    const long _XMP_lo_{v} = {first}, _XMP_hi_{v} = {last};");
             }
@@ -1011,6 +1035,11 @@ impl<'a> Tr<'a> {
                 ),
             }
             };
+            let header = if li + 1 == n_levels && !margin_in_owned.is_empty() {
+                format!("{header}\n{ind}    if (({}) != ({})) /* margin */", margin_in_owned.join(" && "), margin_in_wide.join(" && "))
+            } else {
+                header
+            };
             let hend = self.src[..lv.body.span.start].rfind(')').map_or(lv.body.span.start, |p| p + 1).max(lv.stmt.span.start);
             self.edit(Span::new(lv.stmt.span.start, hend), header);
         }
@@ -1033,6 +1062,28 @@ impl<'a> Tr<'a> {
         }
         let _ = write!(tail, "\n{ind}}}");
         self.edit(Span::new(outer.span.end, outer.span.end), tail);
+    }
+
+    /// The `loop` option resolved by the shared model and checked against this nest:
+    /// a non-zero width needs a block-like dimension run by an upward step-1 loop.
+    fn loop_plan<'p>(&mut self, p: &Pragma, l: &'p LoopDir, ti: usize, levels: &[Level<'a>]) -> Option<LoopPlan<'p>> {
+        let rank = self.templs[ti].dists.as_ref().map(Vec::len).or_else(|| self.templs[ti].bounds.as_ref().map(Vec::len)).or(l.on.subs.as_ref().map(Vec::len)).unwrap_or(0);
+        let res = loop_sched::plan(l.option.as_ref(), rank, p.dir.span).and_then(|plan| {
+            for (d, w) in plan.widths.iter().enumerate() {
+                let Some(w) = w else { continue };
+                let Some(lv) = levels.iter().find(|lv| lv.tdim == d) else { return Err(loop_sched::width_without_loop(w, d)) };
+                let fmt = self.templs[ti].dists.as_ref().and_then(|ds| ds.get(d)).and_then(|&(f, wide)| (!(f == DistFormat::Cyclic && wide)).then_some(f));
+                loop_sched::check_width(w, fmt, lv.step.trim() == "1", lv.down)?;
+            }
+            Ok(plan)
+        });
+        match res {
+            Ok(plan) => Some(plan),
+            Err(e) => {
+                self.error("XMP0304", e.msg, e.span, e.label, e.help);
+                None
+            }
+        }
     }
 
     /// A canonical `for (i = lo; i < hi; i++)` header.
@@ -1405,6 +1456,73 @@ impl<'a> Tr<'a> {
         let _ = write!(head, "{loops}\n{ind}{pad}{text};\n{ind}}}");
         self.edit(p.dir.span, head);
         self.edit(body.span, format!("/* {} */", comment_safe(&one_line(&self.src[body.span.range()], false))));
+    }
+
+    /// A C array-section assignment outside any directive (`y[i][:] = 0;`, XMP C's
+    /// array assignment on a local array): a loop nest over the left side's sections
+    /// with each section of the statement replaced by its element. False when `e` is
+    /// not such an assignment.
+    fn section_assign(&mut self, s: &Stmt, e: &Expr) -> bool {
+        let mut has_triplet = false;
+        walk_expr(e, &mut |x| has_triplet |= matches!(x.kind, ExprKind::Triplet(..)));
+        if !has_triplet {
+            return false;
+        }
+        let refuse = |t: &mut Self| {
+            t.error(
+                "XMP0306",
+                "array sections outside an `array` or `gmove` statement are only supported as `x[l:n]... = expr-of-sections;`",
+                e.span,
+                "array section here",
+                None,
+            );
+            true
+        };
+        let ExprKind::Assign(_, lhs, _) = &e.kind else { return refuse(self) };
+        let (base, subs) = index_chain(lhs);
+        if !subs.iter().any(|x| matches!(x.kind, ExprKind::Triplet(..))) {
+            return refuse(self);
+        }
+        let Some(name) = base.ident() else { return refuse(self) };
+        if self.dist(name).is_some() {
+            self.error(
+                "XMP0306",
+                format!("an assignment to a section of the distributed array `{name}` needs an `array` directive"),
+                lhs.span,
+                "section of a distributed array",
+                Some("write `#pragma xmp array on t[...]` before it".into()),
+            );
+            return true;
+        }
+        let dims: Vec<String> = match self.lookup_var(name) {
+            Some(Var::Plain(t)) => match self.unit.types.get(*t) {
+                Type::Array { dims, .. } => dims.iter().map(|d| d.upper.as_ref().map_or("0".into(), c_expr)).collect(),
+                _ => vec![],
+            },
+            _ => vec![],
+        };
+        if dims.len() != subs.len() {
+            self.error("XMP0306", format!("`{name}` is not an array xmpc knows the shape of"), lhs.span, "array section of it", None);
+            return true;
+        }
+        let (lo, hi, st) = self.section_bounds(&subs, &dims);
+        let ind = self.indent_at(s.span.start);
+        let mut loops = String::from("{");
+        let mut vars = vec![];
+        for (d, sub) in subs.iter().enumerate() {
+            if matches!(sub.kind, ExprKind::Triplet(..)) {
+                let v = format!("_XMP_s{d}");
+                let _ = write!(loops, "\n{ind}{}for (long {v} = {}; {v} <= {}; {v} += {})", "    ".repeat(vars.len() + 1), lo[d], hi[d], st[d]);
+                vars.push((d, v, lo[d].clone()));
+            }
+        }
+        let Some(text) = self.elementwise(e, &vars) else {
+            self.error("XMP0306", "cannot translate this array-section assignment", e.span, "sections of different shapes?", None);
+            return true;
+        };
+        let _ = write!(loops, "\n{ind}{}{text};\n{ind}}}", "    ".repeat(vars.len() + 1));
+        self.edit(s.span, loops);
+        true
     }
 
     /// Prints `e` with every section `x[l:u]` in dim k replaced by `x[l + (i_k - L_k)]`.

@@ -27,6 +27,7 @@ mod modinfo;
 
 use xmpc_ir::Edit;
 use crate::xmp_model::on_ref;
+use crate::xmp_model::loop_sched::{self, RangeKind};
 use std::collections::{BTreeSet, HashMap};
 use xmpc_ir::directive::{
     AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind,
@@ -1653,7 +1654,24 @@ impl<'a> Tr<'a> {
                 if !l.indices.is_empty() {
                     vars.retain(|v| l.indices.iter().any(|i| lc(&i.name) == v.0));
                 }
+                let plan = match loop_sched::plan(l.option.as_ref(), tnd, d.span) {
+                    Ok(plan) if plan.kind == RangeKind::Margin && plan.widens() => {
+                        let span = l.option.as_ref().map_or(d.span, |_| plan.widths.iter().flatten().next().map_or(d.span, |w| w.span));
+                        self.err("XMP0403", span, "`loop ... margin(...)` is not supported in Fortran yet", "margin width");
+                        return;
+                    }
+                    Ok(plan) => plan,
+                    Err(e) => {
+                        self.err("XMP0403", e.span, &e.msg, e.label);
+                        return;
+                    }
+                };
+                let mut widened: BTreeSet<usize> = BTreeSet::new();
                 let loc = self.loc(d.span, "loop");
+                if let Some(tag) = plan.wait_tag {
+                    // peel_and_wait: wait for the transfer, then the whole loop
+                    self.before_line(d.span.start, &[format!("call xmpf_wait_async({loc}, {})", self.ex(tag))]);
+                }
                 let mut done = 0;
                 // insertions after loop ends, in order, by offset
                 let mut inserts: std::collections::BTreeMap<usize, String> = std::collections::BTreeMap::new();
@@ -1723,11 +1741,19 @@ impl<'a> Tr<'a> {
                             // literal step (not a variable) lets the compiler vectorise
                             let known = matches!(tfmts.get(k), Some(DistFormat::Block | DistFormat::GBlock | DistFormat::Dup));
                             let ostep = if known && stp.trim().parse::<i64>().is_ok() { stp.trim().to_string() } else { format!("{sv}(3)") };
-                            let call = format!(
+                            let mut call = format!(
                                 "call xmpf_sched1({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                                 self.ex(lower),
                                 self.ex(upper)
                             );
+                            match self.expand_lines(&plan, k, &sv, &stp, lower, upper, &pc, tfmts.get(k).copied(), false) {
+                                Err(()) => return,
+                                Ok(Some(x)) => {
+                                    widened.insert(k);
+                                    call.push_str(&x);
+                                }
+                                Ok(None) => {}
+                            }
                             let head = format!("do {lab} {vtxt} = {sv}(1){mc}, {sv}(2){mc}, {ostep}");
                             let text = if first_edit.is_some() && self.hoistable(lower, upper, step.as_ref()) {
                                 hoisted.push(call);
@@ -1748,11 +1774,19 @@ impl<'a> Tr<'a> {
                         } else {
                             (format!(" + ({c})"), format!(" - ({c})"))
                         };
-                        let call = format!(
+                        let mut call = format!(
                             "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                             self.ex(lower),
                             self.ex(upper)
                         );
+                        match self.expand_lines(&plan, k, &sv, &stp, lower, upper, &pc, tfmts.get(k).copied(), true) {
+                            Err(()) => return,
+                            Ok(Some(x)) => {
+                                widened.insert(k);
+                                call.push_str(&x);
+                            }
+                            Ok(None) => {}
+                        }
                         let head = format!(
                             "do {cv} = {sv}(1), {sv}(2), {sv}(4)\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {sv}(3) - 1, {sv}(2)){mc}, {stp}"
                         );
@@ -1781,6 +1815,11 @@ impl<'a> Tr<'a> {
                 }
                 if done != vars.len() {
                     self.err("XMP0408", d.span, "loop directive: the loop nest does not have a `do` loop for every loop index", "each index must be the variable of a `do` loop of the nest");
+                    return;
+                }
+                if let Some((k, w)) = plan.widths.iter().enumerate().find_map(|(k, w)| w.filter(|_| !widened.contains(&k)).map(|w| (k, w))) {
+                    let e = loop_sched::width_without_loop(w, k);
+                    self.err("XMP0403", e.span, &e.msg, e.label);
                     return;
                 }
                 // reductions after the loop nest (the statement the directive applies to)
@@ -2118,6 +2157,46 @@ impl<'a> Tr<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// The lines widening a loop's schedule `sv` (set by `xmpf_sched`/`xmpf_sched1`) by
+    /// an `expand` width of template dimension `k` (see `xmp_model::loop_sched`):
+    /// `Ok(None)` when the dimension keeps its owned range, `Err` after reporting a
+    /// width that cannot apply. `chunks`: the two-loop form, whose chunk width and
+    /// stride (`sv(3)`, `sv(4)`) become the widened range.
+    #[allow(clippy::too_many_arguments)]
+    fn expand_lines(
+        &mut self,
+        plan: &loop_sched::LoopPlan,
+        k: usize,
+        sv: &str,
+        stp: &str,
+        lower: &Expr,
+        upper: &Expr,
+        pc: &str,
+        fmt: Option<DistFormat>,
+        chunks: bool,
+    ) -> Result<Option<String>, ()> {
+        let Some(w) = plan.widths.get(k).copied().flatten() else { return Ok(None) };
+        if let Err(e) = loop_sched::check_width(w, fmt, stp.trim() == "1", false) {
+            self.err("XMP0403", e.span, &e.msg, e.label);
+            return Err(());
+        }
+        let (wl, wu) = (self.ex(&w.lower), self.ex(&w.upper));
+        let (lo, hi) = if w.unbound {
+            (format!("{sv}(1) - int({wl}, 8)"), format!("{sv}(2) + int({wu}, 8)"))
+        } else {
+            (
+                format!("max({sv}(1) - int({wl}, 8), int({}, 8){pc})", self.ex(lower)),
+                format!("min({sv}(2) + int({wu}, 8), int({}, 8){pc})", self.ex(upper)),
+            )
+        };
+        let mut t = format!("\n{IND}if ({sv}(1) <= {sv}(2)) then\n{IND}  {sv}(1) = {lo}\n{IND}  {sv}(2) = {hi}");
+        if chunks {
+            t.push_str(&format!("\n{IND}  {sv}(3) = max({sv}(2) - {sv}(1) + 1, 1_8)\n{IND}  {sv}(4) = {sv}(3)"));
+        }
+        t.push_str(&format!("\n{IND}end if"));
+        Ok(Some(t))
+    }
+
     fn red_call(
         &mut self,
         v: &xmpc_ir::directive::RedVar,

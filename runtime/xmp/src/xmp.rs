@@ -1,7 +1,6 @@
 //! The user API of `include/xmp.h` (Omni's names and signatures).
 
 use crate::array::{xmpc_array, Array};
-use crate::dist::CYCLIC;
 use crate::ffi;
 use crate::nodes::xmpc_nodes;
 use crate::state;
@@ -108,13 +107,11 @@ pub extern "C" fn xmp_array_gsize(d: XmpDesc, dm: c_int) -> c_int {
     arr(d).and_then(|a| dim(&a.extent, dm)).map_or(-1, |e| e as c_int)
 }
 
-/// Owned element count of dimension `dm` on this node.
+/// Local extent of dimension `dm` on this node, shadows included: the layout seen
+/// through `xmp_array_laddr` (as Omni's `xmp_array_lsize`, docs/omni-compat.md).
 #[no_mangle]
 pub extern "C" fn xmp_array_lsize(d: XmpDesc, dm: c_int, ls: *mut c_int) -> c_int {
-    arr(d).and_then(|a| dim(&a.dims, dm)).map_or(1, |x| {
-        let n = if x.format == CYCLIC { x.alloc } else { (x.upper - x.lower + 1).max(0) };
-        put(ls, n)
-    })
+    arr(d).and_then(|a| dim(&a.dims, dm)).map_or(1, |x| put(ls, x.alloc))
 }
 
 #[no_mangle]
