@@ -201,7 +201,7 @@ pub extern "C" fn xmp_template_gsize(d: XmpDesc, dm: c_int) -> c_int {
 /// (2100), XMP_BLOCK (2101), XMP_CYCLIC (2102, also cyclic(w)), XMP_GBLOCK (2103).
 #[no_mangle]
 pub extern "C" fn xmp_dist_format(d: XmpDesc, dm: c_int, f: *mut c_int) -> c_int {
-    use crate::dist::{BLOCK, GBLOCK};
+    use crate::dist::{BLOCK, CYCLIC, GBLOCK};
     tmpl(d).and_then(|t| t.dist.get((dm as usize).wrapping_sub(1))).map_or(1, |x| {
         let code = match x.format {
             BLOCK => 2101,
