@@ -181,6 +181,7 @@ enum Colour {
 }
 
 fn main() -> ExitCode {
+    xmpc_outfile::quiet_on_closed_pipe();
     // `-std=c11` is a single-dash long option to C compilers.
     let args = std::env::args_os().map(|a| match a.to_str() {
         Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
@@ -266,6 +267,12 @@ fn is_object(p: &Path) -> bool {
 }
 
 fn run(cli: &Cli) -> Result<(), Failure> {
+    // `xmpc a.c -o a.c` would replace the source with its translation.
+    if let Some(o) = &cli.output {
+        let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).chain(cli.times.as_deref()).collect();
+        xmpc_outfile::check_not_input(o, &inputs).map_err(Failure::Usage)?;
+        xmpc_outfile::check_target(o).map_err(Failure::Usage)?;
+    }
     if cli.blocks && !skel::wanted(cli) {
         return model::run(cli);
     }
@@ -368,25 +375,10 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     }
 }
 
-/// Moves a finished file into place (copy + rename in the destination directory, so a
-/// failure never leaves a half-written output).
+/// Moves a finished file (an object, a linked executable) into place under the output
+/// policy of `xmpc_outfile`.
 fn persist(from: &Path, to: &Path) -> Result<(), String> {
-    let bytes = std::fs::read(from).map_err(|e| format!("cannot read '{}': {e}", from.display()))?;
-    let dir = match to.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))?;
-    tmp.write_all(&bytes).map_err(|e| format!("cannot write '{}': {e}", to.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if let Ok(m) = std::fs::metadata(from) {
-            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(m.permissions().mode()));
-        }
-    }
-    tmp.persist(to).map_err(|e| format!("cannot write '{}': {}", to.display(), e.error))?;
-    Ok(())
+    xmpc_outfile::install(from, to)
 }
 
 /// The language of an input file (`--lang` or its extension).
@@ -511,19 +503,12 @@ fn report(files: &SimpleFiles<String, String>, diags: &[Diag], colour: Colour) {
     }
 }
 
-/// Writes `out` to `path` atomically (temporary file in the same directory, then
-/// rename), so an error never leaves a half-written file; `None` writes to stdout.
+/// Writes `out` to `path` under the output policy of `xmpc_outfile` (beside the target
+/// and renamed, never through a link, FIFO or device); `None` writes to stdout.
 fn write_output(path: Option<&Path>, out: &str) -> Result<(), String> {
     let Some(path) = path else {
         let mut so = std::io::stdout().lock();
-        return so.write_all(out.as_bytes()).map_err(|e| format!("cannot write to standard output: {e}"));
+        return so.write_all(out.as_bytes()).and_then(|_| so.flush()).map_err(|e| format!("cannot write to standard output: {e}"));
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))?;
-    tmp.write_all(out.as_bytes()).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
-    tmp.persist(path).map_err(|e| format!("cannot write '{}': {}", path.display(), e.error))?;
-    Ok(())
+    xmpc_outfile::write(path, out.as_bytes())
 }

@@ -56,3 +56,79 @@ fn multibyte_characters_at_block_ends_do_not_panic() {
     no_crash(&xmpc(&[&m, "--emit=blocks"]));
     no_crash(&xmpc(&[&m, "--skeletonize", "-o", d.path().join("s.c").to_str().unwrap()]));
 }
+
+const PLAIN: &str = "#include <stdio.h>\nint main(void) { return 0; }\n";
+
+/// `xmpc a.c -o a.c` replaced the source with its translation.
+#[test]
+fn output_equal_to_an_input_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let a = write(d.path(), "a.c", PLAIN.as_bytes());
+    let dot = d.path().join(".").join("a.c");
+    for o in [a.as_str(), dot.to_str().unwrap()] {
+        let r = xmpc(&[&a, "-o", o]);
+        assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+        assert!(stderr(&r).contains("is the input"), "{}", stderr(&r));
+    }
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), PLAIN);
+}
+
+/// `-o` replaced symlinks, FIFOs and device files with a regular file.
+#[cfg(unix)]
+#[test]
+fn output_through_a_symlink_fifo_or_device_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let a = write(d.path(), "a.c", PLAIN.as_bytes());
+    let target = write(d.path(), "target.c", b"keep\n");
+    let link = d.path().join("link.c");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let r = xmpc(&[&a, "-o", link.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(stderr(&r).contains("link.c") && stderr(&r).contains("symbolic link"), "{}", stderr(&r));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep\n");
+    let fifo = d.path().join("fifo.c");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let r = xmpc(&[&a, "-o", fifo.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+    assert!(stderr(&r).contains("fifo.c") && stderr(&r).contains("not a regular file"), "{}", stderr(&r));
+    let r = xmpc(&[&a, "-o", "/dev/null"]);
+    assert!(stderr(&r).contains("/dev/null") && r.status.code() == Some(2), "{}", stderr(&r));
+}
+
+/// Outputs were mode 0600 whatever the umask (the test runs under the usual 022 or
+/// whatever the caller has: the mode must be 0666 less it).
+#[cfg(unix)]
+#[test]
+fn outputs_honour_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let a = write(d.path(), "a.c", PLAIN.as_bytes());
+    let out = d.path().join("out.c");
+    let r = Command::new("sh").arg("-c").arg(format!("umask 022 && exec '{}' '{a}' -o '{}'", env!("CARGO_BIN_EXE_xmpc"), out.display())).output().unwrap();
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert_eq!(std::fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o644);
+}
+
+/// A closed pipe (`xmpc bad.c 2>&1 | head -1`) panicked (exit 101); now SIGPIPE ends the
+/// program quietly, as for any Unix filter.
+#[cfg(unix)]
+#[test]
+fn closed_pipe_ends_quietly() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let d = tempfile::tempdir().unwrap();
+    let mut src = String::from("int main(void) {\n");
+    for i in 0..5000 {
+        src.push_str(&format!("#pragma xmp bogus{i}\n"));
+    }
+    src.push_str("return 0; }\n");
+    let bad = write(d.path(), "many.c", src.as_bytes());
+    let mut c = Command::new(env!("CARGO_BIN_EXE_xmpc")).arg(&bad).stderr(Stdio::piped()).stdout(Stdio::null()).spawn().unwrap();
+    let mut buf = [0u8; 16];
+    c.stderr.as_mut().unwrap().read_exact(&mut buf).unwrap();
+    drop(c.stderr.take());
+    let st = c.wait().unwrap();
+    assert_eq!(st.signal(), Some(13), "{st:?}");
+}
