@@ -160,6 +160,28 @@ pub fn write_all(files: &[(PathBuf, Vec<u8>)]) -> Result<(), String> {
     Ok(())
 }
 
+/// Reads an input file of at most `limit` bytes: a larger one, or an endless one
+/// (`/dev/zero`), is refused with an error naming it, before more than `limit + 1` bytes
+/// are held.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    if let Ok(m) = f.metadata() {
+        if m.is_dir() {
+            return Err(format!("cannot read '{}': it is a directory", path.display()));
+        }
+        if m.is_file() && m.len() > limit {
+            return Err(format!("'{}' is {} bytes; the limit for this input is {limit}", path.display(), m.len()));
+        }
+    }
+    let mut buf = Vec::new();
+    f.take(limit + 1).read_to_end(&mut buf).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    if buf.len() as u64 > limit {
+        return Err(format!("'{}' holds more than {limit} bytes (the limit for this input)", path.display()));
+    }
+    Ok(buf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,6 +222,17 @@ mod tests {
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert!(write(&fifo, b"x").unwrap_err().contains("not a regular file"));
+    }
+
+    #[test]
+    fn endless_inputs_are_refused() {
+        let e = read_bounded(Path::new("/dev/zero"), 1000).unwrap_err();
+        assert!(e.contains("/dev/zero") && e.contains("1000"), "{e}");
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("big");
+        std::fs::write(&p, vec![b'x'; 2000]).unwrap();
+        assert!(read_bounded(&p, 1000).unwrap_err().contains("2000 bytes"));
+        assert_eq!(read_bounded(&p, 2000).unwrap().len(), 2000);
     }
 
     #[test]
