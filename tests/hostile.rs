@@ -132,3 +132,17 @@ fn closed_pipe_ends_quietly() {
     let st = c.wait().unwrap();
     assert_eq!(st.signal(), Some(13), "{st:?}");
 }
+
+/// `mpiete predict --jitter 0` exited 1 (a bad command-line value exits 2); `/dev/zero`
+/// as compute data was read forever.
+#[test]
+fn mpiete_bad_values_and_endless_inputs() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().to_str().unwrap();
+    let o = xmpc(&["mpiete", "predict", "--compute", "/dev/null", "--comm", "/dev/null", "--program", dir, "--jitter", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--jitter"), "{}", stderr(&o));
+    let o = xmpc(&["mpiete", "merge", "/dev/zero", "/dev/zero", "-o", d.path().join("m.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/dev/zero"), "{}", stderr(&o));
+}
