@@ -146,3 +146,21 @@ fn mpiete_bad_values_and_endless_inputs() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("/dev/zero"), "{}", stderr(&o));
 }
+
+/// `bsim run -np 0` exited 1 (a bad command-line value exits 2); `--gantt
+/// /nonexistent/g.svg` created the directory or failed silently after the run.
+#[test]
+fn bsim_bad_values_and_unusable_outputs() {
+    let d = tempfile::tempdir().unwrap();
+    let exe = write(d.path(), "skel", b"not run");
+    let o = xmpc(&["bsim", "run", &exe, "-np", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let missing = d.path().join("nonexistent").join("g.svg");
+    let o = xmpc(&["bsim", "run", &exe, "--gantt", missing.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("does not exist") && stderr(&o).contains("g.svg"), "{}", stderr(&o));
+    assert!(!d.path().join("nonexistent").exists());
+    let o = xmpc(&["bsim", "run", &exe, "--trace-json", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/dev/null"), "{}", stderr(&o));
+}
