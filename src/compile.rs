@@ -214,11 +214,7 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
 static XMPMODS: std::sync::Mutex<std::collections::BTreeMap<String, String>> = std::sync::Mutex::new(std::collections::BTreeMap::new());
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    std::io::Write::write_all(&mut tmp, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    tmp.persist(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(())
+    xmpc_outfile::write(path, bytes)
 }
 
 /// The MPI Fortran compiler: `$XMPC_FC`, else `mpif90`.

@@ -3,6 +3,7 @@
 mod compile;
 mod model;
 mod skel;
+mod source;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -412,13 +413,8 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
             Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)"))
         })?,
     };
-    let bytes = std::fs::read(path).map_err(|e| {
-        eprintln!("error: cannot read '{name}': {e}");
-        Failure::Input
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let off = e.utf8_error().valid_up_to();
-        eprintln!("error: '{name}' is not UTF-8 (first bad byte at offset {off}); convert it, e.g. `iconv -f SHIFT_JIS -t UTF-8`");
+    let text = source::read(path).map_err(|e| {
+        eprintln!("error: {e}");
         Failure::Input
     })?;
 
@@ -504,11 +500,13 @@ fn report(files: &SimpleFiles<String, String>, diags: &[Diag], colour: Colour) {
 }
 
 /// Writes `out` to `path` under the output policy of `xmpc_outfile` (beside the target
-/// and renamed, never through a link, FIFO or device); `None` writes to stdout.
+/// and renamed, never through a link, FIFO or device); `None` writes to stdout. Bytes
+/// of the source that were not UTF-8 come out as they were (`source::restore`).
 fn write_output(path: Option<&Path>, out: &str) -> Result<(), String> {
+    let bytes = source::restore(out);
     let Some(path) = path else {
         let mut so = std::io::stdout().lock();
-        return so.write_all(out.as_bytes()).and_then(|_| so.flush()).map_err(|e| format!("cannot write to standard output: {e}"));
+        return so.write_all(&bytes).and_then(|_| so.flush()).map_err(|e| format!("cannot write to standard output: {e}"));
     };
-    xmpc_outfile::write(path, out.as_bytes())
+    xmpc_outfile::write(path, &bytes)
 }

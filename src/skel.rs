@@ -55,7 +55,7 @@ fn fail(msg: String) -> Failure {
 fn load(cli: &Cli, path: &Path) -> Result<Loaded, Failure> {
     let name = path.display().to_string();
     let lang = source_lang(cli, path).ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?;
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read '{name}': {e}")))?;
+    let text = super::source::read(path).map_err(fail)?;
     let mut files = SimpleFiles::new();
     let file = files.add(name.clone(), text.clone());
     let parsed = xmpc_frontend::parse_source(file, &name, &text, lang);
@@ -246,7 +246,7 @@ fn build_with(pre: &[PathBuf], src: &Path, lang: Lang, exe: &Path, libs: &[PathB
 fn build_instrumented(l: &Loaded, text: &str, dir: &Path, cli: &Cli) -> Result<PathBuf, Failure> {
     let lib = find_lib("libxmpc_mpiete.a", "build it with `cargo build -p xmpc-mpiete-rt`")?;
     let src = dir.join(format!("instrumented.{}", ext(l.unit.lang)));
-    std::fs::write(&src, text).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    std::fs::write(&src, super::source::restore(text)).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
     let exe = dir.join("instrumented");
     build(&src, l.unit.lang, &exe, &[lib], &[], &[], cli)?;
     Ok(exe)
@@ -335,7 +335,7 @@ fn build_bsim(l: &Loaded, text: &str, tag: &str, dir: &Path, cli: &Cli) -> Resul
     let inc = bsim_include();
     let extra: &[&str] = if l.unit.lang.is_fortran() { &["-fopenmp", "-frecursive"] } else { &["-pthread"] };
     let src = dir.join(format!("{tag}.{}", ext(l.unit.lang)));
-    std::fs::write(&src, text).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    std::fs::write(&src, super::source::restore(text)).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
     let exe = dir.join(tag);
     let pre: Vec<PathBuf> = if l.unit.lang.is_fortran() { vec![lmpi_module(dir, &inc)?] } else { vec![] };
     build_with(&pre, &src, l.unit.lang, &exe, &[main, lib], &[inc], extra, cli)?;

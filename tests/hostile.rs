@@ -164,3 +164,43 @@ fn bsim_bad_values_and_unusable_outputs() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("/dev/null"), "{}", stderr(&o));
 }
+
+/// Shift-JIS and EUC-JP comments and strings were refused ("is not UTF-8; convert",
+/// no location); they compile now, their bytes passed through unchanged, and the
+/// diagnostics keep file:line:col.
+#[test]
+fn non_utf8_sources_pass_through_with_located_diagnostics() {
+    let d = tempfile::tempdir().unwrap();
+    // 日本語 in Shift-JIS (the second byte of 本 is '{'), こんにちは-ish EUC-JP
+    let plain: &[u8] = b"#include <stdio.h>\n/* \x93\xfa\x96\x7b\x8c\xea */\nint main(void) { printf(\"\xc6\xfc\xcb\xdc\\n\"); return 0; }\n";
+    let c = write(d.path(), "sjis.c", plain);
+    let o = xmpc(&[&c, "--emit=source"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.stdout, plain);
+    let xmp: &[u8] = b"/* \x93\xfa\x96\x7b */\n#pragma xmp nodes p(2)\nint main(void) { return 0; } /* \xc6\xfc */\n";
+    let c = write(d.path(), "x.c", xmp);
+    let out = d.path().join("x.out.c");
+    let o = xmpc(&[&c, "-o", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = std::fs::read(&out).unwrap();
+    assert!(t.windows(10).any(|w| w == b"/* \x93\xfa\x96\x7b */"), "{}", String::from_utf8_lossy(&t));
+    assert!(t.windows(6).any(|w| w == b"/* \xc6\xfc "), "{}", String::from_utf8_lossy(&t));
+    let bad = write(d.path(), "bad.c", b"/* \x93\xfa */\n#pragma xmp bogus\nint main(void) { return 0; }\n");
+    let o = xmpc(&[&bad, "--emit=source"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad.c:2:13"), "{}", stderr(&o));
+    let f: &[u8] = b"program p\n  ! \x93\xfa\x96\x7b\x8c\xea\n  print *, '\xc6\xfc\xcb\xdc'\nend program\n";
+    let f = write(d.path(), "sjis.f90", f);
+    let o = xmpc(&[&f, "--emit=source"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.windows(6).any(|w| w == b"\x93\xfa\x96\x7b\x8c\xea"));
+    assert!(o.stdout.windows(4).any(|w| w == b"\xc6\xfc\xcb\xdc"));
+}
+
+/// `/dev/zero` as a source was read forever.
+#[test]
+fn endless_source_is_refused() {
+    let o = xmpc(&["/dev/zero", "--lang=c", "--emit=source"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/dev/zero"), "{}", stderr(&o));
+}

@@ -41,7 +41,7 @@ pub fn load_profile(path: &Path) -> Result<Profile, String> {
     let text = String::from_utf8(bytes)
         .map_err(|e| format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
     Profile::from_json(&text)
-        .map_err(|e| format!("{}:{e} (not a valid xmpc-prof profile)", path.display()))
+        .map_err(|e| format!("{}:{e}", path.display()))
 }
 
 /// `xmpc prof report`: re-render the text report and draw the charts.

@@ -292,7 +292,7 @@ impl Profile {
     /// Sizes are checked before anything is allocated for them: `world_size` in
     /// `1..=MAX_WORLD`, every rank in `0..world_size`. Errors give `line:col`.
     pub fn from_json(text: &str) -> Result<Profile, String> {
-        let mut p: Profile = serde_json::from_str(text).map_err(|e| format!("{}:{}: {e}", e.line(), e.column()))?;
+        let mut p: Profile = serde_json::from_str(text).map_err(|e| format!("{}:{}: not an xmpc-prof profile: {e}", e.line(), e.column()))?;
         let at = |key: &str| {
             let off = text.find(&format!("\"{key}\"")).unwrap_or(0);
             let line = text[..off].matches('\n').count() + 1;
