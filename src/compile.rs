@@ -16,10 +16,10 @@ pub const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-l
 /// program); without it such a file comes out byte for byte.
 pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if unit.lang != Lang::C {
-        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     if !force && !xmpc_passes::xmp_c::needs_runtime(unit, text) {
-        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     emit_translated(unit, text, xmpc_passes::xmp_c::translate(unit, text))
 }
@@ -30,7 +30,7 @@ fn emit_translated(
     text: &str,
     edits: Result<Vec<xmpc_ir::Edit>, Vec<xmpc_ir::Diag>>,
 ) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
-    xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Err(e.to_string()))
+    xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Ok(vec![e.to_diag(unit.file)]))
 }
 
 /// The runtime include directory: `$XMPC_INCLUDE`, else the source tree's.
@@ -188,7 +188,7 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
 /// current directory, beside the `.mod` files, for files compiled later.
 pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_passes::xmp_f::needs_runtime(unit, text)) {
-        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     let find = |m: &str| {
         let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());

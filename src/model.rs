@@ -17,7 +17,7 @@ pub fn reload(cli: &Cli, name: &str, lang: Lang, text: &str, unit: &FileUnit, fi
         Failure::Input
     })?;
     let out = xmpc_backends::emit(unit, text, &edits).map_err(|e| {
-        eprintln!("error: {name}: {e}");
+        report(files, &[e.to_diag(unit.file)], cli.color);
         Failure::Input
     })?;
     let mut files = SimpleFiles::new();

@@ -115,7 +115,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         opts.times_name = Some("measured".into());
     }
     let sk = skel::skeletonize(&l.unit, &l.text, &opts).map_err(|d| diag_err(&l, d))?;
-    let out = xmpc_backends::emit(&l.unit, &l.text, &sk.edits).map_err(|e| fail(format!("{}: {e}", l.name)))?;
+    let out = xmpc_backends::emit(&l.unit, &l.text, &sk.edits).map_err(|e| diag_err(&l, vec![e.to_diag(l.unit.file)]))?;
     for r in &sk.report {
         eprintln!("xmpc: {}: {r}", l.name);
     }
@@ -154,7 +154,7 @@ fn instrumented(l: &Loaded, mode: InstrumentArg, simplify: bool) -> Result<Strin
     }
     let mut edits = blocks::instrument_except(&l.unit, &l.text, &map.blocks, m, &s.dropped)?;
     edits.extend(s.edits);
-    xmpc_backends::emit(&l.unit, &l.text, &edits).map_err(|e| vec![xmpc_ir::diag::Diagnostic::error().with_message(e.to_string())])
+    xmpc_backends::emit(&l.unit, &l.text, &edits).map_err(|e| vec![e.to_diag(l.unit.file)])
 }
 
 /// Extension for a generated source of this language.
@@ -283,7 +283,10 @@ fn run_args(cli: &Cli) -> Vec<String> {
 /// `--check`: the original (renamed only, LMPI payload mode) and the skeleton, both under
 /// LMPI's trace mode at `--np` ranks, must send the same messages in the same order.
 fn check(l: &Loaded, skeleton: &str, dir: &Path, cli: &Cli) -> Result<(), Failure> {
-    let renamed = xmpc_backends::emit(&l.unit, &l.text, &skel::rename_only(&l.unit, &l.text)).map_err(|e| fail(e.to_string()))?;
+    let renamed = xmpc_backends::emit(&l.unit, &l.text, &skel::rename_only(&l.unit, &l.text)).map_err(|e| {
+        report(&l.files, &[e.to_diag(l.unit.file)], cli.color);
+        Failure::Input
+    })?;
     let mut traces = Vec::new();
     for (tag, text) in [("original", renamed.as_str()), ("skeleton", skeleton)] {
         let exe = build_bsim(l, text, tag, dir, cli)?;

@@ -204,3 +204,16 @@ fn endless_source_is_refused() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("/dev/zero"), "{}", stderr(&o));
 }
+
+/// The 9-byte file `end mpi_r` under --skeletonize: "internal error: edits … overlap"
+/// (the `end` line was rewritten whole and as a `program` line, and renamed inside).
+#[test]
+fn main_program_without_program_statement_skeletonizes() {
+    let d = tempfile::tempdir().unwrap();
+    let f = write(d.path(), "e.f90", b"end mpi_r");
+    let out = d.path().join("s.f90");
+    let o = xmpc(&[&f, "--skeletonize", "-o", out.to_str().unwrap()]);
+    no_crash(&o);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "subroutine bsim_main_f\nend subroutine bsim_main_f");
+}
