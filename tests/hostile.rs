@@ -217,3 +217,53 @@ fn main_program_without_program_statement_skeletonizes() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "subroutine bsim_main_f\nend subroutine bsim_main_f");
 }
+
+/// `nodes p(-2)`, `p(0)`, `block(0)`, `cyclic(0)`, huge literals, `shadow a[-1]`,
+/// constant `on` references out of range and `reflect` of an array without shadow were
+/// accepted (and ran wrongly, or failed at run time at another line): located errors at
+/// translation time, the same in C and Fortran.
+#[test]
+fn literal_sizes_widths_and_references_are_checked() {
+    let d = tempfile::tempdir().unwrap();
+    let c = write(
+        d.path(),
+        "lit.c",
+        b"#pragma xmp nodes p(-2)\n#pragma xmp nodes q(0)\n#pragma xmp nodes r(4)\n#pragma xmp template t(0:99)\n#pragma xmp template u(1:0)\n#pragma xmp template w(0:99999999999999999999)\n#pragma xmp distribute t(cyclic(0)) onto r\ndouble a[100], b[100];\n#pragma xmp align a[i] with t(i)\n#pragma xmp align b[i] with t(i)\n#pragma xmp shadow a[-1]\nint main(void) {\n#pragma xmp reflect (b)\n#pragma xmp task on r(5)\n  { }\n#pragma xmp task on r(4)\n  { }\n#pragma xmp task on r[4]\n  { }\n  return 0;\n}\n",
+    );
+    let o = xmpc(&[&c, "--emit=source"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    for want in [
+        "XMP0110]: node set size `-2`",
+        "lit.c:1:21",
+        "node set size `0`",
+        "lit.c:2:21",
+        "template dimension `1:0` is empty",
+        "lit.c:6:26",
+        "`cyclic(0)`",
+        "lit.c:7:33",
+        "negative shadow width `-1`",
+        "lit.c:11:22",
+        "XMP0112]: `reflect` of `b`",
+        "lit.c:13:22",
+        "XMP0111]: `r(5)`",
+        "lit.c:14:23",
+        "`r[4]`",
+        "lit.c:18:23",
+    ] {
+        assert!(e.contains(want), "missing {want}:\n{e}");
+    }
+    assert!(!e.contains("lit.c:16:"), "r(4) is in range:\n{e}");
+    assert_eq!(e.matches("negative shadow width").count(), 1, "{e}");
+    let f = write(
+        d.path(),
+        "lit.f90",
+        b"program p\n!$xmp nodes p(-2)\n!$xmp nodes r(4)\n!$xmp template t(0:99)\n!$xmp distribute t(block(0)) onto r\n  real a(0:99), b(0:99)\n!$xmp align a(i) with t(i)\n!$xmp align b(i) with t(i)\n!$xmp shadow a(-1)\n!$xmp reflect (b)\n!$xmp task on r(5)\n!$xmp end task\nend program\n",
+    );
+    let o = xmpc(&[&f, "--emit=source"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    for want in ["lit.f90:2:15", "`block(0)`", "lit.f90:5:26", "lit.f90:9:16", "XMP0112", "lit.f90:10:16", "XMP0111", "lit.f90:11:17"] {
+        assert!(e.contains(want), "missing {want}:\n{e}");
+    }
+}
