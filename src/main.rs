@@ -181,8 +181,21 @@ enum Colour {
     Never,
 }
 
+/// Stack of the thread that does the work: the front end and the passes recurse over
+/// expression and statement trees, and a 40 kB line of `1 + 1 + ...` nests thousands
+/// deep (the main thread's 8 MiB overflowed: an abort, not a diagnostic). The memory is
+/// only reserved; pages are touched as the recursion goes.
+const WORK_STACK: usize = 1 << 30;
+
 fn main() -> ExitCode {
     xmpc_outfile::quiet_on_closed_pipe();
+    match std::thread::Builder::new().name("xmpc".into()).stack_size(WORK_STACK).spawn(real_main) {
+        Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
+        Err(_) => real_main(),
+    }
+}
+
+fn real_main() -> ExitCode {
     // `-std=c11` is a single-dash long option to C compilers.
     let args = std::env::args_os().map(|a| match a.to_str() {
         Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
