@@ -285,3 +285,31 @@ fn deeply_nested_long_lines_do_not_overflow_the_stack() {
         assert!(t.elapsed().as_secs() < 60, "{src}: {:?}", t.elapsed());
     }
 }
+
+/// Every input under testsuite/fuzz/regressions once crashed the compiler (a panic, an
+/// abort, an unlocated "internal error"); each goes through `--emit=source`,
+/// `--emit=blocks` and `--skeletonize` and must end with success or located errors.
+#[test]
+fn fuzz_regressions_replay() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/fuzz/regressions");
+    let d = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    for sub in ["c", "f90", "f"] {
+        for e in std::fs::read_dir(root.join(sub)).unwrap() {
+            let p = e.unwrap().path();
+            let src = p.to_str().unwrap();
+            let out = d.path().join(format!("skel.{sub}"));
+            for args in [vec![src, "--emit=source"], vec![src, "--emit=blocks"], vec![src, "--skeletonize", "-o", out.to_str().unwrap()]] {
+                let o = xmpc(&args);
+                no_crash(&o);
+                if o.status.code() == Some(1) {
+                    let e = stderr(&o);
+                    let name = p.file_name().unwrap().to_str().unwrap();
+                    assert!(e.contains(&format!("{name}:")), "{args:?}: unlocated:\n{e}");
+                }
+            }
+            n += 1;
+        }
+    }
+    assert!(n >= 9, "{n} regression inputs");
+}
