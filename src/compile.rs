@@ -16,10 +16,10 @@ pub const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-l
 /// program); without it such a file comes out byte for byte.
 pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if unit.lang != Lang::C {
-        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     if !force && !xmpc_passes::xmp_c::needs_runtime(unit, text) {
-        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     emit_translated(unit, text, xmpc_passes::xmp_c::translate(unit, text))
 }
@@ -30,7 +30,7 @@ fn emit_translated(
     text: &str,
     edits: Result<Vec<xmpc_ir::Edit>, Vec<xmpc_ir::Diag>>,
 ) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
-    xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Err(e.to_string()))
+    xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Ok(vec![e.to_diag(unit.file)]))
 }
 
 /// The runtime include directory: `$XMPC_INCLUDE`, else the source tree's.
@@ -194,7 +194,7 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
 /// current directory, beside the `.mod` files, for files compiled later.
 pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_passes::xmp_f::needs_runtime(unit, text)) {
-        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Err(e.to_string()));
+        return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     let find = |m: &str| {
         let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());
@@ -220,11 +220,7 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
 static XMPMODS: std::sync::Mutex<std::collections::BTreeMap<String, String>> = std::sync::Mutex::new(std::collections::BTreeMap::new());
 
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    std::io::Write::write_all(&mut tmp, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    tmp.persist(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(())
+    xmpc_outfile::write(path, bytes)
 }
 
 /// The MPI Fortran compiler: `$XMPC_FC`, else `mpif90`.

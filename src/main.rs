@@ -5,6 +5,7 @@ mod model;
 mod psim_cmd;
 mod psim_probe;
 mod skel;
+mod source;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -203,7 +204,21 @@ enum Colour {
     Never,
 }
 
+/// Stack of the thread that does the work: the front end and the passes recurse over
+/// expression and statement trees, and a 40 kB line of `1 + 1 + ...` nests thousands
+/// deep (the main thread's 8 MiB overflowed: an abort, not a diagnostic). The memory is
+/// only reserved; pages are touched as the recursion goes.
+const WORK_STACK: usize = 1 << 30;
+
 fn main() -> ExitCode {
+    xmpc_outfile::quiet_on_closed_pipe();
+    match std::thread::Builder::new().name("xmpc".into()).stack_size(WORK_STACK).spawn(real_main) {
+        Ok(h) => h.join().unwrap_or(ExitCode::from(101)),
+        Err(_) => real_main(),
+    }
+}
+
+fn real_main() -> ExitCode {
     // `xmpc --show-env[=c|fortran]`: the variables Omni's `xmpcc --show-env` prints,
     // which Omni's Makefiles read (the drop-in commands pass it on).
     if let Some(a) = std::env::args().nth(1).filter(|a| a == "--show-env" || a.starts_with("--show-env=")) {
@@ -310,6 +325,12 @@ fn is_object(p: &Path) -> bool {
 }
 
 fn run(cli: &Cli) -> Result<(), Failure> {
+    // `xmpc a.c -o a.c` would replace the source with its translation.
+    if let Some(o) = &cli.output {
+        let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).chain(cli.times.as_deref()).collect();
+        xmpc_outfile::check_not_input(o, &inputs).map_err(Failure::Usage)?;
+        xmpc_outfile::check_target(o).map_err(Failure::Usage)?;
+    }
     if cli.blocks && !skel::wanted(cli) {
         return model::run(cli);
     }
@@ -414,25 +435,10 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     }
 }
 
-/// Moves a finished file into place (copy + rename in the destination directory, so a
-/// failure never leaves a half-written output).
+/// Moves a finished file (an object, a linked executable) into place under the output
+/// policy of `xmpc_outfile`.
 fn persist(from: &Path, to: &Path) -> Result<(), String> {
-    let bytes = std::fs::read(from).map_err(|e| format!("cannot read '{}': {e}", from.display()))?;
-    let dir = match to.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))?;
-    tmp.write_all(&bytes).map_err(|e| format!("cannot write '{}': {e}", to.display()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if let Ok(m) = std::fs::metadata(from) {
-            let _ = std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(m.permissions().mode()));
-        }
-    }
-    tmp.persist(to).map_err(|e| format!("cannot write '{}': {}", to.display(), e.error))?;
-    Ok(())
+    xmpc_outfile::install(from, to)
 }
 
 /// The language of an input file (`--lang` or its extension).
@@ -466,13 +472,8 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
             Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)"))
         })?,
     };
-    let bytes = std::fs::read(path).map_err(|e| {
-        eprintln!("error: cannot read '{name}': {e}");
-        Failure::Input
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let off = e.utf8_error().valid_up_to();
-        eprintln!("error: '{name}' is not UTF-8 (first bad byte at offset {off}); convert it, e.g. `iconv -f SHIFT_JIS -t UTF-8`");
+    let text = source::read(path).map_err(|e| {
+        eprintln!("error: {e}");
         Failure::Input
     })?;
 
@@ -557,19 +558,14 @@ fn report(files: &SimpleFiles<String, String>, diags: &[Diag], colour: Colour) {
     }
 }
 
-/// Writes `out` to `path` atomically (temporary file in the same directory, then
-/// rename), so an error never leaves a half-written file; `None` writes to stdout.
+/// Writes `out` to `path` under the output policy of `xmpc_outfile` (beside the target
+/// and renamed, never through a link, FIFO or device); `None` writes to stdout. Bytes
+/// of the source that were not UTF-8 come out as they were (`source::restore`).
 fn write_output(path: Option<&Path>, out: &str) -> Result<(), String> {
+    let bytes = source::restore(out);
     let Some(path) = path else {
         let mut so = std::io::stdout().lock();
-        return so.write_all(out.as_bytes()).map_err(|e| format!("cannot write to standard output: {e}"));
+        return so.write_all(&bytes).and_then(|_| so.flush()).map_err(|e| format!("cannot write to standard output: {e}"));
     };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))?;
-    tmp.write_all(out.as_bytes()).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
-    tmp.persist(path).map_err(|e| format!("cannot write '{}': {}", path.display(), e.error))?;
-    Ok(())
+    xmpc_outfile::write(path, &bytes)
 }

@@ -17,7 +17,7 @@ pub fn reload(cli: &Cli, name: &str, lang: Lang, text: &str, unit: &FileUnit, fi
         Failure::Input
     })?;
     let out = xmpc_backends::emit(unit, text, &edits).map_err(|e| {
-        eprintln!("error: {name}: {e}");
+        report(files, &[e.to_diag(unit.file)], cli.color);
         Failure::Input
     })?;
     let mut files = SimpleFiles::new();
@@ -38,8 +38,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     let path: &Path = &cli.file[0];
     let name = path.display().to_string();
     let lang = source_lang(cli, path).ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?;
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("error: cannot read '{name}': {e}");
+    let text = super::source::read(path).map_err(|e| {
+        eprintln!("error: {e}");
         Failure::Input
     })?;
     let mut files = SimpleFiles::new();

@@ -58,7 +58,7 @@ fn fail(msg: String) -> Failure {
 fn load(cli: &Cli, path: &Path) -> Result<Loaded, Failure> {
     let name = path.display().to_string();
     let lang = source_lang(cli, path).ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?;
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read '{name}': {e}")))?;
+    let text = super::source::read(path).map_err(fail)?;
     let mut files = SimpleFiles::new();
     let file = files.add(name.clone(), text.clone());
     let parsed = xmpc_frontend::parse_source(file, &name, &text, lang);
@@ -126,7 +126,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         opts.times_name = Some("measured".into());
     }
     let sk = skel::skeletonize(&l.unit, &l.text, &opts).map_err(|d| diag_err(&l, d))?;
-    let out = xmpc_backends::emit(&l.unit, &l.text, &sk.edits).map_err(|e| fail(format!("{}: {e}", l.name)))?;
+    let out = xmpc_backends::emit(&l.unit, &l.text, &sk.edits).map_err(|e| diag_err(&l, vec![e.to_diag(l.unit.file)]))?;
     for r in &sk.report {
         eprintln!("xmpc: {}: {r}", l.name);
     }
@@ -169,7 +169,7 @@ fn instrumented(l: &Loaded, mode: InstrumentArg, simplify: bool) -> Result<Strin
     }
     let mut edits = blocks::instrument_except(&l.unit, &l.text, &map.blocks, m, &s.dropped)?;
     edits.extend(s.edits);
-    xmpc_backends::emit(&l.unit, &l.text, &edits).map_err(|e| vec![xmpc_ir::diag::Diagnostic::error().with_message(e.to_string())])
+    xmpc_backends::emit(&l.unit, &l.text, &edits).map_err(|e| vec![e.to_diag(l.unit.file)])
 }
 
 /// Extension for a generated source of this language.
@@ -261,7 +261,7 @@ fn build_with(pre: &[PathBuf], src: &Path, lang: Lang, exe: &Path, libs: &[PathB
 fn build_instrumented(l: &Loaded, text: &str, dir: &Path, cli: &Cli) -> Result<PathBuf, Failure> {
     let lib = find_lib("libxmpc_mpiete.a", "build it with `cargo build -p xmpc-mpiete-rt`")?;
     let src = dir.join(format!("instrumented.{}", ext(l.unit.lang)));
-    std::fs::write(&src, text).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    std::fs::write(&src, super::source::restore(text)).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
     let exe = dir.join("instrumented");
     build(&src, l.unit.lang, &exe, &[lib], &[], &[], cli)?;
     Ok(exe)
@@ -298,7 +298,10 @@ fn run_args(cli: &Cli) -> Vec<String> {
 /// `--check`: the original (renamed only, LMPI payload mode) and the skeleton, both under
 /// LMPI's trace mode at `--np` ranks, must send the same messages in the same order.
 fn check(l: &Loaded, skeleton: &str, dir: &Path, cli: &Cli) -> Result<(), Failure> {
-    let renamed = xmpc_backends::emit(&l.unit, &l.text, &skel::rename_only(&l.unit, &l.text)).map_err(|e| fail(e.to_string()))?;
+    let renamed = xmpc_backends::emit(&l.unit, &l.text, &skel::rename_only(&l.unit, &l.text)).map_err(|e| {
+        report(&l.files, &[e.to_diag(l.unit.file)], cli.color);
+        Failure::Input
+    })?;
     let mut traces = Vec::new();
     for (tag, text) in [("original", renamed.as_str()), ("skeleton", skeleton)] {
         let exe = build_bsim(l, text, tag, dir, cli)?;
@@ -350,7 +353,7 @@ fn build_bsim(l: &Loaded, text: &str, tag: &str, dir: &Path, cli: &Cli) -> Resul
     let inc = bsim_include();
     let extra: &[&str] = if l.unit.lang.is_fortran() { &["-fopenmp", "-frecursive"] } else { &["-pthread"] };
     let src = dir.join(format!("{tag}.{}", ext(l.unit.lang)));
-    std::fs::write(&src, text).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
+    std::fs::write(&src, super::source::restore(text)).map_err(|e| fail(format!("cannot write {}: {e}", src.display())))?;
     let exe = dir.join(tag);
     let pre: Vec<PathBuf> = if l.unit.lang.is_fortran() { vec![lmpi_module(dir, &inc)?] } else { vec![] };
     build_with(&pre, &src, l.unit.lang, &exe, &[main, lib], &[inc], extra, cli)?;

@@ -31,6 +31,20 @@ impl fmt::Display for EmitError {
 
 impl std::error::Error for EmitError {}
 
+impl EmitError {
+    /// The error as a located diagnostic (XMP0900) on the first span involved, so even
+    /// an internal error shows `file:line:col`.
+    pub fn to_diag(&self, file: usize) -> xmpc_ir::Diag {
+        let (span, label) = match *self {
+            EmitError::OverlappingEdits(a, _) => (a, "two rewrites of this text overlap"),
+            EmitError::OutOfBounds(s, n) => (Span::new(s.start.min(n), s.start.min(n)), "a rewrite points past the end of the file"),
+            EmitError::ItemsOutOfOrder(a, _) => (a, "the front end lost track of the text here"),
+        };
+        xmpc_ir::diag::error("XMP0900", self, file, span, label)
+            .with_notes(vec!["this is a bug in xmpc, not in the program: please report it with this file".into()])
+    }
+}
+
 /// Emits `unit` (parsed from `src`) with `edits` applied.
 ///
 /// The output is assembled from the IR: the text between top-level items, then each

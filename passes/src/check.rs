@@ -47,6 +47,8 @@ pub fn check(unit: &FileUnit, src: &str) -> Vec<Diag> {
             _ => {}
         }
     }
+    // Sizes, widths and constant references (passes/src/literals.rs).
+    c.diags.extend(crate::literals::check(unit, src));
     c.diags
 }
 

@@ -3,6 +3,7 @@
 
 pub mod blocks;
 pub mod check;
+pub mod literals;
 pub mod mpiete;
 pub mod xmp_c;
 pub mod skel;

@@ -710,9 +710,21 @@ pub fn listing_json(name: &str, src: &str, blocks: &[Block]) -> String {
 }
 
 /// 1-based line and column (in characters) of a byte offset.
+/// An offset inside a multi-byte character counts as that character's start.
 pub fn line_col(text: &str, off: usize) -> (usize, usize) {
-    let before = &text[..off.min(text.len())];
+    let before = &text[..floor_char(text, off)];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
     (line, col)
+}
+
+/// The largest character boundary of `text` at or before `off` (clamped to its length):
+/// a byte offset one before a span's end can fall inside a multi-byte character of a
+/// comment or string (`str::floor_char_boundary` is not stable yet).
+pub fn floor_char(text: &str, off: usize) -> usize {
+    let mut o = off.min(text.len());
+    while !text.is_char_boundary(o) {
+        o -= 1;
+    }
+    o
 }

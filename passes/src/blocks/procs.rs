@@ -23,9 +23,13 @@ impl Procs {
         let funcs: Vec<&Function> = unit.functions();
         let mut p = Procs { lang: Some(lang), ..Default::default() };
         // Optimistic start (nothing written), grown until stable.
+        // Two procedures of one name (an error for the C or Fortran compiler, but the
+        // blocks are still asked for) share one entry, as long as the longer one.
         for g in &funcs {
-            let uses = g.params.iter().map(|_| ArgUse::ReadOnly).collect();
-            p.args.insert(norm(&g.name), uses);
+            let uses = p.args.entry(norm(&g.name)).or_default();
+            if uses.len() < g.params.len() {
+                uses.resize(g.params.len(), ArgUse::ReadOnly);
+            }
             p.globals.insert(norm(&g.name), HashSet::new());
         }
         for _ in 0..funcs.len() + 2 {

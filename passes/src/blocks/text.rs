@@ -5,11 +5,12 @@ use xmpc_ir::{Edit, Lang, Span};
 
 /// Start of the line holding `pos`.
 pub fn line_start(src: &str, pos: usize) -> usize {
-    src[..pos].rfind('\n').map_or(0, |p| p + 1)
+    src[..super::floor_char(src, pos)].rfind('\n').map_or(0, |p| p + 1)
 }
 
 /// Offset just after the newline ending the line holding `pos` (or the text end).
 pub fn next_line(src: &str, pos: usize) -> usize {
+    let pos = super::floor_char(src, pos);
     src[pos..].find('\n').map_or(src.len(), |p| pos + p + 1)
 }
 

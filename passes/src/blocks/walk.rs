@@ -9,7 +9,7 @@ pub fn is_mpi(name: &str, lang: Lang) -> bool {
     let mpi = if lang == Lang::C {
         name.starts_with("MPI_")
     } else {
-        name.len() > 4 && name[..4].eq_ignore_ascii_case("mpi_")
+        name.len() > 4 && name.as_bytes()[..4].eq_ignore_ascii_case(b"mpi_")
     };
     // `mpiete_allreduce` etc. from the MPIETE modelling transform communicate too
     mpi || crate::mpiete::is_p2p_collective(name)

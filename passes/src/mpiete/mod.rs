@@ -335,7 +335,9 @@ fn fcall(name: &str, args: &[String], ind: usize, fixed: bool) -> String {
 
 /// `mpiete_<collective>`: a call the transform made (any case).
 pub fn is_p2p_collective(name: &str) -> bool {
-    name.len() > 7 && name[..7].eq_ignore_ascii_case("mpiete_") && COLLECTIVES.iter().any(|c| name[7..].eq_ignore_ascii_case(c))
+    // bytes, not `str` slices: a name may hold a multi-byte character
+    let b = name.as_bytes();
+    b.len() > 7 && b[..7].eq_ignore_ascii_case(b"mpiete_") && COLLECTIVES.iter().any(|c| b[7..].eq_ignore_ascii_case(c.as_bytes()))
 }
 
 /// Names of the MPI routines the transform rewrites (for documentation and tests).

@@ -107,6 +107,10 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     // memory cut comments out would land in or before the comment: drop them.
     edits.retain(|e| !(e.span.is_empty() && mem.iter().any(|m| !m.span.is_empty() && m.span.start <= e.span.start && e.span.start < m.span.end)));
     edits.extend(mem);
+    // An insertion strictly inside a text another edit replaces whole (a rename inside
+    // the `end program` line that becomes `end subroutine bsim_main_f`) is dropped.
+    let whole: Vec<Span> = edits.iter().filter(|e| !e.span.is_empty()).map(|e| e.span).collect();
+    edits.retain(|e| !(e.span.is_empty() && whole.iter().any(|w| w.start < e.span.start && e.span.start < w.end)));
     Ok(Skeleton { edits, blocks: map.blocks, report, notes })
 }
 

@@ -71,7 +71,7 @@ pub fn rename(src: &str, lang: Lang, skip: &[Span]) -> Vec<Edit> {
         if inside(skip, sp.start) {
             continue;
         }
-        let is_mpi = if lang == Lang::C { t.starts_with("MPI_") } else { t.len() > 4 && t[..4].eq_ignore_ascii_case("mpi_") };
+        let is_mpi = if lang == Lang::C { t.starts_with("MPI_") } else { t.len() > 4 && t.as_bytes()[..4].eq_ignore_ascii_case(b"mpi_") };
         if is_mpi {
             // Keep the user's case: `MPI_` → `LMPI_`, `mpi_` → `lmpi_`.
             let l = if t.as_bytes()[0].is_ascii_lowercase() { "l" } else { "L" };

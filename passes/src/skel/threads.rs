@@ -77,7 +77,13 @@ fn f_edits(unit: &FileUnit, src: &str) -> Vec<Edit> {
                 // `program name` line → `subroutine bsim_main_f`; the `end` line likewise.
                 let first_end = text::next_line(src, f.span.start);
                 let head = src[f.span.start..first_end].trim_end();
-                out.push(Edit::replace(Span::new(f.span.start, f.span.start + head.len()), "subroutine bsim_main_f"));
+                let has_program = head.trim_start().get(..7).is_some_and(|w| w.eq_ignore_ascii_case("program"));
+                if has_program {
+                    out.push(Edit::replace(Span::new(f.span.start, f.span.start + head.len()), "subroutine bsim_main_f"));
+                } else {
+                    // a main program without a `program` statement (it may be just `end`)
+                    out.push(Edit::insert(f.span.start, "subroutine bsim_main_f\n"));
+                }
                 let last_start = text::line_start(src, f.span.end.saturating_sub(1));
                 let tail = src[last_start..f.span.end].trim_end();
                 let lead = tail.len() - tail.trim_start().len();

@@ -1367,7 +1367,12 @@ impl<'a> Tr<'a> {
     /// runtime's block is not freed).
     fn allocate(&mut self, s: &Stmt, k: usize, dealloc: bool, u: &mut Unit) {
         let end = self.stmt_end(s.span.start);
-        let text = self.src[s.span.start + k..end].to_string();
+        // A statement the front end could not delimit (found by fuzzing: its end before
+        // its keyword) is refused where it is, not sliced backwards.
+        let Some(text) = self.src.get(s.span.start + k..end).map(str::to_string) else {
+            self.err("XMP0403", s.span, "this `allocate`/`deallocate` statement could not be read", "not understood");
+            return;
+        };
         let (Some(open), Some(close)) = (text.find('('), text.rfind(')')) else { return };
         let inner = &text[open + 1..close];
         let objs = split_top(inner);

@@ -29,7 +29,7 @@ pub struct RunArgs {
     /// The skeleton executable.
     pub exe: PathBuf,
     /// Number of simulated ranks (`-np N` is accepted too).
-    #[arg(long = "np", short = 'n', default_value_t = 1)]
+    #[arg(long = "np", short = 'n', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_NP))]
     pub np: u32,
     /// Platform file (TOML); default: 1 us latency, 10 GB/s.
     #[arg(long)]
@@ -102,6 +102,9 @@ pub struct CalibrateArgs {
     pub split: u64,
 }
 
+/// The most ranks `bsim run` simulates (each is a thread with its own stack).
+pub const MAX_NP: i64 = 1 << 20;
+
 /// Entry of `xmpc bsim`; returns the process exit code.
 pub fn run(cmd: &BsimCmd) -> i32 {
     let r = match cmd {
@@ -131,9 +134,15 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if !a.exe.is_file() {
         return Err(format!("{}: no such executable", a.exe.display()));
     }
+    // Output paths are checked before the run (docs/diagnostics.md, output policy):
+    // an existing directory, not a link/FIFO/device, not the skeleton itself.
     for p in [&a.gantt, &a.trace_json].into_iter().flatten() {
-        if let Some(d) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+        let d = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !d.is_dir() {
+            return Ok(usage(format!("{}: directory '{}' does not exist", p.display(), d.display())));
+        }
+        if let Err(e) = xmpc_outfile::check_target(p).and_then(|_| xmpc_outfile::check_not_input(p, &[&a.exe])) {
+            return Ok(usage(e));
         }
     }
     let exe = if a.exe.components().count() == 1 {
@@ -381,4 +390,10 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
         a.split
     );
     Ok(())
+}
+
+/// A bad command-line value: reported here, exit status 2.
+fn usage(msg: String) -> i32 {
+    eprintln!("error: {msg}");
+    2
 }

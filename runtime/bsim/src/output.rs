@@ -65,21 +65,10 @@ pub struct Report {
     pub ranks: Vec<RankReport>,
 }
 
+/// Writes under the output policy of `xmpc_outfile` (beside the target and renamed;
+/// never through a link, FIFO or device).
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, data).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("{}: cannot write: {e}", path.display())
-    })
+    xmpc_outfile::write(path, data)
 }
 
 pub fn build_report(

@@ -56,7 +56,7 @@ pub struct PredictArgs {
     /// Draw each block execution's time from a gamma law with the measured mean and
     /// spread (`sd_s` in the compute data) instead of using the mean, and average
     /// REPLAYS such replays: predicts the waiting that jitter between ranks causes.
-    #[arg(long, value_name = "REPLAYS", num_args = 0..=1, default_missing_value = "16")]
+    #[arg(long, value_name = "REPLAYS", num_args = 0..=1, default_missing_value = "16", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub jitter: Option<u32>,
     /// Seed of the first jittered replay (replay k uses seed + k).
     #[arg(long, default_value_t = 1, requires = "jitter")]
@@ -257,19 +257,10 @@ fn predict(a: &PredictArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes a file through a temporary file in the same directory.
+/// Writes a file under the output policy of `xmpc_outfile` (beside the target and
+/// renamed; never through a link, FIFO or device).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| format!("cannot create a file in '{}': {e}", dir.display()))?;
-    tmp.write_all(bytes)
-        .map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
-    tmp.persist(path)
-        .map_err(|e| format!("cannot write '{}': {}", path.display(), e.error))?;
-    Ok(())
+    xmpc_outfile::write(path, bytes)
 }
 
 fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {

@@ -34,9 +34,17 @@ pub struct BlockTimes {
     pub blocks: Vec<BlockTime>,
 }
 
+/// The largest data file read (an endless input such as `/dev/zero` is refused).
+pub const MAX_DATA_BYTES: u64 = 256 << 20;
+/// The largest block id and rank count a compute data file may give (the predictor's
+/// tables are dense in both).
+pub const MAX_BLOCK_ID: u32 = 1 << 20;
+pub const MAX_RANKS: usize = 1 << 20;
+
 fn read_json<T: for<'a> Deserialize<'a>>(path: &Path, what: &str) -> Result<T, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {what} '{}': {e}", path.display()))?;
+    let bytes = xmpc_outfile::read_bounded(path, MAX_DATA_BYTES).map_err(|e| format!("{what}: {e}"))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("{}: {what} is not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
     serde_json::from_str(&text).map_err(|e| {
         format!(
             "{}:{}:{}: not valid {what}: {e}",
@@ -57,7 +65,13 @@ impl BlockTimes {
                 b.format
             ));
         }
+        if b.ranks > MAX_RANKS {
+            return Err(format!("{}: ranks {} is out of range (at most {MAX_RANKS})", path.display(), b.ranks));
+        }
         for blk in &b.blocks {
+            if blk.id > MAX_BLOCK_ID {
+                return Err(format!("{}: block id {} is out of range (at most {MAX_BLOCK_ID})", path.display(), blk.id));
+            }
             if !(blk.mean_s.is_finite() && blk.mean_s >= 0.0) {
                 return Err(format!(
                     "{}: block {}: mean_s {} is not a time",

@@ -378,11 +378,10 @@ impl Config {
 
     pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
         let f = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            file: f.clone(),
-            field: String::new(),
-            msg: e.to_string(),
-        })?;
+        // bounded: an endless input (`/dev/zero`) is refused, not read forever
+        let text = xmpc_outfile::read_bounded(path, 64 << 20)
+            .and_then(|b| String::from_utf8(b).map_err(|e| format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to())))
+            .map_err(|msg| ConfigError { file: f.clone(), field: String::new(), msg })?;
         let mut c = Config::from_toml(&text, &f)?;
         c.base_dir = path.parent().map(|p| p.to_path_buf());
         Ok(c)

@@ -71,18 +71,38 @@ enum Cmd {
     SimgridPlatform { config: PathBuf },
 }
 
+/// The most ranks `run -n` simulates (2^20; every rank has its own state).
+const MAX_RANKS: u32 = 1 << 20;
+
+/// Why a command failed: a bad command-line value (exit 2) or bad input/run (exit 1).
+enum Fail {
+    Usage(String),
+    Input(String),
+}
+
+impl From<String> for Fail {
+    fn from(e: String) -> Fail {
+        Fail::Input(e)
+    }
+}
+
 fn main() -> ExitCode {
+    xmpc_outfile::quiet_on_closed_pipe();
     let cli = Cli::parse();
     match real_main(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Fail::Usage(e)) => {
+            eprintln!("xmpc-nsim: error: {e}");
+            ExitCode::from(2)
+        }
+        Err(Fail::Input(e)) => {
             eprintln!("xmpc-nsim: error: {e}");
             ExitCode::FAILURE
         }
     }
 }
 
-fn real_main(cli: Cli) -> Result<(), String> {
+fn real_main(cli: Cli) -> Result<(), Fail> {
     match cli.cmd {
         Cmd::Run {
             config,
@@ -96,14 +116,24 @@ fn real_main(cli: Cli) -> Result<(), String> {
             brief,
             quiet,
         } => {
+            let pat = Pattern::parse(&pattern).map_err(|e| Fail::Usage(format!("--pattern: {e}")))?;
+            if let Some(n) = ranks {
+                if n == 0 || n > MAX_RANKS {
+                    return Err(Fail::Usage(format!("-n {n}: the number of ranks must be in 1..={MAX_RANKS}")));
+                }
+            }
+            let outs: Vec<PathBuf> = json.iter().cloned().chain(csv.iter().flat_map(|p| [suffixed(p, "series.csv"), suffixed(p, "nodes.csv")])).collect();
+            for o in &outs {
+                xmpc_outfile::check_not_input(o, &[&config]).and_then(|_| xmpc_outfile::check_target(o)).map_err(Fail::Usage)?;
+            }
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
-            let pat = Pattern::parse(&pattern)?;
             let n = ranks.unwrap_or_else(|| cfg.num_nodes());
+            pat.check(n).map_err(|e| Fail::Usage(format!("--pattern: {e}")))?;
             let mut sim = Simulation::new(&cfg, n, threads).map_err(|e| e.to_string())?;
             sim.progress = !quiet;
             sim.set_programs(pat.programs(n));
             let topo = sim.topo().clone();
-            let r = sim.run()?;
+            let r = sim.run().map_err(Fail::Input)?;
             let rep = Report::new(&r, &topo);
             if brief {
                 println!(
@@ -118,20 +148,20 @@ fn real_main(cli: Cli) -> Result<(), String> {
             } else {
                 print!("{}", rep.summary());
             }
+            let mut files = Vec::new();
             if let Some(p) = json {
-                std::fs::write(&p, rep.to_json()).map_err(|e| format!("{}: {e}", p.display()))?;
+                files.push((p, rep.to_json().into_bytes()));
             }
             if let Some(p) = csv {
-                let s = format!("{}.series.csv", p.display());
-                std::fs::write(&s, rep.series_csv()).map_err(|e| format!("{s}: {e}"))?;
-                let s = format!("{}.nodes.csv", p.display());
-                std::fs::write(&s, rep.nodes_csv()).map_err(|e| format!("{s}: {e}"))?;
+                files.push((suffixed(&p, "series.csv"), rep.series_csv().into_bytes()));
+                files.push((suffixed(&p, "nodes.csv"), rep.nodes_csv().into_bytes()));
             }
+            xmpc_outfile::write_all(&files)?;
             if let Some(p) = svg {
-                xmpc_nsim::plot::figure11(&rep, &p, xmpc_nsim::plot::Format::Svg)?;
+                xmpc_nsim::plot::figure11(&rep, &p, xmpc_nsim::plot::Format::Svg).map_err(Fail::Input)?;
             }
             if let Some(p) = png {
-                xmpc_nsim::plot::figure11(&rep, &p, xmpc_nsim::plot::Format::Png)?;
+                xmpc_nsim::plot::figure11(&rep, &p, xmpc_nsim::plot::Format::Png).map_err(Fail::Input)?;
             }
             Ok(())
         }
@@ -154,15 +184,22 @@ fn real_main(cli: Cli) -> Result<(), String> {
             dst,
             bytes,
         } => {
+            let b = xmpc_nsim::patterns::parse_size(&bytes)
+                .filter(|&b| b <= xmpc_nsim::patterns::MAX_BYTES)
+                .ok_or_else(|| Fail::Usage(format!("--bytes {bytes}: expected a size up to 1T such as 1024, 64K, 1M")))?;
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
-            let b = xmpc_nsim::patterns::parse_size(&bytes).ok_or("bad --bytes")?;
             let n = cfg.num_nodes();
+            for (k, r) in [("--src", src), ("--dst", dst)] {
+                if r >= n {
+                    return Err(Fail::Usage(format!("{k} {r}: not a rank of this {n}-node machine (0..{n})")));
+                }
+            }
             let mut sim = Simulation::new(&cfg, n, 1).map_err(|e| e.to_string())?;
             let topo = sim.topo().clone();
             let (s, d) = (sim.rank_node(src), sim.rank_node(dst));
             let pat = Pattern::Message { src, dst, bytes: b };
             sim.set_programs(pat.programs(n));
-            let r = sim.run()?;
+            let r = sim.run().map_err(Fail::Input)?;
             let a = xmpc_nsim::engine::analytic_latency(&cfg, &topo, s, d, b);
             println!(
                 "simulated {} ps, analytic {} ps, routers on path {}",
@@ -174,8 +211,13 @@ fn real_main(cli: Cli) -> Result<(), String> {
         }
         Cmd::SimgridPlatform { config } => {
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
-            print!("{}", xmpc_nsim::report::simgrid_platform(&cfg)?);
+            print!("{}", xmpc_nsim::report::simgrid_platform(&cfg).map_err(Fail::Input)?);
             Ok(())
         }
     }
+}
+
+/// `PREFIX.suffix` (the CSV outputs of `--csv PREFIX`).
+fn suffixed(p: &std::path::Path, suffix: &str) -> PathBuf {
+    PathBuf::from(format!("{}.{suffix}", p.display()))
 }

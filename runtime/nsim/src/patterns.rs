@@ -35,7 +35,20 @@ pub enum Pattern {
     Shift { shift: u32, bytes: u64 },
 }
 
+/// The largest message a pattern may send (1 TiB).
+pub const MAX_BYTES: u64 = 1 << 40;
+
 impl Pattern {
+    /// Checks the ranks a pattern names against the number of ranks.
+    pub fn check(&self, nranks: u32) -> Result<(), String> {
+        let within = |k: &str, r: u32| if r < nranks { Ok(()) } else { Err(format!("`{k}={r}` is not a rank (0..{nranks})")) };
+        match *self {
+            Pattern::Message { src, dst, .. } => within("src", src).and(within("dst", dst)),
+            Pattern::HotSpot { dst, .. } => within("dst", dst),
+            _ => Ok(()),
+        }
+    }
+
     /// Parse `name:key=value,...`, e.g. `ring:bytes=1048576,loops=5`.
     pub fn parse(s: &str) -> Result<Pattern, String> {
         let (name, args) = s.split_once(':').unwrap_or((s, ""));
@@ -46,11 +59,18 @@ impl Pattern {
                 .ok_or_else(|| format!("bad pattern argument `{a}` (key=value)"))?;
             kv.insert(k.trim().to_string(), v.trim().to_string());
         }
+        // Every size is bounded here, before anything is allocated for it: message
+        // sizes by MAX_BYTES (so packet counts fit), counts and ranks by u32.
         let num = |k: &str, d: u64| -> Result<u64, String> {
-            match kv.get(k) {
-                None => Ok(d),
-                Some(v) => parse_size(v).ok_or_else(|| format!("bad value `{v}` for `{k}`")),
+            let v = match kv.get(k) {
+                None => return Ok(d),
+                Some(v) => parse_size(v).ok_or_else(|| format!("bad value `{v}` for `{k}` (a size such as 1024, 64K, 1M)"))?,
+            };
+            let max = if k == "bytes" { MAX_BYTES } else if k == "seed" { u64::MAX } else { u32::MAX as u64 };
+            if v > max {
+                return Err(format!("`{k}={v}` is too large (at most {max})"));
             }
+            Ok(v)
         };
         let p = match name {
             "ring" => Pattern::RandomRing { bytes: num("bytes", 1 << 20)?, loops: num("loops", 5)? as u32, seed: num("seed", 1)? },
@@ -193,7 +213,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
     } else {
         (s, 1)
     };
-    n.trim().parse::<u64>().ok().map(|v| v * m)
+    n.trim().parse::<u64>().ok().and_then(|v| v.checked_mul(m))
 }
 
 /// Fisher–Yates permutation of 0..p with SplitMix64.

@@ -28,11 +28,8 @@ pub fn figure11(rep: &Report, prefix: &Path, fmt: Format) -> Result<(), String> 
             Format::Svg => svg.into_bytes(),
             Format::Png => rasterize(&svg).map_err(|e| format!("{path}: {e}"))?,
         };
-        // write beside and rename: never a half-written picture
-        let tmp = format!("{path}.tmp");
-        std::fs::write(&tmp, bytes)
-            .and_then(|_| std::fs::rename(&tmp, &path))
-            .map_err(|e| format!("{path}: {e}"))?;
+        // beside and renamed (never a half-written picture), never through a link
+        xmpc_outfile::write(std::path::Path::new(&path), &bytes)?;
     }
     Ok(())
 }

@@ -17,30 +17,34 @@ pub enum Format {
     Png,
 }
 
-/// Draw all charts; returns the files written.
+/// Draw all charts in memory; returns the files to write (path, bytes), so that the
+/// caller writes them all or none.
 pub fn draw_all(
     p: &Profile,
     dir: &Path,
     stem: &str,
     fmt: Format,
     top: usize,
-) -> Result<Vec<PathBuf>, String> {
+) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
     let t = dir.join(format!("{stem}_time.svg"));
     let h = dir.join(format!("{stem}_sizes.svg"));
-    if fmt == Format::Svg || !t.exists() || !h.exists() {
-        time_chart(SVGBackend::new(&t, (900, 520)).into_drawing_area(), p, top)?;
-        hist_chart(SVGBackend::new(&h, (900, 520)).into_drawing_area(), p)?;
-    }
+    let (mut ts, mut hs) = (String::new(), String::new());
+    time_chart(SVGBackend::with_string(&mut ts, (900, 520)).into_drawing_area(), p, top)?;
+    hist_chart(SVGBackend::with_string(&mut hs, (900, 520)).into_drawing_area(), p)?;
     match fmt {
-        Format::Svg => Ok(vec![t, h]),
+        Format::Svg => Ok(vec![(t, ts.into_bytes()), (h, hs.into_bytes())]),
         Format::Png => {
+            let work = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
             let mut v = Vec::new();
-            for svg in [&t, &h] {
-                let png = svg.with_extension("png");
+            for (svg, text) in [(&t, &ts), (&h, &hs)] {
+                let name = svg.file_name().unwrap_or_default();
+                let tmp_svg = work.path().join(name);
+                let tmp_png = tmp_svg.with_extension("png");
+                std::fs::write(&tmp_svg, text).map_err(|e| format!("{}: {e}", tmp_svg.display()))?;
                 let st = std::process::Command::new("rsvg-convert")
                     .arg("-o")
-                    .arg(&png)
-                    .arg(svg)
+                    .arg(&tmp_png)
+                    .arg(&tmp_svg)
                     .status()
                     .map_err(|e| {
                         format!("rsvg-convert not available ({e}); install librsvg2-bin for PNG")
@@ -48,7 +52,8 @@ pub fn draw_all(
                 if !st.success() {
                     return Err(format!("rsvg-convert failed on {}", svg.display()));
                 }
-                v.push(png);
+                let bytes = std::fs::read(&tmp_png).map_err(|e| format!("{}: {e}", tmp_png.display()))?;
+                v.push((svg.with_extension("png"), bytes));
             }
             Ok(v)
         }

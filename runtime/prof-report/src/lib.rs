@@ -31,17 +31,33 @@ pub struct ReportArgs {
     pub print: bool,
 }
 
-/// Load a profile from a JSON file; errors name the file.
+/// The largest profile read (bytes): a bigger file, or an endless one such as
+/// `/dev/zero`, is refused before it is read whole.
+pub const MAX_PROFILE_BYTES: u64 = 256 << 20;
+
+/// Load a profile from a JSON file; errors name the file (and `line:col` in it).
 pub fn load_profile(path: &Path) -> Result<Profile, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read profile: {e}", path.display()))?;
+    let bytes = xmpc_outfile::read_bounded(path, MAX_PROFILE_BYTES)?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
     Profile::from_json(&text)
-        .map_err(|e| format!("{}: not an xmpc-prof profile: {e}", path.display()))
+        .map_err(|e| format!("{}:{e}", path.display()))
 }
 
 /// `xmpc prof report`: re-render the text report and draw the charts.
-/// Returns the paths written.
+/// Returns the paths written. Arguments are checked and everything is rendered before
+/// the first file is written; then all files are written or none.
 pub fn run_report(args: &ReportArgs) -> Result<Vec<PathBuf>, String> {
+    let mut kinds = Vec::new();
+    for fmt in &args.charts {
+        let fmt = fmt.trim().to_ascii_lowercase();
+        match fmt.as_str() {
+            "none" | "" => {}
+            "svg" => kinds.push((fmt, charts::Format::Svg)),
+            "png" => kinds.push((fmt, charts::Format::Png)),
+            other => return Err(format!("--charts: unknown format '{other}' (svg, png, none)")),
+        }
+    }
     let prof = load_profile(&args.profile)?;
     let dir = match &args.out_dir {
         Some(d) => d.clone(),
@@ -58,37 +74,31 @@ pub fn run_report(args: &ReportArgs) -> Result<Vec<PathBuf>, String> {
             .unwrap_or(Path::new("."))
             .to_path_buf(),
     };
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let stem = args
         .profile
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("xmpc_prof")
         .to_string();
-    let mut written = Vec::new();
     let text = text::render(&prof, args.top);
     let txt = dir.join(format!("{stem}.txt"));
-    std::fs::write(&txt, &text).map_err(|e| format!("{}: {e}", txt.display()))?;
-    written.push(txt);
-    if args.print {
-        print!("{text}");
-    }
-    for fmt in &args.charts {
-        let fmt = fmt.trim().to_ascii_lowercase();
-        let kind = match fmt.as_str() {
-            "none" | "" => continue,
-            "svg" => charts::Format::Svg,
-            "png" => charts::Format::Png,
-            other => {
-                return Err(format!(
-                    "--charts: unknown format '{other}' (svg, png, none)"
-                ))
-            }
-        };
+    xmpc_outfile::check_not_input(&txt, &[&args.profile])?;
+    let mut files = vec![(txt, text.clone().into_bytes())];
+    for (fmt, kind) in kinds {
         match charts::draw_all(&prof, &dir, &stem, kind, args.top) {
-            Ok(mut v) => written.append(&mut v),
+            Ok(mut v) => files.append(&mut v),
             Err(e) => eprintln!("xmpc-prof-report: {fmt} charts skipped: {e}"),
         }
     }
-    Ok(written)
+    for (p, _) in &files {
+        xmpc_outfile::check_not_input(p, &[&args.profile])?;
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    xmpc_outfile::write_all(&files)?;
+    if args.print {
+        use std::io::Write;
+        let mut so = std::io::stdout().lock();
+        so.write_all(text.as_bytes()).and_then(|_| so.flush()).map_err(|e| format!("standard output: {e}"))?;
+    }
+    Ok(files.into_iter().map(|(p, _)| p).collect())
 }

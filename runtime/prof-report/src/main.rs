@@ -12,6 +12,7 @@ struct Cli {
 }
 
 fn main() {
+    xmpc_outfile::quiet_on_closed_pipe();
     let cli = Cli::parse();
     match xmpc_prof_report::run_report(&cli.args) {
         Ok(paths) => {

@@ -200,6 +200,9 @@ pub struct FuncSummary {
     pub unreliable: bool,
 }
 
+/// The largest `world_size` a profile may claim (2^24 ranks, beyond any MPI job).
+pub const MAX_WORLD: i64 = 1 << 24;
+
 /// The job profile written by rank 0.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct Profile {
@@ -286,10 +289,48 @@ impl Profile {
     }
 
     /// Parse a profile from JSON text and recompute the summary.
-    pub fn from_json(text: &str) -> Result<Profile, serde_json::Error> {
-        let mut p: Profile = serde_json::from_str(text)?;
+    /// Sizes are checked before anything is allocated for them: `world_size` in
+    /// `1..=MAX_WORLD`, every rank in `0..world_size`. Errors give `line:col`.
+    pub fn from_json(text: &str) -> Result<Profile, String> {
+        let mut p: Profile = serde_json::from_str(text).map_err(|e| format!("{}:{}: not an xmpc-prof profile: {e}", e.line(), e.column()))?;
+        let at = |key: &str| {
+            let off = text.find(&format!("\"{key}\"")).unwrap_or(0);
+            let line = text[..off].matches('\n').count() + 1;
+            let col = off - text[..off].rfind('\n').map_or(0, |n| n + 1) + 1;
+            format!("{line}:{col}")
+        };
+        if p.world_size < 1 || p.world_size > MAX_WORLD {
+            return Err(format!("{}: world_size {} is out of range (1..={MAX_WORLD})", at("world_size"), p.world_size));
+        }
+        if p.ranks.len() as i64 > p.world_size {
+            return Err(format!("{}: {} ranks listed for a world_size of {}", at("ranks"), p.ranks.len(), p.world_size));
+        }
+        if let Some(r) = p.ranks.iter().find(|r| r.rank < 0 || r.rank >= p.world_size) {
+            return Err(format!("{}: rank {} is outside 0..{}", at("ranks"), r.rank, p.world_size));
+        }
         p.summarize();
         Ok(p)
+    }
+
+    /// Point-to-point pairs `(src, dst) -> (count, bytes)` with traffic, from the send
+    /// side of every rank (peers outside `0..world_size` are dropped); sparse, so its
+    /// size follows the profile, not `world_size`².
+    pub fn send_pairs(&self) -> std::collections::BTreeMap<(usize, usize), (u64, u64)> {
+        let n = self.world_size.max(0) as usize;
+        let mut m = std::collections::BTreeMap::new();
+        for r in &self.ranks {
+            if r.rank < 0 || r.rank as usize >= n {
+                continue;
+            }
+            for p in &r.peers {
+                if p.peer >= 0 && (p.peer as usize) < n && p.send_count > 0 {
+                    let c: &mut (u64, u64) = m.entry((r.rank as usize, p.peer as usize)).or_default();
+                    c.0 += p.send_count;
+                    c.1 += p.send_bytes;
+                }
+            }
+        }
+        m
     }
 
     /// Function summary by name.

@@ -202,15 +202,7 @@ pub fn render(p: &Profile, top: usize) -> String {
         o,
         "@--- Point-to-point peer matrix (sender world rank -> receiver) ----------"
     );
-    let m = p.send_matrix();
-    let mut pairs: Vec<(usize, usize, u64, u64)> = Vec::new();
-    for (s, row) in m.iter().enumerate() {
-        for (d, &(c, b)) in row.iter().enumerate() {
-            if c > 0 {
-                pairs.push((s, d, c, b));
-            }
-        }
-    }
+    let mut pairs: Vec<(usize, usize, u64, u64)> = p.send_pairs().into_iter().map(|((s, d), (c, b))| (s, d, c, b)).collect();
     pairs.sort_by(|a, b| b.3.cmp(&a.3).then(b.2.cmp(&a.2)));
     let sent_c: u64 = p
         .ranks

@@ -120,3 +120,55 @@ fn bad_input_is_an_error_not_a_panic() {
     };
     assert!(run_report(&args).is_err());
 }
+
+/// Issue 20: an unknown chart format exited 1 but left `xmpc_prof.txt` behind.
+#[test]
+fn unknown_chart_format_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("xmpc_prof.json");
+    std::fs::write(&json, serde_json::to_string(&sample()).unwrap()).unwrap();
+    let args = ReportArgs {
+        profile: json,
+        out_dir: None,
+        charts: vec!["svg".into(), "bogus".into()],
+        top: 5,
+        print: false,
+    };
+    let e = run_report(&args).unwrap_err();
+    assert!(e.contains("bogus"), "{e}");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("xmpc_prof.json")]);
+}
+
+/// Issue 20: `world_size` 10^9 made the report allocate a dense world² matrix (24 GB
+/// until the kernel killed it); sizes are now bounded with a located error, and the
+/// peer table is sparse.
+#[test]
+fn huge_world_size_is_a_located_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("p.json");
+    let mut p = sample();
+    p.world_size = 1_000_000_000;
+    let text = serde_json::to_string_pretty(&p).unwrap();
+    std::fs::write(&json, &text).unwrap();
+    let line = text.lines().position(|l| l.contains("\"world_size\"")).unwrap() + 1;
+    let e = load_profile(&json).unwrap_err();
+    assert!(e.contains(&format!("p.json:{line}:")) && e.contains("world_size 1000000000"), "{e}");
+    // a large but allowed world with two ranks listed costs nothing
+    p.world_size = 1 << 24;
+    std::fs::write(&json, serde_json::to_string(&p).unwrap()).unwrap();
+    let q = load_profile(&json).unwrap();
+    assert_eq!(q.send_pairs().len(), 2);
+    assert!(text::render(&q, 5).contains("pairs with traffic: 2"));
+    // a rank outside the world
+    p.world_size = 1;
+    std::fs::write(&json, serde_json::to_string(&p).unwrap()).unwrap();
+    assert!(load_profile(&json).unwrap_err().contains("ranks listed"));
+}
+
+/// Issue 20: `/dev/zero` as the profile never ended.
+#[test]
+fn endless_input_is_refused() {
+    let e = load_profile(std::path::Path::new("/dev/zero")).unwrap_err();
+    assert!(e.contains("/dev/zero"), "{e}");
+}

@@ -1,0 +1,1 @@
+end mpi_r

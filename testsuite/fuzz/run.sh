@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of xmpc with libFuzzer on the stable toolchain
+# (testsuite/fuzz/README.md). Usage:
+#   testsuite/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
+# Default 60 s per target, all targets. Prints the executions of each target; exits
+# non-zero if a target found a crash (the input is left in testsuite/fuzz/artifacts/).
+# CI runs it with a short time (test.sh); a long run is e.g. `run.sh 3600`.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+secs=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(c_front fortran_front directive readers)
+
+# sanitizer-coverage instrumentation: stable rustc flags (-C passes, -C llvm-args), no
+# nightly, no cargo-fuzz. The libFuzzer runtime comes from the libfuzzer-sys crate.
+export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 \
+ -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table \
+ -Cllvm-args=-sanitizer-coverage-trace-compares -Cdebug-assertions -Coverflow-checks"
+export CARGO_TARGET_DIR="$here/target"
+# an explicit --target keeps RUSTFLAGS off build scripts and proc macros (they must not
+# be instrumented: nothing links the coverage runtime into them)
+triple=$(rustc -vV | sed -n 's/^host: //p')
+( cd "$here" && nice cargo build --release --bins -q --target "$triple" )
+bin="$CARGO_TARGET_DIR/$triple/release"
+
+# Seeds: the corpus and test programs (C and Fortran), a few directives and data files.
+seeds="$here/seeds"
+mkdir -p "$seeds"/{c_front,fortran_front,directive,readers} "$here/corpus" "$here/artifacts"
+find "$root/testsuite/corpus" "$root/testsuite/xmp" "$root/testsuite/examples" -name '*.c' -size -64k 2>/dev/null | while read -r f; do cp "$f" "$seeds/c_front/$(echo "$f" | md5sum | cut -c1-16)"; done
+find "$root/testsuite/corpus" "$root/testsuite/xmp" "$root/testsuite/examples" \( -name '*.f90' -o -name '*.F90' \) -size -64k 2>/dev/null | while read -r f; do { printf '\0'; cat "$f"; } > "$seeds/fortran_front/$(echo "$f" | md5sum | cut -c1-16)"; done
+find "$root/testsuite/corpus" "$root/testsuite/xmp" -name '*.f' -size -64k 2>/dev/null | while read -r f; do { printf '\1'; cat "$f"; } > "$seeds/fortran_front/$(echo "$f" | md5sum | cut -c1-16)"; done
+i=0
+grep -h '^#pragma xmp ' "$root"/testsuite/corpus/c/*.c 2>/dev/null | sed 's/^#pragma //' | head -200 | while read -r d; do printf '\0%s' "$d" > "$seeds/directive/c$i"; i=$((i+1)); done
+grep -hi '^!\$xmp ' "$root"/testsuite/corpus/f90/*.f90 2>/dev/null | sed 's/^!\$//' | head -200 | while read -r d; do printf '\1%s' "$d" > "$seeds/directive/f$((RANDOM))"; done
+for f in "$root"/testsuite/bench/nsim/configs/*.toml; do { printf '\1'; cat "$f"; } > "$seeds/readers/n$(basename "$f")"; done
+printf '\0{"format":"xmpc-prof/1","mpi_library":"m","command":"c","world_size":2,"timer":{"source":"t","ticks_per_ns":1,"calibration_pairs":1,"timer_pair_ns":1,"record_ns":1,"overhead_ns":1},"unreliable_factor":5,"ranks":[]}' > "$seeds/readers/prof"
+printf '\3{"format":"xmpc-blocktimes/1","ranks":2,"blocks":[{"id":1,"mean_s":0.5,"per_rank":[]}]}' > "$seeds/readers/bt"
+printf '\2XMPCTRC\0\1\0\0\0\0\0\0\0\2\0\0\0\0\0\0\0\0\0\0\0' > "$seeds/readers/trace"
+
+status=0
+for t in "${targets[@]}"; do
+    mkdir -p "$here/corpus/$t"
+    log="$here/artifacts/$t.log"
+    # -timeout 2: an input taking over 2 s is a hang; -rss_limit_mb: unbounded allocations
+    if "$bin/$t" "$here/corpus/$t" "$seeds/$t" -max_total_time="$secs" \
+        -timeout=2 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+        -artifact_prefix="$here/artifacts/$t-" >"$log" 2>&1; then
+        r=ok
+    else
+        r=FOUND; status=1
+    fi
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    printf '%-14s %-5s %12s executions in %s s\n' "$t" "$r" "$runs" "$secs"
+done
+exit $status
