@@ -279,8 +279,7 @@ pub extern "C" fn xmpc_barrier(loc: *const XmpcLoc, on: *const xmpc_nodes) {
         let (comm, rank, _) = group(on);
         if rank >= 0 {
             check_comm(loc, comm);
-            // SAFETY: valid communicator of a member.
-            unsafe { ffi::xs_barrier(comm) };
+            crate::barrier::barrier(comm);
         }
     })
 }
