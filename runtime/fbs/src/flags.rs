@@ -12,9 +12,14 @@
 //! Waiting is spin, then yield, then sleep on the awaited flag's futex. A
 //! per-flag sleeper count next to the flag makes the wake-up free when nobody
 //! sleeps: the owner stores its flag and then reads the count, a sleeper
-//! raises the count and then re-reads the flag, both sequentially consistent,
-//! so one of the two always sees the other (no lost wake-up); the futex call
-//! itself re-checks the value in the kernel.
+//! raises the count and then re-reads the flag, with a full fence between
+//! the two accesses on each side, so one of the two always sees the other (no
+//! lost wake-up); the futex call itself re-checks the value in the kernel.
+//! Threads make the fence asymmetric: the owner's side is only a compiler
+//! fence, the sleeper's side `membarrier(PRIVATE_EXPEDITED)`, which runs a
+//! full fence on every running thread of the process (the pattern of folly's
+//! asymmetric barrier), so the fast path has no locked instruction; processes
+//! sharing a window, and kernels without membarrier, use SeqCst on both sides.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -99,6 +104,8 @@ pub struct Flags {
     sleep: Sleep,
     policy: Policy,
     idle: Option<fn()>,
+    /// Asymmetric fence (private sleep and membarrier available).
+    asym: bool,
 }
 
 // SAFETY: all accesses through a view are atomic.
@@ -125,7 +132,8 @@ impl Flags {
     /// zeroed before any participant's first `wait`, valid (and used only
     /// through views of the same shape) while any view of it is used.
     pub unsafe fn from_raw(base: *mut u8, n: usize, layout: Layout, sleep: Sleep, policy: Policy) -> Flags {
-        Flags { base, n, layout, sleep, policy, idle: None }
+        let asym = sleep == Sleep::Private && futex::membarrier_ready();
+        Flags { base, n, layout, sleep, policy, idle: None, asym }
     }
 
     /// Calls `f` while waiting once the spinning is over: at each yield, and
@@ -177,9 +185,18 @@ impl Flags {
         assert!(me < self.n, "FBS participant {me} out of 0..{}", self.n);
         let mine = self.flag(me);
         let k = next(mine.load(Ordering::Relaxed));
-        // SeqCst: pairs with the sleepers' SeqCst increment (see module doc);
-        // it is also the release of everything `me` wrote before the barrier.
-        mine.store(k, Ordering::SeqCst);
+        // The release of everything `me` wrote before the barrier. The store
+        // must be ordered before the sleeper-count load (see module doc):
+        // private sleepers issue the heavy side of an asymmetric fence
+        // (membarrier) before they re-check, so a plain store and a compiler
+        // fence suffice here and the load of the next flag overlaps the
+        // store's cache-line transfer; otherwise both are SeqCst (an xchg).
+        if self.asym {
+            mine.store(k, Ordering::Release);
+            std::sync::atomic::compiler_fence(Ordering::SeqCst);
+        } else {
+            mine.store(k, Ordering::SeqCst);
+        }
         if self.sleepers(me).load(Ordering::SeqCst) != 0 {
             self.wake(mine);
         }
@@ -232,6 +249,12 @@ impl Flags {
         }
         let s = self.sleepers(j);
         s.fetch_add(1, Ordering::SeqCst);
+        if self.asym {
+            // every running thread of this process passes a full fence: an
+            // owner's plain flag store is now visible, or its later load of
+            // the sleeper count sees this increment
+            futex::membarrier();
+        }
         loop {
             let v = f.load(Ordering::SeqCst);
             if ready(v, k) {
@@ -287,6 +310,44 @@ mod futex {
             libc::syscall(libc::SYS_futex, a.as_ptr(), libc::FUTEX_WAKE, i32::MAX);
         }
     }
+
+    const CMD_QUERY: libc::c_int = 0;
+    const CMD_PRIVATE_EXPEDITED: libc::c_int = 1 << 3;
+    const CMD_REGISTER_PRIVATE_EXPEDITED: libc::c_int = 1 << 4;
+
+    /// Whether this process may use `membarrier(PRIVATE_EXPEDITED)`
+    /// (registered once; Linux >= 4.14).
+    #[cfg(target_os = "linux")]
+    pub fn membarrier_ready() -> bool {
+        static OK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *OK.get_or_init(|| {
+            if std::env::var("XMPC_FBS_MEMBARRIER").is_ok_and(|v| v.trim() == "0") {
+                return false;
+            }
+            // SAFETY: membarrier takes plain integers.
+            unsafe {
+                let cmds = libc::syscall(libc::SYS_membarrier, CMD_QUERY, 0, 0);
+                cmds >= 0
+                    && cmds as libc::c_int & CMD_PRIVATE_EXPEDITED != 0
+                    && libc::syscall(libc::SYS_membarrier, CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0
+            }
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    pub fn membarrier() {
+        // SAFETY: registered in membarrier_ready.
+        let r = unsafe { libc::syscall(libc::SYS_membarrier, CMD_PRIVATE_EXPEDITED, 0, 0) };
+        assert_eq!(r, 0, "membarrier failed after registration");
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn membarrier_ready() -> bool {
+        false
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    pub fn membarrier() {}
 
     // Elsewhere: no cross-process futex; the sleeper naps and re-checks.
     #[cfg(not(target_os = "linux"))]

@@ -158,3 +158,34 @@ fn c_abi_rejects_bad_input() {
         fbs_free(std::ptr::null_mut());
     }
 }
+
+/// The symmetric (SeqCst on both sides) wake protocol that processes use,
+/// here on heap memory between threads, straight to the futex.
+#[test]
+fn shared_futex_protocol_loses_no_wake_up() {
+    use xmpc_fbs::{area_bytes, Flags, Sleep, LINE};
+    struct Shared(Flags, *mut u8, std::alloc::Layout);
+    // SAFETY: the flags are used atomically; the block lives until drop.
+    unsafe impl Send for Shared {}
+    unsafe impl Sync for Shared {}
+    impl Wait for Shared {
+        fn wait(&self, me: usize) {
+            self.0.wait(me)
+        }
+    }
+    impl Drop for Shared {
+        fn drop(&mut self) {
+            // SAFETY: allocated below with this layout.
+            unsafe { std::alloc::dealloc(self.1, self.2) }
+        }
+    }
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    for n in [2, 5] {
+        let al = std::alloc::Layout::from_size_align(area_bytes(n, Layout::Separate), LINE).unwrap();
+        // SAFETY: zeroed, aligned, freed by Shared's drop after the threads end.
+        let p = unsafe { std::alloc::alloc_zeroed(al) };
+        let f = unsafe { Flags::from_raw(p, n, Layout::Separate, Sleep::Shared, Policy { spins: 0, yields: 0 }) };
+        let (bad, first) = check(Shared(f, p, al), n, 10_000, 3, LIMIT);
+        assert_eq!(bad, 0, "{}", first.unwrap_or_default());
+    }
+}
