@@ -57,7 +57,10 @@ pub enum Sleep {
     Shared,
 }
 
-/// Spin and yield budget before sleeping.
+/// The longest a waiter keeps yielding before it sleeps.
+const YIELD_TIME: std::time::Duration = std::time::Duration::from_micros(50);
+
+/// Spin and yield budget before sleeping (yielding also stops after 50 µs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Policy {
     /// Flag checks (with a `spin_loop` hint between) before yielding.
@@ -238,7 +241,14 @@ impl Flags {
                 return;
             }
         }
+        // yields stop after YIELD_TIME too: on a loaded machine one yield can
+        // hand the core away for a whole time slice, and a sleeper that is
+        // woken gets the core back sooner than a task that yielded
+        let t0 = std::time::Instant::now();
         for _ in 0..self.policy.yields {
+            if t0.elapsed() > YIELD_TIME {
+                break;
+            }
             if let Some(idle) = self.idle {
                 idle();
             }

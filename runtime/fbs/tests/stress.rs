@@ -103,19 +103,19 @@ fn ok(n: usize, points: u64, b: Barrier) {
 
 #[test]
 fn two_threads_many_points() {
-    ok(2, 400_000, Barrier::new(2));
+    ok(2, 300_000, Barrier::new(2));
 }
 
 #[test]
 fn three_to_eight_threads_oversubscribed() {
-    for (n, points) in [(3, 100_000), (4, 100_000), (5, 20_000), (8, 20_000)] {
+    for (n, points) in [(3, 50_000), (4, 50_000), (5, 10_000), (8, 10_000)] {
         ok(n, points, Barrier::new(n));
     }
 }
 
 #[test]
 fn packed_layout_is_also_a_barrier() {
-    ok(3, 50_000, Barrier::with(3, Layout::Packed, Policy::for_participants(3)));
+    ok(3, 30_000, Barrier::with(3, Layout::Packed, Policy::for_participants(3)));
 }
 
 /// No spinning, no yielding: every wait that is not already satisfied goes to
@@ -123,8 +123,8 @@ fn packed_layout_is_also_a_barrier() {
 #[test]
 fn futex_path_loses_no_wake_up() {
     for n in [2, 4, 7] {
-        ok(n, 20_000, Barrier::with(n, Layout::Separate, Policy { spins: 0, yields: 0 }));
-        ok(n, 20_000, Barrier::with(n, Layout::Packed, Policy { spins: 1, yields: 0 }));
+        ok(n, 5_000, Barrier::with(n, Layout::Separate, Policy { spins: 0, yields: 0 }));
+        ok(n, 5_000, Barrier::with(n, Layout::Packed, Policy { spins: 1, yields: 0 }));
     }
 }
 
@@ -185,7 +185,7 @@ fn shared_futex_protocol_loses_no_wake_up() {
         // SAFETY: zeroed, aligned, freed by Shared's drop after the threads end.
         let p = unsafe { std::alloc::alloc_zeroed(al) };
         let f = unsafe { Flags::from_raw(p, n, Layout::Separate, Sleep::Shared, Policy { spins: 0, yields: 0 }) };
-        let (bad, first) = check(Shared(f, p, al), n, 10_000, 3, LIMIT);
+        let (bad, first) = check(Shared(f, p, al), n, 5_000, 3, LIMIT);
         assert_eq!(bad, 0, "{}", first.unwrap_or_default());
     }
 }
