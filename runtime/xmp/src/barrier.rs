@@ -45,6 +45,7 @@ struct Node {
 
 thread_local! {
     static NODES: RefCell<HashMap<Fint, Rc<Node>>> = RefCell::new(HashMap::new());
+    static LAST: RefCell<Option<(Fint, Rc<Node>)>> = const { RefCell::new(None) };
 }
 
 thread_local! {
@@ -70,11 +71,19 @@ pub fn barrier(comm: Fint) {
         unsafe { ffi::xs_barrier(comm) };
         return;
     }
-    let node = match NODES.with(|m| m.borrow().get(&comm).cloned()) {
+    // the last communicator's barrier first (a loop of barriers on one set)
+    let node = match LAST.with(|l| l.borrow().as_ref().filter(|(c, _)| *c == comm).map(|(_, n)| n.clone())) {
         Some(n) => n,
         None => {
-            let n = Rc::new(setup(comm));
-            NODES.with(|m| m.borrow_mut().insert(comm, n.clone()));
+            let n = match NODES.with(|m| m.borrow().get(&comm).cloned()) {
+                Some(n) => n,
+                None => {
+                    let n = Rc::new(setup(comm));
+                    NODES.with(|m| m.borrow_mut().insert(comm, n.clone()));
+                    n
+                }
+            };
+            LAST.with(|l| *l.borrow_mut() = Some((comm, n.clone())));
             n
         }
     };
@@ -123,7 +132,14 @@ fn setup(comm: Fint) -> Node {
         ffi::xs_win_sync(win);
         ffi::xs_barrier(comm);
         ffi::xs_win_sync(win);
-        let flags = Flags::from_raw(p0, n, Layout::Separate, Sleep::Shared, Policy::for_participants(n)).with_idle(progress);
+        // processes spin longer than threads before yielding (~100 µs, as
+        // MPI's own barrier spins without end): a yield or sleep costs an MPI
+        // progress call and, on a busy machine, the core
+        let mut policy = Policy::for_participants(n);
+        if policy == Policy::default() {
+            policy.spins = 4096;
+        }
+        let flags = Flags::from_raw(p0, n, Layout::Separate, Sleep::Shared, policy).with_idle(progress);
         Node { flags, me: me as usize, multi: nodes > 1, leaders: (leader && nodes > 1).then_some(leaders) }
     }
 }
