@@ -14,7 +14,8 @@
 //! 0.10) is discarded. If all rounds of a variant are discarded its row is
 //! computed from all of them and marked LOADED.
 //!
-//! Environment: FBS_BENCH=table (skip criterion), FBS_ROUNDS (default 7),
+//! Environment: FBS_BENCH=table (skip criterion), FBS_PARTS (default
+//! "2,3,4,daxpy": which tables), FBS_ROUNDS (default 7),
 //! FBS_SAMPLES (100), FBS_BATCH (1000), FBS_MAX_FOREIGN (0.10).
 
 use criterion::Criterion;
@@ -379,11 +380,15 @@ fn table() {
     let all = [Kind::Fbs, Kind::FbsPacked, Kind::Std, Kind::Hurdles, Kind::Spin, Kind::Pthread, Kind::Gomp];
     let case = |k: Kind, n: usize, s: usize, b: usize| -> Case { (format!("{} ({n} thr)", k.name()), Box::new(move || run_threads(k, n, s, b, b, None))) };
 
-    let cases: Vec<Case> = all.iter().map(|&k| case(k, 2, samples, batch)).collect();
-    let mut rows = rounds("2 threads", cases, nr, maxf);
-    print("2 threads (headline)", &mut rows, "FBS (separate");
+    let parts = std::env::var("FBS_PARTS").unwrap_or_else(|_| "2,3,4,daxpy".into());
+    let part = |p: &str| parts.split(',').any(|x| x.trim() == p);
+    if part("2") {
+        let cases: Vec<Case> = all.iter().map(|&k| case(k, 2, samples, batch)).collect();
+        let mut rows = rounds("2 threads", cases, nr, maxf);
+        print("2 threads (headline)", &mut rows, "FBS (separate");
+    }
 
-    for n in [3, 4] {
+    for n in [3, 4].into_iter().filter(|n| part(&n.to_string())) {
         // oversubscribed: fewer episodes (sleeping barriers cost µs, pure spin ones ms)
         let cases: Vec<Case> = all
             .iter()
@@ -393,6 +398,9 @@ fn table() {
         print(&format!("{n} threads on {cpus} CPUs (oversubscribed when > {cpus})"), &mut rows, "FBS (separate");
     }
 
+    if !part("daxpy") {
+        return;
+    }
     let mut cases: Vec<Case> = vec![];
     for len in [256usize, 1024, 4096, 32768] {
         for k in [Kind::Fbs, Kind::Std] {
