@@ -148,7 +148,7 @@ fn run_threads(kind: Kind, n: usize, samples: usize, batch: usize, warm: usize, 
             let work = work.clone();
             std::thread::spawn(move || {
                 pin(Mapping::Sequential, i, n);
-                let mut step = |w: &mut Waiter| {
+                let step = |w: &mut Waiter| {
                     if let Some(d) = &work {
                         d.chunk(i, n);
                     }
