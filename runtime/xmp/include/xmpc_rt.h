@@ -237,6 +237,10 @@ xmpc_array *xmpc_array_view(const struct xmpc_loc *loc, xmpc_array *a, void *p, 
 // array only undoes that view. NULL: nothing. The handle must not be used after.
 void xmpc_array_free(const struct xmpc_loc *loc, xmpc_array *a);
 
+// Barriers this process ran through FBS flags (for tests and benchmarks:
+// 0 with `XMPC_FBS=0`).
+long xmpc_rt_fbs_points(void);
+
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local
 // destination is written on every owner/node; a local source is read from each

@@ -22,6 +22,7 @@ extern "C" {
     pub(crate) fn xs_comm_split(c: Fint, color: c_int, key: c_int) -> Fint;
     pub(crate) fn xs_comm_create_group(c: Fint, n: c_int, ranks: *const c_int, tag: c_int) -> Fint;
     pub(crate) fn xs_barrier(c: Fint);
+    pub(crate) fn xs_progress();
     pub(crate) fn xs_bcast(buf: *mut c_void, bytes: c_long, root: c_int, c: Fint);
     pub(crate) fn xs_allgather(s: *const c_void, bytes: c_int, r: *mut c_void, c: Fint);
     pub(crate) fn xs_alltoallv(

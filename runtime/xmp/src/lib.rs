@@ -10,6 +10,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 mod array;
+mod barrier;
 mod dist;
 mod dmap;
 mod err;

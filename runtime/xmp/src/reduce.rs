@@ -279,11 +279,14 @@ pub unsafe extern "C" fn xmpc_bcast(
 #[no_mangle]
 pub extern "C" fn xmpc_barrier(loc: *const XmpcLoc, on: *const xmpc_nodes) {
     guard(loc, || {
-        let (comm, rank, _) = group(on);
+        let (comm, rank) = match unsafe { on.as_ref() } {
+            // SAFETY: node handles are never freed.
+            Some(n) => (n.comm, n.rank),
+            None => state::exec_comm(),
+        };
         if rank >= 0 {
             check_comm(loc, comm);
-            // SAFETY: valid communicator of a member.
-            unsafe { ffi::xs_barrier(comm) };
+            crate::barrier::barrier(comm);
         }
     })
 }

@@ -188,7 +188,7 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed
             *e.add(3) = w.bytes as i64;
         }
         ffi::xs_win_sync(win.win);
-        ffi::xs_barrier(comm);
+        crate::barrier::barrier(comm);
         ffi::xs_win_sync(win.win);
     }
     let mut out = vec![];

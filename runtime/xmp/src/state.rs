@@ -86,6 +86,12 @@ pub fn world_rank() -> i32 {
 }
 
 /// The current executing nodes (all processes before xmpc_init too, as 1 node).
+/// The current executing nodes' communicator and this process's rank there
+/// (no copy of the member list: the barrier's fast path).
+pub fn exec_comm() -> (Fint, i32) {
+    with(|s| s.exec.last().map_or((ffi::comm_null(), 0), |e| (e.comm, e.rank)))
+}
+
 pub fn exec() -> Exec {
     with(|s| {
         s.exec.last().cloned().unwrap_or(Exec {

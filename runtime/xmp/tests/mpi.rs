@@ -156,3 +156,32 @@ fn reflect_shm_and_mpi_paths_agree() {
         }
     }
 }
+
+/// xmp barrier through FBS flags (one node; and XMPC_SHM_GROUP=2: pairs of
+/// processes pretend to be nodes, so node leaders meet in MPI_Barrier) and
+/// with XMPC_FBS=0 (MPI_Barrier only): per-point counters in a shared window
+/// prove no process passes early, over many points with random delays.
+#[test]
+fn barrier_fbs_orders_every_point() {
+    let exe = build("barrier");
+    let points = |n: usize, env: &[(&str, &str)]| -> i64 {
+        let out = mpiexec(n, &exe, env);
+        let so = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && so.contains("PASS"),
+            "barrier -n {n} {env:?}: {}\n{so}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        so.lines().find_map(|l| l.strip_prefix("fbs points ")).expect("no point count").trim().parse().unwrap()
+    };
+    for n in [1, 2, 3, 4] {
+        assert!(points(n, &[]) > 5000, "-n {n}: the barriers did not go through FBS");
+    }
+    for n in [3, 4] {
+        assert!(points(n, &[("XMPC_SHM_GROUP", "2")]) > 5000);
+    }
+    // MPI_Barrier is slow when processes outnumber cores: fewer points
+    assert_eq!(points(2, &[("XMPC_FBS", "0"), ("XMPC_TEST_ITERS", "2000")]), 0);
+    assert_eq!(points(4, &[("XMPC_FBS", "0"), ("XMPC_SHM_GROUP", "2"), ("XMPC_TEST_ITERS", "1000")]), 0);
+}
