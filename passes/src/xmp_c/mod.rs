@@ -22,7 +22,7 @@ use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, spli
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use xmpc_ir::directive::{
-    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, LoopOption, Name, NodesMapping, RedOp, Ref, ShadowWidth, Spelling, SubKind, TemplateShape, Width,
+    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, Name, NodesMapping, RedOp, Ref, ShadowWidth, SubKind, TemplateShape, Width,
 };
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
 

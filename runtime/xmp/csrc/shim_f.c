@@ -738,7 +738,7 @@ xmp_desc_f xmp_desc_of_(void *addr) {
   d.desc = (i8)(intptr_t)xmp_desc_of(addr);
   return d;
 }
-static int fdim(void *a, int dim) {
+static int f_c_dim(void *a, int dim) {
   int n = 0;
   xmp_array_ndims(a, &n);
   return n + 1 - dim;
@@ -746,18 +746,18 @@ static int fdim(void *a, int dim) {
 int xmp_get_mpi_comm_(void) { return xmpc_rt_exec_comm(); }
 int xmp_array_ndims_(xmp_desc_f *d, int *n) { return xmp_array_ndims(DF(d), n); }
 int xmp_array_lbound_(xmp_desc_f *d, int *dim, int *v) {
-  int r = xmp_array_lbound(DF(d), fdim(DF(d), *dim), v);
+  int r = xmp_array_lbound(DF(d), f_c_dim(DF(d), *dim), v);
   if (!r) *v += (int)flb_get(DF(d), *dim - 1);
   return r;
 }
 int xmp_array_ubound_(xmp_desc_f *d, int *dim, int *v) {
-  int r = xmp_array_ubound(DF(d), fdim(DF(d), *dim), v);
+  int r = xmp_array_ubound(DF(d), f_c_dim(DF(d), *dim), v);
   if (!r) *v += (int)flb_get(DF(d), *dim - 1);
   return r;
 }
-int xmp_array_lsize_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lsize(DF(d), fdim(DF(d), *dim), v); }
-int xmp_array_lshadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lshadow(DF(d), fdim(DF(d), *dim), v); }
-int xmp_array_ushadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_ushadow(DF(d), fdim(DF(d), *dim), v); }
+int xmp_array_lsize_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lsize(DF(d), f_c_dim(DF(d), *dim), v); }
+int xmp_array_lshadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lshadow(DF(d), f_c_dim(DF(d), *dim), v); }
+int xmp_array_ushadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_ushadow(DF(d), f_c_dim(DF(d), *dim), v); }
 int xmp_array_lead_dim_(xmp_desc_f *d, int *size) {
   int n = 0, s[MAXD];
   xmp_array_ndims(DF(d), &n);
@@ -769,14 +769,14 @@ int xmp_array_lead_dim_(xmp_desc_f *d, int *size) {
 /* Fortran global index in, local index out counted from the declared lower bound. */
 int xmp_array_gtol_(xmp_desc_f *d, int *dim, int *g, int *l) {
   long lb = flb_get(DF(d), *dim - 1);
-  int r = xmp_array_gtol(DF(d), fdim(DF(d), *dim), *g - (int)lb, l);
+  int r = xmp_array_gtol(DF(d), f_c_dim(DF(d), *dim), *g - (int)lb, l);
   if (!r) *l += (int)lb;
   return r;
 }
-int xmp_align_axis_(xmp_desc_f *d, int *dim, int *v) { return xmp_align_axis(DF(d), fdim(DF(d), *dim), v); }
+int xmp_align_axis_(xmp_desc_f *d, int *dim, int *v) { return xmp_align_axis(DF(d), f_c_dim(DF(d), *dim), v); }
 /* `align a(i) with t(i + c)`: c (the runtime's offset counts from element 0). */
 int xmp_align_offset_(xmp_desc_f *d, int *dim, int *v) {
-  int r = xmp_align_offset(DF(d), fdim(DF(d), *dim), v);
+  int r = xmp_align_offset(DF(d), f_c_dim(DF(d), *dim), v);
   if (!r) *v -= (int)flb_get(DF(d), *dim - 1);
   return r;
 }
