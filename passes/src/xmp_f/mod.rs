@@ -23,7 +23,9 @@
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
 mod array;
+mod lex;
 mod modinfo;
+mod omp;
 
 use xmpc_ir::Edit;
 use std::collections::{BTreeSet, HashMap};
@@ -1270,7 +1272,8 @@ impl<'a> Tr<'a> {
             | StmtKind::DoWhile { body, .. }
             | StmtKind::Switch { body, .. } => self.stmt(body, u),
             StmtKind::Stop(code) => {
-                let low = lc(self.text(s.span));
+                // the message of `stop 'text'` may hold the words `error` and `stop`
+                let low = lex::mask_strings(&lc(self.text(s.span)));
                 let k = find_word(&low, "error", 0)
                     .filter(|&e| find_word(&low, "stop", e).is_some())
                     .or_else(|| find_word(&low, "stop", 0));
@@ -1299,7 +1302,7 @@ impl<'a> Tr<'a> {
             ),
             StmtKind::Return(_) if !u.frees.is_empty() => self.ret(s, u),
             StmtKind::Call { name, args } if lc(name) == "exit" => {
-                let low = lc(self.text(s.span));
+                let low = lex::mask_strings(&lc(self.text(s.span)));
                 if let Some(k) = find_word(&low, "exit", 0) {
                     let at = s.span.start + k;
                     if args.is_empty() {
@@ -1599,14 +1602,12 @@ impl<'a> Tr<'a> {
                 // `hoistable`), and the index of that first edit
                 let mut hoisted: Vec<String> = vec![];
                 let mut first_edit: Option<usize> = None;
+                // `!$omp parallel do` / `!$acc` lines between the directive and the
+                // outer `do`: the calls go before them (see `omp`)
+                let dir_end = self.line_end_any(d.span.end.max(1) - 1);
+                let mut omp_first = false;
                 while let Some(st) = cur {
-                    let st = if let StmtKind::Compound(v) = &st.kind {
-                        v.iter()
-                            .find(|x| matches!(x.kind, StmtKind::Do { .. }))
-                            .unwrap_or(st)
-                    } else {
-                        st
-                    };
+                    let st = omp::nest_do(st);
                     let StmtKind::Do {
                         var,
                         lower,
@@ -1646,13 +1647,19 @@ impl<'a> Tr<'a> {
                         let _ = first_inner_label;
                         let shared = end_label.is_some() && parent_label == *end_label;
                         let cyclic_dim = tfmts.get(k) == Some(&DistFormat::Cyclic);
-                        if end_label.is_some() && (shared || !cyclic_dim) {
+                        if first_edit.is_none() {
+                            omp_first = omp::sentinel_lines_between(self.src, dir_end, hs);
+                        }
+                        // under `!$omp parallel do` the one-loop form too: the
+                        // two-loop form would give OpenMP a one-chunk loop
+                        let omp_here = omp_first && first_edit.is_none();
+                        if (end_label.is_some() || omp_here) && (shared || !cyclic_dim) {
                             // a labelled DO (possibly sharing its label with the loops
                             // around it): one loop over the node's share
                             let sv = format!("xmpf_s1_{vn}");
                             u.decls.insert(format!("integer(8) :: {sv}(3)"));
                             let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
-                            let lab = end_label.as_ref().unwrap();
+                            let lab = end_label.as_deref().unwrap_or("");
                             let vtxt = self.ex(var);
                             // block/gblock/`*`: the node's step is the loop's own; a
                             // literal step (not a variable) lets the compiler vectorise
@@ -1714,6 +1721,12 @@ impl<'a> Tr<'a> {
                     let calls: String = hoisted.iter().map(|c| format!("{c}\n{IND}")).collect();
                     self.edits[i].text.insert_str(0, &calls);
                 }
+                if let (Some(i), true) = (first_edit, omp_first) {
+                    if let Some((calls, head)) = omp::split_calls(&self.edits[i].text, IND) {
+                        self.edits[i].text = head;
+                        self.edits.push(Edit { span: Span::new(dir_end, dir_end), text: format!("\n{IND}{calls}") });
+                    }
+                }
                 if done != vars.len() {
                     self.err("XMP0408", d.span, "loop directive: the loop nest does not have a `do` loop for every loop index", "each index must be the variable of a `do` loop of the nest");
                     return;
@@ -1730,7 +1743,8 @@ impl<'a> Tr<'a> {
                             }
                         }
                     }
-                    inserts.entry(bend).or_default().push_str(&tail);
+                    // after the nest's `!$omp end parallel do`, if any
+                    inserts.entry(omp::past_end_directives(self.src, bend)).or_default().push_str(&tail);
                 }
                 for (at, text) in inserts {
                     if !text.is_empty() {
@@ -2013,6 +2027,9 @@ impl<'a> Tr<'a> {
                 self.array_dir(p, on, u);
                 return;
             }
+            // OpenACC: the directive lines stay as they are (comments to a compiler
+            // without -fopenacc); the statements under them are translated as usual
+            DirectiveKind::Acc { .. } => {}
             other => {
                 let _ = other;
                 self.err(

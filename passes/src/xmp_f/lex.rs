@@ -1,0 +1,56 @@
+//! Small lexical helpers over Fortran statement text.
+
+/// `s` with the contents of every character literal (quotes included) replaced by
+/// blanks, byte for byte, so that word searches (`stop`, `error`, `exit`) cannot
+/// match inside a string and offsets still index the original text. A doubled quote
+/// inside a literal (`'don''t'`) stays inside it.
+pub(super) fn mask_strings(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = b.to_vec();
+    let mut q: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        match q {
+            None if c == b'\'' || c == b'"' => {
+                q = Some(c);
+                out[i] = b' ';
+            }
+            None => {}
+            Some(x) => {
+                if c == x && b.get(i + 1) == Some(&x) {
+                    out[i] = b' ';
+                    out[i + 1] = b' ';
+                    i += 2;
+                    continue;
+                }
+                if c == x {
+                    q = None;
+                }
+                // keep line structure (continuations); blank everything else, a
+                // multi-byte character byte by byte (the result is ASCII there)
+                if c != b'\n' {
+                    out[i] = b' ';
+                }
+            }
+        }
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| " ".repeat(s.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mask_strings;
+
+    #[test]
+    fn strings_are_blanked_in_place() {
+        let s = "if (i > 5) stop 'error: stop here'";
+        let m = mask_strings(s);
+        assert_eq!(m.len(), s.len());
+        assert_eq!(m.trim_end(), "if (i > 5) stop");
+        assert_eq!(mask_strings("stop \"don't\" ! x"), "stop         ! x");
+        assert_eq!(mask_strings("a = 'it''s' // b"), "a =         // b");
+        assert_eq!(mask_strings("x = 'é' + y"), "x =      + y");
+    }
+}
