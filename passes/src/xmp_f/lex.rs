@@ -39,9 +39,26 @@ pub(super) fn mask_strings(s: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| " ".repeat(s.len()))
 }
 
+/// Offset of the start of the first line of `text` that is a `contains` statement.
+/// Used where the parser saw no contained procedure although the unit has a
+/// `contains` (procedures brought in by `#include`, which the translator sees as
+/// preprocessor lines).
+pub(super) fn contains_line(text: &str) -> Option<usize> {
+    let mut off = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim().to_ascii_lowercase();
+        let code = t.split('!').next().unwrap_or("").trim_end();
+        if code == "contains" {
+            return Some(off);
+        }
+        off += line.len();
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
-    use super::mask_strings;
+    use super::{contains_line, mask_strings};
 
     #[test]
     fn strings_are_blanked_in_place() {
@@ -52,5 +69,12 @@ mod tests {
         assert_eq!(mask_strings("stop \"don't\" ! x"), "stop         ! x");
         assert_eq!(mask_strings("a = 'it''s' // b"), "a =         // b");
         assert_eq!(mask_strings("x = 'é' + y"), "x =      + y");
+    }
+
+    #[test]
+    fn finds_a_contains_statement() {
+        let t = "module m\n  integer :: containsx\n  Contains ! procs\n#include \"a.h\"\nend module\n";
+        assert_eq!(contains_line(t), Some(t.find("  Contains").unwrap()));
+        assert_eq!(contains_line("module m\nend module\n"), None);
     }
 }

@@ -341,6 +341,9 @@ impl<'a> Tr<'a> {
                 }
                 off += line.len();
             }
+        } else if let Some(k) = lex::contains_line(text) {
+            // a `contains` whose procedures the parser did not see (`#include`d)
+            at = f.span.start + k;
         }
         at
     }
@@ -359,7 +362,8 @@ impl<'a> Tr<'a> {
         let last_nl = trimmed.rfind('\n').map_or(0, |p| p + 1);
         let at = m.span.start + last_nl;
         let mut sub = String::new();
-        if m.contains.is_empty() {
+        // (a `contains` may be there with no procedure the parser saw: `#include`d)
+        if m.contains.is_empty() && lex::contains_line(text).is_none() {
             sub.push_str(&format!("{IND}contains\n"));
         }
         sub.push_str(&format!("{IND}subroutine xmpf_modinit_{key}()\n{IND}logical, save :: xmpf_done = .false.\n"));
