@@ -45,10 +45,17 @@ pub(super) fn mask_strings(s: &str) -> String {
 /// preprocessor lines).
 pub(super) fn contains_line(text: &str) -> Option<usize> {
     let mut off = 0;
+    // inside a derived-type definition (its `contains` binds procedures)
+    let mut in_type = false;
     for line in text.split_inclusive('\n') {
         let t = line.trim().to_ascii_lowercase();
         let code = t.split('!').next().unwrap_or("").trim_end();
-        if code == "contains" {
+        let squeezed = code.replace(' ', "");
+        if squeezed.starts_with("endtype") {
+            in_type = false;
+        } else if code.starts_with("type") && !squeezed.starts_with("type(") && !squeezed.starts_with("typeis") {
+            in_type = true;
+        } else if code == "contains" && !in_type {
             return Some(off);
         }
         off += line.len();
@@ -76,5 +83,7 @@ mod tests {
         let t = "module m\n  integer :: containsx\n  Contains ! procs\n#include \"a.h\"\nend module\n";
         assert_eq!(contains_line(t), Some(t.find("  Contains").unwrap()));
         assert_eq!(contains_line("module m\nend module\n"), None);
+        let t = "module m\n  type, public :: r\n  contains\n    procedure :: f\n  end type r\ncontains\n";
+        assert_eq!(contains_line(t), Some(t.rfind("contains").unwrap()));
     }
 }

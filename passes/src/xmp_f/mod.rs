@@ -26,6 +26,7 @@ mod array;
 mod lex;
 mod modinfo;
 mod omp;
+mod order;
 
 use xmpc_ir::Edit;
 use std::collections::{BTreeSet, HashMap};
@@ -317,6 +318,7 @@ impl<'a> Tr<'a> {
             let text: String = u.frees.iter().map(|l| format!("{IND}{l}\n")).collect();
             self.edits.push(Edit { span: Span::new(at, at), text });
         }
+        self.hoist_uses(&f.body);
         self.hosts.push(u);
         for c in &f.contains {
             self.func(c);
@@ -356,12 +358,21 @@ impl<'a> Tr<'a> {
         let v = View { body: &m.decls, symbols: &m.symbols, name_span: m.name_span, module: Some(key.clone()) };
         self.header = None;
         let u = self.unit_body(&v, false);
+        self.hoist_uses(&m.decls);
         // the init procedure, before `end module`
         let text = self.text(m.span);
         let trimmed = text.trim_end();
         let last_nl = trimmed.rfind('\n').map_or(0, |p| p + 1);
         let at = m.span.start + last_nl;
         let mut sub = String::new();
+        // a module whose default is `private`: the names its users need are public
+        if order::default_private(self, &m.decls) {
+            let public = format!("{IND}public :: {}\n", order::module_exports(&key, &u).join(", "));
+            match lex::contains_line(text) {
+                Some(k) => self.edits.push(Edit { span: Span::new(m.span.start + k, m.span.start + k), text: public }),
+                None => sub.push_str(&public),
+            }
+        }
         // (a `contains` may be there with no procedure the parser saw: `#include`d)
         if m.contains.is_empty() && lex::contains_line(text).is_none() {
             sub.push_str(&format!("{IND}contains\n"));
@@ -2343,8 +2354,11 @@ impl<'a> Tr<'a> {
                 text: "subroutine xmpf_main".into(),
             });
         } else {
+            // no `program` statement: a line of its own before the unit's first line
+            // (the unit starts at its first token: in fixed form, column 7)
+            let at = self.line_start(f.span.start);
             self.edits.push(Edit {
-                span: Span::new(f.span.start, f.span.start),
+                span: Span::new(at, at),
                 text: format!("{IND}subroutine xmpf_main\n"),
             });
         }
