@@ -23,6 +23,7 @@
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
 mod array;
+mod implicit;
 mod lex;
 mod modinfo;
 mod omp;
@@ -2326,9 +2327,16 @@ impl<'a> Tr<'a> {
     }
 
     fn cur_type(&self, key: &str) -> Option<(String, bool)> {
-        // the unit being translated, its hosts, then any unit of the file
+        // the unit being translated and its hosts; a function's result; the implicit
+        // type there; then any unit of the file
+        let local = self.fns.iter().rev().find_map(|f| f.symbols.lookup(key).map(|_| *f));
+        if local.is_none() {
+            if let Some(t) = self.result_type(key).or_else(|| self.implicit_type(key)) {
+                return Some((t, false));
+            }
+        }
         let all = self.unit.functions();
-        for f in self.fns.iter().rev().copied().chain(all.iter().copied()) {
+        for f in local.into_iter().chain(all.iter().copied()) {
             if let Some(s) = f.symbols.lookup(key) {
                 return match self.unit.types.get(s.ty) {
                     Type::Basic(b) => Some((b.clone(), false)),
