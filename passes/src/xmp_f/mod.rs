@@ -1842,13 +1842,15 @@ impl<'a> Tr<'a> {
                 self.after_dir(p, &lines);
             }
             DirectiveKind::WaitAsync { ids, on } => {
-                if on.is_some() {
-                    self.err(
-                        "XMP0403",
-                        d.span,
-                        "wait_async on is not supported yet in Fortran",
-                        "",
-                    );
+                // `on p`/`on t`: the executing nodes. The wait is local (each node
+                // completes its own requests of that id, a no-op without any), so it
+                // needs no node set here: the reference is only checked (as in C)
+                if let Some(r) = on {
+                    let key = lc(&r.name.name);
+                    if !u.nodes.contains_key(&key) && !u.templs.contains_key(&key) {
+                        self.err("XMP0402", r.name.span, "unknown node set or template", "not declared by a nodes or template directive in this unit");
+                        return;
+                    }
                 }
                 let loc = self.loc(d.span, "wait_async");
                 let lines: Vec<String> = ids
