@@ -1126,6 +1126,17 @@ impl<'a> Tr<'a> {
                 talign,
             },
         );
+        // a `save` array keeps its runtime array, handle and contents across calls:
+        // made at the first call only
+        let mut lines = lines;
+        if saved && !param {
+            u.decls.remove(&format!("integer(8) :: {h}"));
+            u.decls.insert(format!("integer(8), save :: {h} = 0_8"));
+            if !alloc {
+                lines.insert(0, format!("if (.not. allocated({name})) then"));
+                lines.push("end if".into());
+            }
+        }
         if alloc {
             u.pending.insert(key.clone(), (nd, lines));
             if !param && !saved {
@@ -1137,7 +1148,8 @@ impl<'a> Tr<'a> {
                 u.frees.push(format!("call xmpf_array_free({h})"));
             }
         }
-        u.redecl.push((name.to_string(), format!("{etxt}, allocatable, target"), nd, dspan));
+        let save = if saved && !param { ", save" } else { "" };
+        u.redecl.push((name.to_string(), format!("{etxt}, allocatable, target{save}"), nd, dspan));
     }
 
     /// Rewrites the declarations of the aligned arrays `arrs` (name, element type, rank):
