@@ -369,7 +369,21 @@ fn run(cli: &Cli) -> Result<(), Failure> {
             let opts = compile::CcOpts {
                 opt: cli.opt.clone(),
                 debug: cli.debug,
-                include: cli.include.clone(),
+                // the translated Fortran is compiled from a temporary directory: its
+                // `#include "x"` / `include 'x'` look first beside the original source
+                include: translated
+                    .iter()
+                    .filter(|(p, _)| source_lang(cli, p).is_some_and(|l| l != Lang::C))
+                    .map(|(p, _)| p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf())
+                    .fold(Vec::<PathBuf>::new(), |mut v, d| {
+                        if !v.contains(&d) {
+                            v.push(d);
+                        }
+                        v
+                    })
+                    .into_iter()
+                    .chain(cli.include.iter().cloned())
+                    .collect(),
                 define: cli.define.clone(),
                 libdirs: cli.libdir.clone(),
                 libs: cli.lib.clone(),

@@ -21,7 +21,7 @@ use xmpc_ir::{Diag, FileId, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKi
 /// Checks every directive of `unit`; returns the problems found.
 pub fn check(unit: &FileUnit, src: &str) -> Vec<Diag> {
     let mut c = Checker { file: unit.file, src, types: &unit.types, fortran: unit.lang.is_fortran(), diags: Vec::new() };
-    let modules = module_envs(unit);
+    let modules = module_envs(unit, src);
     let mut global = Env::default();
     global.add_ranks(&unit.globals, &unit.types, c.fortran);
     // File-scope directives and declarations (C).
@@ -123,12 +123,22 @@ struct Checker<'a> {
     diags: Vec<Diag>,
 }
 
-/// Environments of the modules defined in this file, by lower-cased name.
-fn module_envs(unit: &FileUnit) -> HashMap<String, Env> {
-    let mut out = HashMap::new();
+/// Environments of the modules defined in this file, by lower-cased name. A module
+/// sees what the modules it `use`s declare (those of this file, defined before it;
+/// another file's module makes it opaque).
+fn module_envs(unit: &FileUnit, src: &str) -> HashMap<String, Env> {
+    let mut out: HashMap<String, Env> = HashMap::new();
     for it in &unit.items {
         if let Item::Module(m) = it {
             let mut env = Env::default();
+            let (mods, include) = imports(&m.decls, src);
+            for u in mods {
+                match out.get(&u) {
+                    Some(menv) => merge(&mut env, menv),
+                    None => env.opaque = true,
+                }
+            }
+            env.opaque |= include;
             env.add_ranks(&m.symbols, &unit.types, true);
             for s in &m.decls {
                 collect_decls(s, &mut env, true);
@@ -149,10 +159,10 @@ fn collect_decls(s: &Stmt, env: &mut Env, fortran: bool) {
 
 /// Names of the modules a Fortran unit `use`s, and whether it `include`s a file
 /// (the IR keeps both as verbatim statements).
-fn imports(f: &Function, src: &str) -> (Vec<String>, bool) {
+fn imports(body: &[Stmt], src: &str) -> (Vec<String>, bool) {
     let mut mods = Vec::new();
     let mut include = false;
-    for s in f.body.iter().filter(|s| matches!(s.kind, StmtKind::Verbatim)) {
+    for s in body.iter().filter(|s| matches!(s.kind, StmtKind::Verbatim)) {
         let text = src.get(s.span.range()).unwrap_or("");
         for line in text.lines() {
             let t = line.trim_start().to_ascii_lowercase();
@@ -179,7 +189,7 @@ impl Checker<'_> {
         let mut env = outer.clone();
         env.add_ranks(&f.symbols, self.types, self.fortran);
         if self.fortran {
-            let (mods, include) = imports(f, self.src);
+            let (mods, include) = imports(&f.body, self.src);
             for m in mods {
                 match modules.get(&m) {
                     Some(menv) => merge(&mut env, menv),

@@ -1,6 +1,7 @@
 //! XMP Fortran conformance: every program of `testsuite/xmp/F/` is compiled with the
 //! `xmpc` driver (`xmpc prog.f90 -o prog`) and run with `mpiexec -n N` for each `N` of
-//! its header comment (`! xmpc-test: np=1,2,4`). A run passes when the exit status is
+//! its header comment (`! xmpc-test: np=1,2,4`; `flags=-fopenmp,-DN=4` adds xmpc
+//! arguments). A run passes when the exit status is
 //! 0, exactly one line is `PASS` (after trimming: gfortran's list-directed output
 //! starts with a blank) and no line starts with `ERROR`; within a time limit.
 //!
@@ -80,6 +81,19 @@ fn header_nps(text: &str) -> Vec<u32> {
         if let Some(rest) = line.split("xmpc-test:").nth(1) {
             if let Some(v) = rest.trim().strip_prefix("np=") {
                 return v.split_whitespace().next().unwrap_or("").split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            }
+        }
+    }
+    vec![]
+}
+
+/// Extra xmpc arguments of a program's header: `xmpc-test: np=1,2 flags=-fopenmp,-DX`
+/// (comma-separated).
+fn header_flags(text: &str) -> Vec<String> {
+    for line in text.lines().take(10) {
+        if let Some(rest) = line.split("xmpc-test:").nth(1) {
+            if let Some(v) = rest.split_whitespace().find_map(|w| w.strip_prefix("flags=")) {
+                return v.split(',').filter(|x| !x.is_empty()).map(str::to_string).collect();
             }
         }
     }
@@ -221,7 +235,10 @@ fn run_programs(what: &str, progs: &[PathBuf]) {
             continue;
         }
         let exe = tmp.join(&name);
-        if let Err(e) = compile(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp) {
+        let flags = header_flags(&text);
+        let mut args = vec![p.to_str().unwrap(), "-o", exe.to_str().unwrap()];
+        args.extend(flags.iter().map(String::as_str));
+        if let Err(e) = compile(&args, &tmp) {
             failures.push(format!("{name}: {e}"));
             continue;
         }

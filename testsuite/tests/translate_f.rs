@@ -178,9 +178,10 @@ fn unsupported_forms_are_located_errors() {
             "XMP0402:5:",
         ),
         (
-            "select.f90",
-            "program g\n  integer :: k\n!$xmp nodes p(*)\n  k = 1\n  select case (k)\n  case (1)\n!$xmp barrier\n  end select\nend program g\n",
-            "XMP0409:7:",
+            // (directives in `select case` are translated: task_select.f90)
+            "associate.f90",
+            "program g\n  integer :: k\n!$xmp nodes p(*)\n  k = 1\n  associate (j => k)\n!$xmp barrier\n  end associate\nend program g\n",
+            "XMP0409:6:",
         ),
         (
             "margin.f90",

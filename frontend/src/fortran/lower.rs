@@ -429,6 +429,10 @@ impl<'a> Lower<'a> {
                 Some(s) => s,
                 None => return out.extend(self.verbatim_split(k)),
             },
+            "select_case_statement" if !k.has_error() && self.has_directives_inside(k) => match self.select_case(k) {
+                Some(s) => return out.push(s),
+                None => return out.extend(self.verbatim_split(k)),
+            },
             "keyword_statement" if !k.has_error() => self.keyword(k),
             "stop_statement" if !k.has_error() => StmtKind::Stop(self.named(k).first().map(|e| self.expr(*e))),
             "variable_declaration" | "variable_modification" | "common_statement" | "parameter_statement" if !k.has_error() => {

@@ -6,6 +6,7 @@ mod decl;
 mod expr;
 pub mod fixed;
 mod lower;
+mod select;
 pub mod sentinel;
 
 use crate::directive::DirLang;

@@ -23,7 +23,11 @@
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
 mod array;
+mod implicit;
+mod lex;
 mod modinfo;
+mod omp;
+mod order;
 
 use xmpc_ir::Edit;
 use crate::xmp_model::on_ref;
@@ -317,6 +321,7 @@ impl<'a> Tr<'a> {
             let text: String = u.frees.iter().map(|l| format!("{IND}{l}\n")).collect();
             self.edits.push(Edit { span: Span::new(at, at), text });
         }
+        self.hoist_uses(&f.body);
         self.hosts.push(u);
         for c in &f.contains {
             self.func(c);
@@ -341,6 +346,9 @@ impl<'a> Tr<'a> {
                 }
                 off += line.len();
             }
+        } else if let Some(k) = lex::contains_line(text) {
+            // a `contains` whose procedures the parser did not see (`#include`d)
+            at = f.span.start + k;
         }
         at
     }
@@ -353,13 +361,23 @@ impl<'a> Tr<'a> {
         let v = View { body: &m.decls, symbols: &m.symbols, name_span: m.name_span, module: Some(key.clone()) };
         self.header = None;
         let u = self.unit_body(&v, false);
+        self.hoist_uses(&m.decls);
         // the init procedure, before `end module`
         let text = self.text(m.span);
         let trimmed = text.trim_end();
         let last_nl = trimmed.rfind('\n').map_or(0, |p| p + 1);
         let at = m.span.start + last_nl;
         let mut sub = String::new();
-        if m.contains.is_empty() {
+        // a module whose default is `private`: the names its users need are public
+        if order::default_private(self, &m.decls) {
+            let public = format!("{IND}public :: {}\n", order::module_exports(&key, &u).join(", "));
+            match lex::contains_line(text) {
+                Some(k) => self.edits.push(Edit { span: Span::new(m.span.start + k, m.span.start + k), text: public }),
+                None => sub.push_str(&public),
+            }
+        }
+        // (a `contains` may be there with no procedure the parser saw: `#include`d)
+        if m.contains.is_empty() && lex::contains_line(text).is_none() {
             sub.push_str(&format!("{IND}contains\n"));
         }
         sub.push_str(&format!("{IND}subroutine xmpf_modinit_{key}()\n{IND}logical, save :: xmpf_done = .false.\n"));
@@ -1116,6 +1134,17 @@ impl<'a> Tr<'a> {
                 talign,
             },
         );
+        // a `save` array keeps its runtime array, handle and contents across calls:
+        // made at the first call only
+        let mut lines = lines;
+        if saved && !param {
+            u.decls.remove(&format!("integer(8) :: {h}"));
+            u.decls.insert(format!("integer(8), save :: {h} = 0_8"));
+            if !alloc {
+                lines.insert(0, format!("if (.not. allocated({name})) then"));
+                lines.push("end if".into());
+            }
+        }
         if alloc {
             u.pending.insert(key.clone(), (nd, lines));
             if !param && !saved {
@@ -1127,7 +1156,8 @@ impl<'a> Tr<'a> {
                 u.frees.push(format!("call xmpf_array_free({h})"));
             }
         }
-        u.redecl.push((name.to_string(), format!("{etxt}, allocatable, target"), nd, dspan));
+        let save = if saved && !param { ", save" } else { "" };
+        u.redecl.push((name.to_string(), format!("{etxt}, allocatable, target{save}"), nd, dspan));
     }
 
     /// Rewrites the declarations of the aligned arrays `arrs` (name, element type, rank):
@@ -1278,7 +1308,8 @@ impl<'a> Tr<'a> {
             | StmtKind::DoWhile { body, .. }
             | StmtKind::Switch { body, .. } => self.stmt(body, u),
             StmtKind::Stop(code) => {
-                let low = lc(self.text(s.span));
+                // the message of `stop 'text'` may hold the words `error` and `stop`
+                let low = lex::mask_strings(&lc(self.text(s.span)));
                 let k = find_word(&low, "error", 0)
                     .filter(|&e| find_word(&low, "stop", e).is_some())
                     .or_else(|| find_word(&low, "stop", 0));
@@ -1307,7 +1338,7 @@ impl<'a> Tr<'a> {
             ),
             StmtKind::Return(_) if !u.frees.is_empty() => self.ret(s, u),
             StmtKind::Call { name, args } if lc(name) == "exit" => {
-                let low = lc(self.text(s.span));
+                let low = lex::mask_strings(&lc(self.text(s.span)));
                 if let Some(k) = find_word(&low, "exit", 0) {
                     let at = s.span.start + k;
                     if args.is_empty() {
@@ -1687,14 +1718,12 @@ impl<'a> Tr<'a> {
                 // `hoistable`), and the index of that first edit
                 let mut hoisted: Vec<String> = vec![];
                 let mut first_edit: Option<usize> = None;
+                // `!$omp parallel do` / `!$acc` lines between the directive and the
+                // outer `do`: the calls go before them (see `omp`)
+                let dir_end = self.line_end_any(d.span.end.max(1) - 1);
+                let mut omp_first = false;
                 while let Some(st) = cur {
-                    let st = if let StmtKind::Compound(v) = &st.kind {
-                        v.iter()
-                            .find(|x| matches!(x.kind, StmtKind::Do { .. }))
-                            .unwrap_or(st)
-                    } else {
-                        st
-                    };
+                    let st = omp::nest_do(st);
                     let StmtKind::Do {
                         var,
                         lower,
@@ -1734,13 +1763,19 @@ impl<'a> Tr<'a> {
                         let _ = first_inner_label;
                         let shared = end_label.is_some() && parent_label == *end_label;
                         let cyclic_dim = tfmts.get(k) == Some(&DistFormat::Cyclic);
-                        if end_label.is_some() && (shared || !cyclic_dim) {
+                        if first_edit.is_none() {
+                            omp_first = omp::sentinel_lines_between(self.src, dir_end, hs);
+                        }
+                        // under `!$omp parallel do` the one-loop form too: the
+                        // two-loop form would give OpenMP a one-chunk loop
+                        let omp_here = omp_first && first_edit.is_none();
+                        if (end_label.is_some() || omp_here) && (shared || !cyclic_dim) {
                             // a labelled DO (possibly sharing its label with the loops
                             // around it): one loop over the node's share
                             let sv = format!("xmpf_s1_{vn}");
                             u.decls.insert(format!("integer(8) :: {sv}(3)"));
                             let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
-                            let lab = end_label.as_ref().unwrap();
+                            let lab = end_label.as_deref().unwrap_or("");
                             let vtxt = self.ex(var);
                             // block/gblock/`*`: the node's step is the loop's own; a
                             // literal step (not a variable) lets the compiler vectorise
@@ -1818,6 +1853,12 @@ impl<'a> Tr<'a> {
                     let calls: String = hoisted.iter().map(|c| format!("{c}\n{IND}")).collect();
                     self.edits[i].text.insert_str(0, &calls);
                 }
+                if let (Some(i), true) = (first_edit, omp_first) {
+                    if let Some((calls, head)) = omp::split_calls(&self.edits[i].text, IND) {
+                        self.edits[i].text = head;
+                        self.edits.push(Edit { span: Span::new(dir_end, dir_end), text: format!("\n{IND}{calls}") });
+                    }
+                }
                 if done != vars.len() {
                     self.err("XMP0408", d.span, "loop directive: the loop nest does not have a `do` loop for every loop index", "each index must be the variable of a `do` loop of the nest");
                     return;
@@ -1839,7 +1880,8 @@ impl<'a> Tr<'a> {
                             }
                         }
                     }
-                    inserts.entry(bend).or_default().push_str(&tail);
+                    // after the nest's `!$omp end parallel do`, if any
+                    inserts.entry(omp::past_end_directives(self.src, bend)).or_default().push_str(&tail);
                 }
                 for (at, text) in inserts {
                     if !text.is_empty() {
@@ -1925,13 +1967,15 @@ impl<'a> Tr<'a> {
                 self.after_dir(p, &lines);
             }
             DirectiveKind::WaitAsync { ids, on } => {
-                if on.is_some() {
-                    self.err(
-                        "XMP0403",
-                        d.span,
-                        "wait_async on is not supported yet in Fortran",
-                        "",
-                    );
+                // `on p`/`on t`: the executing nodes. The wait is local (each node
+                // completes its own requests of that id, a no-op without any), so it
+                // needs no node set here: the reference is only checked (as in C)
+                if let Some(r) = on {
+                    let key = lc(&r.name.name);
+                    if !u.nodes.contains_key(&key) && !u.templs.contains_key(&key) {
+                        self.err("XMP0402", r.name.span, "unknown node set or template", "not declared by a nodes or template directive in this unit");
+                        return;
+                    }
                 }
                 let loc = self.loc(d.span, "wait_async");
                 let lines: Vec<String> = ids
@@ -2126,6 +2170,9 @@ impl<'a> Tr<'a> {
                 self.array_dir(p, on, u);
                 return;
             }
+            // OpenACC: the directive lines stay as they are (comments to a compiler
+            // without -fopenacc); the statements under them are translated as usual
+            DirectiveKind::Acc { .. } => {}
             other => {
                 let _ = other;
                 self.err(
@@ -2447,9 +2494,16 @@ impl<'a> Tr<'a> {
     }
 
     fn cur_type(&self, key: &str) -> Option<(String, bool)> {
-        // the unit being translated, its hosts, then any unit of the file
+        // the unit being translated and its hosts; a function's result; the implicit
+        // type there; then any unit of the file
+        let local = self.fns.iter().rev().find_map(|f| f.symbols.lookup(key).map(|_| *f));
+        if local.is_none() {
+            if let Some(t) = self.result_type(key).or_else(|| self.implicit_type(key)) {
+                return Some((t, false));
+            }
+        }
         let all = self.unit.functions();
-        for f in self.fns.iter().rev().copied().chain(all.iter().copied()) {
+        for f in local.into_iter().chain(all.iter().copied()) {
             if let Some(s) = f.symbols.lookup(key) {
                 return match self.unit.types.get(s.ty) {
                     Type::Basic(b) => Some((b.clone(), false)),
@@ -2475,8 +2529,11 @@ impl<'a> Tr<'a> {
                 text: "subroutine xmpf_main".into(),
             });
         } else {
+            // no `program` statement: a line of its own before the unit's first line
+            // (the unit starts at its first token: in fixed form, column 7)
+            let at = self.line_start(f.span.start);
             self.edits.push(Edit {
-                span: Span::new(f.span.start, f.span.start),
+                span: Span::new(at, at),
                 text: format!("{IND}subroutine xmpf_main\n"),
             });
         }

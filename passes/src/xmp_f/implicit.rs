@@ -1,0 +1,139 @@
+//! Types of names a unit does not declare: Fortran's implicit typing (`i`–`n`
+//! integer, else real; `implicit <type> (a-h, o-z)` statements; `implicit none`), and
+//! the result variable of a function (`integer function f()` declares `f`). Used for
+//! the variables of directives (`reduction(max:ierr)` with `ierr` implicit).
+
+use super::{lc, Tr};
+use xmpc_ir::{FuncKind, Function, Item, Stmt, StmtKind, Type};
+
+/// What the `implicit` statements of one unit say about a letter.
+enum Rule {
+    None,
+    Type(String),
+    Unspecified,
+}
+
+/// Reads the `implicit` statements of `body` (statement texts) for `letter`.
+fn rule(texts: &[String], letter: u8) -> Rule {
+    let mut out = Rule::Unspecified;
+    for t in texts {
+        let t = t.trim();
+        let Some(rest) = t.strip_prefix("implicit") else { continue };
+        let rest = rest.split('!').next().unwrap_or("").trim();
+        if rest.replace(' ', "") == "none" || rest.starts_with("none") {
+            return Rule::None;
+        }
+        // `type (ranges), type (ranges)`; a type may have its own parentheses
+        // (`real(8) (a-h)`, `character(len=8) (c)`): the ranges are the last group
+        for spec in split_specs(rest) {
+            let Some(open) = spec.rfind('(') else { continue };
+            let ty = spec[..open].trim().to_string();
+            let ranges = spec[open + 1..].trim_end_matches(')');
+            for r in ranges.split(',') {
+                let r: Vec<u8> = r.bytes().filter(|b| b.is_ascii_alphabetic()).collect();
+                let hit = match r.as_slice() {
+                    [a] => *a == letter,
+                    [a, b] => (*a..=*b).contains(&letter),
+                    _ => false,
+                };
+                if hit {
+                    out = Rule::Type(ty.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Splits `real(8) (a-h, o-z), integer (i-n)` at the commas outside parentheses.
+fn split_specs(s: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur);
+    out
+}
+
+impl<'a> Tr<'a> {
+    fn implicit_texts(&self, body: &[Stmt]) -> Vec<String> {
+        body.iter()
+            .filter(|s| matches!(s.kind, StmtKind::Verbatim))
+            .map(|s| lc(self.text(s.span)))
+            .filter(|t| t.trim_start().starts_with("implicit"))
+            .collect()
+    }
+
+    /// The result type of the function `key` among the units being translated
+    /// (innermost first), when it has a declared type.
+    pub(super) fn result_type(&self, key: &str) -> Option<String> {
+        let f = self.fns.iter().rev().find(|f| f.kind == FuncKind::Function && lc(&f.name) == key)?;
+        match self.unit.types.get(f.ret?) {
+            Type::Basic(b) => Some(b.clone()),
+            _ => None,
+        }
+    }
+
+    /// The implicit type of `key` in the unit being translated: its own `implicit`
+    /// statements, then its hosts' and module's; None under `implicit none`.
+    pub(super) fn implicit_type(&self, key: &str) -> Option<String> {
+        let letter = key.bytes().next().filter(u8::is_ascii_alphabetic)?;
+        let mut bodies: Vec<&[Stmt]> = self.fns.iter().rev().map(|f| f.body.as_slice()).collect();
+        if let Some(outer) = self.fns.first() {
+            if let Some(m) = self.module_of(outer) {
+                bodies.push(m);
+            }
+        }
+        for b in bodies {
+            match rule(&self.implicit_texts(b), letter) {
+                Rule::None => return None,
+                Rule::Type(t) => return Some(t),
+                Rule::Unspecified => {}
+            }
+        }
+        Some(if (b'i'..=b'n').contains(&letter) { "integer" } else { "real" }.to_string())
+    }
+
+    /// The specification part of the module holding `f`, if any.
+    fn module_of(&self, f: &Function) -> Option<&'a [Stmt]> {
+        self.unit.items.iter().find_map(|it| match it {
+            Item::Module(m) if m.span.start <= f.span.start && f.span.end <= m.span.end => Some(m.decls.as_slice()),
+            _ => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rule, Rule};
+
+    fn ty(texts: &[&str], c: u8) -> Option<String> {
+        let v: Vec<String> = texts.iter().map(|s| s.to_string()).collect();
+        match rule(&v, c) {
+            Rule::Type(t) => Some(t),
+            Rule::None => Some("none".into()),
+            Rule::Unspecified => None,
+        }
+    }
+
+    #[test]
+    fn implicit_statements() {
+        assert_eq!(ty(&["implicit none"], b'i'), Some("none".into()));
+        assert_eq!(ty(&["implicit real*8 (a-h, o-z)"], b'x'), Some("real*8".into()));
+        assert_eq!(ty(&["implicit real*8 (a-h, o-z)"], b'i'), None);
+        assert_eq!(ty(&["implicit real(8) (a-h,o-z), integer (i-n)"], b'k'), Some("integer".into()));
+        assert_eq!(ty(&["implicit double precision (d)"], b'd'), Some("double precision".into()));
+        assert_eq!(ty(&["integer :: i"], b'i'), None);
+    }
+}
