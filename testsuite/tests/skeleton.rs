@@ -86,7 +86,7 @@ fn leftover_mpi(text: &str, lang: Lang) -> Vec<String> {
 fn skeleton_of(rel: &str) -> (String, Vec<String>, usize, Lang) {
     let (text, unit) = parse(rel);
     let bs = blocks::find(&unit, &text).unwrap();
-    let opts = skel::Options { times: Some(table(&bs)), times_name: Some("t.json".into()), strict_times: true };
+    let opts = skel::Options { times: Some(table(&bs)), times_name: Some("t.json".into()), strict_times: true, ..Default::default() };
     let sk = skel::skeletonize(&unit, &text, &opts).unwrap_or_else(|d| panic!("{rel}: {:?}", d.iter().map(|x| &x.message).collect::<Vec<_>>()));
     let out = xmpc_backends::emit(&unit, &text, &sk.edits).unwrap();
     let n = bs.iter().filter(|b| b.kind == BlockKind::Compute).count();

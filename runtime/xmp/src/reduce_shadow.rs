@@ -3,11 +3,12 @@
 //! default operator), e.g. after a loop that scattered contributions into
 //! the shadows.
 //!
-//! Dims are done in reverse order, each slab spanning the other dims whole
-//! (shadows included), so a corner contribution first moves into a
-//! neighbour's shadow of an earlier dim and then on to its owner. Shadow
-//! contents are unspecified afterwards (reflect refreshes them). No plan is
-//! cached: one pack, sendrecv, pack, reduce and unpack per halo.
+//! As in Omni, each dim's slab spans only the owned elements of the other
+//! dims: shadow corners are not reduced, so a value written into a corner
+//! shadow (the diagonal neighbour's element) is dropped. Omni's own test
+//! (shadow-reflect/reduce_shadow.c) expects exactly this; docs/omni-compat.md.
+//! Shadow contents are unspecified afterwards (reflect refreshes them). No plan
+//! is cached: one pack, sendrecv, pack, reduce and unpack per halo.
 
 use crate::array::{xmpc_array, Array};
 use crate::dist::{BLOCK, DUP, GBLOCK};
@@ -27,11 +28,12 @@ fn pack(a: &Array, ty: Fint) -> Vec<u8> {
     buf
 }
 
-/// The slab `start..start+count` of dim `d`, the other dims whole.
+/// The slab `start..start+count` of dim `d`, the other dims' owned elements
+/// only (no shadow corners, as in Omni).
 fn slab(a: &Array, d: usize, start: i64, count: i64) -> Fint {
     let sizes: Vec<c_int> = a.dims.iter().map(|x| x.alloc as c_int).collect();
-    let mut subs = sizes.clone();
-    let mut starts = vec![0 as c_int; sizes.len()];
+    let mut subs: Vec<c_int> = a.dims.iter().map(|x| (x.upper - x.lower + 1).max(0) as c_int).collect();
+    let mut starts: Vec<c_int> = a.dims.iter().map(|x| x.shadow_lo as c_int).collect();
     subs[d] = count as c_int;
     starts[d] = start as c_int;
     // SAFETY: the slab lies inside the local block (checked by the caller).
