@@ -103,12 +103,12 @@ fn ok(n: usize, points: u64, b: Barrier) {
 
 #[test]
 fn two_threads_many_points() {
-    ok(2, 300_000, Barrier::new(2));
+    ok(2, 1_000_000, Barrier::new(2));
 }
 
 #[test]
 fn three_to_eight_threads_oversubscribed() {
-    for (n, points) in [(3, 50_000), (4, 50_000), (5, 10_000), (8, 10_000)] {
+    for (n, points) in [(3, 200_000), (4, 200_000), (5, 50_000), (8, 50_000)] {
         ok(n, points, Barrier::new(n));
     }
 }
