@@ -206,7 +206,7 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
     };
     for (m, info) in infos {
         if force {
-            write_atomic(Path::new(&format!("{m}.xmpmod")), info.as_bytes()).map_err(Err)?;
+            xmpc_outfile::write(Path::new(&format!("{m}.xmpmod")), info.as_bytes()).map_err(Err)?;
         }
         if let Ok(mut k) = XMPMODS.lock() {
             k.insert(m, info);
@@ -219,9 +219,6 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
 /// use a module of an earlier one).
 static XMPMODS: std::sync::Mutex<std::collections::BTreeMap<String, String>> = std::sync::Mutex::new(std::collections::BTreeMap::new());
 
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    xmpc_outfile::write(path, bytes)
-}
 
 /// The MPI Fortran compiler: `$XMPC_FC`, else `mpif90`.
 pub fn fc() -> String {

@@ -259,14 +259,14 @@ fn platform(a: &PlatformArgs) -> Result<(), String> {
         for w in &e.warnings {
             eprintln!("warning: {w}");
         }
-        crate::output::write_atomic(x, e.xml.as_bytes())?;
+        xmpc_outfile::write(x, e.xml.as_bytes())?;
         for c in &e.cfg {
             println!("{c}");
         }
         eprintln!("wrote {}", x.display());
     }
     if let Some(h) = &a.hostfile {
-        crate::output::write_atomic(h, crate::simgrid::hostfile(&p, a.np).as_bytes())?;
+        xmpc_outfile::write(h, crate::simgrid::hostfile(&p, a.np).as_bytes())?;
         eprintln!("wrote {}", h.display());
     }
     Ok(())
@@ -382,7 +382,7 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
     for (s, v) in &pts {
         t += &format!("# {s} {v:e}\n");
     }
-    crate::output::write_atomic(&a.output, t.as_bytes())?;
+    xmpc_outfile::write(&a.output, t.as_bytes())?;
     model::load_platform(&a.output)?;
     eprintln!(
         "wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B",

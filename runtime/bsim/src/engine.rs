@@ -434,7 +434,7 @@ impl Sim {
         eprint!("{rep}");
         if let Some(d) = &self.out_dir {
             let _ = std::fs::create_dir_all(d);
-            let _ = crate::output::write_atomic(&d.join("deadlock.txt"), rep.as_bytes());
+            let _ = xmpc_outfile::write(&d.join("deadlock.txt"), rep.as_bytes());
         }
         let _ = std::io::stderr().flush();
         std::process::exit(3);

@@ -65,11 +65,6 @@ pub struct Report {
     pub ranks: Vec<RankReport>,
 }
 
-/// Writes under the output policy of `xmpc_outfile` (beside the target and renamed;
-/// never through a link, FIFO or device).
-pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), String> {
-    xmpc_outfile::write(path, data)
-}
 
 pub fn build_report(
     res: &[RankResult],
@@ -332,7 +327,7 @@ pub fn gantt_png(res: &[RankResult], tmax: f64) -> Result<Vec<u8>, String> {
 /// Write the Gantt chart; the format follows the extension (.svg or .png).
 pub fn write_gantt(path: &Path, res: &[RankResult], tmax: f64) -> Result<(), String> {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("png") => write_atomic(path, &gantt_png(res, tmax)?),
-        _ => write_atomic(path, gantt_svg(res, tmax).as_bytes()),
+        Some("png") => xmpc_outfile::write(path, &gantt_png(res, tmax)?),
+        _ => xmpc_outfile::write(path, gantt_svg(res, tmax).as_bytes()),
     }
 }

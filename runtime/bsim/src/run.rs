@@ -233,14 +233,14 @@ pub fn write_outputs(
     }
     if let Some(d) = &p.out {
         let json = serde_json::to_string_pretty(&rep).unwrap();
-        output::write_atomic(&d.join("report.json"), json.as_bytes())?;
-        output::write_atomic(&d.join("report.txt"), output::text_report(&rep).as_bytes())?;
+        xmpc_outfile::write(&d.join("report.json"), json.as_bytes())?;
+        xmpc_outfile::write(&d.join("report.txt"), output::text_report(&rep).as_bytes())?;
     }
     if let Some(g) = &p.gantt {
         output::write_gantt(g, results, rep.predicted_time)?;
     }
     if let Some(t) = &p.trace_json {
-        output::write_atomic(t, output::chrome_trace(results).as_bytes())?;
+        xmpc_outfile::write(t, output::chrome_trace(results).as_bytes())?;
     }
     Ok(())
 }

@@ -104,7 +104,7 @@ pub fn run(cmd: &MpieteCmd) -> Result<(), String> {
             let runs = a.inputs.iter().map(|p| BlockTimes::load(p)).collect::<Result<Vec<_>, _>>()?;
             let m = BlockTimes::median(&runs)?;
             let text = serde_json::to_string_pretty(&m).map_err(|e| e.to_string())?;
-            write_atomic(&a.output, text.as_bytes())?;
+            xmpc_outfile::write(&a.output, text.as_bytes())?;
             eprintln!("xmpc: median of {} runs, {} blocks, written to {}", runs.len(), m.blocks.len(), a.output.display());
             Ok(())
         }
@@ -252,16 +252,11 @@ fn predict(a: &PredictArgs) -> Result<(), String> {
     print!("{}", render(&p, a.all_ranks));
     if let Some(j) = &a.json {
         let text = serde_json::to_string_pretty(&p).map_err(|e| e.to_string())?;
-        write_atomic(j, text.as_bytes())?;
+        xmpc_outfile::write(j, text.as_bytes())?;
     }
     Ok(())
 }
 
-/// Writes a file under the output policy of `xmpc_outfile` (beside the target and
-/// renamed; never through a link, FIFO or device).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    xmpc_outfile::write(path, bytes)
-}
 
 fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
     let sizes = if a.step == "x2" {
@@ -271,7 +266,7 @@ fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
     };
     let src = commdata::program(&sizes);
     if let Some(p) = &a.emit_source {
-        return write_atomic(p, src.as_bytes());
+        return xmpc_outfile::write(p, src.as_bytes());
     }
     let tmp = tempfile::Builder::new()
         .prefix("mpiete-commdata-")
