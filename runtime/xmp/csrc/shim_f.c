@@ -814,23 +814,24 @@ int xmp_nodes_equiv_(xmp_desc_f *d, xmp_desc_f *dn, int *lb, int *ub, int *st) {
 int xmp_nodes_attr_(xmp_desc_f *d, int *v) { return xmp_nodes_attr(DF(d), v); }
 int xmp_test_async_(int *id) { return xmp_test_async(*id); }
 
-/* Index arrays hold Fortran indices of the indexed array; its dim k is the runtime's
- * dim n-1-k. */
-static void fidx(void *arr, int n, xmp_desc_f *const *in, void **out, long *base) {
+/* Index arrays hold Fortran indices of the indexed array `arr` (at most 7 dims); its
+ * dim k is the runtime's dim n-1-k. Returns n. */
+static int fidx(void *arr, xmp_desc_f *const *in, void **out, long *base) {
+  int n = 0;
+  xmp_array_ndims(arr, &n);
+  if (n > 7) n = 7;
   for (int k = 0; k < n; k++) {
     out[n - 1 - k] = DF(in[k]);
     base[n - 1 - k] = flb_get(arr, k);
   }
+  return n;
 }
 void xmp_gather_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *i1, xmp_desc_f *i2, xmp_desc_f *i3, xmp_desc_f *i4,
                  xmp_desc_f *i5, xmp_desc_f *i6, xmp_desc_f *i7) {
   xmp_desc_f *in[7] = {i1, i2, i3, i4, i5, i6, i7};
   void *idx[7];
   long base[7];
-  int n = 0;
-  xmp_array_ndims(DF(a), &n);
-  if (n > 7) n = 7;
-  fidx(DF(a), n, in, idx, base);
+  int n = fidx(DF(a), in, idx, base);
   xmpc_rt_gather(DF(x), DF(a), n, idx, base);
 }
 void xmp_scatter_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *i1, xmp_desc_f *i2, xmp_desc_f *i3, xmp_desc_f *i4,
@@ -838,10 +839,7 @@ void xmp_scatter_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *i1, xmp_desc_f *i2, 
   xmp_desc_f *in[7] = {i1, i2, i3, i4, i5, i6, i7};
   void *idx[7];
   long base[7];
-  int n = 0;
-  xmp_array_ndims(DF(x), &n);
-  if (n > 7) n = 7;
-  fidx(DF(x), n, in, idx, base);
+  int n = fidx(DF(x), in, idx, base);
   xmpc_rt_scatter(DF(x), DF(a), n, idx, base);
 }
 void xmp_pack_(xmp_desc_f *v, xmp_desc_f *a, xmp_desc_f *m) { xmp_pack(DF(v), DF(a), DF(m)); }
