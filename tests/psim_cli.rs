@@ -14,37 +14,7 @@ fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).to_string()
 }
 
-const MACHINE: &str = r#"
-name = "round"
-clock_ghz = 2.0
-cores = 1
-[core]
-simd_lanes = 1
-issue_width = 4
-fp_pipes = 2
-fma = true
-load_pipes = 2
-store_pipes = 1
-add_latency = 4
-mul_latency = 4
-div_latency = 20
-div_cycles = 10
-sqrt_latency = 20
-sqrt_cycles = 10
-convert_latency = 4
-libm_cycles = 50
-[[cache]]
-name = "L1"
-size_kib = 32
-bytes_per_cycle = 64
-[[cache]]
-name = "L2"
-size_kib = 1024
-bytes_per_cycle = 32
-[memory]
-bandwidth_gbs = 10
-latency_ns = 80
-"#;
+const MACHINE: &str = include_str!("../passes/psim/tests/round.toml");
 
 /// A triad in an iteration loop between two allreduces: block "triad" is 8.4 cycles per
 /// element from memory on MACHINE (tests of the psim crate derive it), run `iters` times.

@@ -19,45 +19,9 @@ fn models(name: &str, src: &str, m: &Machine) -> Vec<BlockModel> {
     xmpc_psim::model_blocks(&unit, src, &blocks, m)
 }
 
-/// A machine with round numbers: 2 GHz, 2 FMA pipes, 2 loads + 1 store per cycle,
-/// issue 4, L1 32 KiB at 64 B/cy, L2 1 MiB at 32 B/cy, memory 10 GB/s (5 B/cy).
+/// The round-number machine of `round.toml` (shared with the CLI tests) with an overlap rule.
 fn machine(overlap: &str) -> Machine {
-    Machine::parse(&format!(
-        r#"
-name = "round"
-clock_ghz = 2.0
-cores = 1
-[core]
-simd_lanes = 1
-issue_width = 4
-fp_pipes = 2
-fma = true
-load_pipes = 2
-store_pipes = 1
-add_latency = 4
-mul_latency = 4
-div_latency = 20
-div_cycles = 10
-sqrt_latency = 20
-sqrt_cycles = 10
-convert_latency = 4
-libm_cycles = 50
-[[cache]]
-name = "L1"
-size_kib = 32
-bytes_per_cycle = 64
-[[cache]]
-name = "L2"
-size_kib = 1024
-bytes_per_cycle = 32
-[memory]
-bandwidth_gbs = 10
-latency_ns = 80
-[compiler]
-overlap = "{overlap}"
-"#
-    ))
-    .unwrap()
+    Machine::parse(&format!("{}[compiler]\noverlap = \"{overlap}\"\n", include_str!("round.toml"))).unwrap()
 }
 
 const STENCIL_C: &str = r#"#include <mpi.h>
