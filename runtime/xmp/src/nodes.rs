@@ -170,17 +170,7 @@ impl Nodes {
             }
             per.push((lo[d]..=hi[d]).step_by(st[d] as usize).map(|x| x - 1).collect());
         }
-        let mut out = vec![];
-        let total: usize = per.iter().map(|v| v.len()).product();
-        for mut k in 0..total {
-            let mut c = vec![0; per.len()];
-            for d in 0..per.len() {
-                c[d] = per[d][k % per[d].len()];
-                k /= per[d].len();
-            }
-            out.push(self.linear(&c) as usize);
-        }
-        Ok(out)
+        Ok(self.select_coords(&per))
     }
 }
 
