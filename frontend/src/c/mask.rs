@@ -57,14 +57,7 @@ pub fn mask(src: &str) -> Masked {
                     // XMP C array assignment outside a directive (`y[i][:] = 0;`).
                     if (c.is_ascii_alphabetic() || c == b'_') && subscripted_name(b, i) && after_statement(b, i) {
                         if let Some(st) = section_statement(b, i).filter(|st| has_section(&b[st.range()])) {
-                            let out = out.get_or_insert_with(|| b.to_vec());
-                            for c in &mut out[st.range()] {
-                                if *c != b'\n' && *c != b'\r' {
-                                    *c = b' ';
-                                }
-                            }
-                            out[st.start] = b'{';
-                            out[st.end - 1] = b'}';
+                            blank_section(out.get_or_insert_with(|| b.to_vec()), st);
                             sections.push(st);
                             i = st.end;
                             continue;
@@ -81,13 +74,7 @@ pub fn mask(src: &str) -> Masked {
                             mask_range(out, i, end);
                             i = end;
                             if let Some(st) = takes_section.then(|| section_statement(b, end)).flatten() {
-                                for c in &mut out[st.range()] {
-                                    if *c != b'\n' && *c != b'\r' {
-                                        *c = b' ';
-                                    }
-                                }
-                                out[st.start] = b'{';
-                                out[st.end - 1] = b'}';
+                                blank_section(out, st);
                                 sections.push(st);
                                 i = st.end;
                             }
@@ -303,6 +290,18 @@ fn logical_line_end(b: &[u8], from: usize) -> usize {
 
 fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {
     b.get(from..)?.windows(pat.len()).position(|w| w == pat).map(|p| p + from)
+}
+
+/// Blanks an array-section statement to `{   ...   }` (same length, CR/LF kept): the
+/// translator rewrites it, tree-sitter sees an empty compound statement.
+fn blank_section(out: &mut [u8], st: Span) {
+    for c in &mut out[st.range()] {
+        if *c != b'\n' && *c != b'\r' {
+            *c = b' ';
+        }
+    }
+    out[st.start] = b'{';
+    out[st.end - 1] = b'}';
 }
 
 /// Overwrites `[start, end)` with `/* ... */`, keeping CR/LF bytes. The closing `*/`
