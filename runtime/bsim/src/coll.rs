@@ -42,6 +42,11 @@ impl CollKind {
             CollKind::CommDup => "comm_dup",
         }
     }
+
+    /// True for the collectives with a root argument.
+    pub fn rooted(self) -> bool {
+        matches!(self, CollKind::Bcast | CollKind::Reduce | CollKind::Gather | CollKind::Gatherv | CollKind::Scatter | CollKind::Scatterv)
+    }
 }
 
 /// Sizes of one collective call as seen by the timing model.

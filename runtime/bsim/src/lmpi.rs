@@ -977,16 +977,7 @@ pub fn check_coll(kind: CollKind, a: &[Option<CollArgs>], members: &[u32]) -> Re
         }
         Ok(())
     };
-    let rooted = matches!(
-        kind,
-        CollKind::Bcast
-            | CollKind::Reduce
-            | CollKind::Gather
-            | CollKind::Gatherv
-            | CollKind::Scatter
-            | CollKind::Scatterv
-    );
-    if rooted {
+    if kind.rooted() {
         differ("root", &|x| Some(x.root.to_string()))?;
     }
     let bytes = |c: i64, t: u64| format!("{} bytes", c.max(0) as u64 * t);
@@ -1282,16 +1273,7 @@ pub(crate) fn coll_impl(
             fail(r, name, "nonblocking collectives are not supported by the mpi back end (use the threads back end)".into());
         }
         let (_, n) = check_comm(r, name, comm);
-        if matches!(
-            kind,
-            CollKind::Bcast
-                | CollKind::Reduce
-                | CollKind::Gather
-                | CollKind::Gatherv
-                | CollKind::Scatter
-                | CollKind::Scatterv
-        ) && (root < 0 || root as usize >= n)
-        {
+        if kind.rooted() && (root < 0 || root as usize >= n) {
             fail(
                 r,
                 name,
