@@ -86,7 +86,7 @@ fn spin_until(mut ok: impl FnMut() -> bool) -> bool {
             // the machine may run more processes than cores: give the core
             // away and turn MPI's progress engine (a peer may wait on it)
             std::thread::yield_now();
-            if n % 64 == 0 {
+            if n & 63 == 0 {
                 // SAFETY: MPI is up while a collective runs.
                 unsafe { ffi::xt_progress() };
             }

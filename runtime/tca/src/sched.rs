@@ -140,6 +140,7 @@ fn step_of(steps: &mut Vec<Step>, index: usize) -> &mut Step {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn xfer(plans: &mut [Plan], g: &Groups, index: usize, from: usize, to: usize, src: usize, len: usize, dst: Dst) {
     let via = g.via(from, to);
     step_of(&mut plans[from].steps, index).sends.push(Send { peer: to, via, src, len, dst });
@@ -301,7 +302,7 @@ pub fn simulate(plans: &[Plan], input: &[Vec<u8>], root: Option<usize>, op: &dyn
     for r in 0..p {
         match plans[r].frame {
             Frame::Whole => {
-                if root.map_or(true, |x| x == r) {
+                if root.is_none() || root == Some(r) {
                     work[r].copy_from_slice(&input[r]);
                 }
             }
