@@ -7,9 +7,11 @@
 //! `MPI_Allgather`. A DMA chain is a [`Chain`] of `Memcpy`/`Memcpy2D`
 //! descriptors that the writer's engine executes as plain stores into the
 //! peer's part, then a release increment of the peer's notify counter for the
-//! step: put-only, the receiver only waits (acquire) on its own counter. A
-//! writer first checks that the receiver has finished the previous collective
-//! (its `done` counter), so a buffer is never overwritten while it is read.
+//! step: put-only, the receiver only waits (acquire) on its own counter.
+//! Buffers and counters come twice, used by odd and even collectives in turn;
+//! a writer first checks that the receiver has finished the collective before
+//! the previous one (its `done` counter), so a buffer is never overwritten
+//! while it is read, and a fast writer can run one collective ahead.
 //! Transfers across subclusters are MPI Isend/Irecv on a duplicate of the
 //! communicator (the InfiniBand stand-in).
 
@@ -27,7 +29,9 @@ const LINE: usize = 64;
 pub const NSTEP: usize = 48;
 /// Reduce slots (one per allreduce step).
 pub const NSLOT: usize = 10;
-const HDR: usize = (NSTEP + 1) * LINE;
+/// Notify counters of both parities, then `done`.
+const HDR: usize = (2 * NSTEP + 1) * LINE;
+const DONE: usize = 2 * NSTEP;
 const TAG: c_int = 0x7ca0;
 
 /// `XMPC_TCA_SUBCLUSTER=k`: `Ok(None)` when unset or empty; an error names the
@@ -107,7 +111,7 @@ pub struct Hybrid {
     handles: Vec<Handle>,
     cap: usize,
     seq: u64,
-    expect: [u64; NSTEP],
+    expect: [[u64; NSTEP]; 2],
     plans: HashMap<(u8, usize, usize), Plan>,
     pub stats: Stats,
 }
@@ -133,12 +137,12 @@ impl Hybrid {
             let mut of = vec![0i32; size];
             ffi::xt_allgather(&gid as *const i32 as *const c_void, 4, of.as_mut_ptr() as *mut c_void, comm);
             let groups = Groups { of: of.iter().map(|&g| g as usize).collect() };
-            let part = HDR + cap * (1 + NSLOT);
+            let part = HDR + 2 * cap * (1 + NSLOT);
             let mut base: *mut c_void = std::ptr::null_mut();
             let win = ffi::xt_win_shared(shm, part as c_long, &mut base);
             std::ptr::write_bytes(base as *mut u8, 0, part);
             // the handle exchange: once, with MPI_Allgather, as Omni does
-            let mine = Handle { rank: rank as u32, off: HDR as u64, len: (cap * (1 + NSLOT)) as u64 };
+            let mine = Handle { rank: rank as u32, off: HDR as u64, len: (2 * cap * (1 + NSLOT)) as u64 };
             let mut handles = vec![Handle::default(); size];
             ffi::xt_allgather(
                 &mine as *const Handle as *const c_void,
@@ -153,7 +157,7 @@ impl Hybrid {
             ffi::xt_win_sync(win);
             ffi::xt_barrier(comm);
             ffi::xt_win_sync(win);
-            Hybrid { comm, rank, groups, win: Some(win), bases, handles, cap, seq: 0, expect: [0; NSTEP], plans: HashMap::new(), stats: Stats::default() }
+            Hybrid { comm, rank, groups, win: Some(win), bases, handles, cap, seq: 0, expect: [[0; NSTEP]; 2], plans: HashMap::new(), stats: Stats::default() }
         }
     }
 
@@ -171,9 +175,17 @@ impl Hybrid {
         self.cap
     }
 
+    /// Parity of the current collective.
+    fn q(&self) -> usize {
+        (self.seq & 1) as usize
+    }
+    /// Offset of the current parity's work buffer in a part.
+    fn region(&self, r: usize) -> usize {
+        self.handles[r].off as usize + self.q() * self.cap * (1 + NSLOT)
+    }
     fn work(&self, r: usize) -> *mut u8 {
         // SAFETY: inside r's window part (checked by the callers' sizes).
-        unsafe { self.bases[r].add(self.handles[r].off as usize) }
+        unsafe { self.bases[r].add(self.region(r)) }
     }
     fn slot(&self, r: usize, index: usize) -> *mut u8 {
         // SAFETY: slot `index` < NSLOT lies inside r's part.
@@ -198,8 +210,8 @@ impl Hybrid {
         for d in chain.descs() {
             let dst = d.dst();
             if !ready.contains(&dst) {
-                let done = counter(self.bases[dst], NSTEP);
-                let want = self.seq - 1;
+                let done = counter(self.bases[dst], DONE);
+                let want = self.seq.saturating_sub(2);
                 if spin_until(|| done.load(Ordering::Acquire) >= want) {
                     self.stats.waits_on_done += 1;
                 }
@@ -219,17 +231,19 @@ impl Hybrid {
             self.stats.descs += 1;
             self.stats.tca_bytes += d.bytes() as u64;
         }
+        let line = self.q() * NSTEP + step;
         for r in chain.receivers() {
-            counter(self.bases[r], step).fetch_add(1, Ordering::Release);
+            counter(self.bases[r], line).fetch_add(1, Ordering::Release);
         }
         self.stats.chains += 1;
     }
 
     /// `tcaWaitDMADesc` on the receiving side: `n` more notifies on `step`.
     pub fn wait_notify(&mut self, step: usize, n: u64) {
-        self.expect[step] += n;
-        let want = self.expect[step];
-        let c = counter(self.bases[self.rank], step);
+        let q = self.q();
+        self.expect[q][step] += n;
+        let want = self.expect[q][step];
+        let c = counter(self.bases[self.rank], q * NSTEP + step);
         spin_until(|| c.load(Ordering::Acquire) >= want);
     }
 
@@ -258,7 +272,7 @@ impl Hybrid {
                         self.stats.mpi_bytes += s.len as u64;
                     }
                     Via::Tca => {
-                        let off = self.handles[s.peer].off as usize
+                        let off = self.region(s.peer)
                             + match s.dst {
                                 Dst::Work(o) => o,
                                 Dst::Slot => self.cap * (1 + st.index),
@@ -286,7 +300,7 @@ impl Hybrid {
     }
 
     fn finish(&mut self) {
-        counter(self.bases[self.rank], NSTEP).store(self.seq, Ordering::Release);
+        counter(self.bases[self.rank], DONE).store(self.seq, Ordering::Release);
     }
 
     fn plan(&mut self, kind: u8, a: usize, b: usize) -> Plan {
