@@ -1,4 +1,4 @@
-//! `mpiexec -n 2 tca-bench [ITERS BLOCKS]`: latency of the hybrid collectives
+//! `mpiexec -n 2 tca-bench [ITERS BLOCKS [COLLECTIVE]]`: latency of the hybrid collectives
 //! (TCA emulated over a shared-memory window) against the same schedules with
 //! every step over MPI (subclusters of 1) and against MPICH's own collective
 //! (whatever MPIR_CVAR_*_INTRA_ALGORITHM selects for this run). Variants are
@@ -15,15 +15,17 @@ fn main() {
     let w = mpi::world();
     let me = mpi::rank(w);
     let p = mpi::size(w);
-    let a: Vec<usize> = std::env::args().skip(1).filter_map(|s| s.parse().ok()).collect();
+    let only = std::env::args().nth(3);
+    let a: Vec<usize> = std::env::args().skip(1).take(2).filter_map(|s| s.parse().ok()).collect();
     let iters = a.first().copied().unwrap_or(2000);
     let blocks = a.get(1).copied().unwrap_or(15);
     let mut tca = Hybrid::new(w, p, 64 * 1024);
     let mut ib = Hybrid::new(w, 1, 64 * 1024);
     let (fty, sum) = (mpi::ty(2), mpi::op(0));
     type Op<'a> = Box<dyn FnMut(&mut Hybrid, &mut Hybrid, usize) + 'a>;
+    type Case<'a> = (&'static str, usize, Vec<(&'static str, Op<'a>)>);
     // (collective, bytes, variant name, call)
-    let mut cases: Vec<(&str, usize, Vec<(&str, Op)>)> = vec![];
+    let mut cases: Vec<Case> = vec![];
     let v4 = vec![0u8; 4];
     {
         let mk = |which: usize| -> Op {
@@ -64,6 +66,9 @@ fn main() {
         cases.push(("allgather", bytes, vec![("hybrid", mk(0)), ("schedule-over-MPI", mk(1)), ("MPICH", mk(2))]));
     }
     for (name, bytes, mut vars) in cases {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let mut t: Vec<Vec<f64>> = vec![vec![]; vars.len()];
         // warm up
         for (_, f) in vars.iter_mut() {
