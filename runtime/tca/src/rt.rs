@@ -318,6 +318,45 @@ impl Hybrid {
             .clone()
     }
 
+    /// One put-only exchange through the window (a halo update on TCA):
+    /// `chain`'s destination offsets index the receivers' work buffers, its
+    /// sources `src`; then waits for `incoming` chains from others. Returns
+    /// this rank's work buffer, valid until the collective after next.
+    /// All members of the communicator call it together (it counts as one
+    /// collective); `None` when a destination lies outside a work buffer or
+    /// outside this subcluster.
+    ///
+    /// # Safety
+    /// `src` holds every source extent of the chain.
+    pub unsafe fn exchange(&mut self, chain: &Chain, src: *const u8, incoming: u64) -> Option<&[u8]> {
+        let mut out = Chain::new();
+        for d in chain.descs() {
+            let to = d.dst();
+            if to >= self.size() || self.groups.of[to] != self.groups.of[self.rank] || d.extents().0 > self.cap {
+                return None;
+            }
+        }
+        self.seq += 1;
+        for d in chain.descs() {
+            let base = self.region(d.dst());
+            let r = match *d {
+                Desc::Memcpy { dst, dst_off, src_off, len } => out.memcpy(dst, base + dst_off, src_off, len),
+                Desc::Memcpy2D { dst, dst_off, dst_pitch, src_off, src_pitch, width, height } => {
+                    out.memcpy2d(dst, base + dst_off, dst_pitch, src_off, src_pitch, width, height)
+                }
+            };
+            r.expect("same length as the caller's chain");
+        }
+        if !out.is_empty() {
+            self.start_chain(&out, src, 0);
+        }
+        if incoming > 0 {
+            self.wait_notify(0, incoming);
+        }
+        self.finish();
+        Some(std::slice::from_raw_parts(self.work(self.rank), self.cap))
+    }
+
     /// Hybrid broadcast of `buf` from `root` (bit for bit MPI_Bcast's result).
     pub fn bcast(&mut self, buf: &mut [u8], root: usize) {
         let plan = self.plan(0, root, buf.len());

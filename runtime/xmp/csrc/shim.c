@@ -131,6 +131,9 @@ static MPI_Op mop(int o) {
   }
   return MPI_OP_NULL;
 }
+/* The handles of dtype()/mop() (the TCA hybrid layer takes MPI handles). */
+F xs_type_f(int t) { return MPI_Type_c2f(dtype(t)); }
+F xs_op_f(int o) { return MPI_Op_c2f(mop(o)); }
 /* Returns the MPI error code (0 = success); errors are returned, not fatal. */
 int xs_allreduce(void *buf, int count, int type, int op, F c) {
   MPI_Datatype t = dtype(type);

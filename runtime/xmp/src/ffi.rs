@@ -34,6 +34,8 @@ extern "C" {
         rd: *const c_int,
         c: Fint,
     );
+    pub(crate) fn xs_type_f(ty: c_int) -> Fint;
+    pub(crate) fn xs_op_f(op: c_int) -> Fint;
     pub(crate) fn xs_allreduce(buf: *mut c_void, count: c_int, ty: c_int, op: c_int, c: Fint) -> c_int;
     pub(crate) fn xs_iallreduce(buf: *mut c_void, count: c_int, ty: c_int, op: c_int, c: Fint, req: *mut Fint) -> c_int;
     pub(crate) fn xs_reduce_local_sum(inbuf: *const c_void, inout: *mut c_void, count: c_int, ty: c_int) -> c_int;

@@ -26,6 +26,7 @@ mod sched;
 mod shm;
 mod state;
 mod task;
+mod tca;
 mod template;
 mod xmp;
 
@@ -117,6 +118,7 @@ pub(crate) fn finalize_handles() {
     if unsafe { ffi::xs_mpi_active() } == 0 {
         return;
     }
+    tca::report();
     let arrays = state::with(|s| {
         s.pending.clear();
         std::mem::take(&mut s.all_arrays)

@@ -48,6 +48,18 @@ pub unsafe extern "C" fn xmpc_reduction(
         if !(0..16).contains(&ty) || !(0..=OP_LASTMIN).contains(&op) {
             fatal(loc, &format!("unknown reduction type {ty} or operator {op}"));
         }
+        if let Some(h) = crate::tca::layer(loc, comm).filter(|_| crate::tca::reducible(ty, op)) {
+            // SAFETY: caller's buffer of count elements of the type.
+            let rc = unsafe {
+                let (t, o) = (ffi::xs_type_f(ty), ffi::xs_op_f(op));
+                let buf = std::slice::from_raw_parts_mut(addr as *mut u8, count as usize * ffi::xs_type_size(t) as usize);
+                h.borrow_mut().allreduce(buf, count as usize, t, o)
+            };
+            if rc != 0 {
+                fatal(loc, &format!("reduction operator {op} is not defined for element type {ty}"));
+            }
+            return;
+        }
         // SAFETY: caller's buffer.
         let rc = unsafe { ffi::xs_allreduce(addr, count as c_int, ty, op, comm) };
         if rc != 0 {
@@ -271,6 +283,11 @@ pub unsafe extern "C" fn xmpc_bcast(
         let Some(root) = world.iter().position(|&w| w == root_world) else {
             fatal(loc, "the `from` node is not among the nodes of the broadcast")
         };
+        if let Some(h) = crate::tca::layer(loc, comm) {
+            // SAFETY: caller's buffer of `bytes` bytes (larger than the
+            // window: the layer hands it to MPI_Bcast).
+            return h.borrow_mut().bcast(unsafe { std::slice::from_raw_parts_mut(addr as *mut u8, bytes) }, root);
+        }
         // SAFETY: caller's buffer of `bytes` bytes.
         unsafe { ffi::xs_bcast(addr, bytes as c_long, root as c_int, comm) };
     })

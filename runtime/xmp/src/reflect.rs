@@ -177,7 +177,8 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         let mut add = |send: bool, start: i64, count: i64, peer: i64, tag: c_int| {
             let peer = rank_of(peer);
             if let Some((_, r)) = &shm_comm {
-                if r[peer as usize] >= 0 {
+                let allocs: Vec<usize> = a.dims.iter().map(|x| x.alloc as usize).collect();
+                if r[peer as usize] >= 0 && !crate::tca::halo_over_mpi(&allocs, d, count as usize, a.elem) {
                     let (region, bytes) = if contiguous {
                         (Region::Bytes((start * inner) as usize), (count * inner) as usize)
                     } else {

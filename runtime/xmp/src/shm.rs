@@ -26,10 +26,15 @@ pub fn enabled() -> bool {
 }
 
 /// `XMPC_SHM_GROUP=k` (testing): only groups of k consecutive processes of a
-/// node share memory, so one run mixes on-node and MPI halos.
+/// node share memory, so one run mixes on-node and MPI halos. Unset, a TCA
+/// subcluster size (`XMPC_TCA_SUBCLUSTER=k`, tca.rs) groups the same way.
 pub fn group() -> Option<c_int> {
     static G: OnceLock<Option<c_int>> = OnceLock::new();
-    *G.get_or_init(|| std::env::var("XMPC_SHM_GROUP").ok().and_then(|v| v.trim().parse().ok()).filter(|&k| k > 0))
+    *G.get_or_init(|| {
+        std::env::var("XMPC_SHM_GROUP").ok().and_then(|v| v.trim().parse().ok()).filter(|&k| k > 0).or_else(|| {
+            xmpc_tca::rt::subcluster_from_env().ok().flatten().map(|k| k as c_int)
+        })
+    })
 }
 
 /// Where a halo lies in the local block: a subarray type, or `len` bytes at a

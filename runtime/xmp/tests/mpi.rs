@@ -185,3 +185,33 @@ fn barrier_fbs_orders_every_point() {
     assert_eq!(points(2, &[("XMPC_FBS", "0"), ("XMPC_TEST_ITERS", "2000")]), 0);
     assert_eq!(points(4, &[("XMPC_FBS", "0"), ("XMPC_SHM_GROUP", "2"), ("XMPC_TEST_ITERS", "1000")]), 0);
 }
+
+/// XMPC_TCA_SUBCLUSTER=2: XMP reductions and broadcasts go through the
+/// TCA/InfiniBand hybrid layer (TCA emulated over a shared-memory window) and
+/// give the same answers; reflect keeps working with subcluster grouping.
+/// XMPC_TCA_REPORT=1 proves the layer ran; a bad value is a located error.
+#[test]
+fn tca_hybrid_bcast_reduction_reflect() {
+    let env = [("XMPC_TCA_SUBCLUSTER", "2"), ("XMPC_TCA_REPORT", "1")];
+    for (name, nps) in [("reduce", &[2, 3, 4][..]), ("bcast", &[3, 4]), ("reflect2d", &[4])] {
+        let exe = build(name);
+        for &n in nps {
+            let out = mpiexec(n, &exe, &env);
+            let (so, se) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            assert!(out.status.success() && so.matches("PASS").count() == 1, "{name} -n {n}: {}\n{so}\n{se}", out.status);
+            let calls: Vec<u64> = se
+                .lines()
+                .filter_map(|l| l.strip_prefix("xmpc tca (TCA emulated over a shared-memory window): "))
+                .map(|l| l.split(' ').next().unwrap().parse().unwrap())
+                .collect();
+            assert_eq!(calls.len(), n, "{name} -n {n}: one report per process\n{se}");
+            if name != "reflect2d" {
+                assert!(calls.iter().all(|&c| c > 0), "{name} -n {n}: no hybrid collective\n{se}");
+            }
+        }
+    }
+    let out = mpiexec(2, &build("reduce"), &[("XMPC_TCA_SUBCLUSTER", "two")]);
+    let se = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{se}");
+    assert!(se.contains("xmpc runtime error: ") && se.contains("XMPC_TCA_SUBCLUSTER=\"two\": expected a positive number"), "{se}");
+}

@@ -4,7 +4,47 @@
 //! 2). Exit status 1 and a line per mismatch on failure.
 //! TCA emulated over a shared-memory window.
 
+use xmpc_tca::chain::{parity_order, Chain, GridDim};
 use xmpc_tca::rt::{self, mpi, Hybrid};
+
+/// A halo exchange on a ring of the subcluster's ranks through Memcpy2D
+/// descriptors (block-stride: 2 columns of a 5 x 7 block of u32), chained in
+/// parity order; the receiver only waits. Returns the number of wrong values.
+fn halo_ring(h: &mut Hybrid, me: usize, round: usize) -> usize {
+    const R: usize = 5;
+    const C: usize = 7;
+    let g = h.groups().clone();
+    let members: Vec<usize> = (0..g.size()).filter(|&r| g.of[r] == g.of[me]).collect();
+    let n = members.len();
+    let val = |rank: usize, r: usize, c: usize| (rank * 1000 + r * 10 + c + round * 100_000) as u32;
+    let a: Vec<u32> = (0..R * C).map(|i| val(me, i / C, i % C)).collect();
+    let mut chain = Chain::new();
+    let i = members.iter().position(|&r| r == me).unwrap();
+    let (lo, hi) = (members[(i + n - 1) % n], members[(i + 1) % n]);
+    if n > 1 {
+        for peer in parity_order(&[GridDim { index: i, lo: Some(lo), hi: Some(hi) }]).into_iter().flatten() {
+            // to the lower neighbour: my first 2 columns land in its "from
+            // above" area; to the upper one: my last 2 columns, "from below"
+            let (col, at) = if peer == lo && (peer != hi || chain.descs().is_empty()) { (0, R * 8) } else { (C - 2, 0) };
+            chain.memcpy2d(peer, at, 8, col * 4, C * 4, 8, R).unwrap();
+        }
+    }
+    let incoming = if n > 2 { 2 } else { (n - 1) as u64 };
+    // SAFETY: every source extent lies in `a`.
+    let w = unsafe { h.exchange(&chain, a.as_ptr() as *const u8, incoming) }.expect("destinations in the subcluster");
+    if n < 2 {
+        return 0;
+    }
+    let got = |off: usize| u32::from_le_bytes(w[off..off + 4].try_into().unwrap());
+    let mut bad = 0;
+    for r in 0..R {
+        for j in 0..2 {
+            bad += (got(r * 8 + j * 4) != val(lo, r, C - 2 + j)) as usize;
+            bad += (got(R * 8 + r * 8 + j * 4) != val(hi, r, j)) as usize;
+        }
+    }
+    bad
+}
 
 struct Rng(u64);
 impl Rng {
@@ -36,6 +76,13 @@ fn main() {
     let mut bad = 0;
     let mut rng = Rng(0x2545F4914F6CDD1D ^ (me as u64 + 1).wrapping_mul(0x9E3779B97F4A7C15));
     for round in 0..rounds {
+        for sub in 0..3 {
+            let b = halo_ring(&mut h, me, round * 3 + sub);
+            if b > 0 {
+                eprintln!("[{me}] Memcpy2D halo ring round {round}: {b} wrong values");
+                bad += 1;
+            }
+        }
         // broadcast: three roots, odd sizes, one larger than the window (MPI)
         let mut roots = vec![0, p / 2, p - 1];
         roots.dedup();
