@@ -247,7 +247,9 @@ impl Hybrid {
         spin_until(|| c.load(Ordering::Acquire) >= want);
     }
 
-    fn run(&mut self, plan: &Plan, reduce: &dyn Fn(*const u8, *mut u8)) {
+    /// Runs this rank's steps. Sends read `src` (the work buffer, or a user
+    /// buffer that holds the same bytes), receives land in the work buffer.
+    fn run(&mut self, plan: &Plan, src: *const u8, reduce: &dyn Fn(*const u8, *mut u8)) {
         let me = self.rank;
         let work = self.work(me);
         for st in &plan.steps {
@@ -266,8 +268,8 @@ impl Hybrid {
             for s in &st.sends {
                 match s.via {
                     Via::Mpi => {
-                        // SAFETY: the work buffer holds s.src + s.len bytes.
-                        reqs.push(unsafe { ffi::xt_isend(work.add(s.src) as *const c_void, s.len as c_int, s.peer as c_int, tag, self.comm) });
+                        // SAFETY: the source holds s.src + s.len bytes.
+                        reqs.push(unsafe { ffi::xt_isend(src.add(s.src) as *const c_void, s.len as c_int, s.peer as c_int, tag, self.comm) });
                         self.stats.mpi_msgs += 1;
                         self.stats.mpi_bytes += s.len as u64;
                     }
@@ -285,7 +287,7 @@ impl Hybrid {
             if !chain.is_empty() {
                 // SAFETY: sources in the work buffer, destinations in the
                 // receivers' regions (fits()).
-                unsafe { self.start_chain(&chain, work, st.index) };
+                unsafe { self.start_chain(&chain, src, st.index) };
             }
             // SAFETY: requests made above.
             unsafe { ffi::xt_waitall(reqs.len() as c_int, reqs.as_mut_ptr()) };
@@ -367,11 +369,10 @@ impl Hybrid {
         }
         self.seq += 1;
         let work = self.work(self.rank);
-        if self.rank == root {
-            // SAFETY: the message fits the work buffer.
-            unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), work, buf.len()) };
-        }
-        self.run(&plan, &|_, _| {});
+        // the root sends straight from the user's buffer (nothing is written
+        // into a root's work buffer), the others forward what they received
+        let src = if self.rank == root { buf.as_ptr() } else { work as *const u8 };
+        self.run(&plan, src, &|_, _| {});
         if self.rank != root {
             // SAFETY: as above.
             unsafe { std::ptr::copy_nonoverlapping(work, buf.as_mut_ptr(), buf.len()) };
@@ -395,7 +396,7 @@ impl Hybrid {
         let at = if plan.frame == Frame::Blocks { self.rank * b } else { 0 };
         // SAFETY: p × b bytes fit the work buffer (fits()).
         unsafe { std::ptr::copy_nonoverlapping(send.as_ptr(), work.add(at), b) };
-        self.run(&plan, &|_, _| {});
+        self.run(&plan, work, &|_, _| {});
         // SAFETY: as above.
         let w = unsafe { std::slice::from_raw_parts(work, b * p) };
         if plan.frame == Frame::Rotated {
@@ -423,7 +424,7 @@ impl Hybrid {
         // SAFETY: the message fits the work buffer.
         unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), work, buf.len()) };
         let rc = std::cell::Cell::new(0);
-        self.run(&plan, &|tmp, w| {
+        self.run(&plan, work, &|tmp, w| {
             // SAFETY: slot and work hold count elements; inout = tmp op inout.
             let e = unsafe { ffi::xt_reduce_local(tmp as *const c_void, w as *mut c_void, count as c_int, ty, op) };
             if e != 0 {
