@@ -48,7 +48,7 @@ pub unsafe extern "C" fn xmpc_reduction(
         if !(0..16).contains(&ty) || !(0..=OP_LASTMIN).contains(&op) {
             fatal(loc, &format!("unknown reduction type {ty} or operator {op}"));
         }
-        if let Some(h) = crate::tca::layer(loc, comm).filter(|_| crate::tca::reducible(ty, op)) {
+        if let Some(h) = crate::tca::reducible(ty, op).then(|| crate::tca::layer(loc, comm)).flatten() {
             // SAFETY: caller's buffer of count elements of the type.
             let rc = unsafe {
                 let (t, o) = (ffi::xs_type_f(ty), ffi::xs_op_f(op));
