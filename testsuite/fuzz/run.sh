@@ -38,6 +38,13 @@ for f in "$root"/testsuite/bench/nsim/configs/*.toml; do { printf '\1'; cat "$f"
 printf '\0{"format":"xmpc-prof/1","mpi_library":"m","command":"c","world_size":2,"timer":{"source":"t","ticks_per_ns":1,"calibration_pairs":1,"timer_pair_ns":1,"record_ns":1,"overhead_ns":1},"unreliable_factor":5,"ranks":[]}' > "$seeds/readers/prof"
 printf '\3{"format":"xmpc-blocktimes/1","ranks":2,"blocks":[{"id":1,"mean_s":0.5,"per_rank":[]}]}' > "$seeds/readers/bt"
 printf '\2XMPCTRC\0\1\0\0\0\0\0\0\0\2\0\0\0\0\0\0\0\0\0\0\0' > "$seeds/readers/trace"
+for f in "$root"/testsuite/bench/bsim/*.toml; do { printf '\4'; cat "$f"; } > "$seeds/readers/b$(basename "$f")"; done
+for f in "$root"/testsuite/psim/machines/*.toml; do { printf '\5'; cat "$f"; } > "$seeds/readers/m$(basename "$f")"; done
+# the kept regressions (regressions/, replayed by cargo test) seed their targets too
+for f in "$here"/regressions/c/*; do cp "$f" "$seeds/c_front/r$(basename "$f")"; done
+for f in "$here"/regressions/f90/*; do { printf '\0'; cat "$f"; } > "$seeds/fortran_front/r$(basename "$f")"; done
+for f in "$here"/regressions/f/*; do { printf '\1'; cat "$f"; } > "$seeds/fortran_front/r$(basename "$f")"; done
+for t in directive readers; do cp "$here"/regressions/$t/* "$seeds/$t/"; done
 
 status=0
 for t in "${targets[@]}"; do
