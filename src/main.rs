@@ -334,8 +334,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     // `xmpc a.c -o a.c` would replace the source with its translation.
     if let Some(o) = &cli.output {
         let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).chain(cli.times.as_deref()).collect();
-        xmpc_outfile::check_not_input(o, &inputs).map_err(Failure::Usage)?;
-        xmpc_outfile::check_target(o).map_err(Failure::Usage)?;
+        xmpc_outfile::check_output(o, &inputs).map_err(Failure::Usage)?;
     }
     if cli.blocks && !skel::wanted(cli) {
         return model::run(cli);

@@ -81,15 +81,7 @@ pub fn check_outputs(cmd: &PsimCmd) -> Result<(), String> {
         PsimCmd::Sweep(s) => (None, vec![&s.p.file, &s.p.machine]),
         PsimCmd::Probe { output, .. } => (output.as_deref(), vec![]),
     };
-    if let Some(o) = out {
-        let d = o.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !d.is_dir() {
-            return Err(format!("{}: directory '{}' does not exist", o.display(), d.display()));
-        }
-        xmpc_outfile::check_target(o)?;
-        xmpc_outfile::check_not_input(o, &inputs)?;
-    }
-    Ok(())
+    out.map_or(Ok(()), |o| xmpc_outfile::check_output(o, &inputs))
 }
 
 pub fn run(cmd: &PsimCmd) -> Result<(), String> {

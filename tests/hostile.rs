@@ -509,3 +509,18 @@ fn psim_outputs_and_values_are_checked() {
     let o = xmpc(&["psim", "predict", &src, "--machine", m]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `xmpc a.c -o /nonexistent/a.out` (and `xmpcc`) translated, compiled and linked, then
+/// failed to place the result (exit 1): an output directory that does not exist is a
+/// bad command line found before any work.
+#[test]
+fn missing_output_directory_is_refused_first() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "a.c", PLAIN.as_bytes());
+    let out = d.path().join("no").join("a.out");
+    for tool in [env!("CARGO_BIN_EXE_xmpc"), env!("CARGO_BIN_EXE_xmpcc")] {
+        let o = Command::new(tool).args([&src, "-o", out.to_str().unwrap()]).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{tool}: {}", stderr(&o));
+        assert!(stderr(&o).contains("does not exist") && stderr(&o).contains("a.out"), "{}", stderr(&o));
+    }
+}

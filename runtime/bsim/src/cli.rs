@@ -215,18 +215,9 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
     Ok(b.windows(m.len()).any(|w| w == m.as_slice()))
 }
 
-/// The output policy's checks before any work (docs/diagnostics.md): each output's
-/// directory exists, the output is not a link/FIFO/device/directory and not an input.
+/// The output policy's checks before any work (docs/diagnostics.md).
 fn outputs_usable(outs: &[&Option<PathBuf>], inputs: &[&Path]) -> Result<(), String> {
-    for p in outs.iter().copied().flatten() {
-        let d = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !d.is_dir() {
-            return Err(format!("{}: directory '{}' does not exist", p.display(), d.display()));
-        }
-        xmpc_outfile::check_target(p)?;
-        xmpc_outfile::check_not_input(p, inputs)?;
-    }
-    Ok(())
+    outs.iter().copied().flatten().try_for_each(|p| xmpc_outfile::check_output(p, inputs))
 }
 
 fn platform(a: &PlatformArgs) -> Result<i32, String> {

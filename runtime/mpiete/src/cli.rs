@@ -121,15 +121,7 @@ pub fn check_outputs(cmd: &MpieteCmd) -> Result<(), String> {
         MpieteCmd::Merge(a) => (vec![a.output.as_path()], a.inputs.iter().map(PathBuf::as_path).collect()),
         MpieteCmd::Dump(_) => (vec![], vec![]),
     };
-    for o in outs {
-        let d = o.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !d.is_dir() {
-            return Err(format!("{}: directory '{}' does not exist", o.display(), d.display()));
-        }
-        xmpc_outfile::check_target(o)?;
-        xmpc_outfile::check_not_input(o, &inputs)?;
-    }
-    Ok(())
+    outs.into_iter().try_for_each(|o| xmpc_outfile::check_output(o, &inputs))
 }
 
 /// Runs a subcommand; the error is the message to print.

@@ -132,11 +132,7 @@ fn real_main(cli: Cli) -> Result<(), Fail> {
                 .chain(png.iter().flat_map(|p| [suffixed(p, "vc.png"), suffixed(p, "links.png")]))
                 .collect();
             for o in &outs {
-                let d = o.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
-                if !d.is_dir() {
-                    return Err(Fail::Usage(format!("{}: directory '{}' does not exist", o.display(), d.display())));
-                }
-                xmpc_outfile::check_not_input(o, &[&config]).and_then(|_| xmpc_outfile::check_target(o)).map_err(Fail::Usage)?;
+                xmpc_outfile::check_output(o, &[&config]).map_err(Fail::Usage)?;
             }
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
             let n = ranks.unwrap_or_else(|| cfg.num_nodes());

@@ -88,6 +88,7 @@ pub fn check_args(args: &ReportArgs) -> Result<(), String> {
         outs.push(dir.join(format!("{stem}_time.{ext}")));
         outs.push(dir.join(format!("{stem}_sizes.{ext}")));
     }
+    // the directory may be missing: the report creates it
     for o in &outs {
         xmpc_outfile::check_target(o)?;
         xmpc_outfile::check_not_input(o, &[&args.profile])?;
