@@ -370,7 +370,7 @@ fn replay_and_mutate() {
         for x in inputs {
             run_body(name, *body, x);
         }
-        for _ in 0..200 {
+        for _ in 0..100 {
             let mut x = inputs[next(inputs.len())].clone();
             for _ in 0..1 + next(4) {
                 let i = next(x.len());
