@@ -46,11 +46,12 @@ for f in "$here"/regressions/f90/*; do { printf '\0'; cat "$f"; } > "$seeds/fort
 for f in "$here"/regressions/f/*; do { printf '\1'; cat "$f"; } > "$seeds/fortran_front/r$(basename "$f")"; done
 for t in directive readers; do cp "$here"/regressions/$t/* "$seeds/$t/"; done
 
-# Largest input per target (bytes; MAXLEN_<target> overrides). The front ends cost
-# about 6,000 instructions per input byte (tree-sitter, lowering, translation, blocks
-# and skeleton are each linear), so a 64 KiB input runs ~30x longer than a 2 KiB one
-# and, once libFuzzer's length control lets inputs grow, such inputs took over the
-# run (12,600 executions an hour). 2 KiB holds a declaration block, a loop nest and
+# Largest input per target (bytes; MAXLEN_<target> overrides). The front-end work is
+# linear in the input (callgrind: about 2,300 instructions per byte for the driver's
+# --emit=source alone), so with -max_len=65536 libFuzzer's length control let inputs
+# grow to 64 KiB and each execution cost 30x more: 12,600 executions an hour. With
+# 2 KiB inputs an execution costs about 1.1 ms of CPU (libFuzzer's own bookkeeping
+# and tree-sitter are most of it). 2 KiB holds a declaration block, a loop nest and
 # its directives; the directive target's input is one directive.
 declare -A maxlen=([c_front]=2048 [fortran_front]=2048 [directive]=512 [readers]=8192)
 
