@@ -524,3 +524,28 @@ fn missing_output_directory_is_refused_first() {
         assert!(stderr(&o).contains("does not exist") && stderr(&o).contains("a.out"), "{}", stderr(&o));
     }
 }
+
+/// `--skeletonize --times /dev/zero` read the time table until memory ran out (with
+/// `ulimit -v 4000000`: "out of memory" after a minute); data files are bounded.
+#[test]
+fn endless_time_table_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "a.c", PLAIN.as_bytes());
+    let mut c = Command::new(env!("CARGO_BIN_EXE_xmpc"))
+        .args([&src, "--skeletonize", "--times", "/dev/zero", "-o", d.path().join("s.c").to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while c.try_wait().unwrap().is_none() {
+        if t0.elapsed().as_secs() > 60 {
+            c.kill().unwrap();
+            panic!("--times /dev/zero still reading after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = c.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/dev/zero") && stderr(&o).contains("limit"), "{}", stderr(&o));
+    assert!(!d.path().join("s.c").exists());
+}
