@@ -256,7 +256,12 @@ fn real_main() -> ExitCode {
 
 fn run_tool(tool: &Tool) -> ExitCode {
     match tool {
-        Tool::Prof { cmd: ProfCmd::Report(args) } => match xmpc_prof_report::run_report(args) {
+        Tool::Prof { cmd: ProfCmd::Report(args) } => match xmpc_prof_report::check_args(args) {
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+            Ok(()) => match xmpc_prof_report::run_report(args) {
             Ok(paths) => {
                 for p in paths {
                     eprintln!("wrote {}", p.display());
@@ -267,20 +272,21 @@ fn run_tool(tool: &Tool) -> ExitCode {
                 eprintln!("error: {e}");
                 ExitCode::from(1)
             }
+            },
         },
         Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
-        Tool::Psim { cmd } => match psim_cmd::run(cmd) {
+        Tool::Psim { cmd } => match psim_cmd::check_outputs(cmd).map_err(|e| (e, 2)).and_then(|_| psim_cmd::run(cmd).map_err(|e| (e, 1))) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
+            Err((e, code)) => {
                 eprintln!("error: {e}");
-                ExitCode::from(1)
+                ExitCode::from(code)
             }
         },
-        Tool::Mpiete { cmd } => match xmpc_mpiete::run(cmd) {
+        Tool::Mpiete { cmd } => match xmpc_mpiete::check_outputs(cmd).map_err(|e| (e, 2)).and_then(|_| xmpc_mpiete::run(cmd).map_err(|e| (e, 1))) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
+            Err((e, code)) => {
                 eprintln!("error: {e}");
-                ExitCode::from(1)
+                ExitCode::from(code)
             }
         },
     }
@@ -328,8 +334,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     // `xmpc a.c -o a.c` would replace the source with its translation.
     if let Some(o) = &cli.output {
         let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).chain(cli.times.as_deref()).collect();
-        xmpc_outfile::check_not_input(o, &inputs).map_err(Failure::Usage)?;
-        xmpc_outfile::check_target(o).map_err(Failure::Usage)?;
+        xmpc_outfile::check_output(o, &inputs).map_err(Failure::Usage)?;
     }
     if cli.blocks && !skel::wanted(cli) {
         return model::run(cli);

@@ -38,8 +38,8 @@ pub struct PredictArgs {
     /// A program variable's value VAR=VALUE (trip counts that the source leaves to input).
     #[arg(long = "set", value_name = "VAR=VALUE")]
     pub set: Vec<String>,
-    /// Process count (the value of `size`/`np` after MPI_Comm_size).
-    #[arg(long, default_value_t = 1)]
+    /// Process count (the value of `size`/`np` after MPI_Comm_size; 1 to 2^20).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
     pub np: u32,
     /// Rank whose blocks are predicted.
     #[arg(long, default_value_t = 0)]
@@ -72,6 +72,18 @@ pub struct SweepArgs {
     pub values: Vec<f64>,
 }
 
+/// The output policy's checks before any work (docs/diagnostics.md): an output's
+/// directory exists, it is not a link/FIFO/device/directory and not an input. An
+/// error here is a bad command line (exit status 2).
+pub fn check_outputs(cmd: &PsimCmd) -> Result<(), String> {
+    let (out, inputs): (Option<&Path>, Vec<&Path>) = match cmd {
+        PsimCmd::Predict(a) => (a.blocktimes.as_deref(), vec![&a.file, &a.machine]),
+        PsimCmd::Sweep(s) => (None, vec![&s.p.file, &s.p.machine]),
+        PsimCmd::Probe { output, .. } => (output.as_deref(), vec![]),
+    };
+    out.map_or(Ok(()), |o| xmpc_outfile::check_output(o, &inputs))
+}
+
 pub fn run(cmd: &PsimCmd) -> Result<(), String> {
     match cmd {
         PsimCmd::Predict(a) => {
@@ -81,7 +93,7 @@ pub fn run(cmd: &PsimCmd) -> Result<(), String> {
             print!("{}", p.render(&r, &m, a.verbose));
             if let Some(out) = &a.blocktimes {
                 let t = p.blocktimes(&m)?;
-                std::fs::write(out, t).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+                xmpc_outfile::write(out, t.as_bytes())?;
                 eprintln!("wrote {}", out.display());
             }
             Ok(())
@@ -91,7 +103,7 @@ pub fn run(cmd: &PsimCmd) -> Result<(), String> {
             let t = m.to_toml();
             match output {
                 Some(o) => {
-                    std::fs::write(o, &t).map_err(|e| format!("cannot write {}: {e}", o.display()))?;
+                    xmpc_outfile::write(o, t.as_bytes())?;
                     eprintln!("wrote {}", o.display());
                 }
                 None => print!("{t}"),
@@ -144,7 +156,8 @@ impl Prepared {
             None => Lang::from_path(&name),
         }
         .ok_or_else(|| format!("cannot tell the language of '{name}' from its extension (use --lang)"))?;
-        let text = std::fs::read_to_string(&a.file).map_err(|e| format!("cannot read '{name}': {e}"))?;
+        // Bytes as the compiler reads them: bounded, non-UTF-8 comments kept.
+        let text = crate::source::read(&a.file)?;
         let (text, unit) = parse(&name, &text, lang, a.blocks)?;
         let blocks = blocks::find(&unit, &text).map_err(|d| render_diags(&name, &text, &d))?;
         Ok(Prepared { name, text, unit, blocks, args: a.clone() })

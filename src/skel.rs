@@ -111,7 +111,9 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         opts.strict_times = cli.strict_times;
     }
     if let Some(t) = &cli.times {
-        let s = std::fs::read_to_string(t).map_err(|e| fail(format!("cannot read the time table '{}': {e}", t.display())))?;
+        // a data file: bounded as every other (docs/diagnostics.md), `/dev/zero` ends
+        let b = xmpc_outfile::read_bounded(t, xmpc_mpiete::data::MAX_DATA_BYTES).map_err(|e| fail(format!("time table: {e}")))?;
+        let s = String::from_utf8(b).map_err(|e| fail(format!("{}: not UTF-8 (byte {})", t.display(), e.utf8_error().valid_up_to())))?;
         opts.times = Some(TimeTable::parse(&s).map_err(|e| fail(format!("{}: {e}", t.display())))?);
         opts.times_name = Some(t.display().to_string());
     }

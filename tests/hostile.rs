@@ -313,3 +313,239 @@ fn fuzz_regressions_replay() {
     }
     assert!(n >= 9, "{n} regression inputs");
 }
+
+// The fuzz targets' bodies, the same code libFuzzer drives (testsuite/fuzz/run.sh).
+#[path = "../testsuite/fuzz/src/lib.rs"]
+#[allow(dead_code)]
+mod fuzz_bodies;
+
+/// Runs one fuzz target's body on `data`; a panic names the target and keeps the input
+/// in a file for `run.sh`-style reproduction.
+fn run_body(name: &str, body: fn(&[u8]), data: &[u8]) {
+    if std::panic::catch_unwind(|| body(data)).is_err() {
+        let h = data.iter().fold(0xcbf29ce484222325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x100000001b3));
+        let p = std::env::temp_dir().join(format!("xmpc-fuzz-{name}-{h:016x}"));
+        std::fs::write(&p, data).unwrap();
+        panic!("fuzz target {name} failed; input kept in {}", p.display());
+    }
+}
+
+/// CI cannot afford the instrumented libFuzzer build (testsuite/fuzz/README.md), so
+/// every fuzz target's body runs here, in process, on every input kept in
+/// testsuite/fuzz/regressions (by target: `c/` and `f90/`/`f/` are the front ends'
+/// with the form byte added, `directive/` and `readers/` are raw target inputs),
+/// then on a bounded number of deterministic mutations of them (byte flips, cuts,
+/// repeats): the same checks as the fuzzer (no panic, no unlocated error).
+#[test]
+fn fuzz_targets_replay_and_mutate_their_regressions() {
+    // the driver's stack (src/main.rs): deep nesting is not a finding
+    std::thread::Builder::new().stack_size(1 << 30).spawn(replay_and_mutate).unwrap().join().unwrap();
+}
+
+fn replay_and_mutate() {
+    use fuzz_bodies as f;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/fuzz/regressions");
+    let read = |sub: &str, prefix: &[u8]| -> Vec<Vec<u8>> {
+        let mut v: Vec<_> = std::fs::read_dir(root.join(sub)).unwrap().map(|e| e.unwrap().path()).collect();
+        v.sort();
+        v.iter().map(|p| [prefix, &std::fs::read(p).unwrap()].concat()).collect()
+    };
+    let mut fortran = read("f90", &[0]);
+    fortran.extend(read("f", &[1]));
+    let targets: [(&str, fn(&[u8]), Vec<Vec<u8>>); 4] = [
+        ("c_front", f::c_front, read("c", &[])),
+        ("fortran_front", f::fortran_front, fortran),
+        ("directive", f::directive, read("directive", &[])),
+        ("readers", f::readers, read("readers", &[])),
+    ];
+    let mut rng = 0x9e3779b97f4a7c15u64;
+    let mut next = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n.max(1) as u64) as usize
+    };
+    for (name, body, inputs) in &targets {
+        assert!(inputs.len() >= 2, "{name}: {} regression inputs", inputs.len());
+        for x in inputs {
+            run_body(name, *body, x);
+        }
+        for _ in 0..100 {
+            let mut x = inputs[next(inputs.len())].clone();
+            for _ in 0..1 + next(4) {
+                let i = next(x.len());
+                match next(4) {
+                    0 if !x.is_empty() => x[i] ^= 1 << next(8),
+                    1 => x.insert(i, [b'(', b')', b'[', b'\n', b'!', b'#', 0xff, b'9'][next(8)]),
+                    2 if !x.is_empty() => {
+                        x.drain(i..(i + next(16)).min(x.len()));
+                    }
+                    _ => {
+                        let j = (i + next(32)).min(x.len());
+                        let chunk = x[i..j].to_vec();
+                        x.splice(i..i, chunk);
+                    }
+                }
+            }
+            run_body(name, *body, &x);
+        }
+    }
+}
+
+const PLAT: &str = "[network]\nlatency = 1e-6\nbandwidth = 1e9\n";
+
+/// `xmpc bsim platform`: sizes in the platform file were not bounded (a node number
+/// of 2^64-1 in `[nodes] map` overflowed, `header_bytes` near 2^64 overflowed every
+/// message size, a file of any size was read whole); `--np` took any value (`0`, or
+/// a hostfile of 10^12 lines); `--equivalent` ranks near 2^32 overflowed; and the
+/// outputs were not checked first: `--export-simgrid` naming the platform file
+/// replaced it with XML.
+#[test]
+fn bsim_platform_sizes_and_outputs_are_checked() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n).display().to_string();
+    let map = write(d.path(), "map.toml", format!("{PLAT}[nodes]\nmap = [0, 1, 9223372036854775807]\n").as_bytes());
+    let o = xmpc(&["bsim", "platform", &map, "--export-simgrid", &p("x.xml")]);
+    no_crash(&o);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("map.toml:5:7: [nodes] map: node 9223372036854775807 is out of range"), "{}", stderr(&o));
+    assert!(!d.path().join("x.xml").exists());
+    let hb = write(d.path(), "hb.toml", format!("{PLAT}[protocol]\nheader_bytes = 9223372036854775807\n").as_bytes());
+    let o = xmpc(&["bsim", "platform", &hb]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("hb.toml:5:16: [protocol] header_bytes"), "{}", stderr(&o));
+    // a file over the limit is refused by its size, unparsed
+    let big = write(d.path(), "big.toml", format!("{PLAT}{}", "#".repeat(17 << 20)).as_bytes());
+    let o = xmpc(&["bsim", "platform", &big]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("big.toml") && stderr(&o).contains("limit"), "{}", stderr(&o));
+    // bad command-line values exit 2
+    let ok = write(d.path(), "ok.toml", PLAT.as_bytes());
+    for np in ["0", "1000000000000"] {
+        let o = xmpc(&["bsim", "platform", &ok, "--np", np, "--hostfile", &p("h")]);
+        assert_eq!(o.status.code(), Some(2), "--np {np}: {}", stderr(&o));
+        assert!(!d.path().join("h").exists());
+    }
+    let nsim = write(d.path(), "n.toml", b"[network]\nmodel = \"nsim\"\n[network.nsim.topology]\nkind = \"torus\"\ndims = [8]\n[network.nsim.link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[network.nsim.router]\ndelay = \"50ns\"\n");
+    let o = xmpc(&["bsim", "platform", &nsim, "--equivalent", "0:4294967295"]);
+    no_crash(&o);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // an output naming the input, or a symbolic link, is refused before any work
+    let o = xmpc(&["bsim", "platform", &ok, "--export-simgrid", &ok]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&ok).unwrap(), PLAT);
+    let victim = write(d.path(), "victim", b"keep");
+    std::os::unix::fs::symlink(&victim, d.path().join("link.xml")).unwrap();
+    let o = xmpc(&["bsim", "platform", &ok, "--hostfile", &p("link.xml")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = xmpc(&["bsim", "calibrate", "-o", &p("link.xml")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+}
+
+/// `xmpc mpiete commdata -o FILE`: the ping-pong program wrote FILE itself, through a
+/// symbolic link or into a FIFO, after the build and the run; `--max` beyond what the
+/// program can allocate was accepted; `merge -o` naming an input replaced it, and
+/// `predict --json` was checked only after the prediction.
+#[test]
+fn mpiete_outputs_are_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n).display().to_string();
+    let victim = write(d.path(), "victim", b"keep");
+    std::os::unix::fs::symlink(&victim, d.path().join("link.json")).unwrap();
+    let o = xmpc(&["mpiete", "commdata", "--max", "1KiB", "-o", &p("link.json")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link") && !stderr(&o).contains("measuring"), "{}", stderr(&o));
+    let o = xmpc(&["mpiete", "commdata", "--max", "3GiB", "-o", &p("c.json")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let a = write(d.path(), "a.json", b"{}");
+    let o = xmpc(&["mpiete", "merge", &a, &a, "-o", &a]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&a).unwrap(), b"{}");
+    let o = xmpc(&["mpiete", "predict", "--compute", &a, "--comm", &a, "--program", &p(""), "--json", &p("link.json")]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+    // a real measurement lands in place, under the umask, with nothing left beside it
+    let o = xmpc(&["mpiete", "commdata", "--max", "64", "-o", &p("c.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read_to_string(p("c.json")).unwrap().contains("xmpc-commdata/1"));
+    let mut left: Vec<_> = std::fs::read_dir(d.path()).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    left.sort();
+    assert_eq!(left, ["a.json", "c.json", "link.json", "victim"]);
+}
+
+/// `xmpc prof report`: an unknown `--charts` format and an unusable output (a link
+/// where the report goes) exited 1 after reading the profile; both are command-line
+/// errors (exit status 2) found before any work.
+#[test]
+fn prof_report_bad_values_exit_2() {
+    let d = tempfile::tempdir().unwrap();
+    let prof = write(d.path(), "xmpc_prof.json", b"not read");
+    let o = xmpc(&["prof", "report", &prof, "--charts", "bogus"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    std::os::unix::fs::symlink("/dev/null", d.path().join("xmpc_prof_time.svg")).unwrap();
+    let o = xmpc(&["prof", "report", &prof]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("xmpc_prof_time.svg"), "{}", stderr(&o));
+}
+
+/// `xmpc psim`: `--blocktimes` and `probe -o` wrote with `std::fs::write` (through a
+/// symbolic link, over the program itself); `--np` took any value (`0`, or 2^32-1
+/// ranks predicted one by one); a source that is not UTF-8 was refused.
+#[test]
+fn psim_outputs_and_values_are_checked() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "p.c", b"/* \x93\xfa\x96\x7b */\nint main(void) { double a[100]; for (int i = 0; i < 100; i++) a[i] = i; return 0; }\n");
+    let m = Path::new(env!("CARGO_MANIFEST_DIR")).join("passes/psim/tests/round.toml");
+    let m = m.to_str().unwrap();
+    let o = xmpc(&["psim", "predict", &src, "--machine", m, "--blocktimes", &src]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(std::fs::read(&src).unwrap().starts_with(b"/* \x93"));
+    for np in ["0", "4294967295"] {
+        let o = xmpc(&["psim", "predict", &src, "--machine", m, "--np", np]);
+        assert_eq!(o.status.code(), Some(2), "--np {np}: {}", stderr(&o));
+    }
+    let o = xmpc(&["psim", "predict", &src, "--machine", m]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `xmpc a.c -o /nonexistent/a.out` (and `xmpcc`) translated, compiled and linked, then
+/// failed to place the result (exit 1): an output directory that does not exist is a
+/// bad command line found before any work.
+#[test]
+fn missing_output_directory_is_refused_first() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "a.c", PLAIN.as_bytes());
+    let out = d.path().join("no").join("a.out");
+    for tool in [env!("CARGO_BIN_EXE_xmpc"), env!("CARGO_BIN_EXE_xmpcc")] {
+        let o = Command::new(tool).args([&src, "-o", out.to_str().unwrap()]).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{tool}: {}", stderr(&o));
+        assert!(stderr(&o).contains("does not exist") && stderr(&o).contains("a.out"), "{}", stderr(&o));
+    }
+}
+
+/// `--skeletonize --times /dev/zero` read the time table until memory ran out (with
+/// `ulimit -v 4000000`: "out of memory" after a minute); data files are bounded.
+#[test]
+fn endless_time_table_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "a.c", PLAIN.as_bytes());
+    let mut c = Command::new(env!("CARGO_BIN_EXE_xmpc"))
+        .args([&src, "--skeletonize", "--times", "/dev/zero", "-o", d.path().join("s.c").to_str().unwrap()])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while c.try_wait().unwrap().is_none() {
+        if t0.elapsed().as_secs() > 60 {
+            c.kill().unwrap();
+            panic!("--times /dev/zero still reading after 60 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = c.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("/dev/zero") && stderr(&o).contains("limit"), "{}", stderr(&o));
+    assert!(!d.path().join("s.c").exists());
+}

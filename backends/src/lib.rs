@@ -53,13 +53,15 @@ impl EmitError {
 pub fn emit(unit: &FileUnit, src: &str, edits: &[Edit]) -> Result<String, EmitError> {
     let mut edits = edits.to_vec();
     edits.sort_by_key(|e| (e.span.start, e.span.end));
+    // out of bounds first: such an edit may also overlap another, and its span cannot
+    // label the file
+    if let Some(e) = edits.iter().find(|e| e.span.end > src.len() || !src.is_char_boundary(e.span.start) || !src.is_char_boundary(e.span.end)) {
+        return Err(EmitError::OutOfBounds(e.span, src.len()));
+    }
     for w in edits.windows(2) {
         if w[1].span.start < w[0].span.end {
             return Err(EmitError::OverlappingEdits(w[0].span, w[1].span));
         }
-    }
-    if let Some(e) = edits.iter().find(|e| e.span.end > src.len() || !src.is_char_boundary(e.span.start) || !src.is_char_boundary(e.span.end)) {
-        return Err(EmitError::OutOfBounds(e.span, src.len()));
     }
     // Pieces of the file in order: gaps and items. Check they tile 0..len.
     let mut pos = 0;

@@ -56,7 +56,9 @@ fn c_edits(unit: &FileUnit, src: &str) -> Vec<Edit> {
 fn rename_main(f: &Function, src: &str) -> Vec<Edit> {
     let mut out = vec![Edit::replace(f.name_span, "bsim_main")];
     let after = &src[f.name_span.end..];
-    if let (Some(o), Some(c)) = (after.find('('), after.find(')')) {
+    // the `)` closing the parameter list comes after its `(` (a stray `)` before it is
+    // not a parameter list: `main)void)` made this slice backwards)
+    if let Some((o, c)) = after.find('(').and_then(|o| Some((o, o + 1 + after[o + 1..].find(')')?))) {
         let inner = after[o + 1..c].trim();
         if inner.is_empty() || inner == "void" {
             out.push(Edit::replace(Span::new(f.name_span.end + o + 1, f.name_span.end + c), "int argc, char **argv"));

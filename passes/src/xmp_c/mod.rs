@@ -1374,6 +1374,11 @@ fn declarator_end(src: &str, mut i: usize) -> usize {
                 }
                 j += 1;
             }
+            if j >= b.len() {
+                // an unclosed `[` (the C parser recovered around it): the declarator
+                // ends at the name, never past the end of the file
+                return i;
+            }
             i = j + 1;
         } else {
             return i;

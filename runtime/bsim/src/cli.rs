@@ -75,7 +75,7 @@ pub struct PlatformArgs {
     #[arg(long = "export-simgrid", value_name = "XML")]
     pub export_simgrid: Option<PathBuf>,
     /// Ranks to declare nodes for (and to list in --hostfile).
-    #[arg(long = "np", short = 'n', default_value_t = 1)]
+    #[arg(long = "np", short = 'n', default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_NP as u64))]
     pub np: u64,
     /// Write an SMPI hostfile mapping ranks to nodes.
     #[arg(long)]
@@ -94,8 +94,8 @@ pub struct CalibrateArgs {
     /// Round trips per size (the median is used).
     #[arg(long, default_value_t = 50)]
     pub reps: u32,
-    /// Largest message in bytes.
-    #[arg(long, default_value_t = 4 << 20)]
+    /// Largest message in bytes (at most 1 GiB: the ping-pong allocates it).
+    #[arg(long, default_value_t = 4 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub max_bytes: u64,
     /// Size where the second (rendezvous) segment starts.
     #[arg(long, default_value_t = 65536)]
@@ -109,8 +109,14 @@ pub const MAX_NP: i64 = 1 << 20;
 pub fn run(cmd: &BsimCmd) -> i32 {
     let r = match cmd {
         BsimCmd::Run(a) => run_exe(a),
-        BsimCmd::Platform(a) => platform(a).map(|_| 0),
-        BsimCmd::Calibrate(a) => calibrate(a).map(|_| 0),
+        BsimCmd::Platform(a) => match outputs_usable(&[&a.export_simgrid, &a.hostfile], &[&a.platform]) {
+            Err(e) => Ok(usage(e)),
+            Ok(()) => platform(a),
+        },
+        BsimCmd::Calibrate(a) => match outputs_usable(&[&Some(a.output.clone())], &[]) {
+            Err(e) => Ok(usage(e)),
+            Ok(()) => calibrate(a).map(|_| 0),
+        },
     };
     match r {
         Ok(c) => c,
@@ -134,16 +140,11 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if !a.exe.is_file() {
         return Err(format!("{}: no such executable", a.exe.display()));
     }
-    // Output paths are checked before the run (docs/diagnostics.md, output policy):
-    // an existing directory, not a link/FIFO/device, not the skeleton itself.
-    for p in [&a.gantt, &a.trace_json].into_iter().flatten() {
-        let d = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        if !d.is_dir() {
-            return Ok(usage(format!("{}: directory '{}' does not exist", p.display(), d.display())));
-        }
-        if let Err(e) = xmpc_outfile::check_target(p).and_then(|_| xmpc_outfile::check_not_input(p, &[&a.exe])) {
-            return Ok(usage(e));
-        }
+    // Output paths are checked before the run (docs/diagnostics.md, output policy).
+    let mut inputs = vec![a.exe.as_path()];
+    inputs.extend(a.platform.as_deref());
+    if let Err(e) = outputs_usable(&[&a.gantt, &a.trace_json], &inputs) {
+        return Ok(usage(e));
     }
     let exe = if a.exe.components().count() == 1 {
         Path::new(".").join(&a.exe)
@@ -214,7 +215,12 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
     Ok(b.windows(m.len()).any(|w| w == m.as_slice()))
 }
 
-fn platform(a: &PlatformArgs) -> Result<(), String> {
+/// The output policy's checks before any work (docs/diagnostics.md).
+fn outputs_usable(outs: &[&Option<PathBuf>], inputs: &[&Path]) -> Result<(), String> {
+    outs.iter().copied().flatten().try_for_each(|p| xmpc_outfile::check_output(p, inputs))
+}
+
+fn platform(a: &PlatformArgs) -> Result<i32, String> {
     let p = model::load_platform(&a.platform)?;
     eprintln!(
         "{}: ok ({} segment(s), eager below {} B, collectives {:?})",
@@ -237,12 +243,10 @@ fn platform(a: &PlatformArgs) -> Result<(), String> {
                 a.platform.display()
             )
         })?;
-        let bad = || format!("--equivalent {pair}: expected two ranks A:B");
-        let (x, y) = pair.split_once(':').ok_or_else(bad)?;
-        let (x, y) = (
-            x.trim().parse::<u32>().map_err(|_| bad())?,
-            y.trim().parse::<u32>().map_err(|_| bad())?,
-        );
+        let rank = |r: &str| r.trim().parse::<u32>().ok().filter(|&r| i64::from(r) < MAX_NP);
+        let Some((x, y)) = pair.split_once(':').and_then(|(x, y)| Some((rank(x)?, rank(y)?))) else {
+            return Ok(usage(format!("--equivalent {pair}: expected two ranks A:B, each 0 to {}", MAX_NP - 1)));
+        };
         let q = crate::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
         let s = q.inter.segments[0];
         println!(
@@ -269,7 +273,7 @@ fn platform(a: &PlatformArgs) -> Result<(), String> {
         xmpc_outfile::write(h, crate::simgrid::hostfile(&p, a.np).as_bytes())?;
         eprintln!("wrote {}", h.display());
     }
-    Ok(())
+    Ok(0)
 }
 
 const PINGPONG_C: &str = r#"

@@ -4,6 +4,15 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The largest platform file or collective table read (docs/diagnostics.md, bounds):
+/// a larger or endless one (`/dev/zero`) is refused before it is held.
+pub const MAX_PLATFORM_BYTES: u64 = 16 << 20;
+/// The most ranks a `[nodes] map` may list, and the node numbers it may use.
+pub const MAX_MAP_RANKS: u64 = crate::cli::MAX_NP as u64;
+/// The most bytes `[protocol] header_bytes` may add to every message.
+pub const MAX_HEADER_BYTES: u64 = 1 << 30;
 
 /// One size range of a link: applies to messages of at least `min_bytes`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -301,7 +310,7 @@ struct OverheadsToml {
 struct ProtocolToml {
     eager_threshold: Option<u64>,
     async_threshold: Option<u64>,
-    header_bytes: Option<u64>,
+    header_bytes: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -317,7 +326,7 @@ struct CollToml {
 #[serde(deny_unknown_fields)]
 struct NodesToml {
     ranks_per_node: Option<u64>,
-    map: Option<Vec<u64>>,
+    map: Option<Spanned<Vec<u64>>>,
 }
 
 #[derive(Deserialize)]
@@ -491,18 +500,37 @@ fn check_entries(entries: &[CollEntry], origin: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Parse a platform file; errors start with the file name (and line:col for TOML errors).
+/// `:line:col` of byte `at` in `text` (1-based; a column counts bytes).
+fn line_col(text: &str, at: usize) -> String {
+    let before = &text.as_bytes()[..at.min(text.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let col = before.len() - before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) + 1;
+    format!(":{line}:{col}")
+}
+
+/// Parse a platform file; errors start with the file name (and line:col for TOML
+/// errors and out-of-range sizes).
 pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
     let p = path.display().to_string();
     let t: PlatformToml = toml::from_str(text).map_err(|e| {
-        let loc = e.span().map(|s| {
-            let before = &text[..s.start.min(text.len())];
-            let line = before.matches('\n').count() + 1;
-            let col = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-            format!(":{line}:{col}")
-        });
+        let loc = e.span().map(|s| line_col(text, s.start));
         format!("{p}{}: {}", loc.unwrap_or_default(), e.message())
     })?;
+    // Sizes are bounded before anything is sized by them (docs/diagnostics.md).
+    let at = |s: &std::ops::Range<usize>, m: String| format!("{p}{}: {m}", line_col(text, s.start));
+    if let Some(h) = &t.protocol.header_bytes {
+        if *h.get_ref() > MAX_HEADER_BYTES {
+            return Err(at(&h.span(), format!("[protocol] header_bytes = {} is out of range (0 to {MAX_HEADER_BYTES})", h.get_ref())));
+        }
+    }
+    if let Some(m) = &t.nodes.map {
+        if m.get_ref().len() as u64 > MAX_MAP_RANKS {
+            return Err(at(&m.span(), format!("[nodes] map lists {} ranks; at most {MAX_MAP_RANKS}", m.get_ref().len())));
+        }
+        if let Some(n) = m.get_ref().iter().find(|&&n| n >= MAX_MAP_RANKS) {
+            return Err(at(&m.span(), format!("[nodes] map: node {n} is out of range (0 to {})", MAX_MAP_RANKS - 1)));
+        }
+    }
     let err = |m: String| format!("{p}: {m}");
     let (inter, nsim) = network_from(t.network, path).map_err(err)?;
     let mut plat = Platform {
@@ -527,7 +555,7 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
     plat.o_test = nonneg(o.test, 1e-6, "[overheads] test").map_err(err)?;
     plat.eager_threshold = t.protocol.eager_threshold.unwrap_or(65536);
     plat.async_threshold = t.protocol.async_threshold.unwrap_or(plat.eager_threshold);
-    plat.header_bytes = t.protocol.header_bytes.unwrap_or(0);
+    plat.header_bytes = t.protocol.header_bytes.map_or(0, Spanned::into_inner);
     let c = t.collectives;
     plat.coll_mode = match c.mode.as_deref() {
         None => {
@@ -555,12 +583,7 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
         } else {
             tp
         };
-        let text = std::fs::read_to_string(&tp).map_err(|e| {
-            err(format!(
-                "cannot read collective table {}: {e}",
-                tp.display()
-            ))
-        })?;
+        let text = read_text(&tp).map_err(|e| err(format!("collective table: {e}")))?;
         let entries = parse_coll_table(&tp, &text)?;
         check_entries(&entries, &tp.display().to_string())?;
         for e in &entries {
@@ -580,16 +603,25 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
         }
         (Some(0), _) => return Err(err("[nodes] ranks_per_node must be >= 1".into())),
         (Some(k), None) => NodeMap::Block(k),
-        (None, Some(v)) if v.is_empty() => return Err(err("[nodes] map is empty".into())),
-        (None, Some(v)) => NodeMap::List(v),
+        (None, Some(v)) if v.get_ref().is_empty() => return Err(err("[nodes] map is empty".into())),
+        (None, Some(v)) => NodeMap::List(v.into_inner()),
         (None, None) => NodeMap::Block(1),
     };
     Ok(plat)
 }
 
+/// A platform file or collective table: at most [`MAX_PLATFORM_BYTES`], UTF-8.
+fn read_text(path: &Path) -> Result<String, String> {
+    let bytes = xmpc_outfile::read_bounded(path, MAX_PLATFORM_BYTES)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let ok = e.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(&e.as_bytes()[..ok]).into_owned();
+        format!("{}{}: the file is not UTF-8 text", path.display(), line_col(&text, ok))
+    })
+}
+
 pub fn load_platform(path: &Path) -> Result<Platform, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read platform file: {e}", path.display()))?;
+    let text = read_text(path).map_err(|e| format!("platform file: {e}"))?;
     parse_platform(path, &text)
 }
 

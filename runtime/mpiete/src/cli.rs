@@ -65,8 +65,8 @@ pub struct PredictArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct CommdataArgs {
-    /// Largest message size (e.g. 4MiB).
-    #[arg(long, value_parser = parse_bytes)]
+    /// Largest message size (e.g. 4MiB; at most 1GiB: the program allocates it).
+    #[arg(long, value_parser = parse_max)]
     pub max: u64,
     /// Size step (e.g. 64KiB), or `x2` for 0, 1, 2, 4, ... max.
     #[arg(long, default_value = "x2")]
@@ -92,6 +92,36 @@ pub struct DumpArgs {
     /// Stop after this many records.
     #[arg(long)]
     pub limit: Option<u64>,
+}
+
+/// The largest `commdata --max`: the ping-pong program allocates a buffer of that
+/// size, and counts bytes in default (32-bit) Fortran integers.
+pub const MAX_COMMDATA_BYTES: u64 = 1 << 30;
+
+fn parse_max(s: &str) -> Result<u64, String> {
+    let v = parse_bytes(s)?;
+    if v > MAX_COMMDATA_BYTES {
+        return Err(format!("'{s}' is larger than 1GiB"));
+    }
+    Ok(v)
+}
+
+/// The output policy's checks before any work (docs/diagnostics.md): every output
+/// file's directory exists, it is not a link/FIFO/device/directory and not an input.
+/// An error here is a bad command line (exit status 2).
+pub fn check_outputs(cmd: &MpieteCmd) -> Result<(), String> {
+    let (outs, inputs): (Vec<&Path>, Vec<&Path>) = match cmd {
+        MpieteCmd::Predict(a) => {
+            let mut i = vec![a.compute.as_path(), a.program.as_path()];
+            i.extend(a.comm.as_deref());
+            i.extend(a.network.as_deref());
+            (a.json.iter().map(PathBuf::as_path).collect(), i)
+        }
+        MpieteCmd::Commdata(a) => (a.emit_source.as_deref().into_iter().chain([a.output.as_path()]).collect(), vec![]),
+        MpieteCmd::Merge(a) => (vec![a.output.as_path()], a.inputs.iter().map(PathBuf::as_path).collect()),
+        MpieteCmd::Dump(_) => (vec![], vec![]),
+    };
+    outs.into_iter().try_for_each(|o| xmpc_outfile::check_output(o, &inputs))
 }
 
 /// Runs a subcommand; the error is the message to print.
@@ -288,7 +318,10 @@ fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
             a.fc
         ));
     }
-    let out = std::path::absolute(&a.output).map_err(|e| format!("bad output path: {e}"))?;
+    // The program writes into the temporary directory; the result is checked, then
+    // put in place under the output policy (never written through a link, FIFO or
+    // device; nothing left behind on an error).
+    let json = tmp.path().join("commdata.json");
     eprintln!(
         "measuring {} sizes from 0 to {} bytes with {} -n 2 ...",
         sizes.len(),
@@ -298,14 +331,15 @@ fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
     let st = Command::new(&a.mpiexec)
         .args(["-n", "2"])
         .arg(&exe)
-        .arg(&out)
+        .arg(&json)
         .status()
         .map_err(|e| format!("cannot run '{}': {e}", a.mpiexec))?;
     if !st.success() {
         return Err(format!("the ping-pong program failed ({st})"));
     }
-    CommData::load(&out)?;
-    eprintln!("wrote {}", out.display());
+    CommData::load(&json)?;
+    xmpc_outfile::install(&json, &a.output)?;
+    eprintln!("wrote {}", a.output.display());
     Ok(())
 }
 

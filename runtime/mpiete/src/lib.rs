@@ -13,4 +13,4 @@ pub mod predict;
 pub mod size;
 pub mod trace;
 
-pub use cli::{run, MpieteCmd};
+pub use cli::{check_outputs, run, MpieteCmd};

@@ -122,9 +122,17 @@ fn real_main(cli: Cli) -> Result<(), Fail> {
                     return Err(Fail::Usage(format!("-n {n}: the number of ranks must be in 1..={MAX_RANKS}")));
                 }
             }
-            let outs: Vec<PathBuf> = json.iter().cloned().chain(csv.iter().flat_map(|p| [suffixed(p, "series.csv"), suffixed(p, "nodes.csv")])).collect();
+            // Every output (the plots too) is checked before the run: its directory
+            // exists, it is not a link/FIFO/device/directory, not the config.
+            let outs: Vec<PathBuf> = json
+                .iter()
+                .cloned()
+                .chain(csv.iter().flat_map(|p| [suffixed(p, "series.csv"), suffixed(p, "nodes.csv")]))
+                .chain(svg.iter().flat_map(|p| [suffixed(p, "vc.svg"), suffixed(p, "links.svg")]))
+                .chain(png.iter().flat_map(|p| [suffixed(p, "vc.png"), suffixed(p, "links.png")]))
+                .collect();
             for o in &outs {
-                xmpc_outfile::check_not_input(o, &[&config]).and_then(|_| xmpc_outfile::check_target(o)).map_err(Fail::Usage)?;
+                xmpc_outfile::check_output(o, &[&config]).map_err(Fail::Usage)?;
             }
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
             let n = ranks.unwrap_or_else(|| cfg.num_nodes());

@@ -72,6 +72,23 @@ impl Pattern {
             }
             Ok(v)
         };
+        // An argument the pattern does not take is an error, never ignored
+        // (`halo3d:loops=9` would run the default 10 iterations without a word).
+        let known: &[&str] = match name {
+            "ring" => &["bytes", "loops", "seed"],
+            "alltoall" | "pairwise" => &["bytes", "steps"],
+            "bruck" | "bcast" | "allreduce" => &["bytes"],
+            "halo3d" => &["bytes", "iters", "compute"],
+            "message" => &["src", "dst", "bytes"],
+            "hotspot" => &["dst", "bytes"],
+            "shift" => &["shift", "bytes"],
+            _ => &[],
+        };
+        let mut given: Vec<&String> = kv.keys().collect();
+        given.sort();
+        if let Some(k) = given.into_iter().find(|k| !known.is_empty() && !known.contains(&k.as_str())) {
+            return Err(format!("`{name}` takes no argument `{k}` (it takes {})", known.join(", ")));
+        }
         let p = match name {
             "ring" => Pattern::RandomRing { bytes: num("bytes", 1 << 20)?, loops: num("loops", 5)? as u32, seed: num("seed", 1)? },
             "alltoall" | "pairwise" => match kv.get("steps") {

@@ -66,3 +66,27 @@ fn outputs_follow_the_policy() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert_eq!(std::fs::read_to_string(&c).unwrap(), CFG);
 }
+
+/// The plots (`--svg`, `--png`) were not checked before the run (a link there was
+/// refused only after the simulation, exit 1), nor was any output's directory; a
+/// pattern argument the pattern does not take was ignored (`halo3d:loops=9` ran the
+/// default 10 iterations without a word).
+#[cfg(unix)]
+#[test]
+fn plots_and_pattern_arguments_are_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let c = cfg(&d);
+    std::os::unix::fs::symlink(&c, d.path().join("p.vc.svg")).unwrap();
+    let prefix = d.path().join("p").display().to_string();
+    let o = nsim(&["run", "-c", &c, "-q", "-p", "ring:bytes=1K,loops=1", "--brief", "--svg", &prefix]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("p.vc.svg") && o.stdout.is_empty(), "{}", err(&o));
+    for out in [["--json", "/nonexistent/r.json"], ["--png", "/nonexistent/p"]] {
+        let o = nsim(&["run", "-c", &c, "-q", "-p", "ring:bytes=1K,loops=1", "--brief", out[0], out[1]]);
+        assert_eq!(o.status.code(), Some(2), "{out:?}: {}", err(&o));
+        assert!(err(&o).contains("does not exist") && o.stdout.is_empty(), "{}", err(&o));
+    }
+    let o = nsim(&["run", "-c", &c, "-q", "-p", "halo3d:bytes=1K,loops=9", "--brief"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("`halo3d` takes no argument `loops`"), "{}", err(&o));
+}

@@ -66,6 +66,19 @@ fn same(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
     false
 }
 
+/// Everything the policy checks before a tool does any work for an output `out`: its
+/// directory exists, the target is not a link/FIFO/device/directory
+/// ([`check_target`]) and not one of `inputs` ([`check_not_input`]). Tools report an
+/// error here as a bad command line (exit status 2).
+pub fn check_output(out: &Path, inputs: &[&Path]) -> Result<(), String> {
+    let d = dir_of(out);
+    if !d.is_dir() {
+        return Err(format!("{}: directory '{}' does not exist", out.display(), d.display()));
+    }
+    check_target(out)?;
+    check_not_input(out, inputs)
+}
+
 fn dir_of(path: &Path) -> &Path {
     match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,

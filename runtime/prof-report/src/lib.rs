@@ -44,10 +44,8 @@ pub fn load_profile(path: &Path) -> Result<Profile, String> {
         .map_err(|e| format!("{}:{e}", path.display()))
 }
 
-/// `xmpc prof report`: re-render the text report and draw the charts.
-/// Returns the paths written. Arguments are checked and everything is rendered before
-/// the first file is written; then all files are written or none.
-pub fn run_report(args: &ReportArgs) -> Result<Vec<PathBuf>, String> {
+/// The chart formats asked for (`--charts svg,png`, `none`).
+fn chart_kinds(args: &ReportArgs) -> Result<Vec<(String, charts::Format)>, String> {
     let mut kinds = Vec::new();
     for fmt in &args.charts {
         let fmt = fmt.trim().to_ascii_lowercase();
@@ -58,28 +56,53 @@ pub fn run_report(args: &ReportArgs) -> Result<Vec<PathBuf>, String> {
             other => return Err(format!("--charts: unknown format '{other}' (svg, png, none)")),
         }
     }
-    let prof = load_profile(&args.profile)?;
+    Ok(kinds)
+}
+
+/// Where the report goes: `--out-dir` or the profile's directory, and the file stem.
+fn out_dir_and_stem(args: &ReportArgs) -> (PathBuf, String) {
     let dir = match &args.out_dir {
         Some(d) => d.clone(),
-        None => args
-            .profile
-            .parent()
-            .map(|p| {
-                if p.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    p
-                }
-            })
-            .unwrap_or(Path::new("."))
-            .to_path_buf(),
+        None => match args.profile.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        },
     };
-    let stem = args
-        .profile
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or("xmpc_prof")
-        .to_string();
+    let stem = args.profile.file_stem().and_then(|s| s.to_str()).unwrap_or("xmpc_prof").to_string();
+    (dir, stem)
+}
+
+/// The command line checked before any work (docs/diagnostics.md, output policy):
+/// known chart formats, and every file the report would write usable (not a link,
+/// FIFO, device or directory, not the profile itself). An error here is a bad command
+/// line (exit status 2).
+pub fn check_args(args: &ReportArgs) -> Result<(), String> {
+    let kinds = chart_kinds(args)?;
+    let (dir, stem) = out_dir_and_stem(args);
+    let mut outs = vec![dir.join(format!("{stem}.txt"))];
+    for (_, k) in &kinds {
+        let ext = match k {
+            charts::Format::Svg => "svg",
+            charts::Format::Png => "png",
+        };
+        outs.push(dir.join(format!("{stem}_time.{ext}")));
+        outs.push(dir.join(format!("{stem}_sizes.{ext}")));
+    }
+    // the directory may be missing: the report creates it
+    for o in &outs {
+        xmpc_outfile::check_target(o)?;
+        xmpc_outfile::check_not_input(o, &[&args.profile])?;
+    }
+    Ok(())
+}
+
+/// `xmpc prof report`: re-render the text report and draw the charts.
+/// Returns the paths written. Arguments are checked and everything is rendered before
+/// the first file is written; then all files are written or none.
+pub fn run_report(args: &ReportArgs) -> Result<Vec<PathBuf>, String> {
+    let kinds = chart_kinds(args)?;
+    let prof = load_profile(&args.profile)?;
+    let (dir, stem) = out_dir_and_stem(args);
     let text = text::render(&prof, args.top);
     let txt = dir.join(format!("{stem}.txt"));
     xmpc_outfile::check_not_input(&txt, &[&args.profile])?;

@@ -14,6 +14,10 @@ struct Cli {
 fn main() {
     xmpc_outfile::quiet_on_closed_pipe();
     let cli = Cli::parse();
+    if let Err(e) = xmpc_prof_report::check_args(&cli.args) {
+        eprintln!("xmpc-prof-report: error: {e}");
+        std::process::exit(2);
+    }
     match xmpc_prof_report::run_report(&cli.args) {
         Ok(paths) => {
             for p in paths {

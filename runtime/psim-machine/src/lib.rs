@@ -150,7 +150,9 @@ impl Machine {
     }
 
     pub fn load(path: &std::path::Path) -> Result<Machine, String> {
-        let t = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+        // a machine file is a page of TOML: a larger or endless one is refused unread
+        let b = xmpc_outfile::read_bounded(path, 1 << 20)?;
+        let t = String::from_utf8(b).map_err(|e| format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
         Machine::parse(&t).map_err(|e| format!("{}: {e}", path.display()))
     }
 

@@ -1,8 +1,3 @@
 #![no_main]
-// The first byte picks free or fixed form; the rest is the source.
-libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    if let Some((&b, rest)) = data.split_first() {
-        let lang = if b & 1 == 0 { xmpc_ir::Lang::FortranFree } else { xmpc_ir::Lang::FortranFixed };
-        xmpc_fuzz::compile(rest, lang);
-    }
-});
+// The body is xmpc_fuzz::fortran_front (src/lib.rs), shared with the cargo-test replay.
+libfuzzer_sys::fuzz_target!(|data: &[u8]| xmpc_fuzz::fortran_front(data));
