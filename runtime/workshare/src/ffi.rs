@@ -1,0 +1,149 @@
+//! The C ABI (`include/xmpc_workshare.h`), with the thesis' names as aliases where
+//! it had them (`xmp_cpu_wtime`, `xmp_gpu_wtime`). Errors print one located line and
+//! exit(1) — never a panic across the ABI.
+use crate::rt::{CpuFn, GpuFn, LoopReq, RedOp, RedTy, Runtime, CURRENT_KERNEL_TIME};
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+static RT: OnceLock<Mutex<Runtime>> = OnceLock::new();
+
+fn die(loc: *const c_char, msg: &str) -> ! {
+    let loc = if loc.is_null() { "xmpc-dev".into() } else { unsafe { CStr::from_ptr(loc) }.to_string_lossy().into_owned() };
+    eprintln!("{loc}: error: {msg}");
+    std::process::exit(1)
+}
+
+fn rt(loc: *const c_char) -> MutexGuard<'static, Runtime> {
+    let m = RT.get_or_init(|| match Runtime::from_env() {
+        Ok(r) => Mutex::new(r),
+        Err(e) => die(loc, &e),
+    });
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The loop descriptor the generated launcher fills.
+#[repr(C)]
+pub struct XmpcDevLoop {
+    pub name: *const c_char,
+    pub lo: i64,
+    pub hi: i64,
+    pub cpu: Option<CpuFn>,
+    pub gpu: Option<GpuFn>,
+    pub args: *mut c_void,
+    pub nred: c_int,
+    /// per reduction: op (0 sum, 1 prod, 2 max, 3 min) and type (0 double, 1 float, 2 int, 3 long)
+    pub red_ops: *const c_int,
+    pub red_types: *const c_int,
+    /// nred slots of 8 bytes: the combined result over all tasks
+    pub red_out: *mut c_void,
+    pub bytes_per_iter: f64,
+}
+
+/// Runs one device loop (see `rt::Runtime::run_loop`).
+///
+/// # Safety
+/// `d` points to a filled descriptor whose functions and pointers are valid.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_dev_loop(loc: *const c_char, d: *const XmpcDevLoop) {
+    let d = &*d;
+    let Some(cpu) = d.cpu else { die(loc, "device loop without a CPU body") };
+    let name = if d.name.is_null() { "loop".to_string() } else { CStr::from_ptr(d.name).to_string_lossy().into_owned() };
+    let mut reds = vec![];
+    for i in 0..d.nred.max(0) as usize {
+        let op = match *d.red_ops.add(i) {
+            0 => RedOp::Sum,
+            1 => RedOp::Prod,
+            2 => RedOp::Max,
+            3 => RedOp::Min,
+            o => die(loc, &format!("unknown reduction operator code {o}")),
+        };
+        let ty = match *d.red_types.add(i) {
+            0 => RedTy::F64,
+            1 => RedTy::F32,
+            2 => RedTy::I32,
+            3 => RedTy::I64,
+            t => die(loc, &format!("unknown reduction type code {t}")),
+        };
+        reds.push((op, ty));
+    }
+    let req = LoopReq { name: &name, lo: d.lo, hi: d.hi, cpu, gpu: d.gpu, args: d.args, reds: &reds, bytes_per_iter: d.bytes_per_iter };
+    let mut out = vec![[0u8; 8]; reds.len()];
+    let r = rt(loc).run_loop(&req, &mut out);
+    if let Err(e) = r {
+        die(loc, &e);
+    }
+    if !reds.is_empty() {
+        std::ptr::copy_nonoverlapping(out.as_ptr() as *const u8, d.red_out as *mut u8, 8 * reds.len());
+    }
+}
+
+/// `#pragma xmp device reset_weight (w)`.
+#[no_mangle]
+pub extern "C" fn xmpc_dev_reset_weight(loc: *const c_char, w: f64) {
+    if !(0.0..=1.0).contains(&w) {
+        die(loc, &format!("reset_weight({w}): the CPU weight must be in [0, 1]"));
+    }
+    rt(loc).reset_weight(w);
+}
+
+/// `#pragma xmp device reset_weight (auto)`.
+#[no_mangle]
+pub extern "C" fn xmpc_dev_reset_weight_auto(loc: *const c_char) {
+    rt(loc).reset_weight_auto();
+}
+
+/// Slowest CPU task of the last device loop (s).
+#[no_mangle]
+pub extern "C" fn xmp_cpu_wtime() -> f64 {
+    rt(std::ptr::null()).last.t_cpu
+}
+
+/// GPU part of the last device loop (s; modelled on the emulated GPU).
+#[no_mangle]
+pub extern "C" fn xmp_gpu_wtime() -> f64 {
+    rt(std::ptr::null()).last.t_gpu
+}
+
+/// The CPU weight the last device loop ran with.
+#[no_mangle]
+pub extern "C" fn xmpc_dev_weight() -> f64 {
+    rt(std::ptr::null()).last.w
+}
+
+/// Cost of the last re-split (s), reported apart from the loop times.
+#[no_mangle]
+pub extern "C" fn xmpc_dev_resplit_cost() -> f64 {
+    rt(std::ptr::null()).resplit_last
+}
+
+/// Registers the fatbin xmpc embedded; ignored without a CUDA device.
+///
+/// # Safety
+/// `image` points to a fatbin that lives for the whole run.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_dev_register_fatbin(loc: *const c_char, image: *const c_void) {
+    let mut r = rt(loc);
+    if let crate::rt::Dev::Cuda(g) = &mut r.dev {
+        if let Err(e) = g.load(image) {
+            die(loc, &e);
+        }
+    }
+}
+
+/// Called by a generated GPU task body: launches `kernel` for `n` iterations with
+/// `params` (cuLaunchKernel's array of pointers to the arguments).
+///
+/// # Safety
+/// `params` holds `nparams` valid pointers matching the kernel's signature.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_dev_launch(loc: *const c_char, kernel: *const c_char, n: i64, params: *mut *mut c_void, nparams: c_int) {
+    // The runtime lock is held by xmpc_dev_loop on this thread; the device is reached
+    // through a raw pointer kept for the duration of the GPU part.
+    let name = CStr::from_ptr(kernel).to_string_lossy().into_owned();
+    let ps = std::slice::from_raw_parts_mut(params, nparams.max(0) as usize);
+    let r = crate::rt::with_gpu(|g| g.launch(&name, n.max(0) as u64, ps)).unwrap_or_else(|| Err("no CUDA device".into()));
+    if let Err(e) = &r {
+        die(loc, e);
+    }
+    CURRENT_KERNEL_TIME.with(|c| c.set(Some(r)));
+}
