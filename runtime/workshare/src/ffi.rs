@@ -7,13 +7,34 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 
 static RT: OnceLock<Mutex<Runtime>> = OnceLock::new();
 
-fn die(loc: *const c_char, msg: &str) -> ! {
-    let loc = if loc.is_null() { "xmpc-dev".into() } else { unsafe { CStr::from_ptr(loc) }.to_string_lossy().into_owned() };
-    eprintln!("{loc}: error: {msg}");
+/// A directive's source location, laid out as `xmpc_loc` of xmpc_rt.h.
+#[repr(C)]
+pub struct Loc {
+    pub file: *const c_char,
+    pub line: c_int,
+    pub text: *const c_char,
+}
+
+fn cstr(p: *const c_char) -> String {
+    if p.is_null() {
+        "?".into()
+    } else {
+        // SAFETY: NUL-terminated strings from the generated code.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+fn die(loc: *const Loc, msg: &str) -> ! {
+    // SAFETY: NULL or a static xmpc_loc.
+    let at = match unsafe { loc.as_ref() } {
+        Some(l) => format!("{}:{}: {}", cstr(l.file), l.line, cstr(l.text)),
+        None => "xmpc-dev".into(),
+    };
+    eprintln!("xmpc runtime error: {at}: {msg}");
     std::process::exit(1)
 }
 
-fn rt(loc: *const c_char) -> MutexGuard<'static, Runtime> {
+fn rt(loc: *const Loc) -> MutexGuard<'static, Runtime> {
     let m = RT.get_or_init(|| match Runtime::from_env() {
         Ok(r) => Mutex::new(r),
         Err(e) => die(loc, &e),
@@ -37,6 +58,10 @@ pub struct XmpcDevLoop {
     /// nred slots of 8 bytes: the combined result over all tasks
     pub red_out: *mut c_void,
     pub bytes_per_iter: f64,
+    pub nwrite: c_int,
+    pub wrep: *const *mut c_void,
+    pub woff: *const std::ffi::c_long,
+    pub wrow: *const std::ffi::c_long,
 }
 
 /// Runs one device loop (see `rt::Runtime::run_loop`).
@@ -44,7 +69,7 @@ pub struct XmpcDevLoop {
 /// # Safety
 /// `d` points to a filled descriptor whose functions and pointers are valid.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_dev_loop(loc: *const c_char, d: *const XmpcDevLoop) {
+pub unsafe extern "C" fn xmpc_dev_loop(loc: *const Loc, d: *const XmpcDevLoop) {
     let d = &*d;
     let Some(cpu) = d.cpu else { die(loc, "device loop without a CPU body") };
     let name = if d.name.is_null() { "loop".to_string() } else { CStr::from_ptr(d.name).to_string_lossy().into_owned() };
@@ -66,7 +91,8 @@ pub unsafe extern "C" fn xmpc_dev_loop(loc: *const c_char, d: *const XmpcDevLoop
         };
         reds.push((op, ty));
     }
-    let req = LoopReq { name: &name, lo: d.lo, hi: d.hi, cpu, gpu: d.gpu, args: d.args, reds: &reds, bytes_per_iter: d.bytes_per_iter };
+    let writes: Vec<(usize, i64, i64)> = (0..d.nwrite.max(0) as usize).map(|i| (*d.wrep.add(i) as usize, *d.woff.add(i) as i64, *d.wrow.add(i) as i64)).collect();
+    let req = LoopReq { name: &name, lo: d.lo, hi: d.hi, cpu, gpu: d.gpu, args: d.args, reds: &reds, bytes_per_iter: d.bytes_per_iter, writes: &writes };
     let mut out = vec![[0u8; 8]; reds.len()];
     let r = rt(loc).run_loop(&req, &mut out);
     if let Err(e) = r {
@@ -79,7 +105,7 @@ pub unsafe extern "C" fn xmpc_dev_loop(loc: *const c_char, d: *const XmpcDevLoop
 
 /// `#pragma xmp device reset_weight (w)`.
 #[no_mangle]
-pub extern "C" fn xmpc_dev_reset_weight(loc: *const c_char, w: f64) {
+pub extern "C" fn xmpc_dev_reset_weight(loc: *const Loc, w: f64) {
     if !(0.0..=1.0).contains(&w) {
         die(loc, &format!("reset_weight({w}): the CPU weight must be in [0, 1]"));
     }
@@ -88,7 +114,7 @@ pub extern "C" fn xmpc_dev_reset_weight(loc: *const c_char, w: f64) {
 
 /// `#pragma xmp device reset_weight (auto)`.
 #[no_mangle]
-pub extern "C" fn xmpc_dev_reset_weight_auto(loc: *const c_char) {
+pub extern "C" fn xmpc_dev_reset_weight_auto(loc: *const Loc) {
     rt(loc).reset_weight_auto();
 }
 
@@ -121,12 +147,93 @@ pub extern "C" fn xmpc_dev_resplit_cost() -> f64 {
 /// # Safety
 /// `image` points to a fatbin that lives for the whole run.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_dev_register_fatbin(loc: *const c_char, image: *const c_void) {
+pub unsafe extern "C" fn xmpc_dev_register_fatbin(loc: *const Loc, image: *const c_void) {
     let mut r = rt(loc);
     if let crate::rt::Dev::Cuda(g) = &mut r.dev {
         if let Err(e) = g.load(image) {
             die(loc, &e);
         }
+        r.kernels_loaded = true;
+    }
+}
+
+/// `device replicate`: returns the replicated copy of `local` (`bytes` bytes).
+#[no_mangle]
+pub extern "C" fn xmpc_dev_replicate(loc: *const Loc, local: *mut c_void, bytes: usize) -> *mut c_void {
+    let mut r = rt(loc);
+    if matches!(r.dev, crate::rt::Dev::Cuda(_)) && !r.kernels_loaded && !r.warned_no_kernels {
+        r.warned_no_kernels = true;
+        eprintln!("xmpc-dev: a CUDA device is present but this program has no kernels (built without nvcc): device loops run on the CPU");
+    }
+    match r.replicate(local as usize, bytes) {
+        Ok(p) => p as *mut c_void,
+        Err(e) => die(loc, &e),
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn xmpc_dev_replicate_end(loc: *const Loc, rep: *mut c_void) {
+    if let Err(e) = rt(loc).replicate_end(rep as usize) {
+        die(loc, &e);
+    }
+}
+
+/// `replicate_sync in` (dir 600) / `out` (601).
+#[no_mangle]
+pub extern "C" fn xmpc_dev_sync(loc: *const Loc, rep: *mut c_void, dir: c_int) {
+    let into = match dir {
+        600 => true,
+        601 => false,
+        _ => die(loc, &format!("replicate_sync direction {dir}")),
+    };
+    if let Err(e) = rt(loc).sync(rep as usize, into) {
+        die(loc, &e);
+    }
+}
+
+/// The device copy of a replicated array (inside a GPU task body; the runtime is
+/// locked by the running loop, so this reads a table kept for it).
+#[no_mangle]
+pub extern "C" fn xmpc_dev_ptr(loc: *const Loc, rep: *mut c_void) -> u64 {
+    match crate::rt::dev_ptr_of(rep as usize) {
+        Some(d) => d,
+        None => die(loc, "a GPU task uses an array that has no device copy"),
+    }
+}
+
+/// Device slots for a GPU task's reductions, initialised from `red`.
+///
+/// # Safety
+/// `red` holds `nred` 8-byte slots.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_dev_red_begin(loc: *const Loc, red: *mut c_void, nred: c_int) -> u64 {
+    let host = std::slice::from_raw_parts(red as *const u8, 8 * nred.max(0) as usize);
+    let r = crate::rt::with_gpu(|g| -> Result<u64, String> {
+        let d = g.alloc(host.len())?;
+        g.htod(d, host)?;
+        Ok(d)
+    });
+    match r {
+        Some(Ok(d)) => d,
+        Some(Err(e)) => die(loc, &e),
+        None => die(loc, "xmpc_dev_red_begin outside a GPU task"),
+    }
+}
+
+/// Copies a GPU task's reduction slots back into `red` and frees them.
+///
+/// # Safety
+/// `red` holds `nred` 8-byte slots; `dred` came from `xmpc_dev_red_begin`.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_dev_red_end(loc: *const Loc, red: *mut c_void, nred: c_int, dred: u64) {
+    let host = std::slice::from_raw_parts_mut(red as *mut u8, 8 * nred.max(0) as usize);
+    let r = crate::rt::with_gpu(|g| -> Result<(), String> {
+        g.dtoh(host, dred)?;
+        g.free(dred);
+        Ok(())
+    });
+    if let Some(Err(e)) = r {
+        die(loc, &e);
     }
 }
 
@@ -136,7 +243,7 @@ pub unsafe extern "C" fn xmpc_dev_register_fatbin(loc: *const c_char, image: *co
 /// # Safety
 /// `params` holds `nparams` valid pointers matching the kernel's signature.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_dev_launch(loc: *const c_char, kernel: *const c_char, n: i64, params: *mut *mut c_void, nparams: c_int) {
+pub unsafe extern "C" fn xmpc_dev_launch(loc: *const Loc, kernel: *const c_char, n: i64, params: *mut *mut c_void, nparams: c_int) {
     // The runtime lock is held by xmpc_dev_loop on this thread; the device is reached
     // through a raw pointer kept for the duration of the GPU part.
     let name = CStr::from_ptr(kernel).to_string_lossy().into_owned();

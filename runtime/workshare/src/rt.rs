@@ -82,6 +82,19 @@ pub struct LoopReq<'a> {
     /// Bytes each iteration moves between host and device (in + out), for the
     /// emulated device's transfer time and the re-split cost.
     pub bytes_per_iter: f64,
+    /// Replicated arrays the loop writes by rows: (replicated copy, global index of
+    /// row 0, bytes per row). On a CUDA device the rows each part wrote are copied to
+    /// the other side after the loop, so both copies stay whole.
+    pub writes: &'a [(usize, i64, i64)],
+}
+
+/// A replicated array: the host copy the tasks see (64-byte aligned), the node's
+/// local array it syncs with, and its device copy.
+pub struct Rep {
+    pub local: usize,
+    pub bytes: usize,
+    pub dev: Option<u64>,
+    layout: std::alloc::Layout,
 }
 
 /// Times of the last device loop.
@@ -122,7 +135,9 @@ pub enum WeightMode {
 struct LoopState {
     auto: Option<AutoWeight>,
     step: u64,
+    /// The weight the next run uses, and the one the last run used.
     w: f64,
+    last_w: Option<f64>,
 }
 
 pub struct Runtime {
@@ -141,6 +156,10 @@ pub struct Runtime {
     pub log: bool,
     loops: HashMap<String, LoopState>,
     alpha_cpu: Option<f64>,
+    pub reps: HashMap<usize, Rep>,
+    /// A CUDA device whose kernels were loaded (else the GPU part is not used).
+    pub kernels_loaded: bool,
+    pub warned_no_kernels: bool,
 }
 
 fn env_usize(k: &str) -> Option<usize> {
@@ -196,6 +215,9 @@ impl Runtime {
             log,
             loops: HashMap::new(),
             alpha_cpu: None,
+            reps: HashMap::new(),
+            kernels_loaded: false,
+            warned_no_kernels: false,
         }
     }
 
@@ -239,16 +261,27 @@ impl Runtime {
     /// Runs one device loop; the combined reduction slots go to `red_out`.
     pub fn run_loop(&mut self, r: &LoopReq, red_out: &mut [[u8; 8]]) -> Result<LoopTimes, String> {
         let n = if r.hi >= r.lo { (r.hi - r.lo + 1) as u64 } else { 0 };
-        let has_gpu = !matches!(self.dev, Dev::None) && (r.gpu.is_some() || matches!(self.dev, Dev::Emu(_)));
+        let has_gpu = match self.dev {
+            Dev::None => false,
+            Dev::Emu(_) => true,
+            Dev::Cuda(_) => r.gpu.is_some() && self.kernels_loaded,
+        };
         let w_init = if has_gpu { self.weight } else { 1.0 };
         let alpha_c = if has_gpu && self.mode == WeightMode::Auto { self.alpha_cpu() } else { 0.0 };
         let alpha_g = self.alpha_gpu();
         let block = self.block;
-        let st = self.loops.entry(r.name.to_string()).or_insert_with(|| LoopState { auto: None, step: 0, w: w_init });
+        let st = self.loops.entry(r.name.to_string()).or_insert_with(|| LoopState { auto: None, step: 0, w: w_init, last_w: None });
         if !has_gpu {
             st.w = 1.0;
         }
         let w = crate::weight::round_weight(st.w, n, block);
+        // A weight changed since the last run (reset_weight or auto): the re-split,
+        // costed apart from the loop.
+        let moved = st.last_w.filter(|&lw| lw != w);
+        st.last_w = Some(w);
+        if let Some(from) = moved {
+            self.resplit(r, n, from, w);
+        }
         let n_cpu = ((w * n as f64).round() as u64).min(n);
         let n_gpu = n - n_cpu;
         // tasks: CPU part then GPU part, each cut evenly
@@ -268,6 +301,7 @@ impl Runtime {
         let start = Instant::now();
         let mut gpu_times: Vec<f64> = vec![];
         let mut gpu_err: Option<String> = None;
+        let dev_ptrs: HashMap<usize, u64> = self.reps.iter().filter_map(|(k, r)| r.dev.map(|d| (*k, d))).collect();
         let dev = &mut self.dev;
         let help = !has_gpu;
         {
@@ -298,6 +332,7 @@ impl Runtime {
                             let g = r.gpu.expect("has_gpu");
                             CURRENT_KERNEL_TIME.with(|c| c.set(None));
                             GPU.with(|c| c.set(gpu as *mut crate::cuda::Gpu));
+                            DEV_PTRS.with(|c| *c.borrow_mut() = dev_ptrs.clone());
                             unsafe { g(lo, hi, r.args, red) };
                             GPU.with(|c| c.set(std::ptr::null_mut()));
                             let kt = CURRENT_KERNEL_TIME.with(|c| c.take());
@@ -334,7 +369,29 @@ impl Runtime {
             _ if !has_gpu => wall,
             _ => ct.iter().sum::<f64>() / workers.min(ct.len()).max(1) as f64 + alpha_c,
         };
-        let t_gpu: f64 = gpu_times.iter().sum();
+        let t_gpu: f64 = gpu_times.iter().fold(0.0, |a, b| a + b);
+        if let Dev::Cuda(g) = &mut self.dev {
+            if has_gpu {
+                let cpu_rows = (r.lo, r.lo + n_cpu as i64 - 1);
+                let gpu_rows = (r.lo + n_cpu as i64, r.hi);
+                for &(rep, off, row) in r.writes {
+                    let Some(rp) = self.reps.get(&rep) else { return Err("a device loop writes an array that is not replicated".into()) };
+                    let Some(d) = rp.dev else { continue };
+                    let range = |(a, b): (i64, i64)| -> Option<(usize, usize)> {
+                        (b >= a).then(|| (((a - off) * row) as usize, ((b - a + 1) * row) as usize)).filter(|(s, l)| s + l <= rp.bytes)
+                    };
+                    // SAFETY: the rep block is rp.bytes long; the ranges are checked.
+                    if let Some((s0, l)) = range(gpu_rows) {
+                        let host = unsafe { std::slice::from_raw_parts_mut((rep + s0) as *mut u8, l) };
+                        g.dtoh(host, d + s0 as u64)?;
+                    }
+                    if let Some((s0, l)) = range(cpu_rows) {
+                        let host = unsafe { std::slice::from_raw_parts((rep + s0) as *const u8, l) };
+                        g.htod(d + s0 as u64, host)?;
+                    }
+                }
+            }
+        }
         for (k, s) in slots.iter().enumerate() {
             for (j, &(op, ty)) in r.reds.iter().enumerate() {
                 if k == 0 {
@@ -368,10 +425,7 @@ impl Runtime {
             }
         }
         let step = st.step;
-        if next != st.w {
-            st.w = next;
-            self.resplit(r, n, w, next);
-        }
+        st.w = next;
         if self.log {
             let dev = self.dev.label();
             eprintln!(
@@ -408,6 +462,7 @@ thread_local! {
 }
 
 thread_local! {
+    static DEV_PTRS: std::cell::RefCell<HashMap<usize, u64>> = std::cell::RefCell::new(HashMap::new());
     static GPU: std::cell::Cell<*mut crate::cuda::Gpu> = const { std::cell::Cell::new(std::ptr::null_mut()) };
 }
 
@@ -416,4 +471,56 @@ pub fn with_gpu<T>(f: impl FnOnce(&mut crate::cuda::Gpu) -> T) -> Option<T> {
     let p = GPU.with(|c| c.get());
     // SAFETY: set only while run_loop holds &mut to the device on this thread.
     (!p.is_null()).then(|| f(unsafe { &mut *p }))
+}
+
+impl Runtime {
+    /// `device replicate`: a host copy (and a device copy on CUDA) of `bytes` bytes.
+    pub fn replicate(&mut self, local: usize, bytes: usize) -> Result<usize, String> {
+        let layout = std::alloc::Layout::from_size_align(bytes.max(1), 64).map_err(|e| e.to_string())?;
+        // SAFETY: non-zero size.
+        let p = unsafe { std::alloc::alloc_zeroed(layout) };
+        if p.is_null() {
+            return Err(format!("cannot allocate {bytes} bytes for a replicated array"));
+        }
+        let dev = match &mut self.dev {
+            Dev::Cuda(g) => Some(g.alloc(bytes)?),
+            _ => None,
+        };
+        self.reps.insert(p as usize, Rep { local, bytes, dev, layout });
+        Ok(p as usize)
+    }
+
+    pub fn replicate_end(&mut self, rep: usize) -> Result<(), String> {
+        let r = self.reps.remove(&rep).ok_or("replicate end of an array that is not replicated")?;
+        if let (Some(d), Dev::Cuda(g)) = (r.dev, &mut self.dev) {
+            g.free(d);
+        }
+        // SAFETY: allocated in `replicate` with this layout.
+        unsafe { std::alloc::dealloc(rep as *mut u8, r.layout) };
+        Ok(())
+    }
+
+    /// `replicate_sync in` (local → replicated → device) or `out` (replicated →
+    /// local; the device copy is already merged into the host copy after each loop).
+    pub fn sync(&mut self, rep: usize, into_rep: bool) -> Result<(), String> {
+        let r = self.reps.get(&rep).ok_or("replicate_sync of an array that is not replicated here")?;
+        // SAFETY: both blocks are r.bytes long (the translator sized the copy from the local array).
+        unsafe {
+            if into_rep {
+                std::ptr::copy_nonoverlapping(r.local as *const u8, rep as *mut u8, r.bytes);
+            } else {
+                std::ptr::copy_nonoverlapping(rep as *const u8, r.local as *mut u8, r.bytes);
+            }
+        }
+        if let (true, Some(d), Dev::Cuda(g)) = (into_rep, r.dev, &mut self.dev) {
+            let host = unsafe { std::slice::from_raw_parts(rep as *const u8, r.bytes) };
+            g.htod(d, host)?;
+        }
+        Ok(())
+    }
+}
+
+/// The device copy of a replicated array, inside a GPU task.
+pub fn dev_ptr_of(rep: usize) -> Option<u64> {
+    DEV_PTRS.with(|c| c.borrow().get(&rep).copied())
 }
