@@ -34,6 +34,8 @@ pub(crate) struct DevState {
     count: usize,
     /// Kernels (CUDA source), in order.
     kernels: String,
+    /// Atomic combiners the kernels use: (op, type tag, C type).
+    atomics: std::collections::BTreeSet<(&'static str, &'static str, String)>,
     pub(crate) used: bool,
 }
 
@@ -324,6 +326,7 @@ impl<'a> Tr<'a> {
         let _ = writeln!(kern, "    {var_ty} {} = _XMP_lo + _XMP_t;\n    {}", lv.var, reindent(&body_text, &ind, "    "));
         for (j, (v, ty, op)) in reds.iter().enumerate() {
             let _ = writeln!(kern, "    _XMP_atomic_{}_{}(&_XMP_dred[{j}], {v});", red_name(*op), ty_tag(ty));
+            self.dev.atomics.insert((red_name(*op), ty_tag(ty), ty.clone()));
         }
         kern.push_str("}\n\n");
         self.dev.kernels.push_str(&kern);
@@ -568,6 +571,16 @@ impl<'a> Tr<'a> {
             }
         }
         s.push_str(KERNEL_PRELUDE);
+        for (op, tag, ty) in &self.dev.atomics {
+            let e = match *op {
+                "sum" => "a + v",
+                "prod" => "a * v",
+                "max" => "v > a ? v : a",
+                _ => "v < a ? v : a",
+            };
+            let _ = writeln!(s, "_XMP_DEV_ATOMIC(_XMP_atomic_{op}_{tag}, {ty}, {e})");
+        }
+        s.push('\n');
         s.push_str(&self.dev.kernels);
         s.push_str(KERNELS_END);
         s.push('\n');
@@ -735,14 +748,4 @@ const KERNEL_PRELUDE: &str = r#"#include <math.h>
             old = atomicCAS(slot, assumed, nw);                                         \
         } while (old != assumed);                                                       \
     }
-#define _XMP_DEV_ATOMICS(TAG, T)                                                         \
-    _XMP_DEV_ATOMIC(_XMP_atomic_sum_##TAG, T, a + v)                                     \
-    _XMP_DEV_ATOMIC(_XMP_atomic_prod_##TAG, T, a * v)                                    \
-    _XMP_DEV_ATOMIC(_XMP_atomic_max_##TAG, T, v > a ? v : a)                             \
-    _XMP_DEV_ATOMIC(_XMP_atomic_min_##TAG, T, v < a ? v : a)
-_XMP_DEV_ATOMICS(f64, double)
-_XMP_DEV_ATOMICS(f32, float)
-_XMP_DEV_ATOMICS(i32, int)
-_XMP_DEV_ATOMICS(i64, long)
-
 "#;
