@@ -110,7 +110,7 @@ fn every_generated_kernel_compiles_with_nvcc_warnings_as_errors() {
     }
 }
 
-/// Refused forms: each gives a located XMP0305 error.
+/// Refused forms: each gives a located XMP0330 error.
 #[test]
 fn what_the_lowering_cannot_keep_correct_is_refused() {
     let head = "#include <xmp.h>\n#define N 64\n#pragma xmp nodes p(*)\n#pragma xmp template t(0:N-1)\n#pragma xmp distribute t(block) onto p\ndouble x[N], y[N];\n#pragma xmp align [i] with t(i) :: x, y\nint f(double);\n";
@@ -129,7 +129,7 @@ fn what_the_lowering_cannot_keep_correct_is_refused() {
         let Err(d) = xmpc_passes::xmp_c::translate(&parsed.unit, &text) else { panic!("accepted: {body}") };
         let msg = xmpc_ir::diag::render_plain("bad.c", &text, &d);
         assert!(msg.contains(want), "{body}: wanted `{want}` in:\n{msg}");
-        assert!(msg.contains("bad.c:"), "not located: {msg}");
+        assert!(msg.contains("bad.c:") && msg.contains("XMP0330"), "not located or not XMP0330: {msg}");
     }
 }
 

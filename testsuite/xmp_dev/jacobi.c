@@ -1,7 +1,7 @@
 /* 2-D Jacobi in XMP-dev: rows distributed by block with one shadow row each side,
  * reflected every step; the sweep and the copy-back are device loops. The checksum
  * sums each row in order into a full-shadow array and node 1 adds the rows in order,
- * so it matches jacobi_seq.c bit for bit. */
+ * so it matches jacobi_seq.c bit for bit. -DPAPER_RULE: the thesis' weight rule. */
 #include <stdio.h>
 #include <xmp.h>
 
@@ -26,6 +26,7 @@ double u[N][N], un[N][N], rs[N];
 int main(void)
 {
     int i, j, step;
+    double w = 0.2;
 
 #pragma xmp loop on t(i)
     for (i = 0; i < N; i++)
@@ -45,6 +46,17 @@ int main(void)
                 for (k = 1; k < N - 1; k++)
                     un[i][k] = 0.25 * (u[i - 1][k] + u[i + 1][k] + u[i][k - 1] + u[i][k + 1]);
             }
+#ifdef PAPER_RULE
+            {
+                double cpu = xmp_cpu_wtime(), gpu = xmp_gpu_wtime();
+                double ratio = cpu / (cpu + gpu) * 100;
+                if (ratio > 51)
+                    w -= 0.01;
+                if (ratio < 49)
+                    w += 0.01;
+            }
+#pragma xmp device reset_weight (w)
+#endif
 #pragma xmp device loop on t(i)
             for (i = 1; i < N - 1; i++) {
                 int k;
@@ -56,6 +68,7 @@ int main(void)
 #pragma xmp device replicate_sync in (u)
         }
     }
+    (void)w;
 #pragma xmp loop on t(i)
     for (i = 0; i < N; i++) {
         double r = 0.0;

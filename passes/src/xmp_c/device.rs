@@ -12,7 +12,7 @@
 //!   cuts out into `.cu`, compiles with nvcc and embeds as a fatbin;
 //! - `device reset_weight (w | auto)`.
 //!
-//! What the lowering cannot keep correct is refused with a located XMP0305 error.
+//! What the lowering cannot keep correct is refused with a located XMP0330 error.
 use super::*;
 
 /// Marks the CUDA source in the translated C (inside `#if 0`).
@@ -68,7 +68,7 @@ fn basic_c(t: &str) -> bool {
 
 impl<'a> Tr<'a> {
     fn dev_error(&mut self, msg: impl std::fmt::Display, span: Span, label: &str, help: Option<&str>) {
-        self.error("XMP0305", msg, span, label, help.map(str::to_string));
+        self.error("XMP0330", msg, span, label, help.map(str::to_string));
     }
 
     /// Entry from `pragma`: the four XMP-dev directives.
