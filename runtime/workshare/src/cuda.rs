@@ -42,8 +42,11 @@ mod imp {
             Ok(Gpu { _ctx: ctx, module: None, funcs: HashMap::new(), name })
         }
 
-        /// Loads the fatbin embedded by xmpc (`image` stays alive: it is static data).
-        pub fn load(&mut self, image: *const c_void) -> Result<(), String> {
+        /// Loads the fatbin embedded by xmpc.
+        ///
+        /// # Safety
+        /// `image` points to a fatbin that stays alive (static data).
+        pub unsafe fn load(&mut self, image: *const c_void) -> Result<(), String> {
             self.bind();
             let m = unsafe { result::module::load_data(image) }.map_err(|e| format!("cuModuleLoadData: {e:?}"))?;
             self.module = Some(m);
@@ -112,7 +115,9 @@ mod imp {
         pub fn open() -> Result<Gpu, String> {
             Err("built without the `cuda` feature".into())
         }
-        pub fn load(&mut self, _: *const c_void) -> Result<(), String> {
+        /// # Safety
+        /// Never called: there is no device without the `cuda` feature.
+        pub unsafe fn load(&mut self, _: *const c_void) -> Result<(), String> {
             unreachable!()
         }
         pub fn alloc(&mut self, _: usize) -> Result<u64, String> {

@@ -91,7 +91,7 @@ pub unsafe extern "C" fn xmpc_dev_loop(loc: *const Loc, d: *const XmpcDevLoop) {
         };
         reds.push((op, ty));
     }
-    let writes: Vec<(usize, i64, i64)> = (0..d.nwrite.max(0) as usize).map(|i| (*d.wrep.add(i) as usize, *d.woff.add(i) as i64, *d.wrow.add(i) as i64)).collect();
+    let writes: Vec<(usize, i64, i64)> = (0..d.nwrite.max(0) as usize).map(|i| (*d.wrep.add(i) as usize, *d.woff.add(i), *d.wrow.add(i))).collect();
     let req = LoopReq { name: &name, lo: d.lo, hi: d.hi, cpu, gpu: d.gpu, args: d.args, reds: &reds, bytes_per_iter: d.bytes_per_iter, writes: &writes };
     let mut out = vec![[0u8; 8]; reds.len()];
     let r = rt(loc).run_loop(&req, &mut out);

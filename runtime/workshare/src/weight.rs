@@ -153,7 +153,7 @@ impl AutoWeight {
         let cands = [1.0 - gshare, 1.0 - gshare - b, self.round(proposed, o.n)];
         let proposed = cands
             .iter()
-            .map(|&w| if w < 0.0 || w > 1.0 { self.round(proposed, o.n) } else { w })
+            .map(|&w| if (0.0..=1.0).contains(&w) { w } else { self.round(proposed, o.n) })
             .min_by(|&a, &b| {
                 let t = |w: f64| model(w).map_or(0.0, |(c, g)| c.max(g));
                 t(a).total_cmp(&t(b))
