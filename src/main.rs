@@ -1,6 +1,7 @@
 //! `xmpc`: the XcalableMP compiler driver.
 
 mod compile;
+mod device_build;
 mod model;
 mod psim_cmd;
 mod psim_probe;
@@ -409,7 +410,9 @@ fn run(cli: &Cli) -> Result<(), Failure> {
                 let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
                 let ext = source_lang(cli, path).map_or("c", fortran_ext);
                 let c = if cli.keep { path.with_file_name(format!("{stem}.xmpc.{ext}")) } else { tmp.path().join(format!("{k}_{stem}.xmpc.{ext}")) };
-                write_output(Some(&c), text).map_err(out_err)?;
+                // XMP-dev: the kernels go to .cu, nvcc, and back in as a fatbin
+                let text = device_build::build(text, &c).map_err(out_err)?;
+                write_output(Some(&c), &text).map_err(out_err)?;
                 let obj = tmp.path().join(format!("{k}_{stem}.o"));
                 cs.push((c, obj, stem));
             }

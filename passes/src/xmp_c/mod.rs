@@ -17,6 +17,7 @@
 mod cexpr;
 
 pub use xmpc_ir::Edit;
+pub use stmt::device::{KERNELS_BEGIN, KERNELS_END};
 use crate::xmp_model::on_ref;
 use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, splice};
 use std::collections::{BTreeSet, HashMap};
@@ -148,6 +149,8 @@ struct Tr<'a> {
     /// Offsets where lines start (line numbers by binary search).
     line_starts: Vec<usize>,
     loc_names: std::collections::HashSet<String>,
+    /// XMP-dev state (`stmt/device.rs`).
+    dev: stmt::device::DevState,
 }
 
 /// The C spelling of what the shared model leaves to the host language.
@@ -196,6 +199,7 @@ impl<'a> Tr<'a> {
             cur_fn: None,
             line_starts: std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect(),
             loc_names: Default::default(),
+            dev: Default::default(),
         }
     }
 
@@ -328,6 +332,9 @@ impl<'a> Tr<'a> {
         let base = if self.src.starts_with('\u{feff}') { 3 } else { 0 };
         let _ = writeln!(pre, "/* Translated by xmpc from {}: XcalableMP directives became xmpc runtime calls. */", comment_safe(&unit.name));
         pre.push_str("#include \"xmpc_rt.h\"\n");
+        if self.dev.used || self.src.contains("xmp_cpu_wtime") || self.src.contains("xmp_gpu_wtime") {
+            pre.push_str("#include \"xmpc_dev.h\"\n");
+        }
         if self.need_limits {
             pre.push_str("#include <limits.h>\n");
         }
@@ -385,6 +392,9 @@ impl<'a> Tr<'a> {
                     post.push_str(&format!("    return xmpc_finalize(xmpc_user_main({args}));\n}}\n"));
                 }
             }
+        }
+        if let Some(k) = self.device_kernels() {
+            post.push_str(&k);
         }
         if !post.is_empty() {
             // `#line` directives would make the appended code point at the user's file.

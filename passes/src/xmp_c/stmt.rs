@@ -1,6 +1,10 @@
 //! Functions, statements, expressions and the directives inside functions.
 
 use super::*;
+
+/// XMP-dev: `device replicate`, `replicate_sync`, `loop`, `reset_weight`.
+#[path = "device.rs"]
+pub(super) mod device;
 use crate::xmp_model::reduction;
 use crate::xmp_model::loop_sched::{self, LoopPlan, RangeKind};
 
@@ -603,6 +607,9 @@ impl<'a> Tr<'a> {
                 if let Some(b) = &p.body {
                     self.stmt(b);
                 }
+            }
+            DirectiveKind::DeviceReplicate { .. } | DirectiveKind::DeviceReplicateSync { .. } | DirectiveKind::DeviceLoop(_) | DirectiveKind::DeviceResetWeight(_) => {
+                self.device_dir(p)
             }
             DirectiveKind::ReduceShadow { vars, widths, trailers } => {
                 // adds (`+`) each shadow into its owner; the element type picks the addition

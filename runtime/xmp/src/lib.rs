@@ -37,6 +37,9 @@ pub use nodes::xmpc_nodes;
 pub use sched::XmpcSched;
 pub use template::xmpc_template;
 
+/// The XMP-dev work-sharing runtime, linked in for its C ABI (`include/xmpc_dev.h`).
+pub use xmpc_workshare;
+
 use std::ffi::{c_char, c_int};
 
 /// Distribution formats (`formats` of xmpc_distribute, `xmpc_dim.format`).

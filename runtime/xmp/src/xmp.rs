@@ -43,16 +43,7 @@ pub extern "C" fn xmp_wtick() -> f64 {
     unsafe { ffi::xs_wtick() }
 }
 
-/// XMP-dev stubs: no device loops ran, so no time was spent.
-#[no_mangle]
-pub extern "C" fn xmp_cpu_wtime() -> f64 {
-    0.0
-}
-
-#[no_mangle]
-pub extern "C" fn xmp_gpu_wtime() -> f64 {
-    0.0
-}
+// xmp_cpu_wtime / xmp_gpu_wtime: the XMP-dev runtime (xmpc-workshare) defines them.
 
 /// Finalizes MPI and exits with `status`.
 #[no_mangle]
