@@ -129,6 +129,8 @@ struct Tr<'a> {
     nodes: Vec<NodesInfo>,
     templs: Vec<TemplInfo>,
     arrs: Vec<ArrInfo>,
+    /// Work-shared indices of the enclosing `loop` directives.
+    active_loops: Vec<loop_ref::ActiveIndex>,
     scopes: Vec<Scope>,
     /// File-scope declarations, in order.
     statics: Vec<String>,
@@ -183,6 +185,7 @@ impl<'a> Tr<'a> {
             nodes: vec![],
             templs: vec![],
             arrs: vec![],
+            active_loops: vec![],
             scopes: vec![Scope::default()],
             statics: vec![],
             init: vec![],
@@ -1447,4 +1450,5 @@ pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+mod loop_ref;
 mod stmt;

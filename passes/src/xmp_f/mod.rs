@@ -2267,6 +2267,10 @@ impl<'a> Tr<'a> {
             self.err("XMP0403", v.name.span, "more than 3 location variables are not supported yet in Fortran", "");
             return None;
         }
+        if let Some(r) = v.loc_sections.first() {
+            self.err("XMP0403", r.span, "array sections as location variables are not supported yet in Fortran", "");
+            return None;
+        }
         let opc = match op {
             RedOp::Sum | RedOp::Sub => 0,
             RedOp::Prod => 1,
