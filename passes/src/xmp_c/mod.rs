@@ -1073,6 +1073,13 @@ impl<'a> Tr<'a> {
                 );
                 return;
             }
+            // A full shadow on a cyclic dimension: every node stores the whole
+            // dimension, indexed by the global index (the runtime's layout: offset 0).
+            for (d, s) in sh.iter().enumerate() {
+                if s.2 {
+                    self.arrs[a].fmts[d] = Fmt::Linear;
+                }
+            }
             self.arrs[a].shadow = sh;
             self.arrs[a].has_shadow = true;
         }

@@ -825,7 +825,10 @@ impl<'a> Tr<'a> {
 
     /// Before a `loop ... reduction` nest: Omni's restart of the variable on every
     /// executing node but the first (`xmp_model::reduction::loop_restart`).
-    fn reduction_restart(&mut self, r: &xmpc_ir::directive::Reduction, ind: &str) -> String {
+    /// `nodes`: the node set the reduction runs over; its first node keeps the value
+    /// (Omni: rank 0 of the executing nodes, the same set in Omni's tests); nodes
+    /// outside it neither restart nor take part.
+    fn reduction_restart(&mut self, r: &xmpc_ir::directive::Reduction, nodes: &str, ind: &str) -> String {
         let Some(restart) = reduction::loop_restart(r.op) else { return String::new() };
         let mut out = String::new();
         for v in &r.vars {
@@ -835,7 +838,7 @@ impl<'a> Tr<'a> {
             }
             let (_, array) = self.c_type_of(name);
             if !array {
-                let _ = write!(out, "\n{ind}if (xmpc_node_num() != 0) {name} = {}; /* Omni: restart on all but the first node */", restart.c_value(name));
+                let _ = write!(out, "\n{ind}if (xmpc_nodes_rank({nodes}) > 0) {name} = {}; /* Omni: restart on all but the first node */", restart.c_value(name));
                 continue;
             }
             let Ok(count) = reduction::element_count(&self.red_shape(name, true)) else { continue };
@@ -843,7 +846,7 @@ impl<'a> Tr<'a> {
             let count = count.unwrap_or_else(|| format!("sizeof({name}) / sizeof({elem})"));
             let _ = write!(
                 out,
-                "\n{ind}if (xmpc_node_num() != 0) {{ /* Omni: restart on all but the first node */\n{ind}    __typeof__({elem}) *const _XMP_rp = (__typeof__({elem}) *){name};\n{ind}    for (long _XMP_r = 0; _XMP_r < (long)({count}); _XMP_r++) _XMP_rp[_XMP_r] = {};\n{ind}}}",
+                "\n{ind}if (xmpc_nodes_rank({nodes}) > 0) {{ /* Omni: restart on all but the first node */\n{ind}    __typeof__({elem}) *const _XMP_rp = (__typeof__({elem}) *){name};\n{ind}    for (long _XMP_r = 0; _XMP_r < (long)({count}); _XMP_r++) _XMP_rp[_XMP_r] = {};\n{ind}}}",
                 restart.c_value("_XMP_rp[_XMP_r]")
             );
         }
@@ -1026,7 +1029,7 @@ impl<'a> Tr<'a> {
         let mut head = format!("{comment}\n{ind}{{");
         let Some(plan) = self.loop_plan(p, l, ti, &levels) else { return };
         for r in &l.reductions {
-            head.push_str(&self.reduction_restart(r, &format!("{ind}    ")));
+            head.push_str(&self.reduction_restart(r, &format!("xmpc_template_nodes({t})"), &format!("{ind}    ")));
         }
         if let Some(tag) = plan.wait_tag {
             let _ = write!(head, "\n{ind}    xmpc_wait_async({loc}, {}); /* peel_and_wait: wait, then the whole loop */", c_expr(tag));

@@ -34,7 +34,8 @@ pub fn element_count(shape: &RedShape) -> Result<Option<String>, ()> {
 
 /// What Omni's C translator stores into a `loop ... reduction(op:v)` variable before
 /// the loop, on every executing node except the first (rank 0 of the executing node
-/// set), so that the first node's value enters the result once: `+`/`-` restart at
+/// set; xmpc: of the node set the reduction runs over, the same set in Omni's tests),
+/// so that the first node's value enters the result once: `+`/`-` restart at
 /// 0, `*` at 1, and `^` at `~v` — not the identity 0: with an odd number of other
 /// nodes the result is the complement of the sequential one (Omni's
 /// `loop/reduction_raise` tests expect exactly that, `docs/omni-compat.md`). The
