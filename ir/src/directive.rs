@@ -221,6 +221,9 @@ impl RedOp {
 pub struct RedVar {
     pub name: Name,
     pub locs: Vec<Name>,
+    /// Location variables written as array sections (`max:m/n,k[1][:]/`, XMP 2.0 and
+    /// Omni's `reduction/max_loc` test): every node gets the winning node's section.
+    pub loc_sections: Vec<Ref>,
 }
 
 /// One `op : vars` group; `reduction(+:a, max:m)` gives two.
@@ -719,6 +722,9 @@ fn write_reductions(f: &mut fmt::Formatter<'_>, rs: &[Reduction]) -> fmt::Result
             write!(f, " {}", v.name)?;
             if !v.locs.is_empty() {
                 write!(f, "/loc {}/", names(&v.locs))?;
+            }
+            for r in &v.loc_sections {
+                write!(f, "/loc-section {}{}/", r.name, sp(r.span))?;
             }
         }
         write!(f, ")")?;

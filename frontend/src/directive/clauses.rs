@@ -136,13 +136,24 @@ impl P<'_> {
     fn red_var(&mut self) -> PResult<RedVar> {
         let name = self.ident("a reduction variable")?;
         let mut locs = Vec::new();
+        let mut loc_sections = Vec::new();
         if let Some(open) = self.eat_p("/") {
-            locs = self.name_list("a location variable")?;
+            loop {
+                let r = self.reference("a location variable")?;
+                if r.subs.is_some() {
+                    loc_sections.push(r);
+                } else {
+                    locs.push(r.name);
+                }
+                if self.eat_p(",").is_none() {
+                    break;
+                }
+            }
             if self.eat_p("/").is_none() {
                 return Err(self.expected("'/' closing the location list").also(open, "location list starts here"));
             }
         }
-        Ok(RedVar { name, locs })
+        Ok(RedVar { name, locs, loc_sections })
     }
 
     /// `( op : v {, v} {, op : v ...} )`; several operator groups may share one clause.

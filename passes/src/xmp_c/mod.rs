@@ -130,6 +130,8 @@ struct Tr<'a> {
     nodes: Vec<NodesInfo>,
     templs: Vec<TemplInfo>,
     arrs: Vec<ArrInfo>,
+    /// Work-shared indices of the enclosing `loop` directives.
+    active_loops: Vec<loop_ref::ActiveIndex>,
     scopes: Vec<Scope>,
     /// File-scope declarations, in order.
     statics: Vec<String>,
@@ -186,6 +188,7 @@ impl<'a> Tr<'a> {
             nodes: vec![],
             templs: vec![],
             arrs: vec![],
+            active_loops: vec![],
             scopes: vec![Scope::default()],
             statics: vec![],
             init: vec![],
@@ -1080,6 +1083,13 @@ impl<'a> Tr<'a> {
                 );
                 return;
             }
+            // A full shadow on a cyclic dimension: every node stores the whole
+            // dimension, indexed by the global index (the runtime's layout: offset 0).
+            for (d, s) in sh.iter().enumerate() {
+                if s.2 {
+                    self.arrs[a].fmts[d] = Fmt::Linear;
+                }
+            }
             self.arrs[a].shadow = sh;
             self.arrs[a].has_shadow = true;
         }
@@ -1462,4 +1472,5 @@ pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
+mod loop_ref;
 mod stmt;

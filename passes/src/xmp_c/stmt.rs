@@ -273,6 +273,9 @@ impl<'a> Tr<'a> {
                             );
                             return;
                         }
+                        if !self.check_loop_subscripts(a, &subs) {
+                            return;
+                        }
                         let idx: Vec<String> = subs.iter().map(|s| self.render(s)).collect();
                         let text = self.access(a, &idx);
                         self.edit(e.span, text);
@@ -757,7 +760,7 @@ impl<'a> Tr<'a> {
                 continue;
             }
             let (ty, array) = self.c_type_of(&v.name.name);
-            if v.locs.is_empty() {
+            if v.locs.is_empty() && v.loc_sections.is_empty() {
                 let shape = self.red_shape(&v.name.name, array);
                 let Ok(count) = reduction::element_count(&shape) else {
                     self.error(
@@ -770,11 +773,19 @@ impl<'a> Tr<'a> {
                     continue;
                 };
                 let addr = if array { v.name.name.clone() } else { format!("&{}", v.name.name) };
-                let count = count.unwrap_or_else(|| format!("sizeof({0}) / sizeof({0}[0])", v.name.name));
+                // Every element of a multi-dimensional array (`sizeof(a[0])` is a row).
+                let elem = format!("{}{}", v.name.name, "[0]".repeat(self.array_rank(&v.name.name).max(1)));
+                let count = count.unwrap_or_else(|| format!("sizeof({}) / sizeof({elem})", v.name.name));
                 let _ = write!(out, "\n{ind}xmpc_reduction({loc}, {addr}, {count}, {ty}, {op}, {nodes});");
             } else {
                 if !matches!(r.op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
                     self.error("XMP0303", "location variables are only allowed with max/min/firstmax/firstmin/lastmax/lastmin", r.op_span, "here", None);
+                    continue;
+                }
+                if !v.loc_sections.is_empty() {
+                    if let Some(code) = self.reduction_loc_sections(v, &ty, op, loc, nodes, ind) {
+                        out.push_str(&code);
+                    }
                     continue;
                 }
                 let locs: Vec<String> = v.locs.iter().map(|l| format!("&{}", l.name)).collect();
@@ -788,6 +799,63 @@ impl<'a> Tr<'a> {
                     v.name.name
                 );
             }
+        }
+        out
+    }
+
+    /// `reduction(max:m/i,k[1][:]/)`: the scalar locations and this node's number go
+    /// through `xmpc_reduction_loc` (ties: the smallest scalar locations, then the
+    /// first node); each section is then broadcast from the winning node.
+    fn reduction_loc_sections(&mut self, v: &xmpc_ir::directive::RedVar, ty: &str, op: &str, loc: &str, nodes: &str, ind: &str) -> Option<String> {
+        if nodes != "NULL" {
+            let span = v.loc_sections[0].span;
+            self.error("XMP0303", "array sections as location variables of a reduction over other than the executing nodes", span, "not supported", None);
+            return None;
+        }
+        let mut locs: Vec<String> = v.locs.iter().map(|l| format!("&{}", l.name)).collect();
+        let mut tys: Vec<String> = v.locs.iter().map(|l| self.c_type_of(&l.name).0).collect();
+        locs.push("&_XMP_who".into());
+        tys.push("XMPC_TYPE_LONG".into());
+        let n = locs.len();
+        let mut out = format!(
+            "\n{ind}{{\n{ind}    long _XMP_who = xmpc_node_num() + 1;\n{ind}    void *const _XMP_locs[] = {{{}}};\n{ind}    const int _XMP_loc_types[] = {{{}}};\n{ind}    xmpc_reduction_loc({loc}, &{}, {ty}, {op}, NULL, {n}, _XMP_locs, _XMP_loc_types);",
+            locs.join(", "),
+            tys.join(", "),
+            v.name.name
+        );
+        for r in &v.loc_sections {
+            out.push_str(&self.bcast_section(r, loc, "NULL, &_XMP_who, NULL);", &format!("{ind}    "))?);
+        }
+        let _ = write!(out, "\n{ind}}}");
+        Some(out)
+    }
+
+    /// Before a `loop ... reduction` nest: Omni's restart of the variable on every
+    /// executing node but the first (`xmp_model::reduction::loop_restart`).
+    /// `nodes`: the node set the reduction runs over; its first node keeps the value
+    /// (Omni: rank 0 of the executing nodes, the same set in Omni's tests); nodes
+    /// outside it neither restart nor take part.
+    fn reduction_restart(&mut self, r: &xmpc_ir::directive::Reduction, nodes: &str, ind: &str) -> String {
+        let Some(restart) = reduction::loop_restart(r.op) else { return String::new() };
+        let mut out = String::new();
+        for v in &r.vars {
+            let name = &v.name.name;
+            if !v.locs.is_empty() || self.dist(name).is_some() {
+                continue; // refused by reduction_calls
+            }
+            let (_, array) = self.c_type_of(name);
+            if !array {
+                let _ = write!(out, "\n{ind}if (xmpc_nodes_rank({nodes}) > 0) {name} = {}; /* Omni: restart on all but the first node */", restart.c_value(name));
+                continue;
+            }
+            let Ok(count) = reduction::element_count(&self.red_shape(name, true)) else { continue };
+            let elem = format!("{name}{}", "[0]".repeat(self.array_rank(name).max(1)));
+            let count = count.unwrap_or_else(|| format!("sizeof({name}) / sizeof({elem})"));
+            let _ = write!(
+                out,
+                "\n{ind}if (xmpc_nodes_rank({nodes}) > 0) {{ /* Omni: restart on all but the first node */\n{ind}    __typeof__({elem}) *const _XMP_rp = (__typeof__({elem}) *){name};\n{ind}    for (long _XMP_r = 0; _XMP_r < (long)({count}); _XMP_r++) _XMP_rp[_XMP_r] = {};\n{ind}}}",
+                restart.c_value("_XMP_rp[_XMP_r]")
+            );
         }
         out
     }
@@ -888,19 +956,51 @@ impl<'a> Tr<'a> {
             }
         }
         let mut levels: Vec<Level<'a>> = vec![];
+        // Loops of the nest that the directive does not work-share (Omni looks for each
+        // index through the first statement of every loop body): every node runs them
+        // whole; the work-shared loops inside may not depend on their variables.
+        let mut skipped: Vec<Level<'a>> = vec![];
+        let first_stmt = cur;
         let f = self.cur_fn.expect("in a function");
         while !remaining.is_empty() {
             let Some(lv) = self.parse_for(cur, f) else { return };
             let Some(pos) = remaining.iter().position(|v| *v == lv.var) else {
+                if !l.indices.is_empty() || levels.iter().any(|x| x.var == lv.var) {
+                    self.error(
+                        "XMP0302",
+                        format!("loop variable `{}` is not an index of the `loop` directive", lv.var),
+                        cur.span,
+                        "this loop",
+                        Some(format!("the directive work-shares {}; nest those loops directly below it", indices.join(", "))),
+                    );
+                    return;
+                }
+                match inner_for(lv.body) {
+                    Some(s) => cur = s,
+                    None => {
+                        self.error(
+                            "XMP0302",
+                            format!("the `loop` directive work-shares {}, but no loop over it is nested here", remaining.join(", ")),
+                            lv.body.span,
+                            "no nested loop here",
+                            None,
+                        );
+                        return;
+                    }
+                }
+                skipped.push(lv);
+                continue;
+            };
+            if let Some(sk) = skipped.iter().find(|sk| [&lv.lo, &lv.hi, &lv.step].iter().any(|t| mentions_word(t, &sk.var))) {
                 self.error(
                     "XMP0302",
-                    format!("loop variable `{}` is not an index of the `loop` directive", lv.var),
-                    cur.span,
+                    format!("the bounds of the work-shared loop over `{}` depend on `{}`, a loop the directive does not work-share", lv.var, sk.var),
+                    cur.span.start_span(),
                     "this loop",
-                    Some(format!("the directive work-shares {}; nest those loops directly below it", indices.join(", "))),
+                    Some("work-share the enclosing loop too, or make the bounds independent of it".into()),
                 );
                 return;
-            };
+            }
             remaining.remove(pos);
             let Some(m) = map.iter().find(|m| m.0 == lv.var) else {
                 self.error("XMP0302", format!("`{}` does not appear as a subscript of `{}`", lv.var, l.on.name.name), l.on.span, "here", None);
@@ -930,11 +1030,14 @@ impl<'a> Tr<'a> {
         }
         let loc = self.loc(p);
         let t = self.templs[ti].cname.clone();
-        let outer = levels[0].stmt;
+        let outer = first_stmt;
         let ind = self.indent_at(outer.span.start);
         let comment = self.dir_comment(p);
         let mut head = format!("{comment}\n{ind}{{");
         let Some(plan) = self.loop_plan(p, l, ti, &levels) else { return };
+        for r in &l.reductions {
+            head.push_str(&self.reduction_restart(r, &format!("xmpc_template_nodes({t})"), &format!("{ind}    ")));
+        }
         if let Some(tag) = plan.wait_tag {
             let _ = write!(head, "\n{ind}    xmpc_wait_async({loc}, {}); /* peel_and_wait: wait, then the whole loop */", c_expr(tag));
         }
@@ -1053,13 +1156,18 @@ impl<'a> Tr<'a> {
         self.edit(p.dir.span, head);
         // The innermost body.
         self.scopes.push(Scope::default());
-        for lv in &levels {
+        for lv in skipped.iter().chain(&levels) {
             if let Some(StmtKind::Decl(ids)) = for_init(lv.stmt).map(|s| &s.kind) {
                 self.declare(&f.symbols, ids);
             }
         }
         let body = levels.last().expect("one level").body;
+        let n_active = self.active_loops.len();
+        for lv in &levels {
+            self.active_loops.push(super::loop_ref::ActiveIndex { var: lv.var.clone(), templ: ti, tdim: lv.tdim });
+        }
         self.stmt(body);
+        self.active_loops.truncate(n_active);
         self.scopes.pop();
         let mut tail = String::new();
         let nodes = format!("xmpc_template_nodes({t})");
@@ -1291,8 +1399,27 @@ impl<'a> Tr<'a> {
             _ => vec![],
         };
         if dims.is_empty() {
+            // A pointer (`int *p = malloc(...)`, Omni's gmove/141_gmove): the section
+            // gives the extent, `p[start:length]` or `p[k]`.
+            let pointee = match ty.map(|t| self.unit.types.get(t)) {
+                Some(Type::Pointer(el)) => Some(*el),
+                _ => None,
+            };
+            let open_end = matches!(subs.first().map(|x| &x.kind), Some(ExprKind::Triplet(_, None, _)));
+            if let (Some(el), [_], false) = (pointee, subs.as_slice(), open_end) {
+                if !matches!(self.unit.types.get(el), Type::Array { .. } | Type::Function { .. }) {
+                    let (lo, hi, st) = self.section_bounds(&subs, &[]);
+                    let _ = write!(
+                        out,
+                        "\n{ind}    const long {var}_ext[] = {{({}) + 1}}, {var}_lo[] = {{{}}}, {var}_hi[] = {{{}}}, {var}_st[] = {{{}}};\n{ind}    const xmpc_section {var} = {{NULL, {name}, 1, sizeof({name}[0]), {var}_ext, {var}_lo, {var}_hi, {var}_st}};",
+                        hi[0], lo[0], hi[0], st[0]
+                    );
+                    return Some(var);
+                }
+            }
             if !subs.is_empty() {
-                self.error("XMP0306", format!("`{name}` is not an array xmpc knows the shape of"), e.span, "here", None);
+                let help = pointee.map(|_| "a pointer side needs one subscript with its length: `p[start:length]`".to_string());
+                self.error("XMP0306", format!("`{name}` is not an array xmpc knows the shape of"), e.span, "here", help);
                 return None;
             }
             let _ = write!(
@@ -1665,6 +1792,14 @@ fn for_init(s: &Stmt) -> Option<&Stmt> {
 }
 
 /// The loop directly nested in a loop body (`for` or `{ for }`).
+/// Whether `text` contains `word` as a whole C identifier.
+fn mentions_word(text: &str, word: &str) -> bool {
+    let id = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].chars().next_back().is_some_and(id) && !text[i + word.len()..].chars().next().is_some_and(id)
+    })
+}
+
 fn inner_for(s: &Stmt) -> Option<&Stmt> {
     match &s.kind {
         StmtKind::For { .. } => Some(s),

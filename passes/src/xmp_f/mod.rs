@@ -162,6 +162,9 @@ struct Arr {
     esize: usize,
     /// The array is aligned with a cyclic template dim (whole array stored).
     cyclic: bool,
+    /// Every dimension aligned with a cyclic template dim has a full shadow (`*`):
+    /// `reflect` gathers it (the runtime broadcasts each owner's chunks).
+    cyc_full: bool,
     /// Template (lower case) and, per array dim, the template dim it is aligned
     /// with and `c` in `t(i + c)`, Fortran text.
     templ: String,
@@ -1037,6 +1040,10 @@ impl<'a> Tr<'a> {
                 Some((*sspan, lo, hi, full))
             }
         };
+        let cyc_full = cyclic
+            && widths.as_ref().is_some_and(|(_, _, _, full)| {
+                talign.iter().zip(full).all(|(ta, f)| !matches!(ta, Some((k, _)) if tfmt.get(*k) == Some(&DistFormat::Cyclic)) || f == "1")
+            });
         let arg = format!("xmpf_arg_{key}");
         if assumed && !cyclic {
             // the caller's local block (shadows included) described again with this
@@ -1064,7 +1071,7 @@ impl<'a> Tr<'a> {
             u.setup.extend(lines);
             u.frees.push(format!("call xmpf_array_free({h})"));
             let gx = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
-            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, templ: lc(&with.name.name), talign });
+            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, cyc_full, templ: lc(&with.name.name), talign });
             u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
             return;
         }
@@ -1084,7 +1091,7 @@ impl<'a> Tr<'a> {
             let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
             lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
             u.setup.extend(lines);
-            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic, templ: lc(&with.name.name), talign });
+            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic, cyc_full, templ: lc(&with.name.name), talign });
             u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
             return;
         }
@@ -1130,6 +1137,7 @@ impl<'a> Tr<'a> {
                 ext: ext.clone(),
                 esize,
                 cyclic,
+                cyc_full,
                 templ: lc(&with.name.name),
                 talign,
             },
@@ -2012,11 +2020,11 @@ impl<'a> Tr<'a> {
                         );
                         continue;
                     };
-                    if a.cyclic {
+                    if a.cyclic && (rs || !a.cyc_full) {
                         self.err(
                             "XMP0403",
                             v.span,
-                            &format!("{what} of an array aligned with a cyclic dimension"),
+                            &format!("{what} of an array aligned with a cyclic dimension (without a full shadow `*` there)"),
                             "not supported",
                         );
                         continue;
@@ -2265,6 +2273,10 @@ impl<'a> Tr<'a> {
         }
         if v.locs.len() > 3 {
             self.err("XMP0403", v.name.span, "more than 3 location variables are not supported yet in Fortran", "");
+            return None;
+        }
+        if let Some(r) = v.loc_sections.first() {
+            self.err("XMP0403", r.span, "array sections as location variables are not supported yet in Fortran", "");
             return None;
         }
         let opc = match op {

@@ -53,7 +53,7 @@ pub(super) fn write(module: &str, u: &Unit) -> String {
             (
                 k.clone(),
                 json!({"handle": a.handle, "ndims": a.ndims, "lower": a.dl, "extent": a.ext, "esize": a.esize,
-                       "cyclic": a.cyclic, "template": a.templ, "align": talign}),
+                       "cyclic": a.cyclic, "cyc_full": a.cyc_full, "template": a.templ, "align": talign}),
             )
         })
         .collect();
@@ -96,6 +96,7 @@ pub(super) fn read(text: &str) -> Option<Unit> {
                 ext: strs(a.get("extent")?)?,
                 esize: n(a.get("esize")?)?,
                 cyclic: a.get("cyclic")?.as_bool()?,
+                cyc_full: a.get("cyc_full").and_then(|v| v.as_bool()).unwrap_or(false),
                 templ: s(a.get("template")?)?,
                 talign: talign?,
             },

@@ -4,6 +4,7 @@
 //! question. Errors are [`ModelError`]s that a printer turns into its own located
 //! diagnostic.
 
+pub mod loop_ref;
 pub mod loop_sched;
 pub mod on_ref;
 pub mod reduction;

@@ -368,15 +368,13 @@ void xmpf_array_free_(const i8 *h) {
   xmpc_array_free(NULL, a);
 }
 
-static void check_not_full(const xmpc_loc *loc, const void *a) {
-  if (is_full(a)) xmpc_fatal(loc, "not supported in Fortran for an array aligned with a cyclic template dimension");
-}
-
 /* widths in Fortran order; has_width = 0: the declared shadow widths; async < 0: none. */
 void xmpf_reflect_(const i8 *h, LOCARGS, const int *ndims, const int *has_width, const i8 *wlo, const i8 *whi, const int *periodic,
                    const int *async_id, LOCLENS) {
   const xmpc_loc *loc = LOC;
-  check_not_full(loc, H(h));
+  /* An array stored whole (aligned with a cyclic dim): the translator lets only full
+   * shadows (`*`) on its cyclic dims through; the runtime gathers them into place and
+   * refuses any width a whole array has no room for. */
   int n = *ndims, p[MAXD];
   long l[MAXD], u[MAXD];
   for (int d = 0; d < n; d++) {

@@ -152,7 +152,7 @@ impl Array {
                 })
             }
             CYCLIC => {
-                if self.full[d] || slo != 0 || shi != 0 {
+                if slo != 0 || shi != 0 {
                     return Err(format!("shadow on cyclic array dimension {} is not supported", d + 1));
                 }
                 let (p, w) = (dist.procs, dist.w);
@@ -161,12 +161,18 @@ impl Array {
                 let k0 = div_ceil(off - base - w + 1, p * w).max(0);
                 let k1 = div_floor(ext - 1 + off - base, p * w);
                 if k1 < k0 {
-                    return Ok(XmpcDim { format: CYCLIC, procs: p, width: w, offset: 0, alloc: 0, lower: 0, upper: -1, ..dup });
+                    let alloc = if self.full[d] { ext } else { 0 };
+                    return Ok(XmpcDim { format: CYCLIC, procs: p, width: w, offset: 0, alloc, lower: 0, upper: -1, ..dup });
                 }
                 let offset = dist.cyc_start(c, k0) - off;
                 let lower = offset.max(0);
                 let upper = (dist.cyc_start(c, k1) + w - 1 - off).min(ext - 1);
                 let local = |g: i64| ((g - offset) / (w * p)) * w + (g - offset) % w;
+                if self.full[d] {
+                    // Full shadow (`*`): every node stores the whole dimension, indexed
+                    // by the global index; lower..upper spans the owned chunks.
+                    return Ok(XmpcDim { format: CYCLIC, offset: 0, procs: p, width: w, alloc: ext, lower, upper, shadow_lo: lower, shadow_hi: ext - 1 - upper });
+                }
                 Ok(XmpcDim {
                     format: CYCLIC,
                     offset,
@@ -210,7 +216,7 @@ impl Array {
     /// Local index of global index `g` on dim `d` (valid on its owner).
     pub fn local(&self, d: usize, g: i64) -> i64 {
         let x = &self.dims[d];
-        if x.format == CYCLIC && !self.whole {
+        if x.format == CYCLIC && !self.whole && !self.full[d] {
             ((g - x.offset) / (x.width * x.procs)) * x.width + (g - x.offset) % x.width
         } else {
             g - x.offset
@@ -366,7 +372,7 @@ pub extern "C" fn xmpc_array_typed(a: *mut xmpc_array, ty: c_int) -> *mut c_void
     xmpc_array_set_type(a, ty);
     a as *mut c_void
 }
-/// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Shadows on cyclic dims are an error.
+/// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Width shadows on cyclic dims are an error; a full one stores the whole dimension (global indices).
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_array_shadow(
     loc: *const XmpcLoc,

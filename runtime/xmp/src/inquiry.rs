@@ -79,7 +79,7 @@ pub extern "C" fn xmp_array_gtol(d: XmpDesc, dim: c_int, g: c_int, l: *mut c_int
     let td = a.align_dim[k];
     let owner = if td >= 0 { a.template().dist[td as usize].owner(g + a.align_off[k]) } else { 0 };
     match a.layout_for(k, Some(owner)) {
-        Ok(x) if x.format == CYCLIC && !a.whole => put(l, ((g - x.offset) / (x.width * x.procs)) * x.width + (g - x.offset) % x.width),
+        Ok(x) if x.format == CYCLIC && !a.whole && !a.full[k] => put(l, ((g - x.offset) / (x.width * x.procs)) * x.width + (g - x.offset) % x.width),
         Ok(x) => put(l, g - x.offset),
         Err(_) => 1,
     }

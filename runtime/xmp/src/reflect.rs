@@ -16,7 +16,7 @@
 //! contiguous send (measured on the 2048x2048 column halo).
 
 use crate::array::{xmpc_array, Array, XmpcDim};
-use crate::dist::{BLOCK, DUP, GBLOCK};
+use crate::dist::{BLOCK, CYCLIC, DUP, GBLOCK};
 use crate::err::{fatal, guard, XmpcLoc};
 use crate::ffi::{self, Fint};
 use crate::shm::{self, Region, Slot};
@@ -148,7 +148,27 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
             let mut items = vec![];
             for q in 0..procs {
                 let l = a.layout_for(d, Some(q))?;
-                if l.upper >= l.lower {
+                if l.upper < l.lower {
+                    continue;
+                }
+                if fmt == CYCLIC {
+                    // the owner's chunks, each broadcast on its own (stored at their
+                    // global positions on every node)
+                    let dist = &t.dist[td as usize];
+                    let mut g = l.lower;
+                    while g <= l.upper {
+                        if dist.owner(g + a.align_off[d]) != q {
+                            g += 1;
+                            continue;
+                        }
+                        let start = g;
+                        while g + 1 <= l.upper && dist.owner(g + 1 + a.align_off[d]) == q {
+                            g += 1;
+                        }
+                        items.push((q as c_int, subarray(a, d, start, g - start + 1)));
+                        g += 1;
+                    }
+                } else {
                     items.push((q as c_int, subarray(a, d, l.lower, l.upper - l.lower + 1)));
                 }
             }
@@ -317,7 +337,9 @@ pub unsafe extern "C" fn xmpc_reflect(
     if a.base.is_null() {
         fatal(loc, "reflect of an array that is not allocated");
     }
-    if a.whole {
+    // An array stored whole (Fortran, aligned with a cyclic dim) has room only for
+    // full shadows, which are gathered into place; a width is refused below.
+    if a.whole && !a.full.iter().any(|&f| f) {
         fatal(loc, "reflect of an array stored whole (aligned with a cyclic dimension)");
     }
     if !a.member() {
