@@ -31,6 +31,8 @@ static co_t *cos;
 static int nco, capco, last_hit;
 static MPI_Comm world = MPI_COMM_NULL, pw_comm, si_comm;
 static int me = -1, nprocs;
+static MPI_Comm cached_comm = MPI_COMM_NULL;
+static int *cached_map, cached_n;
 
 static void co_fatal(const char *file, int line, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 #include <stdarg.h>
@@ -52,6 +54,23 @@ static void co_fatal(const char *file, int line, const char *fmt, ...) {
   exit(1);
 }
 
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first: the windows are closed and
+ * freed there (MPICH over UCX aborts in MPI_Finalize on a window still open). */
+static int co_teardown(MPI_Comm c, int key, void *val, void *extra) {
+  (void)c; (void)key; (void)val; (void)extra;
+  for (int i = 0; i < nco; i++) {
+    MPI_Win_unlock_all(cos[i].win);
+    MPI_Win_free(&cos[i].win);
+  }
+  nco = 0;
+  MPI_Comm_free(&pw_comm);
+  MPI_Comm_free(&si_comm);
+  MPI_Comm_free(&world);
+  world = MPI_COMM_NULL;
+  cached_comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
 static void co_setup(void) {
   if (world != MPI_COMM_NULL) return;
   int up = 0;
@@ -62,12 +81,13 @@ static void co_setup(void) {
   MPI_Comm_dup(MPI_COMM_WORLD, &si_comm);
   MPI_Comm_rank(world, &me);
   MPI_Comm_size(world, &nprocs);
+  int key;
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, co_teardown, &key, NULL);
+  MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
 }
 
 /* ------------------------------------------------------------------ images */
 
-static MPI_Comm cached_comm = MPI_COMM_NULL;
-static int *cached_map, cached_n;
 
 static MPI_Comm exec_comm(void) {
   co_setup();
@@ -126,6 +146,8 @@ int xmpc_co_image(const char *file, int line, int n, const long *cosize, const l
 
 void xmpc_co_register(void *base, size_t bytes) {
   co_setup();
+  for (int i = 0; i < nco; i++)
+    if (cos[i].base == base) return; /* the program's section, registered by another file */
   if (nco == capco) {
     capco = capco ? 2 * capco : 16;
     cos = realloc(cos, sizeof(co_t) * capco);
@@ -152,6 +174,9 @@ static co_t *co_find(const char *file, int line, const void *p, size_t len) {
   }
   co_fatal(file, line, "the coindexed object is not inside a registered coarray (declared `:[*]` in a file that was not translated by xmpc?)");
 }
+
+/* Completes the operations on target r at both ends. */
+static void co_flush(int r, MPI_Win w) { MPI_Win_flush(r, w); }
 
 /* ------------------------------------------------------------------ sections */
 
@@ -266,7 +291,7 @@ void xmpc_co_put(const char *file, int line, int image, void *dst, const xmpc_co
     MPI_Put(buf, (int)bytes, MPI_BYTE, r, disp, 1, t, c->win);
     MPI_Type_free(&t);
   }
-  MPI_Win_flush(r, c->win);
+  co_flush(r, c->win);
   if (buf != src && buf != stackbuf) free(buf);
 }
 
@@ -292,7 +317,7 @@ void xmpc_co_get(const char *file, int line, int image, void *dst, const xmpc_co
     MPI_Get(buf, (int)bytes, MPI_BYTE, r, disp, 1, t, c->win);
     MPI_Type_free(&t);
   }
-  MPI_Win_flush(r, c->win);
+  co_flush(r, c->win);
   if (!dc) {
     unpack(dst, ds, buf, ns == 1 && nd != 1);
     if (buf != stackbuf) free(buf);
@@ -368,7 +393,7 @@ void xmpc_co_lock(const char *file, int line, xmp_lock_t *l, int image) {
   long mine = me + 1, zero = 0, got = -1;
   for (unsigned spin = 0;; spin++) {
     MPI_Compare_and_swap(&mine, &zero, &got, MPI_LONG, r, disp, c->win);
-    MPI_Win_flush(r, c->win);
+    co_flush(r, c->win);
     if (got == 0) break;
     if (got == mine) co_fatal(file, line, "lock: this image already holds the lock");
     if (spin > 64) usleep(spin > 4096 ? 100 : 1);
@@ -383,7 +408,7 @@ void xmpc_co_unlock(const char *file, int line, xmp_lock_t *l, int image) {
   long mine = me + 1, zero = 0, got = -1;
   mem_fence();
   MPI_Compare_and_swap(&zero, &mine, &got, MPI_LONG, r, disp, c->win);
-  MPI_Win_flush(r, c->win);
+  co_flush(r, c->win);
   if (got != mine) co_fatal(file, line, "unlock: the lock is not held by this image");
 }
 
@@ -417,7 +442,8 @@ void xmpc_co_atomic_define(const char *file, int line, int *a, int image, int v)
   MPI_Aint disp = (char *)a - c->base;
   int old;
   MPI_Fetch_and_op(&v, &old, MPI_INT, r, disp, MPI_REPLACE, c->win);
-  MPI_Win_flush(r, c->win);
+  co_flush(r, c->win);
+  MPI_Win_sync(c->win); /* this image's loads see a define on itself */
 }
 
 void xmpc_co_atomic_ref(const char *file, int line, int *v, int *a, int image) {
@@ -426,5 +452,5 @@ void xmpc_co_atomic_ref(const char *file, int line, int *v, int *a, int image) {
   MPI_Aint disp = (char *)a - c->base;
   int dummy = 0;
   MPI_Fetch_and_op(&dummy, v, MPI_INT, r, disp, MPI_NO_OP, c->win);
-  MPI_Win_flush(r, c->win);
+  co_flush(r, c->win);
 }
