@@ -284,14 +284,15 @@ void xmpc_co_put(const char *file, int line, int image, void *dst, const xmpc_co
     else
       for (long k = 0; k < nd; k++) memcpy(buf + k * ds->elem, src, ds->elem);
   }
+  MPI_Datatype t = MPI_DATATYPE_NULL;
   if (sec_contig(ds)) {
     MPI_Put(buf, (int)bytes, MPI_BYTE, r, disp, (int)bytes, MPI_BYTE, c->win);
   } else {
-    MPI_Datatype t = sec_type(ds);
+    t = sec_type(ds);
     MPI_Put(buf, (int)bytes, MPI_BYTE, r, disp, 1, t, c->win);
-    MPI_Type_free(&t);
   }
   co_flush(r, c->win);
+  if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
   if (buf != src && buf != stackbuf) free(buf);
 }
 
@@ -310,14 +311,15 @@ void xmpc_co_get(const char *file, int line, int image, void *dst, const xmpc_co
   int dc = sec_contig(ds) && ns == nd;
   char stackbuf[256];
   char *buf = dc ? (char *)dst : bytes <= sizeof stackbuf ? stackbuf : malloc(bytes);
+  MPI_Datatype t = MPI_DATATYPE_NULL;
   if (sec_contig(ss)) {
     MPI_Get(buf, (int)bytes, MPI_BYTE, r, disp, (int)bytes, MPI_BYTE, c->win);
   } else {
-    MPI_Datatype t = sec_type(ss);
+    t = sec_type(ss);
     MPI_Get(buf, (int)bytes, MPI_BYTE, r, disp, 1, t, c->win);
-    MPI_Type_free(&t);
   }
   co_flush(r, c->win);
+  if (t != MPI_DATATYPE_NULL) MPI_Type_free(&t);
   if (!dc) {
     unpack(dst, ds, buf, ns == 1 && nd != 1);
     if (buf != stackbuf) free(buf);
