@@ -40,3 +40,17 @@ fn unsupported_local_view_is_refused_located_without_output() {
     assert!(err.contains("error[XMP0701]") && err.contains("bad.c:8:12"), "{err}");
     assert!(!out.exists());
 }
+
+#[test]
+fn open_ended_section_of_a_pointer_does_not_compile() {
+    // `[:]` takes its extent from sizeof: a pointer would silently give 2 elements.
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("ptr.c");
+    std::fs::write(&src, "#include <xmp.h>\nint a[8]:[*];\nint main(void) {\n  int *p = a;\n  int b[8];\n  b[0:8] = p[:]:[0];\n  return b[0];\n}\n").unwrap();
+    let exe = d.path().join("ptr");
+    let o = xmpc(&[src.to_str().unwrap(), "-o", exe.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "compiled: {err}");
+    assert!(err.contains("needs an array, not a pointer"), "{err}");
+    assert!(!exe.exists());
+}

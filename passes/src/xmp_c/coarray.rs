@@ -233,6 +233,20 @@ impl Ref {
         }
         s
     }
+    /// `_Static_assert`s that make an open-ended section (`[:]`, `[s:]`) of a pointer a
+    /// compile-time error: its extent comes from `sizeof`, which a pointer does not give.
+    fn asserts(&self) -> String {
+        let mut out = String::new();
+        for (d, sub) in self.subs.iter().enumerate() {
+            if let Sub::Sec { len: None, .. } = sub {
+                let z = self.zeros(d);
+                out.push_str(&format!(
+                    "_Static_assert(!__builtin_types_compatible_p(__typeof__({z}), __typeof__(&({z})[0])), \"xmpc: an open-ended section ([:] or [s:]) needs an array, not a pointer: give the length\"); "
+                ));
+            }
+        }
+        out
+    }
     /// A `xmpc_co_sec` initializer.
     fn sec(&self) -> String {
         let mut cnt = vec![];
@@ -611,11 +625,12 @@ impl<'a> Lx<'a> {
             let n = self.u();
             let code = match rhs.filter(Ref::has_sec) {
                 Some(rs) => format!(
-                    "{{ _Static_assert(__builtin_types_compatible_p(__typeof__({d0}), __typeof__({s0})), \"coarray put: element types differ\"); xmpc_co_sec _xmpc_d{n} = {ds}, _xmpc_s{n} = {ss}; xmpc_co_put({file}, {line}, {img}, (void *)&{d0}, &_xmpc_d{n}, (const void *)&{s0}, &_xmpc_s{n}); }}",
+                    "{{ {asr}_Static_assert(__builtin_types_compatible_p(__typeof__({d0}), __typeof__({s0})), \"coarray put: element types differ\"); xmpc_co_sec _xmpc_d{n} = {ds}, _xmpc_s{n} = {ss}; xmpc_co_put({file}, {line}, {img}, (void *)&{d0}, &_xmpc_d{n}, (const void *)&{s0}, &_xmpc_s{n}); }}",
                     d0 = r.first(),
                     s0 = rs.first(),
                     ds = r.sec(),
-                    ss = rs.sec()
+                    ss = rs.sec(),
+                    asr = r.asserts() + &rs.asserts()
                 ),
                 None => {
                     let val = self.text(r.t1 + 1, semi);
@@ -623,9 +638,10 @@ impl<'a> Lx<'a> {
                         self.diags.push(err(self.file, r.span, "missing right-hand side", "coindexed", None));
                     }
                     format!(
-                        "{{ __typeof__({d0}) _xmpc_v{n} = ({val}); xmpc_co_sec _xmpc_d{n} = {ds}, _xmpc_s{n} = {{0, sizeof(_xmpc_v{n}), {{0}}, {{0}}}}; xmpc_co_put({file}, {line}, {img}, (void *)&{d0}, &_xmpc_d{n}, (const void *)&_xmpc_v{n}, &_xmpc_s{n}); }}",
+                        "{{ {asr}__typeof__({d0}) _xmpc_v{n} = ({val}); xmpc_co_sec _xmpc_d{n} = {ds}, _xmpc_s{n} = {{0, sizeof(_xmpc_v{n}), {{0}}, {{0}}}}; xmpc_co_put({file}, {line}, {img}, (void *)&{d0}, &_xmpc_d{n}, (const void *)&_xmpc_v{n}, &_xmpc_s{n}); }}",
                         d0 = r.first(),
-                        ds = r.sec()
+                        ds = r.sec(),
+                        asr = r.asserts()
                     )
                 }
             };
@@ -655,11 +671,12 @@ impl<'a> Lx<'a> {
                 let img = self.image(r);
                 let n = self.u();
                 let code = format!(
-                    "{{ _Static_assert(__builtin_types_compatible_p(__typeof__({d0}), __typeof__({s0})), \"coarray get: element types differ\"); xmpc_co_sec _xmpc_d{n} = {ds}, _xmpc_s{n} = {ss}; xmpc_co_get({file}, {line}, {img}, (void *)&{d0}, &_xmpc_d{n}, (const void *)&{s0}, &_xmpc_s{n}); }}",
+                    "{{ {asr}_Static_assert(__builtin_types_compatible_p(__typeof__({d0}), __typeof__({s0})), \"coarray get: element types differ\"); xmpc_co_sec _xmpc_d{n} = {ds}, _xmpc_s{n} = {ss}; xmpc_co_get({file}, {line}, {img}, (void *)&{d0}, &_xmpc_d{n}, (const void *)&{s0}, &_xmpc_s{n}); }}",
                     d0 = l.first(),
                     s0 = r.first(),
                     ds = l.sec(),
-                    ss = r.sec()
+                    ss = r.sec(),
+                    asr = l.asserts() + &r.asserts()
                 );
                 let (s, e) = (self.toks[a].s, self.toks[r.t1].e);
                 self.edit(s, e, code);
@@ -1002,6 +1019,14 @@ mod tests {
         assert!(d[0].message.contains("only implemented as a whole side"), "{}", d[0].message);
         let l = &d[0].labels[0];
         assert_eq!(&"int a[4]:[*];\nint f(void){ return g(a[0:2]:[1]); }\n"[l.range.clone()], "a[0:2]:[1]");
+    }
+
+    #[test]
+    fn open_ended_sections_assert_an_array() {
+        let l = low("int a[4]:[*];\nvoid f(int *q){ q[0:4] = a[:]:[1]; }\n");
+        assert!(l.text.contains("_Static_assert(!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))"), "{}", l.text);
+        let l = low("int a[4]:[*];\nvoid f(int *q){ q[0:4] = a[0:4]:[1]; }\n");
+        assert!(!l.text.contains("needs an array"), "explicit lengths need no assertion: {}", l.text);
     }
 
     #[test]

@@ -159,6 +159,40 @@ void xmpc_co_register(void *base, size_t bytes) {
   MPI_Win_lock_all(MPI_MODE_NOCHECK, c->win);
 }
 
+/* An allocated coarray: MPI_Win_allocate (MPI's memory, the fast path of the MPI
+ * library), zeroed; collective over all processes with the same size everywhere. */
+void *xmpc_co_alloc(size_t bytes) {
+  co_setup();
+  if (nco == capco) {
+    capco = capco ? 2 * capco : 16;
+    cos = realloc(cos, sizeof(co_t) * capco);
+  }
+  co_t *c = &cos[nco++];
+  void *base = NULL;
+  MPI_Win_allocate((MPI_Aint)(bytes ? bytes : 1), 1, MPI_INFO_NULL, world, &base, &c->win);
+  c->base = base;
+  c->size = bytes;
+  memset(base, 0, bytes);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, c->win);
+  MPI_Barrier(world); /* nobody writes into it before everyone zeroed it */
+  return base;
+}
+
+/* Frees an allocated coarray (collective; completes what is pending on it). */
+void xmpc_co_dealloc(void *base) {
+  for (int i = 0; i < nco; i++)
+    if (cos[i].base == base) {
+      MPI_Win_flush_all(cos[i].win);
+      MPI_Barrier(world);
+      MPI_Win_unlock_all(cos[i].win);
+      MPI_Win_free(&cos[i].win);
+      cos[i] = cos[--nco];
+      last_hit = 0;
+      return;
+    }
+  co_fatal(NULL, 0, "xmpc_co_dealloc: not an allocated coarray");
+}
+
 static co_t *co_find(const char *file, int line, const void *p, size_t len) {
   const char *q = p;
   if (nco && last_hit < nco) {
@@ -243,6 +277,14 @@ static MPI_Datatype sec_type(const xmpc_co_sec *s) {
 }
 
 static void check_shapes(const char *file, int line, const xmpc_co_sec *ds, const xmpc_co_sec *ss, long *nd, long *ns) {
+  const xmpc_co_sec *both[2] = {ds, ss};
+  for (int k = 0; k < 2; k++)
+    for (int d = 0; d < both[k]->nd && d < 8; d++) {
+      if (both[k]->cnt[d] < 0)
+        co_fatal(file, line, "a section has a negative length (%ld)", both[k]->cnt[d]);
+      if (both[k]->cnt[d] > 1 && both[k]->str[d] <= 0)
+        co_fatal(file, line, "a section has a stride below 1");
+    }
   *nd = sec_count(ds);
   *ns = sec_count(ss);
   if (ds->elem != ss->elem)

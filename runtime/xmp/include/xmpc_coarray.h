@@ -32,6 +32,10 @@ int xmp_num_images(void);
 /* Registers [base, base+bytes) as a coarray: collective over all processes, in the
  * same order on each (called from the per-file init). */
 void xmpc_co_register(void *base, size_t bytes);
+/* An allocated coarray of `bytes` (same on every process), zeroed: MPI_Win_allocate.
+ * Collective over all processes; xmpc_co_dealloc frees it (collective). */
+void *xmpc_co_alloc(size_t bytes);
+void xmpc_co_dealloc(void *base);
 /* A section: `nd` dimensions (0 = one element), per dim the element count and the
  * distance in bytes between consecutive elements. `elem` bytes per element. */
 typedef struct xmpc_co_sec {
