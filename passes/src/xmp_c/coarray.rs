@@ -99,7 +99,11 @@ fn lex(src: &str) -> (Vec<Tok>, Vec<Pragma>) {
                     let body = src[off..e].replace("\\\n", "  ");
                     // strip comments
                     let body = strip_comments(&body);
-                    pragmas.push(Pragma { span: Span::new(i, e), body, body_off: off });
+                    pragmas.push(Pragma {
+                        span: Span::new(i, e),
+                        body,
+                        body_off: off,
+                    });
                 }
             }
             i = e;
@@ -133,7 +137,9 @@ fn lex(src: &str) -> (Vec<Tok>, Vec<Pragma>) {
             }
             K::Ident
         } else if c.is_ascii_digit() || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) {
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P'))) {
+            while i < b.len()
+                && (b[i].is_ascii_alphanumeric() || b[i] == b'.' || ((b[i] == b'+' || b[i] == b'-') && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
+            {
                 i += 1;
             }
             K::Num
@@ -144,7 +150,25 @@ fn lex(src: &str) -> (Vec<Tok>, Vec<Pragma>) {
                 3
             } else if matches!(
                 two,
-                b"->" | b"++" | b"--" | b"<<" | b">>" | b"<=" | b">=" | b"==" | b"!=" | b"&&" | b"||" | b"+=" | b"-=" | b"*=" | b"/=" | b"%=" | b"&=" | b"|=" | b"^="
+                b"->"
+                    | b"++"
+                    | b"--"
+                    | b"<<"
+                    | b">>"
+                    | b"<="
+                    | b">="
+                    | b"=="
+                    | b"!="
+                    | b"&&"
+                    | b"||"
+                    | b"+="
+                    | b"-="
+                    | b"*="
+                    | b"/="
+                    | b"%="
+                    | b"&="
+                    | b"|="
+                    | b"^="
             ) {
                 2
             } else {
@@ -197,7 +221,11 @@ fn strip_comments(s: &str) -> String {
 #[derive(Clone, Debug)]
 enum Sub {
     Index(String),
-    Sec { start: Option<String>, len: Option<String>, stride: Option<String> },
+    Sec {
+        start: Option<String>,
+        len: Option<String>,
+        stride: Option<String>,
+    },
 }
 
 /// `obj[subs]...:[co]...` found in the token stream.
@@ -263,7 +291,11 @@ impl Ref {
                 strd.push(format!("(long)sizeof({}){st}", self.zeros(d + 1)));
             }
         }
-        let (c, s) = if cnt.is_empty() { ("0".to_string(), "0".to_string()) } else { (cnt.join(", "), strd.join(", ")) };
+        let (c, s) = if cnt.is_empty() {
+            ("0".to_string(), "0".to_string())
+        } else {
+            (cnt.join(", "), strd.join(", "))
+        };
         format!("{{{}, sizeof({}), {{{c}}}, {{{s}}}}}", cnt.len(), self.first())
     }
 }
@@ -396,7 +428,11 @@ impl<'a> Lx<'a> {
                 let parts = self.split(o + 1, c, ":");
                 match parts.len() {
                     1 => Sub::Index(self.text(o + 1, c)),
-                    _ => Sub::Sec { start: self.opt(parts[0]), len: parts.get(1).and_then(|&p| self.opt(p)), stride: parts.get(2).and_then(|&p| self.opt(p)) },
+                    _ => Sub::Sec {
+                        start: self.opt(parts[0]),
+                        len: parts.get(1).and_then(|&p| self.opt(p)),
+                        stride: parts.get(2).and_then(|&p| self.opt(p)),
+                    },
                 }
             })
             .collect();
@@ -409,7 +445,14 @@ impl<'a> Lx<'a> {
             k = c + 1;
         }
         let span = self.span(b0, k);
-        Some(Ref { t0: b0, t1: k, base, subs, co, span })
+        Some(Ref {
+            t0: b0,
+            t1: k,
+            base,
+            subs,
+            co,
+            span,
+        })
     }
 
     /// A plain reference `obj[subs]` (no coindex) spanning exactly tokens [a, b).
@@ -434,11 +477,22 @@ impl<'a> Lx<'a> {
             let parts = self.split(j + 1, c, ":");
             subs.push(match parts.len() {
                 1 => Sub::Index(self.text(j + 1, c)),
-                _ => Sub::Sec { start: self.opt(parts[0]), len: parts.get(1).and_then(|&p| self.opt(p)), stride: parts.get(2).and_then(|&p| self.opt(p)) },
+                _ => Sub::Sec {
+                    start: self.opt(parts[0]),
+                    len: parts.get(1).and_then(|&p| self.opt(p)),
+                    stride: parts.get(2).and_then(|&p| self.opt(p)),
+                },
             });
             j = c + 1;
         }
-        Some(Ref { t0: a, t1: b, base, subs, co: vec![], span: self.span(a, b) })
+        Some(Ref {
+            t0: a,
+            t1: b,
+            base,
+            subs,
+            co: vec![],
+            span: self.span(a, b),
+        })
     }
 
     fn image(&mut self, r: &Ref) -> String {
@@ -452,11 +506,22 @@ impl<'a> Lx<'a> {
                 "xmpc_co_image({}, {line}, {}, (long[]){{{}}}, (long[]){{{}}})",
                 c_str(&self.name),
                 c.len(),
-                c[..c.len() - 1].iter().map(|s| format!("(long)({s})")).chain(std::iter::once("0".into())).collect::<Vec<_>>().join(", "),
+                c[..c.len() - 1]
+                    .iter()
+                    .map(|s| format!("(long)({s})"))
+                    .chain(std::iter::once("0".into()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 r.co.iter().map(|s| format!("(long)({s})")).collect::<Vec<_>>().join(", ")
             ),
             Some(c) => {
-                self.diags.push(err(self.file, r.span, format!("`{name}` has {} codimensions; the reference gives {}", c.len(), r.co.len()), "coindex", None));
+                self.diags.push(err(
+                    self.file,
+                    r.span,
+                    format!("`{name}` has {} codimensions; the reference gives {}", c.len(), r.co.len()),
+                    "coindex",
+                    None,
+                ));
                 "0".into()
             }
             None => {
@@ -596,9 +661,6 @@ impl<'a> Lx<'a> {
             consumed.push((r.t0, next));
             i = next.max(i + 1);
         }
-        for (n, _) in self.coarrays.clone() {
-            let _ = n;
-        }
     }
 
     /// Lowers one coindexed reference; returns the token index after what it consumed.
@@ -607,18 +669,31 @@ impl<'a> Lx<'a> {
         let line = self.line(r.span.start);
         let after = self.t(r.t1).to_string();
         if after == "." || after == "->" || after == "[" {
-            self.diags.push(err(self.file, r.span, "a coindexed object followed by a member or subscript is not implemented", "coindexed", Some("write the member or subscript before the coindex (`s.x:[1]`)")));
+            self.diags.push(err(
+                self.file,
+                r.span,
+                "a coindexed object followed by a member or subscript is not implemented",
+                "coindexed",
+                Some("write the member or subscript before the coindex (`s.x:[1]`)"),
+            ));
             return r.t1;
         }
         // put: `r = rhs;` at a statement start
         if after == "=" && self.stmt_start_ok(r.t0) {
             let Some(semi) = self.stmt_end(r.t1 + 1) else {
-                self.diags.push(err(self.file, r.span, "cannot find the end of this assignment", "coindexed", None));
+                self.diags
+                    .push(err(self.file, r.span, "cannot find the end of this assignment", "coindexed", None));
                 return r.t1;
             };
             let rhs = self.plain_ref(r.t1 + 1, semi);
             if (r.t1 + 1..semi).any(|k| self.t(k) == ":" && self.t(k + 1) == "[") {
-                self.diags.push(err(self.file, self.span(r.t0, semi), "both sides of the assignment are coindexed: not implemented", "coindexed put of a coindexed value", Some("get into a local variable first")));
+                self.diags.push(err(
+                    self.file,
+                    self.span(r.t0, semi),
+                    "both sides of the assignment are coindexed: not implemented",
+                    "coindexed put of a coindexed value",
+                    Some("get into a local variable first"),
+                ));
                 return semi + 1;
             }
             let img = self.image(r);
@@ -716,7 +791,10 @@ impl<'a> Lx<'a> {
             return;
         }
         let target = if name == "xmp_atomic_define" { args[0] } else { args[1] };
-        let other = self.text(if name == "xmp_atomic_define" { args[1].0 } else { args[0].0 }, if name == "xmp_atomic_define" { args[1].1 } else { args[0].1 });
+        let other = self.text(
+            if name == "xmp_atomic_define" { args[1].0 } else { args[0].0 },
+            if name == "xmp_atomic_define" { args[1].1 } else { args[0].1 },
+        );
         // coindexed?
         let colon = (target.0..target.1).find(|&k| self.t(k) == ":" && self.t(k + 1) == "[");
         let (obj, img) = match colon {
@@ -726,7 +804,13 @@ impl<'a> Lx<'a> {
                     (r.first(), img)
                 }
                 _ => {
-                    self.diags.push(err(self.file, self.span(target.0, target.1), "the atomic variable must be one element of an int coarray", "atomic argument", None));
+                    self.diags.push(err(
+                        self.file,
+                        self.span(target.0, target.1),
+                        "the atomic variable must be one element of an int coarray",
+                        "atomic argument",
+                        None,
+                    ));
                     return;
                 }
             },
@@ -773,22 +857,34 @@ impl<'a> Lx<'a> {
         let rest = body[word.len()..].trim();
         let file = c_str(&self.name);
         let line = self.line(p.span.start);
-        let wspan = Span::new(p.body_off + (p.body.len() - p.body.trim_start().len()), p.body_off + (p.body.len() - p.body.trim_start().len()) + word.len());
+        let wspan = Span::new(
+            p.body_off + (p.body.len() - p.body.trim_start().len()),
+            p.body_off + (p.body.len() - p.body.trim_start().len()) + word.len(),
+        );
         let code = match word.as_str() {
             "coarray" => {
                 // names : [codims]
                 let Some((names, co)) = rest.split_once(':') else {
-                    self.diags.push(err(self.file, p.span, "coarray: expected `names : [codimensions]`", "directive", None));
+                    self.diags
+                        .push(err(self.file, p.span, "coarray: expected `names : [codimensions]`", "directive", None));
                     return;
                 };
-                let co: Vec<String> = co.trim().trim_start_matches('[').trim_end_matches(']').split("][").map(|s| s.trim().to_string()).collect();
+                let co: Vec<String> = co
+                    .trim()
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .split("][")
+                    .map(|s| s.trim().to_string())
+                    .collect();
                 if co.last().map(String::as_str) != Some("*") {
-                    self.diags.push(err(self.file, p.span, "coarray: the last codimension must be `*`", "directive", None));
+                    self.diags
+                        .push(err(self.file, p.span, "coarray: the last codimension must be `*`", "directive", None));
                     return;
                 }
                 for n in names.split(',').map(str::trim) {
                     if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        self.diags.push(err(self.file, p.span, format!("coarray: `{n}` is not a name"), "directive", None));
+                        self.diags
+                            .push(err(self.file, p.span, format!("coarray: `{n}` is not a name"), "directive", None));
                         return;
                     }
                     self.coarrays.push((n.to_string(), co.clone()));
@@ -802,7 +898,13 @@ impl<'a> Lx<'a> {
                                 self.register.push(n.to_string());
                             }
                             None => {
-                                self.diags.push(err(self.file, p.span, format!("coarray: `{n}` is not defined at file scope before this directive"), "directive", Some("define the variable (or declare it `extern`) before `#pragma xmp coarray`")));
+                                self.diags.push(err(
+                                    self.file,
+                                    p.span,
+                                    format!("coarray: `{n}` is not defined at file scope before this directive"),
+                                    "directive",
+                                    Some("define the variable (or declare it `extern`) before `#pragma xmp coarray`"),
+                                ));
                                 return;
                             }
                         }
@@ -816,11 +918,23 @@ impl<'a> Lx<'a> {
                 } else if rest.starts_with('(') && rest.ends_with(')') {
                     split_top(&rest[1..rest.len() - 1])
                 } else {
-                    self.diags.push(err(self.file, wspan, format!("{word}: expected `({word}(node-ref{}))`", if word == "post" { ", tag" } else { "[, tag]" }), "directive", None));
+                    self.diags.push(err(
+                        self.file,
+                        wspan,
+                        format!("{word}: expected `({word}(node-ref{}))`", if word == "post" { ", tag" } else { "[, tag]" }),
+                        "directive",
+                        None,
+                    ));
                     return;
                 };
                 if word == "post" && args.len() != 2 || args.len() > 2 {
-                    self.diags.push(err(self.file, p.span, format!("{word}: wrong number of arguments"), "directive", Some("post(p[k], tag), wait, wait(p[k]) or wait(p[k], tag)")));
+                    self.diags.push(err(
+                        self.file,
+                        p.span,
+                        format!("{word}: wrong number of arguments"),
+                        "directive",
+                        Some("post(p[k], tag), wait, wait(p[k]) or wait(p[k], tag)"),
+                    ));
                     return;
                 }
                 let node = match args.first() {
@@ -828,7 +942,13 @@ impl<'a> Lx<'a> {
                     Some(nr) => match node_ref(nr) {
                         Some((n, k)) => format!("xmpc_nodes_world_rank(_XMP_NODES_{n}, {k})"),
                         None => {
-                            self.diags.push(err(self.file, p.span, format!("{word}: `{nr}` is not a reference to one node of a one-dimensional node set"), "node reference", Some("write p[k] (0-based) or p(k) (1-based)")));
+                            self.diags.push(err(
+                                self.file,
+                                p.span,
+                                format!("{word}: `{nr}` is not a reference to one node of a one-dimensional node set"),
+                                "node reference",
+                                Some("write p[k] (0-based) or p(k) (1-based)"),
+                            ));
                             return;
                         }
                     },
@@ -850,14 +970,19 @@ impl<'a> Lx<'a> {
                     (!co.contains("][")).then(|| (obj.trim().to_string(), co.trim().to_string()))
                 });
                 let Some((obj, img)) = parsed else {
-                    self.diags.push(err(self.file, p.span, format!("{word}: expected `{word}(lock-variable:[image])`"), "directive", None));
+                    self.diags.push(err(
+                        self.file,
+                        p.span,
+                        format!("{word}: expected `{word}(lock-variable:[image])`"),
+                        "directive",
+                        None,
+                    ));
                     return;
                 };
                 format!("xmpc_co_{word}({file}, {line}, &({obj}), ({img}));")
             }
             _ => return, // the C front end reports what it does not know
         };
-        let code = if code.is_empty() { String::new() } else { code };
         self.edit(p.span.start, p.span.end, code);
     }
 }
@@ -934,7 +1059,12 @@ fn c_str(s: &str) -> String {
 pub fn uses_local_view(src: &str) -> bool {
     src.contains(":[") || src.contains(": [") || src.contains("xmp_atomic_") || {
         let (_, pr) = lex(src);
-        pr.iter().any(|p| matches!(p.body.split_whitespace().next().map(|w| w.split('(').next().unwrap_or(w)), Some("coarray" | "post" | "wait" | "lock" | "unlock")))
+        pr.iter().any(|p| {
+            matches!(
+                p.body.split_whitespace().next().map(|w| w.split('(').next().unwrap_or(w)),
+                Some("coarray" | "post" | "wait" | "lock" | "unlock")
+            )
+        })
     }
 }
 
@@ -964,7 +1094,13 @@ pub fn lower(src: &str, name: &str, file: usize) -> Result<Lowered, Vec<Diag>> {
     for (s, e, t) in edits {
         if s < pos {
             // overlapping edits: an internal error, reported rather than mis-translated
-            return Err(vec![err(file, Span::new(s, e), "xmpc: overlapping local-view rewrites (please report)", "here", None)]);
+            return Err(vec![err(
+                file,
+                Span::new(s, e),
+                "xmpc: overlapping local-view rewrites (please report)",
+                "here",
+                None,
+            )]);
         }
         text.push_str(&src[pos..s]);
         text.push_str(&t);
@@ -1024,7 +1160,12 @@ mod tests {
     #[test]
     fn open_ended_sections_assert_an_array() {
         let l = low("int a[4]:[*];\nvoid f(int *q){ q[0:4] = a[:]:[1]; }\n");
-        assert!(l.text.contains("_Static_assert(!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))"), "{}", l.text);
+        assert!(
+            l.text
+                .contains("_Static_assert(!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))"),
+            "{}",
+            l.text
+        );
         let l = low("int a[4]:[*];\nvoid f(int *q){ q[0:4] = a[0:4]:[1]; }\n");
         assert!(!l.text.contains("needs an array"), "explicit lengths need no assertion: {}", l.text);
     }
@@ -1038,7 +1179,12 @@ mod tests {
     #[test]
     fn post_wait_lock() {
         let l = low("#pragma xmp nodes p[4]\nint l:[*];\nvoid f(int t){\n#pragma xmp post (p(3), t)\n#pragma xmp wait (p[0])\n#pragma xmp wait\n#pragma xmp lock(l:[1])\n}\n");
-        assert!(l.text.contains("xmpc_co_post(\"t.c\", 4, xmpc_nodes_world_rank(_XMP_NODES_p, ((3) - 1)), (t));"), "{}", l.text);
+        assert!(
+            l.text
+                .contains("xmpc_co_post(\"t.c\", 4, xmpc_nodes_world_rank(_XMP_NODES_p, ((3) - 1)), (t));"),
+            "{}",
+            l.text
+        );
         assert!(l.text.contains("xmpc_co_wait(\"t.c\", 5, xmpc_nodes_world_rank(_XMP_NODES_p, (0)), 0, 0);"));
         assert!(l.text.contains("xmpc_co_wait(\"t.c\", 6, -1, 0, 0);"));
         assert!(l.text.contains("xmpc_co_lock(\"t.c\", 7, &(l), (1));"));
@@ -1048,6 +1194,11 @@ mod tests {
     #[test]
     fn multi_codimension_image() {
         let l = low("int a:[2][*];\nvoid f(void){ a:[1][3] = 5; }\n");
-        assert!(l.text.contains("xmpc_co_image(\"t.c\", 2, 2, (long[]){(long)(2), 0}, (long[]){(long)(1), (long)(3)})"), "{}", l.text);
+        assert!(
+            l.text
+                .contains("xmpc_co_image(\"t.c\", 2, 2, (long[]){(long)(2), 0}, (long[]){(long)(1), (long)(3)})"),
+            "{}",
+            l.text
+        );
     }
 }
