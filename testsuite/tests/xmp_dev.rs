@@ -247,3 +247,27 @@ fn force_line() -> usize {
     let (_, text) = source("nbody");
     text.lines().position(|l| l.contains("#pragma xmp device loop")).expect("a device loop") + 1
 }
+
+/// The generated C (task bodies, launchers) compiles with `-Wall -Wextra -Werror`.
+#[test]
+fn generated_c_compiles_without_warnings() {
+    let cc = std::env::var("XMPC_CC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "mpicc".into());
+    if Command::new(&cc).arg("--version").output().is_err() {
+        eprintln!("xmp_dev: skipped: no {cc}");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    for p in all() {
+        let (name, text) = source(p);
+        let (c, _) = translate(&name, &text);
+        let f = tmp.path().join(format!("{p}.c"));
+        std::fs::write(&f, c).unwrap();
+        let o = Command::new(&cc)
+            .args(["-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
+            .arg(format!("-I{}", root().join("runtime/xmp/include").display()))
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{p}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+}

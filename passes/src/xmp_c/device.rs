@@ -277,7 +277,7 @@ impl<'a> Tr<'a> {
         for (j, (v, _, _)) in reds.iter().enumerate() {
             let _ = writeln!(pre, "    __builtin_memcpy((char *)_XMP_red + {}, &{v}, sizeof({v}));", 8 * j);
         }
-        let _ = writeln!(pre, "    (void)_XMP_args;\n}}");
+        let _ = writeln!(pre, "    (void)_XMP_args;\n    (void)_XMP_red;\n}}");
         // GPU task body (host side): device pointers, kernel parameters, launch
         let _ = writeln!(pre, "/* GPU task body: launches {name}_DEVICE, one thread per iteration */\nstatic void {name}_GPU(long _XMP_lo, long _XMP_hi, void *_XMP_a, void *_XMP_red)\n{{");
         head(&mut pre, true);
@@ -300,7 +300,9 @@ impl<'a> Tr<'a> {
         }
         let _ = writeln!(pre, "    void *_XMP_p[] = {{{}}};", params.join(", "));
         let _ = writeln!(pre, "    xmpc_dev_launch({loc}, \"{name}_DEVICE\", _XMP_n, _XMP_p, {});", params.len());
-        if !reds.is_empty() {
+        if reds.is_empty() {
+            let _ = writeln!(pre, "    (void)_XMP_red;");
+        } else {
             let _ = writeln!(pre, "    xmpc_dev_red_end({loc}, _XMP_red, {}, _XMP_dred);", reds.len());
         }
         let _ = writeln!(pre, "}}\n");

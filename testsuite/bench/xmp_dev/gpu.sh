@@ -6,7 +6,7 @@
 #   paper      built with -DPAPER_RULE, XMPC_WEIGHT=0.2 (the thesis' ±0.01 rule, list 4.6)
 #   auto       XMPC_WEIGHT=auto           (the runtime's rule, docs/xmp-dev.md)
 # and prints a table: the first device loop's step time (max of the CPU and GPU
-# parts) at the last step, the weight it ended with, the first step whose
+# parts) at the last step, the weight it ended with, its imbalance, the first step whose
 # |t_cpu - t_gpu|/max is <= 5 %, and the program's wall time. Checksums are compared
 # with the CPU-only run (GPU arithmetic may differ in the last bits: FMA contraction).
 #
@@ -32,16 +32,16 @@ build() { # prog defs... -> exe
 summary() { # log file, loop line -> "step_time w first_balanced"
   awk -v L="$2" '
     index($0, ".c:" L " step") {
-      n++; w=$0; sub(/.*w=/, "", w); sub(/ .*/, "", w)
+      n++; match($0, /: w=[0-9.]+/); w = substr($0, RSTART + 4, RLENGTH - 4)
       c=$0; sub(/.* cpu [0-9]+ it /, "", c); sub(/ s.*/, "", c)
       g=$0; sub(/.* gpu [0-9]+ it /, "", g); sub(/ s.*/, "", g)
       im=$0; sub(/.*imbalance /, "", im); sub(/,.*/, "", im)
       t = (c > g ? c : g)
       if (first == "" && im + 0 <= 0.05) first = n
     }
-    END { printf "%.4f %s %s", t, w, (first == "" ? "-" : first) }' "$1"
+    END { printf "%.4f %s %s %s", t, w, (first == "" ? "-" : first), im }' "$1"
 }
-printf "%-8s %-9s %12s %8s %10s %9s  %s\n" program mode "step s" "w" "balanced@" "wall s" checksum
+printf "%-8s %-9s %10s %8s %9s %10s %9s  %s\n" program mode "step s" "w" "imbal" "balanced@" "wall s" checksum
 for p in nbody matmul jacobi; do
   case $p in nbody) D="-DN=$NB -DSTEPS=$STEPS";; matmul) D="-DN=$MM -DREPS=$STEPS";; jacobi) D="-DN=$JA -DSTEPS=$STEPS";; esac
   line=$(grep -n '#pragma xmp device loop' "testsuite/xmp_dev/$p.c" | head -1 | cut -d: -f1)
@@ -57,9 +57,9 @@ for p in nbody matmul jacobi; do
     t0=$(date +%s.%N)
     out=$(env $envs XMPC_DEV_LOG=1 mpiexec -n 1 "$e" 2>"$W/log")
     t1=$(date +%s.%N)
-    read -r st w first <<<"$(summary "$W/log" "$line")"
+    read -r st w first im <<<"$(summary "$W/log" "$line")"
     sum=${out##* }; [ -z "$ref" ] && ref=$sum
     same=$([ "$sum" = "$ref" ] && echo "=" || echo "differs from cpu-only")
-    printf "%-8s %-9s %12s %8s %10s %9.2f  %s %s\n" $p $mode "$st" "$w" "$first" "$(echo "$t1 - $t0" | bc)" "$sum" "$same"
+    printf "%-8s %-9s %10s %8s %9s %10s %9.2f  %s %s\n" $p $mode "$st" "$w" "$im" "$first" "$(echo "$t1 - $t0" | bc)" "$sum" "$same"
   done
 done
