@@ -148,6 +148,8 @@ struct Tr<'a> {
     /// Offsets where lines start (line numbers by binary search).
     line_starts: Vec<usize>,
     loc_names: std::collections::HashSet<String>,
+    /// Inside the host lowering of an XcalableACC `acc` directive (xacc.rs).
+    acc_inner: bool,
 }
 
 /// The C spelling of what the shared model leaves to the host language.
@@ -196,6 +198,7 @@ impl<'a> Tr<'a> {
             cur_fn: None,
             line_starts: std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect(),
             loc_names: Default::default(),
+            acc_inner: false,
         }
     }
 
@@ -1448,3 +1451,4 @@ pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 }
 
 mod stmt;
+mod xacc;

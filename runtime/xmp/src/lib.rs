@@ -27,6 +27,7 @@ mod shm;
 mod state;
 mod task;
 mod template;
+mod xacc;
 mod xmp;
 
 pub use array::{xmpc_array, XmpcDim};
