@@ -171,6 +171,9 @@ impl<'a> Tr<'a> {
                     ok = false;
                     items.push(raw.to_string());
                 }
+                // `host_data use_device` takes the pointer variable: inside, the local
+                // storage names the device copy of the block
+                Some(a) if clause == "use_device" && !self.arrs[a].pointer => items.push(format!("{}{}", &item[..lead], self.arrs[a].storage)),
                 Some(a) => match self.acc_block(a, span) {
                     Some(t) => items.push(format!("{modifier}{}{t}", &item[..lead])),
                     None => {
