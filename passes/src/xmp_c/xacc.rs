@@ -323,6 +323,9 @@ impl<'a> Tr<'a> {
         let post = if writes.is_empty() { String::new() } else { format!("\n{ind}#pragma acc update device({}) if_present", writes.join(", ")) };
         // one compound statement: the directive may be the body of an `if`, a `for` or
         // an `acc data` construct, and `acc update` must be inside a compound statement
+        if pre.is_empty() && post.is_empty() {
+            return;
+        }
         if let Some(e) = self.edits[n..].iter_mut().find(|e| e.span == p.dir.span) {
             let rest = e.text.strip_prefix(comment.as_str()).unwrap_or(&e.text).to_string();
             let inner = format!("{pre}{rest}{post}").replace('\n', "\n    ");
