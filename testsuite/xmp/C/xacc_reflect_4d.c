@@ -17,6 +17,7 @@ int v[N0][N1][N2][N3];
 #pragma xmp shadow v[0][2][0][1]
 static int nerr;
 #define CHECK(c) do { if (!(c)) { if (nerr++ < 5) printf("ERROR line %d node %d: %s\n", __LINE__, xmp_node_num(), #c); } } while (0)
+#pragma acc routine seq
 static int f(int it, int a, int j, int b, int i) { return it * 1000000 + a * 100000 + j * 1000 + b * 100 + i; }
 int main(void)
 {
