@@ -108,3 +108,31 @@ fn refused_forms_are_located() {
     let r = translate("task.f90", f).expect_err("task acc in Fortran");
     assert!(r.contains("error[XMP0401]") && r.contains("task.f90:7:"), "{r}");
 }
+
+/// The appendix-A corpus programs compiled by the `xmpc` driver (which adds
+/// `-fopenacc` for their `#pragma acc`) and run under `mpiexec`: Laplace on its
+/// 2 x 2 node set, Himeno (`nodes p(*)`) on 1, 2 and 4 processes. Each compares with
+/// the same kernel run sequentially and prints PASS once.
+#[test]
+fn appendix_a_corpus_programs_run() {
+    use xmpc_testsuite::conformance::{run_program, Options, Program};
+    let mut opts = Options::defaults();
+    if !opts.xmpc.is_file() {
+        panic!("{} not built: run `cargo build -p xmpc -p xmpc-rt` or the whole workspace", opts.xmpc.display());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    opts.work = dir.path().to_path_buf();
+    let mut failures = Vec::new();
+    for (name, nps) in [("xacc_laplace", vec![4]), ("himeno_xacc", vec![1, 2, 4])] {
+        let path = root().join("testsuite/corpus/c").join(format!("{name}.c"));
+        let p = Program { path, name: format!("corpus_{name}"), family: "xacc", nps: nps.clone(), expect_fail: None };
+        let runs = run_program(&p, &nps, &opts, false);
+        assert_eq!(runs.len(), nps.len(), "{name}: {} runs", runs.len());
+        for r in runs {
+            if !r.passed {
+                failures.push(format!("{name} np={}: {}", r.np, r.detail));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
