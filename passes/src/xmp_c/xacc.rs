@@ -147,8 +147,7 @@ impl<'a> Tr<'a> {
             let rest = item.trim_start()[name_end..].trim();
             let span = Span::new(base + s + modifier.len() + lead, base + s + modifier.len() + lead + name.len().max(1));
             match self.dist(name) {
-                Some(a) if !rest.is_empty() => {
-                    let _ = a;
+                Some(_) if !rest.is_empty() => {
                     self.error(
                         "XMP0304",
                         format!("a section of the aligned array `{name}` in an OpenACC `{clause}` clause is not translated"),
@@ -159,8 +158,7 @@ impl<'a> Tr<'a> {
                     ok = false;
                     items.push(raw.to_string());
                 }
-                Some(a) if !BLOCK_CLAUSES.contains(&clause) => {
-                    let _ = a;
+                Some(_) if !BLOCK_CLAUSES.contains(&clause) => {
                     self.error(
                         "XMP0304",
                         format!("the aligned array `{name}` in an OpenACC `{clause}` clause is not supported"),
