@@ -1,5 +1,6 @@
 //! `xmpc`: the XcalableMP compiler driver.
 
+mod acc;
 mod compile;
 mod device_build;
 mod model;
@@ -76,6 +77,10 @@ struct Cli {
     /// C language standard passed to the C compiler (-std=c11).
     #[arg(long = "std", value_name = "STD")]
     std: Option<String>,
+    /// OpenACC (XcalableACC) build: `host` (gcc -fopenacc host fallback, the default
+    /// when a source has `#pragma acc`/`!$acc`), `nvptx` (GPU offload), `none`.
+    #[arg(long, value_name = "MODE", num_args = 0..=1, default_missing_value = "host", require_equals = true)]
+    acc: Option<String>,
     /// Keep the translated C beside each input (prog.xmpc.c).
     #[arg(long, alias = "tmp")]
     keep: bool,
@@ -404,6 +409,12 @@ fn run(cli: &Cli) -> Result<(), Failure> {
                 native: cli.native_flag.clone(),
                 link: cli.link_flag.clone(),
             };
+            let mut opts = opts;
+            for f in acc::flags(cli.acc.as_deref(), translated.iter().map(|(_, t)| t.as_str())).map_err(|e| Failure::Usage(e))? {
+                if !opts.extra.contains(&f) {
+                    opts.extra.push(f);
+                }
+            }
             let tmp = tempfile::Builder::new().prefix("xmpc-").tempdir().map_err(|e| out_err(format!("cannot create a temporary directory: {e}")))?;
             let mut cs = Vec::new();
             for (k, (path, text)) in translated.iter().enumerate() {

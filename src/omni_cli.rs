@@ -3,8 +3,8 @@
 //! command line into `xmpc`'s options and run the `xmpc` installed beside them (the
 //! translation, compilation and linking are xmpc's; docs/omni-compat.md).
 //!
-//! Omni flags: `-xacc`/`--xcalableacc` (XcalableACC directives are always recognised
-//! by xmpc; device offload is refused per directive), `-omp`/`--openmp` (`-fopenmp`),
+//! Omni flags: `-xacc`/`--xcalableacc` (`--acc`: gcc -fopenacc host fallback;
+//! docs/xacc.md), `-omp`/`--openmp` (`-fopenmp`),
 //! `--tmp` (`--keep`: the translated source beside the input), `-cpp` (xmpf90: the
 //! Fortran compiler preprocesses), `--Wn"..."` (native compiler options),
 //! `--Wl"..."` (linker options), `--show-env`, `--version`, `-h`/`--help`. Compiler
@@ -81,7 +81,7 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
             "--show-env" => {
                 return Ok(Action::Xmpc(vec![format!("--show-env={}", if which == Which::Xmpf90 { "fortran" } else { "c" })]));
             }
-            "-xacc" | "--xcalableacc" => {}
+            "-xacc" | "--xcalableacc" => out.push("--acc".into()),
             "-omp" | "--openmp" => out.push("-fopenmp".into()),
             "--tmp" => out.push("--keep".into()),
             "-cpp" => {
@@ -136,7 +136,7 @@ and `xmpc` (installed beside {n}) translates, compiles and links.
   --Wn\"OPTIONS\"                  native compiler options (compile only)
   --Wl\"OPTIONS\"                  linker options
   -omp, --openmp                 OpenMP (-fopenmp)
-  -xacc, --xcalableacc           XcalableACC (always recognised; device offload refused)
+  -xacc, --xcalableacc           XcalableACC (gcc -fopenacc host fallback; xmpc --acc)
   --tmp                          keep the translated source (prog.xmpc.c / .F90)
   -cpp                           (xmpf90) run the preprocessor on Fortran sources
   --show-env                     print OMNI_HOME, ONESIDED_LIB, ... as Omni does
@@ -211,7 +211,7 @@ mod tests {
 
     #[test]
     fn omni_flags() {
-        assert_eq!(t(Which::Xmpcc, "-omp -xacc --tmp -cpp a.c"), x(&["-fopenmp", "--keep", "a.c"]));
+        assert_eq!(t(Which::Xmpcc, "-omp -xacc --tmp -cpp a.c"), x(&["-fopenmp", "--acc", "--keep", "a.c"]));
         assert_eq!(t(Which::Xmpf90, "-cpp a.f90"), x(&["--native-flag=-cpp", "a.f90"]));
         // --Wn"-O3 -march=native": the shell removes the quotes, one argument
         let a = vec!["--Wn-O3 -march=native".to_string(), "--Wl-Wl,-rpath,/opt".into(), "a.c".into()];

@@ -67,6 +67,7 @@ const FAMILIES: &[(&str, &str)] = &[
     ("inquiry_", "inquiry"),
     ("lib_", "library"),
     ("neg_", "negative"),
+    ("xacc_", "xacc"),
 ];
 
 /// The program `--fast` (and `cargo test`) runs for each family: a basic one.
@@ -87,6 +88,7 @@ pub const FAST: &[&str] = &[
     "array_1d",
     "inquiry_nodes",
     "neg_nodes_size",
+    "xacc_laplace_a1",
 ];
 
 /// The directive family of a program, from its file name.

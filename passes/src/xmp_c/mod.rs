@@ -154,6 +154,8 @@ struct Tr<'a> {
     loc_names: std::collections::HashSet<String>,
     /// XMP-dev state (`stmt/device.rs`).
     dev: stmt::device::DevState,
+    /// Inside the host lowering of an XcalableACC `acc` directive (xacc.rs).
+    acc_inner: bool,
 }
 
 /// The C spelling of what the shared model leaves to the host language.
@@ -204,6 +206,7 @@ impl<'a> Tr<'a> {
             line_starts: std::iter::once(0).chain(src.match_indices('\n').map(|(i, _)| i + 1)).collect(),
             loc_names: Default::default(),
             dev: Default::default(),
+            acc_inner: false,
         }
     }
 
@@ -1475,3 +1478,4 @@ pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 
 mod loop_ref;
 mod stmt;
+mod xacc;

@@ -378,11 +378,11 @@ impl<'a> Tr<'a> {
 
     // -------------------------------------------------------------- directives
 
-    fn pragma(&mut self, p: &'a Pragma) {
+    pub(super) fn pragma(&mut self, p: &'a Pragma) {
         let comment = self.dir_comment(p);
         let ind = self.indent_at(p.dir.span.start);
-        if let Some(acc) = p.dir.kind_trailers().and_then(|t| t.acc) {
-            self.error("XMP0304", format!("`{}` with the `acc` clause (XcalableACC) is not translated yet", p.dir.name()), acc, "device memory", None);
+        if let Some(acc) = p.dir.kind_trailers().and_then(|t| t.acc).filter(|_| !self.acc_inner) {
+            self.acc_comm(p, acc); // XcalableACC (xacc.rs)
             return;
         }
         match &p.dir.kind {
@@ -392,23 +392,8 @@ impl<'a> Tr<'a> {
                 }
             }
             DirectiveKind::Loop(l) => self.loop_dir(p, l),
-            // XACC on the host: the runtime caches the exchange plan anyway, so
-            // `reflect_init` has nothing to do and `reflect_do` is a `reflect`.
-            DirectiveKind::ReflectInit { .. } => self.edit(p.dir.span, format!("{comment} /* the plan is built by the first reflect */")),
-            DirectiveKind::ReflectDo { vars, trailers } => {
-                let loc = self.loc(p);
-                let asy = trailers.async_id.as_ref().map_or("-1".into(), c_expr);
-                let mut code = comment.clone();
-                for v in vars {
-                    let Some(a) = self.dist(&v.name) else {
-                        self.error("XMP0109", format!("`{}` is not aligned with a template", v.name), v.span, "not a distributed array", None);
-                        continue;
-                    };
-                    let desc = self.arrs[a].desc.clone();
-                    let _ = write!(code, "\n{ind}xmpc_reflect({loc}, {desc}, NULL, NULL, NULL, {asy});");
-                }
-                self.edit(p.dir.span, code);
-            }
+            DirectiveKind::ReflectInit { vars, widths, .. } => self.reflect_init(p, vars, widths.as_deref()),
+            DirectiveKind::ReflectDo { vars, trailers } => self.reflect_do(p, vars, trailers),
             DirectiveKind::Reflect { vars, widths, trailers } => {
                 let loc = self.loc(p);
                 let asy = trailers.async_id.as_ref().map_or("-1".into(), c_expr);
@@ -607,6 +592,7 @@ impl<'a> Tr<'a> {
             DirectiveKind::Gmove { mode, trailers } => self.gmove(p, *mode, trailers.async_id.as_ref()),
             DirectiveKind::Array { on, .. } => self.array_dir(p, on),
             DirectiveKind::Acc { .. } => {
+                self.acc_directive(p);
                 if let Some(b) = &p.body {
                     self.stmt(b);
                 }
@@ -951,7 +937,7 @@ impl<'a> Tr<'a> {
         };
         while let StmtKind::Pragma(inner) = &cur.kind {
             match inner.body.as_deref() {
-                Some(b) if matches!(inner.dir.kind, DirectiveKind::Acc { .. }) => cur = b,
+                Some(b) if matches!(inner.dir.kind, DirectiveKind::Acc { .. }) => cur = b, // rewritten by acc_in_nest
                 _ => break,
             }
         }
@@ -1027,6 +1013,10 @@ impl<'a> Tr<'a> {
                     return;
                 }
             }
+        }
+        if let Some(b) = p.body.as_deref() {
+            let stmts: Vec<&'a Stmt> = levels.iter().map(|l| l.stmt).collect();
+            self.acc_in_nest(b, &stmts);
         }
         let loc = self.loc(p);
         let t = self.templs[ti].cname.clone();
@@ -1729,7 +1719,7 @@ fn dedent(body: &str) -> String {
     body.replace("\n    ", "\n")
 }
 
-fn widths_c(ws: &[Width], nd: usize) -> (String, String, String) {
+pub(super) fn widths_c(ws: &[Width], nd: usize) -> (String, String, String) {
     let mut lo = vec![];
     let mut hi = vec![];
     let mut per = vec![];
@@ -1791,7 +1781,6 @@ fn for_init(s: &Stmt) -> Option<&Stmt> {
     }
 }
 
-/// The loop directly nested in a loop body (`for` or `{ for }`).
 /// Whether `text` contains `word` as a whole C identifier.
 fn mentions_word(text: &str, word: &str) -> bool {
     let id = |c: char| c.is_ascii_alphanumeric() || c == '_';
@@ -1800,9 +1789,12 @@ fn mentions_word(text: &str, word: &str) -> bool {
     })
 }
 
+/// The loop directly nested in a loop body (`for` or `{ for }`), OpenACC directives
+/// (`#pragma acc loop`) between them skipped.
 fn inner_for(s: &Stmt) -> Option<&Stmt> {
     match &s.kind {
         StmtKind::For { .. } => Some(s),
+        StmtKind::Pragma(q) if matches!(q.dir.kind, DirectiveKind::Acc { .. }) => q.body.as_deref().and_then(inner_for),
         StmtKind::Compound(v) => {
             let real: Vec<&Stmt> = v.iter().filter(|x| !matches!(x.kind, StmtKind::Verbatim)).collect();
             match real.as_slice() {

@@ -28,6 +28,7 @@ mod lex;
 mod modinfo;
 mod omp;
 mod order;
+mod xacc;
 
 use xmpc_ir::Edit;
 use crate::xmp_model::on_ref;
@@ -81,6 +82,7 @@ pub fn translate_with_modules(
         find,
         local_mods: BTreeSet::new(),
         task_depth: 0,
+        acc_inner: false,
     };
     for it in &unit.items {
         match it {
@@ -150,6 +152,8 @@ struct Tr<'a> {
     local_mods: BTreeSet<String>,
     /// Depth of `task` bodies around the statement being translated.
     task_depth: usize,
+    /// Inside the host lowering of an XcalableACC `acc` directive (xacc.rs).
+    acc_inner: bool,
 }
 
 #[derive(Clone)]
@@ -1504,18 +1508,18 @@ impl<'a> Tr<'a> {
     }
     /// Inserts lines after the directive (end of its last line).
     fn after_dir(&mut self, p: &Pragma, lines: &[String]) {
-        let e = self.stmt_end(p.dir.span.start);
-        let at = if self.fixed {
-            e
-        } else {
-            self.line_end_any(p.dir.span.end)
-        };
-        let at = at.max(e);
+        let at = self.after_dir_at(p);
         let text: String = lines.iter().map(|l| format!("\n{IND}{l}")).collect();
         self.edits.push(Edit {
             span: Span::new(at, at),
             text,
         });
+    }
+    /// Where `after_dir` inserts: the end of the directive's last line.
+    fn after_dir_at(&self, p: &Pragma) -> usize {
+        let e = self.stmt_end(p.dir.span.start);
+        let at = if self.fixed { e } else { self.line_end_any(p.dir.span.end) };
+        at.max(e)
     }
     fn line_end_any(&self, off: usize) -> usize {
         self.src[off..]
@@ -1637,6 +1641,10 @@ impl<'a> Tr<'a> {
 
     fn pragma(&mut self, p: &Pragma, u: &mut Unit) {
         let d = &p.dir;
+        if let Some(acc) = xacc::acc_trailer(&d.kind).filter(|_| !self.acc_inner) {
+            self.acc_comm(p, u, acc); // XcalableACC (xacc.rs)
+            return;
+        }
         match &d.kind {
             DirectiveKind::Nodes { .. }
             | DirectiveKind::Template { .. }
@@ -2174,6 +2182,7 @@ impl<'a> Tr<'a> {
                 self.gmove(p, mode.as_ref(), u);
                 return;
             }
+            DirectiveKind::ReflectInit { .. } | DirectiveKind::ReflectDo { .. } => self.reflect_persistent(p, u),
             DirectiveKind::Array { on, .. } => {
                 self.array_dir(p, on, u);
                 return;

@@ -846,3 +846,27 @@ void xmp_transpose_(xmp_desc_f *b, xmp_desc_f *a, int *opt) { xmp_transpose(DF(b
 void xmp_matmul_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *b) { xmp_matmul(DF(x), DF(b), DF(a)); }
 void xmp_sort_up_(xmp_desc_f *a, xmp_desc_f *b) { xmp_sort_up(DF(a), DF(b)); }
 void xmp_sort_down_(xmp_desc_f *a, xmp_desc_f *b) { xmp_sort_down(DF(a), DF(b)); }
+
+/* ------------------------------------------------- XcalableACC persistent halos */
+
+/* `reflect_init (a) [width(...)] [acc]`: widths in Fortran order as xmpf_reflect_. */
+void xmpf_reflect_init_(const i8 *h, LOCARGS, const int *ndims, const int *has_width, const i8 *wlo, const i8 *whi, const int *periodic,
+                        LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  check_not_full(loc, H(h));
+  int n = *ndims, p[MAXD];
+  long l[MAXD], u[MAXD];
+  for (int d = 0; d < n; d++) {
+    l[n - 1 - d] = (long)wlo[d];
+    u[n - 1 - d] = (long)whi[d];
+    p[n - 1 - d] = periodic[d];
+  }
+  xmpc_reflect_init(loc, (xmpc_array *)H(h), *has_width ? l : NULL, *has_width ? u : NULL, p);
+}
+
+/* `reflect_do (a) [async(id)] [acc]` */
+void xmpf_reflect_do_(const i8 *h, LOCARGS, const int *async_id, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  check_not_full(loc, H(h));
+  xmpc_reflect_do(loc, (xmpc_array *)H(h), *async_id);
+}

@@ -470,6 +470,20 @@ const xmpc_nodes *xmpc_template_nodes_sub(const struct xmpc_loc *loc,
                                           const long *hi,
                                           const long *st);
 
+// Added (XcalableACC): `reflect_init (a) [width(...)]`: records the widths (NULL:
+// the declared shadow widths; periodic NULL: none) that later
+// `xmpc_reflect_do(a)` calls use. Executed by every node of the array; a second
+// call for the same array replaces the widths.
+void xmpc_reflect_init(const struct xmpc_loc *loc,
+                       xmpc_array *a,
+                       const long *width_lo,
+                       const long *width_hi,
+                       const int *periodic);
+
+// Added (XcalableACC): `reflect_do (a) [async(id)]`: the exchange set up by the
+// last `xmpc_reflect_init` of `a` (an error without one).
+void xmpc_reflect_do(const struct xmpc_loc *loc, xmpc_array *a, int async_id);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

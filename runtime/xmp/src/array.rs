@@ -531,6 +531,7 @@ pub unsafe extern "C" fn xmpc_array_free(loc: *const XmpcLoc, a: *mut xmpc_array
         x.views -= 1;
         return;
     }
+    crate::xacc::forget(a);
     guard(loc, || {
         // in-flight async reflects of this array would unpack into freed memory
         let busy = state::with(|s| s.pending.values().any(|p| p.1.iter().any(|u| (u.base as usize) >= x.base as usize && (u.base as usize) < x.base as usize + x.bytes.max(1))));

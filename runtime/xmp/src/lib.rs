@@ -29,6 +29,7 @@ mod state;
 mod task;
 mod tca;
 mod template;
+mod xacc;
 mod xmp;
 
 pub use array::{xmpc_array, XmpcDim};
