@@ -1,5 +1,6 @@
 //! `xmpc`: the XcalableMP compiler driver.
 
+mod coarray;
 mod compile;
 mod model;
 mod psim_cmd;

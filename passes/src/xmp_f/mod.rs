@@ -23,6 +23,7 @@
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
 mod array;
+pub mod coarray;
 mod implicit;
 mod lex;
 mod modinfo;
@@ -644,6 +645,10 @@ impl<'a> Tr<'a> {
         if is_main || f.module.is_some() {
             // main program and module arrays live for the whole run
             u.frees.clear();
+        }
+        if is_main && coarray::uses_coarrays(self.src, self.fixed) {
+            // the main program's variables are SAVE (coarrays need it) in xmpf_main too
+            u.decls.insert("save".into());
         }
         let rd = std::mem::take(&mut u.redecl);
         if !rd.is_empty() {
