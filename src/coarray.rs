@@ -32,6 +32,14 @@ pub fn link_libs(objs: &[PathBuf]) -> Vec<String> {
     if !objs.iter().any(|o| object_uses_coarrays(o)) {
         return vec![];
     }
+    // count each image's coarray bytes for xmp_coarray.h (runtime/xmp/csrc/caf_f.c)
+    let mut wrap = vec!["-Wl,--wrap=_gfortran_caf_register,--wrap=_gfortran_caf_deregister,--wrap=_gfortran_caf_sync_memory".to_string()];
+    wrap.extend(libcaf());
+    wrap
+}
+
+/// The libcaf linker arguments.
+fn libcaf() -> Vec<String> {
     if let Some(v) = std::env::var("XMPC_CAF_LIBS").ok().filter(|v| !v.trim().is_empty()) {
         return v.split_whitespace().map(str::to_string).collect();
     }

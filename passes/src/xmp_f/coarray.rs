@@ -60,7 +60,7 @@ pub fn uses_coarrays(text: &str, fixed: bool) -> bool {
 }
 
 /// One line of code (comments and literals removed, lower case).
-fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
+pub(crate) fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
     let squeezed: String = code.chars().filter(|c| !c.is_whitespace()).collect();
     // `[` after a name, `)` or `]` is a codimension or coindex
     let mut prev: Option<char> = None;
@@ -111,6 +111,94 @@ fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
         }
     }
     false
+}
+
+/// True when one statement's text (its own line(s), comments allowed) uses a coarray
+/// feature (see [`uses_coarrays`]).
+pub fn statement_text_uses_coarrays(text: &str, fixed: bool) -> bool {
+    uses_coarrays(text, fixed)
+}
+
+/// Scalar complex coarrays (`complex :: z[*]`): OpenCoarrays 2.10.1 crashes (SIGSEGV
+/// in its get and put) on a coindexed scalar of complex type, while complex arrays
+/// and their elements work (measured, docs/local-view.md). Returns the byte offset
+/// and length of each such entity in a type declaration.
+pub fn scalar_complex_coarrays(src: &str, fixed: bool) -> Vec<(usize, usize)> {
+    let mut out = vec![];
+    let mut off = 0;
+    for line in src.split_inclusive('\n') {
+        let start = off;
+        off += line.len();
+        if fixed && line.chars().next().is_some_and(|c| matches!(c, 'c' | 'C' | '*' | '!')) {
+            continue;
+        }
+        let low = line.to_ascii_lowercase();
+        let code = match low.find('!') {
+            Some(k) => &low[..k],
+            None => &low[..],
+        };
+        let t = code.trim_start();
+        let squeezed: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+        if !(squeezed.starts_with("complex") || squeezed.starts_with("doublecomplex")) {
+            continue;
+        }
+        // entities after `::` (or after the type when there is none)
+        let from = match code.find("::") {
+            Some(k) => k + 2,
+            None => {
+                let k = code.len() - t.len();
+                let kw = "complex";
+                let p = code[k..].find(kw).map_or(k, |p| k + p + kw.len());
+                // skip a kind selector `(8)` or `*16`
+                let rest = &code[p..];
+                let r = rest.trim_start();
+                if r.starts_with('(') {
+                    p + (rest.len() - r.len()) + r.find(')').map_or(0, |q| q + 1)
+                } else if let Some(r2) = r.strip_prefix('*') {
+                    p + (rest.len() - r.len()) + 1 + r2.len() - r2.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ').len()
+                } else {
+                    p
+                }
+            }
+        };
+        let b = code.as_bytes();
+        let mut i = from;
+        while i < b.len() {
+            if b[i].is_ascii_alphabetic() && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'%')) {
+                let s0 = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                let mut j = i;
+                while j < b.len() && b[j] == b' ' {
+                    j += 1;
+                }
+                if j < b.len() && b[j] == b'[' {
+                    out.push((start + s0, i - s0));
+                }
+                // skip a parenthesised or bracketed part
+                if j < b.len() && (b[j] == b'(' || b[j] == b'[') {
+                    let mut depth = 0;
+                    while j < b.len() {
+                        match b[j] {
+                            b'(' | b'[' => depth += 1,
+                            b')' | b']' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    i = j;
+                }
+            }
+            i += 1;
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -171,5 +259,14 @@ mod tests {
         assert!(!uses_coarrays("*     a(1)[2] = 0\n", true));
         // columns past 72 are a comment in fixed form
         assert!(!uses_coarrays("      x = 1                                                             a[1]\n", true));
+    }
+
+    #[test]
+    fn scalar_complex_coarrays_are_found() {
+        use super::scalar_complex_coarrays as f;
+        let src = "  complex(8) :: z[*], w(2)[*]\n  complex :: y [*]\n  real :: r[*]\n  double complex q[*]\n  complex*16 a(3)[*], b[2,*]\n";
+        let names: Vec<&str> = f(src, false).iter().map(|&(o, l)| &src[o..o + l]).collect();
+        assert_eq!(names, ["z", "y", "q", "b"]);
+        assert!(f("! complex :: z[*]\n  complex :: s\n", false).is_empty());
     }
 }
