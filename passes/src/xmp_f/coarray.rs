@@ -78,12 +78,24 @@ pub(crate) fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
     ];
     let is_word_start = |s: &str, k: usize| k == 0 || !s.as_bytes()[k - 1].is_ascii_alphanumeric() && s.as_bytes()[k - 1] != b'_';
     for w in CALLS {
-        let mut from = 0;
-        while let Some(k) = squeezed[from..].find(w) {
-            if fixed || is_word_start(&squeezed, from + k) {
+        if fixed {
+            // blanks are not significant: any occurrence
+            if squeezed.contains(w) {
                 return true;
             }
-            from += k + 1;
+            continue;
+        }
+        // free form: a whole name, then `(` after optional blanks
+        let name = w.trim_end_matches('(');
+        let mut from = 0;
+        while let Some(k) = code[from..].find(name) {
+            let at = from + k;
+            let after = code[at + name.len()..].trim_start();
+            let ends = !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            if is_word_start(code, at) && ends && (!w.ends_with('(') || after.starts_with('(')) {
+                return true;
+            }
+            from = at + 1;
         }
     }
     // image control statements; statements may be separated by `;` and labelled
@@ -93,6 +105,7 @@ pub(crate) fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
             Some(k) if !st[..k].contains(['(', '=', ',']) && !st[k..].starts_with("::") => &st[k + 1..],
             _ => st,
         };
+        let st = after_logical_if(st);
         if st == "syncall"
             || st.starts_with("syncall(")
             || st.starts_with("syncimages(")
@@ -111,6 +124,25 @@ pub(crate) fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
         }
     }
     false
+}
+
+/// The statement of a logical `if (cond) stmt` (blanks removed), else `st`.
+fn after_logical_if(st: &str) -> &str {
+    let Some(rest) = st.strip_prefix("if(") else { return st };
+    let mut depth = 1;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return after_logical_if(&rest[i + 1..]);
+                }
+            }
+            _ => {}
+        }
+    }
+    st
 }
 
 /// True when one statement's text (its own line(s), comments allowed) uses a coarray
