@@ -106,24 +106,35 @@ pub(crate) fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
             _ => st,
         };
         let st = after_logical_if(st);
-        if st == "syncall"
-            || st.starts_with("syncall(")
-            || st.starts_with("syncimages(")
-            || st == "syncmemory"
-            || st.starts_with("syncmemory(")
-            || st == "critical"
-            || st == "endcritical"
-            || st.starts_with("lock(")
-            || st.starts_with("unlock(")
-            || st.starts_with("eventpost(")
-            || st.starts_with("eventwait(")
-            || st.starts_with("formteam(")
-            || st.starts_with("changeteam(")
-        {
+        if st == "syncall" || st == "syncmemory" || st == "critical" || st == "endcritical" {
+            return true;
+        }
+        // `lock(l[1])`, not an assignment to an array element `lock(3) = 0`
+        const CONTROL: &[&str] = &["syncall(", "syncimages(", "syncmemory(", "lock(", "unlock(", "eventpost(", "eventwait(", "formteam(", "changeteam("];
+        if CONTROL.iter().any(|w| st.starts_with(w)) && !after_parens(st).starts_with(['=', '%', '(']) {
             return true;
         }
     }
     false
+}
+
+/// What follows the first parenthesised group of `st`.
+fn after_parens(st: &str) -> &str {
+    let Some(open) = st.find('(') else { return "" };
+    let mut depth = 0;
+    for (i, c) in st[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return &st[open + i + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
 }
 
 /// The statement of a logical `if (cond) stmt` (blanks removed), else `st`.
@@ -273,6 +284,9 @@ mod tests {
             "  ! sync all\n",
             "!$xmp task on p(1)\n",
             "  critical_value = 3\n",
+            "  lock(3) = 0\n",
+            "  unlock(i)%k = 1\n",
+            "  if (x > 0) lock(2) = 1\n",
             "  call my_co_sum(x)\n",
             "  s = 'a[1]'\n",
             "  t = \"he said \"\"a[1]\"\"\"\n",
