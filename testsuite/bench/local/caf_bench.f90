@@ -1,4 +1,4 @@
-! Coarray side of testsuite/bench/local/run.sh (2 images): coindexed put and get
+! Coarray side of testsuite/bench/local/fortran.sh (2 images): coindexed put and get
 ! of 8 B and 1 MiB from image 1 to image 2, co_sum of one double, and a 2-D halo
 ! exchange (two columns of a 1024 x 256 block per image, puts then sync all),
 ! and sync all alone.

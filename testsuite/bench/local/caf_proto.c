@@ -4,7 +4,7 @@
  * for caf_bench.f90 only: registration (one MPI_Win_create per coarray, locked
  * once for all targets), send/get of CONTIGUOUS data (MPI_Put/MPI_Get + flush),
  * sync all (flush + barrier + win_sync), co_sum of real(8)/integer(4). Anything
- * else aborts. It is a benchmark prototype, not a product: run.sh links
+ * else aborts. It is a benchmark prototype, not a product: fortran.sh links
  * caf_bench against it (XMPC_CAF_LIBS) beside OpenCoarrays to compare the two. */
 #include <mpi.h>
 #include <stdio.h>

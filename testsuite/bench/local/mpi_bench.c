@@ -1,4 +1,4 @@
-/* Hand-written MPI-3 one-sided side of testsuite/bench/local/run.sh (2 processes):
+/* Hand-written MPI-3 one-sided side of testsuite/bench/local/fortran.sh (2 processes):
  * the same transfers as caf_bench.f90, each a put or get completed by
  * MPI_Win_flush (what a coindexed statement must guarantee), MPI_Allreduce for
  * co_sum, sync all as MPI_Win_flush_all + MPI_Barrier + MPI_Win_sync, and the halo

@@ -9,7 +9,7 @@
 # operation and the ratios to the hand-written MPI. Prints the load average: timings on a shared
 # machine are noisy (docs/local-view.md has a table and its conditions).
 #
-#   testsuite/bench/local/run.sh [RUNS]      (needs xmpc built: cargo build -p xmpc -p xmpc-rt)
+#   testsuite/bench/local/fortran.sh [RUNS]      (needs xmpc built: cargo build -p xmpc -p xmpc-rt)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$here/../../.."
