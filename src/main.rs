@@ -493,6 +493,8 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
     })?;
 
     let mut files = SimpleFiles::new();
+    // XMP/C local view (coarrays, post/wait, lock): lowered to plain C first.
+    let (text, local_view) = lower_local_view(&name, text, lang, cli.color)?;
     let file = files.add(name.clone(), text.clone());
     // XMPC_TIMINGS=1 prints the time of each phase (stderr).
     let timings = std::env::var_os("XMPC_TIMINGS").is_some();
@@ -529,12 +531,42 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
             }
         },
     };
+    let out = match local_view {
+        Some(lv) if !matches!(mode, Mode::Xcodeml | Mode::Directives) => format!("{}{out}{}", lv.prelude, lv.trailer),
+        _ => out,
+    };
     if timings {
         let ms = |a: std::time::Instant, b: std::time::Instant| (b - a).as_secs_f64() * 1e3;
         let t3 = std::time::Instant::now();
         eprintln!("xmpc: {name}: parse {:.2} ms, check {:.2} ms, translate+emit {:.2} ms, total {:.2} ms", ms(t0, t1), ms(t1, t2), ms(t2, t3), ms(t0, t3));
     }
     Ok(out)
+}
+
+/// Lowers the XMP/C local view of a C file (`xmpc_passes::xmp_c::coarray`); its
+/// errors are reported against the original text.
+fn lower_local_view(
+    name: &str,
+    text: String,
+    lang: Lang,
+    colour: Colour,
+) -> Result<(String, Option<xmpc_passes::xmp_c::coarray::Lowered>), Failure> {
+    use xmpc_passes::xmp_c::coarray;
+    if lang != Lang::C || !coarray::uses_local_view(&text) {
+        return Ok((text, None));
+    }
+    let mut orig = SimpleFiles::new();
+    let id = orig.add(name.to_string(), text.clone());
+    match coarray::lower(&text, name, id) {
+        Ok(mut lv) => {
+            lv.prelude = format!("#include \"xmpc_rt.h\"\n{}", lv.prelude);
+            Ok((std::mem::take(&mut lv.text), Some(lv)))
+        }
+        Err(diags) => {
+            report(&orig, &diags, colour);
+            Err(Failure::Input)
+        }
+    }
 }
 
 fn directives_listing(name: &str, text: &str, unit: &xmpc_ir::FileUnit) -> String {

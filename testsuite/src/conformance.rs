@@ -49,6 +49,7 @@ pub struct Program {
 /// Family names, longest prefixes first (`loop_red` before `loop`, `tasks` before `task`).
 const FAMILIES: &[(&str, &str)] = &[
     ("loop_red_", "loop-reduction"),
+    ("local_", "local-view"),
     ("loop_", "loop"),
     ("nodes_", "nodes"),
     ("template_", "template"),

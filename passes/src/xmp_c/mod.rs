@@ -15,6 +15,7 @@
 //! - `main` becomes `xmpc_user_main`, called by a generated `main`.
 
 mod cexpr;
+pub mod coarray;
 
 pub use xmpc_ir::Edit;
 use crate::xmp_model::on_ref;

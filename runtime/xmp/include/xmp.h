@@ -6,6 +6,8 @@
 #ifndef XMP_H
 #define XMP_H
 #include <stddef.h>
+/* The local view (coarrays, sync_all, lock, post/wait, atomics). */
+#include "xmpc_coarray.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -241,6 +241,10 @@ void xmpc_array_free(const struct xmpc_loc *loc, xmpc_array *a);
 // 0 with `XMPC_FBS=0`).
 long xmpc_rt_fbs_points(void);
 
+// World rank of node `k` (0-based linear index, dim 0 fastest) of `n`; -1 when `k`
+// is out of range (the caller reports it).
+int xmpc_nodes_world_rank(const xmpc_nodes *n, int k);
+
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local
 // destination is written on every owner/node; a local source is read from each

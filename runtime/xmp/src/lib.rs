@@ -11,6 +11,7 @@
 
 mod array;
 mod barrier;
+mod coarray;
 mod dist;
 mod dmap;
 mod err;
