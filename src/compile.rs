@@ -297,6 +297,8 @@ fn run_with(tool: &str, args: &[String], hint: &str) -> Result<(), String> {
 pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &Path) -> Result<(), String> {
     for (f, obj, fixed) in srcs {
         let mut args = fortran_args(o, *fixed);
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        args.extend(crate::coarray::compile_flag(&o.extra, &text, *fixed).map(str::to_string));
         args.push(format!("-J{}", moddir.display()));
         args.push(format!("-I{}", moddir.display()));
         args.push("-c".into());
@@ -310,7 +312,14 @@ pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &P
 
 /// Links objects of a program with Fortran parts (with the Fortran compiler).
 pub fn link_fortran(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
-    run_with(&fc(), &link_args(objs, out, o)?, "set XMPC_FC to your MPI Fortran compiler")
+    let mut args = link_args(objs, out, o)?;
+    // coarrays: libcaf after the objects, before `-o out` (src/coarray.rs)
+    let caf = crate::coarray::link_libs(objs);
+    let coarrays = !caf.is_empty();
+    let at = args.len() - 2;
+    args.splice(at..at, caf);
+    run_with(&fc(), &args, "set XMPC_FC to your MPI Fortran compiler")
+        .map_err(|e| if coarrays { format!("{e}: {}", crate::coarray::LINK_HINT) } else { e })
 }
 
 /// True for an object or archive compiled from Fortran (it references the GNU Fortran

@@ -1,6 +1,7 @@
 //! `xmpc`: the XcalableMP compiler driver.
 
 mod acc;
+mod coarray;
 mod compile;
 mod device_build;
 mod model;

@@ -8,11 +8,12 @@
 fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.c");
     println!("cargo:rerun-if-changed=csrc/shim_f.c");
+    println!("cargo:rerun-if-changed=csrc/caf_f.c");
     println!("cargo:rerun-if-changed=csrc/coarray.c");
     println!("cargo:rerun-if-changed=include/xmpc_coarray.h");
     let mpi = xmpc_mpi_build::mpicc_flags("MPICC");
     let mut b = cc::Build::new();
-    b.file("csrc/shim.c").file("csrc/shim_f.c").file("csrc/coarray.c").opt_level(2).warnings(true);
+    b.file("csrc/shim.c").file("csrc/shim_f.c").file("csrc/coarray.c").file("csrc/caf_f.c").opt_level(2).warnings(true);
     for i in &mpi.includes {
         b.include(i);
     }

@@ -23,6 +23,7 @@
 //! Errors (XMP04xx) are located diagnostics; on error no edit is returned.
 
 mod array;
+pub mod coarray;
 mod implicit;
 mod lex;
 mod modinfo;
@@ -84,6 +85,16 @@ pub fn translate_with_modules(
         task_depth: 0,
         acc_inner: false,
     };
+    if coarray::uses_coarrays(src, t.fixed) {
+        for (at, len) in coarray::scalar_complex_coarrays(src, t.fixed) {
+            t.err(
+                "XMP0451",
+                Span::new(at, at + len),
+                "scalar complex coarray: a coindexed access to it crashes the coarray library (OpenCoarrays 2.10.1)",
+                "declare it as an array of one element, z(1)[*], or keep the real and imaginary parts in a real coarray",
+            );
+        }
+    }
     for it in &unit.items {
         match it {
             Item::Function(f) => t.func(f),
@@ -244,6 +255,29 @@ impl<'a> Tr<'a> {
     }
     fn text(&self, s: Span) -> &'a str {
         &self.src[s.start..s.end]
+    }
+    /// Coarray features in a `task` body: images are those of the whole program
+    /// (OpenCoarrays' MPI_COMM_WORLD), not the task's nodes as in Omni, and an image
+    /// control statement there would wait for images outside the task.
+    fn no_coarrays_in_task(&mut self, s: &Stmt) {
+        let own = match &s.kind {
+            StmtKind::Compound(_) => return,
+            StmtKind::If { then, .. } => Span::new(s.span.start, then.span.start.max(s.span.start)),
+            StmtKind::Do { body, .. } | StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::Switch { body, .. } => {
+                Span::new(s.span.start, body.span.start.max(s.span.start))
+            }
+            _ => s.span,
+        };
+        // fixed form: the check reads columns 7-72 of whole lines
+        let from = if self.fixed { self.line_start(own.start) } else { own.start };
+        if coarray::statement_text_uses_coarrays(&self.src[from..own.end], self.fixed) {
+            self.err(
+                "XMP0450",
+                own,
+                "coarray feature inside a `task` body is not supported",
+                "images are the whole program's, not the task's nodes (docs/local-view.md); move it out of the task",
+            );
+        }
     }
     fn ex(&self, e: &Expr) -> String {
         match &e.kind {
@@ -431,6 +465,10 @@ impl<'a> Tr<'a> {
                 }
             }
         }
+        // a pure or elemental procedure may not call the (impure) module init; it can
+        // hold no XMP directive either
+        let head = lc(&self.src[self.line_start(f.name_span.start)..f.name_span.start]);
+        let pure = head.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "pure" || w == "elemental");
         for h in inherited {
             u.nodes.extend(h.nodes);
             u.templs.extend(h.templs);
@@ -438,7 +476,7 @@ impl<'a> Tr<'a> {
             u.onto.extend(h.onto);
             u.pending.extend(h.pending);
             for l in h.setup {
-                if l.starts_with("call xmpf_modinit_") && !u.setup.contains(&l) {
+                if l.starts_with("call xmpf_modinit_") && !pure && !u.setup.contains(&l) {
                     u.setup.push(l);
                 }
             }
@@ -651,6 +689,10 @@ impl<'a> Tr<'a> {
         if is_main || f.module.is_some() {
             // main program and module arrays live for the whole run
             u.frees.clear();
+        }
+        if is_main && coarray::uses_coarrays(self.src, self.fixed) {
+            // the main program's variables are SAVE (coarrays need it) in xmpf_main too
+            u.decls.insert("save".into());
         }
         let rd = std::mem::take(&mut u.redecl);
         if !rd.is_empty() {
@@ -1293,6 +1335,9 @@ impl<'a> Tr<'a> {
     }
 
     fn stmt(&mut self, s: &Stmt, u: &mut Unit) {
+        if self.task_depth > 0 {
+            self.no_coarrays_in_task(s);
+        }
         if matches!(s.kind, StmtKind::Verbatim) {
             // constructs the IR keeps as text (select case, block, associate, where...):
             // a directive inside would be silently dropped

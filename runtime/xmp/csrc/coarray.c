@@ -169,7 +169,11 @@ void *xmpc_co_alloc(size_t bytes) {
   }
   co_t *c = &cos[nco++];
   void *base = NULL;
-  MPI_Win_allocate((MPI_Aint)(bytes ? bytes : 1), 1, MPI_INFO_NULL, world, &base, &c->win);
+  /* MPICH 4.0.2 (Debian 12) gives wrong remote memory through MPI_Win_allocate when a
+   * process's size is not a multiple of 16 bytes (docs/local-view.md, Fortran
+   * defects): rounded up to a multiple of 64. */
+  size_t padded = bytes ? (bytes + 63) & ~(size_t)63 : 64;
+  MPI_Win_allocate((MPI_Aint)padded, 1, MPI_INFO_NULL, world, &base, &c->win);
   c->base = base;
   c->size = bytes;
   memset(base, 0, bytes);

@@ -77,13 +77,21 @@ static const void *H(const i8 *h) { return (const void *)(intptr_t)*h; }
 
 /* ---------------------------------------------------------------- program */
 
-void xmpf_init_(void) { xmpc_init(NULL, NULL); }
+void xmpf_caf_init(void);
+int xmpf_caf_finalize(void);
+void xmp_finalize(void);
+void xmpf_init_(void) {
+  xmpf_caf_init(); /* coarrays (caf_f.c): nothing without libcaf */
+  xmpc_init(NULL, NULL);
+}
 
 /* End of the main program (status 0) or `stop n` anywhere: status 0 finalizes and
  * exits 0; another status aborts the job with it (a `stop 1` on one node must not
  * wait in MPI_Finalize for the others, and mpiexec must see the status). */
 void xmpf_stop_(const int *status) {
   if (*status == 0) {
+    xmp_finalize();      /* the runtime's MPI objects, before libcaf finalizes MPI */
+    xmpf_caf_finalize(); /* caf_f.c */
     xmpc_finalize(0);
     exit(0);
   }

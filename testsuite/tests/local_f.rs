@@ -1,0 +1,260 @@
+//! XMP local view in Fortran (coarrays, docs/local-view.md): every program of
+//! `testsuite/xmp/Flocal/` is compiled with the `xmpc` driver and run with
+//! `mpiexec -n N` for each `N` of its header (`! xmpc-test: np=1,2,4`). A run passes
+//! when the exit status is 0, exactly one line is `PASS` and no line starts with
+//! `ERROR`. Also: separate compilation (the main program's file has no coarray), a
+//! program without coarrays links no coarray library, and the refusals are located.
+//!
+//! Needs the driver (`cargo build -p xmpc -p xmpc-rt`), `mpiexec`, `mpif90` and
+//! OpenCoarrays for MPICH (`libcoarrays-mpich-dev`: `pkg-config caf-mpich`, or
+//! `XMPC_CAF_LIBS`); without them the tests are skipped with a notice unless
+//! `XMPC_CONFORMANCE_REQUIRE=1`. `XMPC_F_ONLY=name` runs one program.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn xmpc() -> PathBuf {
+    if let Some(p) = std::env::var_os("XMPC").filter(|p| !p.is_empty()) {
+        return PathBuf::from(p);
+    }
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().and_then(Path::parent).unwrap().join("xmpc")
+}
+
+fn mpiexec() -> String {
+    std::env::var("MPIEXEC").unwrap_or_else(|_| "mpiexec".into())
+}
+
+fn have_libcaf() -> bool {
+    std::env::var("XMPC_CAF_LIBS").is_ok_and(|v| !v.trim().is_empty())
+        || Command::new("pkg-config").args(["--exists", "caf-mpich"]).status().is_ok_and(|s| s.success())
+}
+
+fn tools_ready(what: &str) -> bool {
+    if std::env::var("XMPC_CONFORMANCE").as_deref() == Ok("0") {
+        eprintln!("{what}: skipped (XMPC_CONFORMANCE=0)");
+        return false;
+    }
+    let mut missing = vec![];
+    if !xmpc().is_file() {
+        missing.push(format!("no xmpc driver at {} (cargo build -p xmpc -p xmpc-rt)", xmpc().display()));
+    }
+    for tool in [mpiexec(), std::env::var("XMPC_FC").unwrap_or_else(|_| "mpif90".into())] {
+        if Command::new(&tool).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
+            missing.push(format!("`{tool}` not found"));
+        }
+    }
+    if !have_libcaf() {
+        missing.push("OpenCoarrays not found (apt-get install libcoarrays-mpich-dev, or set XMPC_CAF_LIBS)".into());
+    }
+    if missing.is_empty() {
+        return true;
+    }
+    if std::env::var("XMPC_CONFORMANCE_REQUIRE").as_deref() == Ok("1") {
+        panic!("{what}: {}", missing.join("; "));
+    }
+    eprintln!("{what}: skipped: {}", missing.join("; "));
+    false
+}
+
+fn header_nps(text: &str) -> Vec<u32> {
+    for line in text.lines().take(5) {
+        if let Some(rest) = line.split("xmpc-test:").nth(1) {
+            if let Some(v) = rest.trim().strip_prefix("np=") {
+                return v.split_whitespace().next().unwrap_or("").split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            }
+        }
+    }
+    vec![]
+}
+
+/// (status, stdout, stderr, timed out)
+fn run_limited(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String, bool) {
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
+    let mut so = child.stdout.take().unwrap();
+    let mut se = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = so.read_to_string(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = se.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(st) = child.try_wait().unwrap() {
+            break st.code();
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            timed_out = true;
+            break child.wait().ok().and_then(|s| s.code());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status, t_out.join().unwrap_or_default(), t_err.join().unwrap_or_default(), timed_out)
+}
+
+fn mpirun(exe: &Path, np: u32) -> (Option<i32>, String, String, bool) {
+    let mut cmd = Command::new(mpiexec());
+    cmd.arg("-n").arg(np.to_string()).arg(exe);
+    run_limited(cmd, Duration::from_secs(120))
+}
+
+fn xmpc_in(args: &[&str], dir: &Path) -> std::process::Output {
+    Command::new(xmpc()).args(args).current_dir(dir).output().expect("run xmpc")
+}
+
+fn compile(args: &[&str], dir: &Path) -> Result<(), String> {
+    let out = xmpc_in(args, dir);
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("xmpc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+fn passed(code: Option<i32>, so: &str, to: bool) -> bool {
+    !to && code == Some(0) && so.lines().filter(|l| l.trim() == "PASS").count() == 1 && !so.lines().any(|l| l.trim_start().starts_with("ERROR"))
+}
+
+fn tmpdir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xmpc-local-f-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn local_view_programs_pass() {
+    if !tools_ready("local_f") {
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("xmp/Flocal");
+    let only = std::env::var("XMPC_F_ONLY").ok();
+    let mut progs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("f90" | "f")))
+        .filter(|p| only.as_deref().is_none_or(|o| p.file_stem().is_some_and(|s| s == o)))
+        .collect();
+    progs.sort();
+    assert!(only.is_some() || progs.len() >= 25, "expected at least 25 local-view programs, found {}", progs.len());
+    let fixed = progs.iter().filter(|p| p.extension().is_some_and(|e| e == "f")).count();
+    assert!(only.is_some() || fixed >= 3, "fixed-form programs: {fixed}");
+    let tmp = tmpdir("progs");
+    let mut failures = vec![];
+    let mut runs = 0;
+    for p in &progs {
+        let name = p.file_stem().unwrap().to_string_lossy().to_string();
+        let nps = header_nps(&std::fs::read_to_string(p).unwrap());
+        if nps.is_empty() {
+            failures.push(format!("{name}: no `xmpc-test: np=...` header"));
+            continue;
+        }
+        let exe = tmp.join(&name);
+        if let Err(e) = compile(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp) {
+            failures.push(format!("{name}: {e}"));
+            continue;
+        }
+        for np in nps {
+            runs += 1;
+            let (code, so, se, to) = mpirun(&exe, np);
+            if !passed(code, &so, to) {
+                failures.push(format!("{name} np={np}: status {code:?}, timed out {to}\nstdout:\n{so}\nstderr:\n{se}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    eprintln!("local_f: {} programs, {runs} runs, {} failures", progs.len(), failures.len());
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n---\n"));
+}
+
+/// The main program's file has no coarray (compiled without -fcoarray=lib, so its
+/// main does not start libcaf): xmpf_init starts it. Built from one command line and
+/// with `-c`.
+#[test]
+fn coarrays_in_another_file_than_the_main_program() {
+    if !tools_ready("local_f") {
+        return;
+    }
+    let tmp = tmpdir("sep");
+    std::fs::write(
+        tmp.join("halo.f90"),
+        "module halo\n  implicit none\n  integer, allocatable :: v(:)[:]\ncontains\n  subroutine setup(n)\n    integer, intent(in) :: n\n    allocate(v(n)[*])\n    v = this_image()\n    sync all\n  end subroutine setup\n  integer function left_sum()\n    integer :: l\n    l = merge(num_images(), this_image() - 1, this_image() == 1)\n    left_sum = sum(v(:)[l])\n  end function left_sum\nend module halo\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("main.f90"),
+        "program main\n  use halo\n  implicit none\n  include 'xmp_lib.h'\n  integer :: me, np, l\n  call setup(5)\n  me = xmp_node_num()\n  np = xmp_num_nodes()\n  l = merge(np, me - 1, me == 1)\n  if (left_sum() /= 5 * l) then\n    print *, 'ERROR', me, left_sum()\n    stop 1\n  end if\n  if (me == 1) print *, 'PASS'\nend program main\n",
+    )
+    .unwrap();
+    compile(&["halo.f90", "main.f90", "-o", "prog1"], &tmp).unwrap();
+    compile(&["-c", "halo.f90"], &tmp).unwrap();
+    compile(&["-c", "main.f90"], &tmp).unwrap();
+    compile(&["halo.o", "main.o", "-o", "prog2"], &tmp).unwrap();
+    for exe in ["prog1", "prog2"] {
+        for np in [1, 3] {
+            let (code, so, se, to) = mpirun(&tmp.join(exe), np);
+            assert!(passed(code, &so, to), "{exe} np={np}: {code:?}\n{so}{se}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// A Fortran program without coarrays is compiled and linked as before: no
+/// -fcoarray=lib, no libcaf (its binary names no libcaf shared library).
+#[test]
+fn programs_without_coarrays_link_no_coarray_library() {
+    if !tools_ready("local_f") {
+        return;
+    }
+    let tmp = tmpdir("plain");
+    std::fs::write(tmp.join("plain.f90"), "program plain\n  integer :: x(3)\n!$xmp nodes p(*)\n  x = [1, 2, 3]\n  if (sum(x) == 6) print *, 'PASS'\nend program plain\n").unwrap();
+    compile(&["plain.f90", "-o", "plain"], &tmp).unwrap();
+    let bin = std::fs::read(tmp.join("plain")).unwrap();
+    assert!(!bin.windows(6).any(|w| w == b"libcaf"), "a program without coarrays needs libcaf");
+    let (code, so, _, to) = mpirun(&tmp.join("plain"), 1);
+    assert!(passed(code, &so, to), "{so}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Coarray features inside an XMP `task` body and scalar complex coarrays are
+/// refused at translation with located diagnostics; nothing is built.
+#[test]
+fn unsupported_coarray_uses_are_refused_with_located_diagnostics() {
+    if !xmpc().is_file() {
+        if std::env::var("XMPC_CONFORMANCE_REQUIRE").as_deref() == Ok("1") {
+            panic!("no xmpc driver at {}", xmpc().display());
+        }
+        eprintln!("skipped: no xmpc driver at {}", xmpc().display());
+        return;
+    }
+    let tmp = tmpdir("neg");
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "task.f90",
+            "program tk\n  integer :: a[*]\n!$xmp nodes p(*)\n!$xmp task on p(1)\n  if (this_image() == 1) a = 1\n  sync all\n!$xmp end task\nend program tk\n",
+            &["XMP0450", "task.f90:5:3", "task.f90:6:3"],
+        ),
+        ("taskf.f", "      program tf\n      integer a[*]\nc$xmp nodes p(*)\nc$xmp task on p(1)\n      call co_sum(a)\nc$xmp end task\n      end\n", &["XMP0450", "taskf.f:5:7"]),
+        ("cplx.f90", "program cx\n  complex(8) :: w(2)[*], z[*]\n  z = w(1)\nend program cx\n", &["XMP0451", "cplx.f90:2:26"]),
+    ];
+    for (name, src, want) in cases {
+        std::fs::write(tmp.join(name), src).unwrap();
+        let out = xmpc_in(&[name, "-o", "bad"], &tmp);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: must fail\n{err}");
+        for w in *want {
+            assert!(err.contains(w), "{name}: no `{w}` in\n{err}");
+        }
+        assert!(!tmp.join("bad").exists(), "{name}: no executable on error");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -1,0 +1,28 @@
+! xmpc-test: np=1,2
+! Omni's include 'xmp_coarray.h': the allocated-bytes counter follows allocate and
+! deallocate, garbage is 0, the trace switch is accepted
+program caf_coarray_h
+  include 'xmp_coarray.h'
+  real(8), allocatable :: a(:)[:]
+  integer, allocatable :: b(:,:)[:]
+  integer :: n0, n1, n2, n3
+  call xmpf_coarray_msg(1)
+  n0 = xmpf_coarray_allocated_bytes()
+  allocate(a(100)[*])
+  n1 = xmpf_coarray_allocated_bytes()
+  allocate(b(3, 5)[*])
+  n2 = xmpf_coarray_allocated_bytes()
+  deallocate(a)
+  n3 = xmpf_coarray_allocated_bytes()
+  if (n1 - n0 /= 800 .or. n2 - n1 /= 60 .or. n3 - n0 /= 60) then
+    print *, 'ERROR line 18: bytes', n0, n1, n2, n3
+    error stop 1
+  end if
+  deallocate(b)
+  if (xmpf_coarray_allocated_bytes() /= n0 .or. xmpf_coarray_garbage_bytes() /= 0) then
+    print *, 'ERROR line 23: after', xmpf_coarray_allocated_bytes()
+    error stop 1
+  end if
+  sync all
+  if (this_image() == 1) print *, 'PASS'
+end program caf_coarray_h
