@@ -13,9 +13,10 @@ const HUGE: usize = 2 << 20;
 /// Blocks of at least this many bytes get a cache colour (see [`colour`]).
 const COLOURED: usize = 16 << 10;
 
-/// Cache colour of the next large block: an offset of 0..63 cache lines, advancing by
-/// 5 lines (coprime with 64) per block, so the first 64 blocks start on 64 different
-/// L1 sets, 320 bytes or more apart within a 4 KiB page.
+/// Cache colour of the next large block: an offset of 0..63 cache lines. Blocks
+/// n = 0..15 start 4 lines (256 bytes) apart within a 4 KiB page, the next 16 one
+/// line further, and so on: any 14 consecutive blocks are 256 bytes or more apart
+/// (modulo 4 KiB), all 64 colours are used before one repeats.
 ///
 /// Why: large blocks are 2 MiB-aligned (huge pages) and the system allocator puts the
 /// others on page boundaries too, so without an offset element [i][j][k] of every
@@ -29,7 +30,8 @@ const COLOURED: usize = 16 << 10;
 fn colour() -> usize {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);
-    (NEXT.fetch_add(1, Ordering::Relaxed) * 5 % 64) * 64
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    ((n % 16) * 4 + (n / 16) % 4) * 64
 }
 
 /// Local layout of one array dimension (`xmpc_dim` in C; see the header).

@@ -157,6 +157,12 @@ fn reflect_shm_and_mpi_paths_agree() {
     }
 }
 
+/// Large array blocks start on different cache colours (issue 22).
+#[test]
+fn array_blocks_get_distinct_cache_colours() {
+    run_pass("colour", &[1, 2]);
+}
+
 /// The barrier's policy counts the CPUs of the whole team: with each of 2
 /// processes bound to its own core (one CPU in each own mask), the team has 2
 /// (on a machine with 2 or more CPUs; MPICH binds ranks to distinct cores).
