@@ -86,9 +86,15 @@ impl Default for Policy {
 impl Policy {
     /// The default, unless `n` participants outnumber the CPUs this process
     /// may use: then some peer is always waiting for a core, and spinning
-    /// only delays it, so waiters yield almost at once.
+    /// only delays it, so waiters yield almost at once. For threads of one
+    /// process; processes ask [`Policy::for_cpus`] with the CPUs of the whole
+    /// team (a process bound to one core sees one CPU, though each peer has its own).
     pub fn for_participants(n: usize) -> Policy {
-        let cpus = std::thread::available_parallelism().map_or(1, |c| c.get());
+        Policy::for_cpus(n, std::thread::available_parallelism().map_or(1, |c| c.get()))
+    }
+
+    /// The default, unless `n` participants outnumber the `cpus` they may run on together.
+    pub fn for_cpus(n: usize, cpus: usize) -> Policy {
         if n > cpus {
             // a peer of this team is waiting for this core: yield to it
             Policy { spins: 16, yields: 64 }

@@ -1,7 +1,11 @@
 /* The only file that includes mpi.h. MPI handles cross into Rust as MPI_Fint
  * (MPI_*_c2f / MPI_*_f2c), so the Rust side is the same for MPICH (int handles)
  * and Open MPI (pointer handles). Also holds xmp_malloc, which is variadic. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+#endif
 #include <mpi.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,6 +270,19 @@ F xs_comm_split_shared(F c) {
   MPI_Comm n;
   MPI_Comm_split_type(C(c), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &n);
   return MPI_Comm_c2f(n);
+}
+/* Collective over `c` (the processes of one node): how many CPUs the processes
+ * may run on together (the union of their affinity masks). Under `mpiexec
+ * -bind-to core` each process's own mask holds one CPU, yet the team has one
+ * core per process. 0 when the masks cannot be read. */
+int xs_team_cpus(F c) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int ok = sched_getaffinity(0, sizeof set, &set) == 0, all_ok;
+  unsigned char *b = (unsigned char *)&set;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, C(c));
+  MPI_Allreduce(MPI_IN_PLACE, b, (int)sizeof set, MPI_UNSIGNED_CHAR, MPI_BOR, C(c));
+  return all_ok ? CPU_COUNT(&set) : 0;
 }
 /* out[i] = rank in `to` of rank ranks[i] of `from`, -1 if not there. */
 void xs_translate_ranks(F from, int n, const int *ranks, F to, int *out) {

@@ -132,10 +132,17 @@ fn setup(comm: Fint) -> Node {
         ffi::xs_win_sync(win);
         ffi::xs_barrier(comm);
         ffi::xs_win_sync(win);
+        // Oversubscribed or not is a property of the team: under `mpiexec -bind-to
+        // core` each process may use one CPU (available_parallelism() = 1), yet
+        // every peer has a core of its own. Judged per process, 2 bound processes
+        // took the oversubscribed policy (16 spins, yields, then the futex) and a
+        // barrier exit cost a yield + MPI progress call or a futex wake-up, which
+        // the isolated reflect after it measured (issue 22: 9.3 us bound, 2.8 unbound).
+        let cpus = ffi::xs_team_cpus(shm);
+        let mut policy = if cpus > 0 { Policy::for_cpus(n, cpus as usize) } else { Policy::for_participants(n) };
         // processes spin longer than threads before yielding (~100 µs, as
         // MPI's own barrier spins without end): a yield or sleep costs an MPI
         // progress call and, on a busy machine, the core
-        let mut policy = Policy::for_participants(n);
         if policy == Policy::default() {
             policy.spins = 4096;
         }

@@ -157,6 +157,34 @@ fn reflect_shm_and_mpi_paths_agree() {
     }
 }
 
+/// Large array blocks start on different cache colours (issue 22).
+#[test]
+fn array_blocks_get_distinct_cache_colours() {
+    run_pass("colour", &[1, 2]);
+}
+
+/// The barrier's policy counts the CPUs of the whole team: with each of 2
+/// processes bound to its own core (one CPU in each own mask), the team has 2
+/// (on a machine with 2 or more CPUs; MPICH binds ranks to distinct cores).
+#[test]
+fn team_cpus_counts_the_union_of_bound_masks() {
+    let exe = build("team_cpus");
+    let online = std::thread::available_parallelism().map_or(1, |c| c.get());
+    for bind in ["core", "none"] {
+        let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+        let out = Command::new("mpiexec").args(["-bind-to", bind, "-n", "2"]).arg(&exe).output().expect("mpiexec");
+        let so = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && so.contains("PASS"), "team_cpus -bind-to {bind}: {so}\n{}", String::from_utf8_lossy(&out.stderr));
+        let line = so.lines().find(|l| l.starts_with("own ")).expect("no own/team line");
+        let v: Vec<usize> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+        if bind == "core" && online >= 2 {
+            assert_eq!((v[0], v[1]), (1, 2), "-bind-to core: {line}");
+        } else if bind == "none" {
+            assert_eq!(v[0], v[1], "unbound, every mask is the team's: {line}");
+        }
+    }
+}
+
 /// xmp barrier through FBS flags (one node; and XMPC_SHM_GROUP=2: pairs of
 /// processes pretend to be nodes, so node leaders meet in MPI_Barrier) and
 /// with XMPC_FBS=0 (MPI_Barrier only): per-point counters in a shared window
