@@ -947,7 +947,6 @@ void xmp_sort_down_(xmp_desc_f *a, xmp_desc_f *b) { xmp_sort_down(DF(a), DF(b));
 void xmpf_reflect_init_(const i8 *h, LOCARGS, const int *ndims, const int *has_width, const i8 *wlo, const i8 *whi, const int *periodic,
                         LOCLENS) {
   const xmpc_loc *loc = LOC;
-  check_not_full(loc, H(h));
   int n = *ndims, p[MAXD];
   long l[MAXD], u[MAXD];
   for (int d = 0; d < n; d++) {
@@ -961,6 +960,5 @@ void xmpf_reflect_init_(const i8 *h, LOCARGS, const int *ndims, const int *has_w
 /* `reflect_do (a) [async(id)] [acc]` */
 void xmpf_reflect_do_(const i8 *h, LOCARGS, const int *async_id, LOCLENS) {
   const xmpc_loc *loc = LOC;
-  check_not_full(loc, H(h));
   xmpc_reflect_do(loc, (xmpc_array *)H(h), *async_id);
 }
