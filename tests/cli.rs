@@ -182,6 +182,12 @@ mod malformed {
             if *name == "bad_sentinel" {
                 continue;
             }
+            // The directive parser alone refuses `#pragma xmp coarray` (its golden case), but
+            // the driver lowers the local view first (passes/src/xmp_c/coarray.rs), so the
+            // file is a valid program there (tests/local_view_cli.rs covers its refusals).
+            if *name == "unsupported_coarray" {
+                continue;
+            }
             let ext = if *lang == C { "c" } else if name.contains("fixed") { "f" } else { "f90" };
             let file = format!("{name}.{ext}");
             let path = super::write(d.path(), &file, src.as_bytes());

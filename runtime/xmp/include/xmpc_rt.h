@@ -184,7 +184,7 @@ void xmpc_array_set_type(xmpc_array *a, int ty);
 // `xmpc_array_set_type`) and returns `a` as an `xmp_desc_t`.
 void *xmpc_array_typed(xmpc_array *a, int ty);
 
-// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Shadows on cyclic dims are an error.
+// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Width shadows on cyclic dims are an error; a full one stores the whole dimension (global indices).
 void xmpc_array_shadow(const struct xmpc_loc *loc,
                        xmpc_array *a,
                        const long *lo,
