@@ -16,7 +16,8 @@ pub fn uses_acc(text: &str) -> bool {
             return r.strip_prefix("pragma").is_some_and(|x| x.starts_with([' ', '\t']) && x.trim_start().starts_with("acc") && x.trim_start()[3..].starts_with([' ', '\t']));
         }
         let low = t.get(..5).map(|s| s.to_ascii_lowercase());
-        matches!(low.as_deref(), Some("!$acc")) || (l.len() >= 5 && matches!(l[..5].to_ascii_lowercase().as_str(), "c$acc" | "*$acc"))
+        let fixed = l.get(..5).map(|s| s.to_ascii_lowercase());
+        matches!(low.as_deref(), Some("!$acc")) || matches!(fixed.as_deref(), Some("c$acc" | "*$acc"))
     })
 }
 
@@ -43,6 +44,9 @@ mod tests {
     fn detects_openacc_directives() {
         assert!(uses_acc("int a;\n#pragma acc data copy(a)\n"));
         assert!(uses_acc("  #  pragma   acc parallel loop\n"));
+        // multi-byte text in the first columns (a Japanese comment) must not be sliced
+        assert!(!uses_acc("! 1次元ラプラス方程式\nx = 1\n"));
+        assert!(!uses_acc("次元次元\n"));
         assert!(uses_acc("  !$ACC parallel loop\n"));
         assert!(uses_acc("c$acc kernels\n"));
         assert!(!uses_acc("#pragma xmp reflect (a) acc\n"));
