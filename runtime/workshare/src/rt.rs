@@ -428,13 +428,16 @@ impl Runtime {
         st.w = next;
         if self.log {
             let dev = self.dev.label();
-            eprintln!(
-                "xmpc-dev: loop {} step {step}: device {dev}: w={w:.4} cpu {n_cpu} it {t_cpu:.6} s, gpu {n_gpu} it {t_gpu:.6} s{}, imbalance {:.3}, next w={next:.4}{note}, re-split cost {:.3e} s",
+            // One write per line (eprintln! writes the pieces separately: lines of
+            // processes sharing mpiexec's stderr would interleave).
+            let line = format!(
+                "xmpc-dev: loop {} step {step}: device {dev}: w={w:.4} cpu {n_cpu} it {t_cpu:.6} s, gpu {n_gpu} it {t_gpu:.6} s{}, imbalance {:.3}, next w={next:.4}{note}, re-split cost {:.3e} s\n",
                 r.name,
                 if matches!(self.dev, Dev::Emu(_)) { " (emulated GPU, modelled)" } else { "" },
                 imbalance(t_cpu, t_gpu),
                 self.resplit_last,
             );
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
         }
         Ok(times)
     }
