@@ -352,8 +352,19 @@ fn replay_and_mutate() {
     };
     let mut fortran = read("f90", &[0]);
     fortran.extend(read("f", &[1]));
+    // open findings (testsuite/fuzz/findings): still internal errors, but located
+    let findings = root.with_file_name("findings");
+    let open = |ext: &str, prefix: &[u8]| -> Vec<Vec<u8>> {
+        let mut v: Vec<_> = std::fs::read_dir(&findings).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == ext)).collect();
+        v.sort();
+        v.iter().map(|p| [prefix, &std::fs::read(p).unwrap()].concat()).collect()
+    };
+    fortran.extend(open("f90", &[0]));
+    fortran.extend(open("f", &[1]));
+    let mut c = read("c", &[]);
+    c.extend(open("c", &[]));
     let targets: [(&str, fn(&[u8]), Vec<Vec<u8>>); 4] = [
-        ("c_front", f::c_front, read("c", &[])),
+        ("c_front", f::c_front, c),
         ("fortran_front", f::fortran_front, fortran),
         ("directive", f::directive, read("directive", &[])),
         ("readers", f::readers, read("readers", &[])),

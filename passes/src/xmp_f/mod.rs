@@ -285,16 +285,21 @@ impl<'a> Tr<'a> {
             _ => self.text(e.span).trim().to_string(),
         }
     }
+    // Byte-wise: `off` may fall inside a multi-byte character (an escaped non-UTF-8
+    // byte is three bytes long), which a `str` slice would panic on.
     fn line_of(&self, off: usize) -> usize {
-        self.src[..off].bytes().filter(|&b| b == b'\n').count() + 1
+        self.src.as_bytes()[..off.min(self.src.len())].iter().filter(|&&b| b == b'\n').count() + 1
     }
     fn line_start(&self, off: usize) -> usize {
-        self.src[..off].rfind('\n').map_or(0, |p| p + 1)
+        self.src.as_bytes()[..off.min(self.src.len())].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)
     }
     /// End of the statement starting at `off` (before its newline), continuation lines
     /// included.
     fn stmt_end(&self, off: usize) -> usize {
-        let mut pos = off;
+        let mut pos = off.min(self.src.len());
+        while !self.src.is_char_boundary(pos) {
+            pos += 1;
+        }
         loop {
             let e = self.src[pos..]
                 .find('\n')

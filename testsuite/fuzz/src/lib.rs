@@ -149,8 +149,10 @@ pub fn compile(bytes: &[u8], lang: Lang) {
     let opts = xmpc_passes::skel::Options::default();
     match xmpc_passes::skel::skeletonize(&parsed.unit, &text, &opts) {
         Ok(s) => {
+            // as for the translation: an internal error (XMP0900) is reported located,
+            // as the driver does; its inputs are kept in findings/ for the skeletonizer
             if let Err(err) = xmpc_backends::emit(&parsed.unit, &text, &s.edits) {
-                panic!("skeleton emit: {err}");
+                assert_located(&[err.to_diag(0)], text.len(), "skeleton emit");
             }
         }
         Err(d) => assert_located(&d, text.len(), "skeletonize"),
