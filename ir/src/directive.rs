@@ -314,6 +314,26 @@ pub enum DirectiveKind {
     Acc { construct: String, text: String },
 }
 
+impl DirectiveKind {
+    /// The trailing clauses (`async`, `acc`, ...) of a directive that can carry them.
+    pub fn trailers(&self) -> Option<&Trailers> {
+        match self {
+            DirectiveKind::Loop(l) => Some(&l.trailers),
+            DirectiveKind::Reflect { trailers, .. }
+            | DirectiveKind::ReflectInit { trailers, .. }
+            | DirectiveKind::ReflectDo { trailers, .. }
+            | DirectiveKind::ReduceShadow { trailers, .. }
+            | DirectiveKind::Reduction { trailers, .. }
+            | DirectiveKind::Bcast { trailers, .. }
+            | DirectiveKind::Barrier { trailers, .. }
+            | DirectiveKind::Task { trailers, .. }
+            | DirectiveKind::Gmove { trailers, .. }
+            | DirectiveKind::Array { trailers, .. } => Some(trailers),
+            _ => None,
+        }
+    }
+}
+
 /// How an OpenACC construct relates to the code after it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum AccShape {

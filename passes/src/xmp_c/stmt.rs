@@ -381,7 +381,7 @@ impl<'a> Tr<'a> {
     pub(super) fn pragma(&mut self, p: &'a Pragma) {
         let comment = self.dir_comment(p);
         let ind = self.indent_at(p.dir.span.start);
-        if let Some(acc) = p.dir.kind_trailers().and_then(|t| t.acc).filter(|_| !self.acc_inner) {
+        if let Some(acc) = p.dir.kind.trailers().and_then(|t| t.acc).filter(|_| !self.acc_inner) {
             self.acc_comm(p, acc); // XcalableACC (xacc.rs)
             return;
         }
@@ -1835,24 +1835,3 @@ impl StartSpan for Span {
     }
 }
 
-trait KindTrailers {
-    fn kind_trailers(&self) -> Option<&xmpc_ir::directive::Trailers>;
-}
-impl KindTrailers for xmpc_ir::Directive {
-    fn kind_trailers(&self) -> Option<&xmpc_ir::directive::Trailers> {
-        match &self.kind {
-            DirectiveKind::Loop(l) => Some(&l.trailers),
-            DirectiveKind::Reflect { trailers, .. }
-            | DirectiveKind::ReflectInit { trailers, .. }
-            | DirectiveKind::ReflectDo { trailers, .. }
-            | DirectiveKind::ReduceShadow { trailers, .. }
-            | DirectiveKind::Reduction { trailers, .. }
-            | DirectiveKind::Bcast { trailers, .. }
-            | DirectiveKind::Barrier { trailers, .. }
-            | DirectiveKind::Task { trailers, .. }
-            | DirectiveKind::Gmove { trailers, .. }
-            | DirectiveKind::Array { trailers, .. } => Some(trailers),
-            _ => None,
-        }
-    }
-}

@@ -1691,7 +1691,7 @@ impl<'a> Tr<'a> {
 
     fn pragma(&mut self, p: &Pragma, u: &mut Unit) {
         let d = &p.dir;
-        if let Some(acc) = xacc::acc_trailer(&d.kind).filter(|_| !self.acc_inner) {
+        if let Some(acc) = d.kind.trailers().and_then(|t| t.acc).filter(|_| !self.acc_inner) {
             self.acc_comm(p, u, acc); // XcalableACC (xacc.rs)
             return;
         }

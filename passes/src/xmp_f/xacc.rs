@@ -11,24 +11,6 @@
 
 use super::*;
 
-/// The `acc` clause of an XMP directive that can carry it.
-pub(super) fn acc_trailer(k: &DirectiveKind) -> Option<Span> {
-    match k {
-        DirectiveKind::Reflect { trailers, .. }
-        | DirectiveKind::ReduceShadow { trailers, .. }
-        | DirectiveKind::Reduction { trailers, .. }
-        | DirectiveKind::Bcast { trailers, .. }
-        | DirectiveKind::Barrier { trailers, .. }
-        | DirectiveKind::Task { trailers, .. }
-        | DirectiveKind::Gmove { trailers, .. }
-        | DirectiveKind::Array { trailers, .. }
-        | DirectiveKind::ReflectInit { trailers, .. }
-        | DirectiveKind::ReflectDo { trailers, .. } => trailers.acc,
-        DirectiveKind::Loop(l) => l.trailers.acc,
-        _ => None,
-    }
-}
-
 impl<'a> Tr<'a> {
     /// An XMP directive with `acc`: the host lowering between the updates.
     pub(super) fn acc_comm(&mut self, p: &Pragma, u: &mut Unit, acc: Span) {
