@@ -136,6 +136,28 @@ fn block_count(evs: &[Event], id: u32) -> usize {
     evs.iter().filter(|e| **e == Event::Block(id)).count()
 }
 
+/// The timing facts of ring.c's token-mode base data, or what broke them.
+fn token_timing_problem(bt: &BlockTimes, np: usize) -> Option<String> {
+    let b1 = bt.blocks.iter().find(|b| b.id == 1)?;
+    let b2 = bt.blocks.iter().find(|b| b.id == 2)?;
+    // block 1 spins (rank+1) units: rank 3 clearly slower than rank 0
+    if b1.per_rank[3].mean_s <= 2.0 * b1.per_rank[0].mean_s {
+        return Some(format!("block 1 not ordered by rank: {:?}", b1.per_rank));
+    }
+    // the spread of one execution: block 1 always spins the same, block 2
+    // alternates 1.5 and 0.5 units (standard deviation half its mean)
+    for r in 0..np {
+        let (p1, p2) = (&b1.per_rank[r], &b2.per_rank[r]);
+        if p1.sd_s >= 0.2 * p1.mean_s {
+            return Some(format!("rank {r}: block 1 {p1:?}"));
+        }
+        if (p2.sd_s / p2.mean_s - 0.5).abs() >= 0.1 {
+            return Some(format!("rank {r}: block 2 {p2:?}"));
+        }
+    }
+    None
+}
+
 #[test]
 fn ring_trace_token_and_prediction() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -193,32 +215,38 @@ fn ring_trace_token_and_prediction() {
         assert_eq!(waits_from_left, nit);
     }
 
-    // compute base data in token mode, all ranks on one core
-    let cdir = d.path().join("compute");
-    assert!(mpirun(np, &exe, &[&nits], "token", &cdir, true).contains("ok"));
-    let bt = BlockTimes::load(&cdir.join("blocktimes.json")).unwrap();
-    assert!(bt.token);
-    assert_eq!(bt.ranks, np);
-    let b1 = bt.blocks.iter().find(|b| b.id == 1).unwrap();
-    assert_eq!(b1.count as usize, nit * np);
-    for p in &b1.per_rank {
-        assert_eq!(p.count as usize, nit);
-        assert!(p.mean_s > 0.0);
+    // compute base data in token mode, all ranks on one core. The block counts
+    // are exact; the times are wall-clock, and one preemption of core 0 by
+    // anything else on the machine (a 4 ms time slice against 50-150 us
+    // blocks) spoils a spread check, so the timing checks get three runs and
+    // must hold on one of them; the counts must hold on every run.
+    let mut timing_failures = Vec::new();
+    let mut measured = None;
+    for attempt in 0..3 {
+        let cdir = d.path().join(format!("compute{attempt}"));
+        assert!(mpirun(np, &exe, &[&nits], "token", &cdir, true).contains("ok"));
+        let bt = BlockTimes::load(&cdir.join("blocktimes.json")).unwrap();
+        assert!(bt.token);
+        assert_eq!(bt.ranks, np);
+        let b1 = bt.blocks.iter().find(|b| b.id == 1).unwrap();
+        assert_eq!(b1.count as usize, nit * np);
+        for p in &b1.per_rank {
+            assert_eq!(p.count as usize, nit);
+            assert!(p.mean_s > 0.0);
+        }
+        let b2 = bt.blocks.iter().find(|b| b.id == 2).unwrap();
+        for p in &b2.per_rank {
+            assert_eq!(p.count as usize, nit);
+        }
+        match token_timing_problem(&bt, np) {
+            None => {
+                measured = Some(bt);
+                break;
+            }
+            Some(why) => timing_failures.push(why),
+        }
     }
-    // block 1 spins (rank+1) units: rank 3 clearly slower than rank 0
-    assert!(
-        b1.per_rank[3].mean_s > 2.0 * b1.per_rank[0].mean_s,
-        "{:?}",
-        b1.per_rank
-    );
-    // the spread of one execution: block 1 always spins the same, block 2 alternates
-    // 1.5 and 0.5 units (standard deviation half its mean)
-    let b2 = bt.blocks.iter().find(|b| b.id == 2).unwrap();
-    for r in 0..np {
-        let (p1, p2) = (&b1.per_rank[r], &b2.per_rank[r]);
-        assert!(p1.sd_s < 0.2 * p1.mean_s, "rank {r}: block 1 {p1:?}");
-        assert!((p2.sd_s / p2.mean_s - 0.5).abs() < 0.1, "rank {r}: block 2 {p2:?}");
-    }
+    let bt = measured.unwrap_or_else(|| panic!("token-mode times wrong on 3 runs: {timing_failures:#?}"));
 
     // prediction: per-rank compute is sum(count * mean) of that rank's blocks
     let tables = bt.tables(np);
