@@ -331,6 +331,9 @@ impl Checker<'_> {
     }
 
     fn array(&mut self, n: &Name, env: &Env) -> Option<(Option<usize>, Span)> {
+        if n.name.contains('.') {
+            return None; // a structure member (C): the translator resolves it
+        }
         let found = env.arrays.get(&key(&n.name, self.fortran)).copied();
         if found.is_none() && !env.opaque {
             let cands = env.arrays.iter().map(|(k, v)| (k, v.1)).collect();

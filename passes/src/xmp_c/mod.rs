@@ -101,6 +101,15 @@ struct ArrInfo {
     used: bool,
 }
 
+/// Where an aligned array is declared.
+#[derive(Clone, Copy)]
+enum Site {
+    /// The array's own declaration (rewritten to the local-part pointer).
+    Decl(Span),
+    /// A structure member (`s.a`): its pointer is declared at this offset.
+    After(usize),
+}
+
 #[derive(Clone)]
 enum Var {
     Plain(TypeId),
@@ -156,6 +165,16 @@ struct Tr<'a> {
     dev: stmt::device::DevState,
     /// Inside the host lowering of an XcalableACC `acc` directive (xacc.rs).
     acc_inner: bool,
+    /// `align`/`shadow` of members of structure types (member.rs).
+    member_dirs: Vec<member::MemberDir<'a>>,
+    /// File-scope structure variables with distributed members.
+    member_owners: std::collections::HashSet<String>,
+    /// Those variables and their structure type keys.
+    struct_vars: Vec<(String, Vec<String>)>,
+    /// End of each file-scope variable's declaration statement.
+    decl_ends: HashMap<String, usize>,
+    /// Distributed members, created with the file's arrays.
+    member_arrays: Vec<(usize, &'a Pragma)>,
 }
 
 /// The C spelling of what the shared model leaves to the host language.
@@ -207,6 +226,11 @@ impl<'a> Tr<'a> {
             loc_names: Default::default(),
             dev: Default::default(),
             acc_inner: false,
+            member_dirs: vec![],
+            member_owners: Default::default(),
+            struct_vars: vec![],
+            decl_ends: HashMap::new(),
+            member_arrays: vec![],
         }
     }
 
@@ -314,6 +338,7 @@ impl<'a> Tr<'a> {
                 Item::Decl(s) => {
                     if let StmtKind::Decl(ids) = &s.kind {
                         self.declare(&unit.globals, ids);
+                        self.member_vars(ids, s.span.end);
                     }
                 }
                 Item::Pragma(p) => self.file_pragma(p, &mut file_arrays),
@@ -323,6 +348,7 @@ impl<'a> Tr<'a> {
             }
         }
         // Arrays aligned at file scope: create, shadow, allocate, read the layout.
+        file_arrays.extend(std::mem::take(&mut self.member_arrays));
         for (a, p) in file_arrays {
             if self.arrs[a].deferred {
                 continue; // created by template_fix
@@ -491,7 +517,8 @@ impl<'a> Tr<'a> {
             }
             DirectiveKind::Align { names, .. } => {
                 for n in names {
-                    if let Some(a) = self.align(p, n, true) {
+                    let a = if n.name.contains('.') { self.member_directive(p, n, None) } else { self.align(p, n, true) };
+                    if let Some(a) = a {
                         arrays.push((a, p));
                     }
                 }
@@ -499,7 +526,11 @@ impl<'a> Tr<'a> {
             }
             DirectiveKind::Shadow { names, widths } => {
                 for n in names {
-                    self.shadow(n, widths);
+                    if n.name.contains('.') {
+                        self.member_directive(p, n, Some(widths));
+                    } else {
+                        self.shadow(n, widths);
+                    }
                 }
                 self.edit(p.dir.span, comment);
             }
@@ -828,11 +859,11 @@ impl<'a> Tr<'a> {
 
     /// `align A[...] with T(...)`: records the array as distributed. Returns its index.
     fn align(&mut self, p: &Pragma, n: &Name, file_scope: bool) -> Option<usize> {
-        let DirectiveKind::Align { source, with, .. } = &p.dir.kind else { return None };
-        let Some(ti) = self.lookup_templ(&with.name.name) else {
+        let DirectiveKind::Align { with, .. } = &p.dir.kind else { return None };
+        if self.lookup_templ(&with.name.name).is_none() {
             self.error("XMP0102", format!("template `{}` is not declared", with.name.name), with.name.span, "unknown template", None);
             return None;
-        };
+        }
         // Find the array's symbol in the innermost scope that has it.
         let (sym, global): (Symbol, bool) = match self.find_symbol(&n.name, file_scope, n.span.start) {
             Some(x) => x,
@@ -859,9 +890,29 @@ impl<'a> Tr<'a> {
             );
             return None;
         }
+        if sym.init.is_some() {
+            self.error(
+                "XMP0303",
+                format!("distributed array `{}` cannot have an initialiser", n.name),
+                sym.span,
+                "initialised here",
+                Some("initialise it in a `loop` instead".into()),
+            );
+            return None;
+        }
+        self.align_ty(p, n, sym.ty, global, Site::Decl(sym.span))
+    }
+
+    /// The part of `align` that follows the array's type: `n` names the array (a
+    /// variable, or a member `s.a` whose storage pointer is declared at `site`).
+    fn align_ty(&mut self, p: &Pragma, n: &Name, ty: TypeId, global: bool, site: Site) -> Option<usize> {
+        let DirectiveKind::Align { source, with, .. } = &p.dir.kind else { return None };
+        let ti = self.lookup_templ(&with.name.name)?;
+        // A member `s.a` is spelled `s__a` in generated names.
+        let cname = n.name.replace('.', "__");
         // A pointer array: `T *a` (1-D) or `T (*a)[M]...` (the rows' extents declared).
         let mut row_extents: Vec<String> = vec![];
-        let (pointer, extents): (bool, Vec<String>) = match self.unit_type(sym.ty) {
+        let (pointer, extents): (bool, Vec<String>) = match self.unit_type(ty) {
             Type::Array { dims, .. } => (false, dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect()),
             Type::Pointer(to) => {
                 if let Type::Array { dims, .. } = self.unit_type(to) {
@@ -874,16 +925,6 @@ impl<'a> Tr<'a> {
                 return None;
             }
         };
-        if sym.init.is_some() {
-            self.error(
-                "XMP0303",
-                format!("distributed array `{}` cannot have an initialiser", n.name),
-                sym.span,
-                "initialised here",
-                Some("initialise it in a `loop` instead".into()),
-            );
-            return None;
-        }
         let ndims = if pointer { 1 + row_extents.len() } else { extents.len() };
         if extents.iter().chain(&row_extents).any(|e| e.is_empty()) || ndims != source.len() {
             self.error(
@@ -971,14 +1012,14 @@ impl<'a> Tr<'a> {
         } else {
             extents
         };
-        let lay = if global { n.name.clone() } else { format!("{}_{}", n.name, self.line_of(p.dir.span.start)) };
+        let lay = if global { cname.clone() } else { format!("{}_{}", cname, self.line_of(p.dir.span.start)) };
         // a multi-dimensional pointer array is addressed through a flat element pointer
         let storage = match (pointer, ndims) {
             (true, 1) => n.name.clone(),
             (true, _) => format!("((__typeof__(&{}{}))({}))", n.name, "[0]".repeat(ndims), n.name),
-            (false, _) => format!("_XMP_ADDR_{}", n.name),
+            (false, _) => format!("_XMP_ADDR_{}", cname),
         };
-        let desc = format!("_XMP_DESC_{}", n.name);
+        let desc = format!("_XMP_DESC_{}", cname);
         let idx = self.arrs.len();
         self.arrs.push(ArrInfo {
             name: n.name.clone(),
@@ -998,14 +1039,24 @@ impl<'a> Tr<'a> {
             deferred: self.templs[ti].bounds.is_none(),
             used: false,
         });
-        // Rewrite the declaration: `double a[N][M]` → `double *_XMP_ADDR_a`.
-        if !pointer {
-            let end = declarator_end(self.src, sym.span.end);
-            // `restrict` on the file-scope pointer: distinct distributed arrays never
-            // overlap, and GCC then vectorises / turns row copies into memcpy at -O2
-            // exactly as it does for plain C arrays (a local copy is ignored by GCC).
-            let text = if global { format!("*restrict _XMP_ADDR_{}", n.name) } else { format!("*_XMP_ADDR_{}", n.name) };
-            self.edit(Span::new(sym.span.start, end), text);
+        match site {
+            // Rewrite the declaration: `double a[N][M]` → `double *_XMP_ADDR_a`.
+            Site::Decl(span) if !pointer => {
+                let end = declarator_end(self.src, span.end);
+                // `restrict` on the file-scope pointer: distinct distributed arrays never
+                // overlap, and GCC then vectorises / turns row copies into memcpy at -O2
+                // exactly as it does for plain C arrays (a local copy is ignored by GCC).
+                let text = if global { format!("*restrict _XMP_ADDR_{}", n.name) } else { format!("*_XMP_ADDR_{}", n.name) };
+                self.edit(Span::new(span.start, end), text);
+            }
+            Site::Decl(_) => {}
+            // A structure member: the member stays in the structure (unused); the
+            // node's part is a separate pointer declared after the variable.
+            Site::After(at) => {
+                let (var, field) = n.name.split_once('.').unwrap_or((&n.name, ""));
+                let text = format!(" static __typeof__({var}.{field}{}) *restrict _XMP_ADDR_{cname}; /* xmpc: the node's part of `{}` */", "[0]".repeat(ndims), n.name);
+                self.edit(Span::new(at, at), text);
+            }
         }
         if global {
             self.statics.push(format!("static xmpc_array *{desc};"));
@@ -1477,5 +1528,6 @@ pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 }
 
 mod loop_ref;
+mod member;
 mod stmt;
 mod xacc;

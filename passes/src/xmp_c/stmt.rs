@@ -146,6 +146,10 @@ impl<'a> Tr<'a> {
         match &p.dir.kind {
             DirectiveKind::Align { names, .. } => {
                 for n in names {
+                    if n.name.contains('.') {
+                        self.refuse_local_member(p, n);
+                        continue;
+                    }
                     if let Some(a) = self.align(p, n, false) {
                         if self.arrs[a].global {
                             self.error(
@@ -163,6 +167,10 @@ impl<'a> Tr<'a> {
             }
             DirectiveKind::Shadow { names, widths } => {
                 for n in names {
+                    if n.name.contains('.') {
+                        self.refuse_local_member(p, n);
+                        continue;
+                    }
                     self.shadow(n, widths);
                     if let Some(a) = self.dist(&n.name) {
                         if !self.arrs[a].global && last.get(&n.name) == Some(&k) {
@@ -205,6 +213,7 @@ impl<'a> Tr<'a> {
                     }
                 }
                 self.declare(&f.symbols, ids);
+                self.check_local_struct(ids);
             }
             StmtKind::Expr(e) => {
                 if !self.section_assign(s, e) {
@@ -260,8 +269,8 @@ impl<'a> Tr<'a> {
         match &e.kind {
             ExprKind::Index(..) => {
                 let (base, subs) = index_chain(e);
-                if let ExprKind::Ident(n) = &base.kind {
-                    if let Some(a) = self.dist(n) {
+                if let Some(n) = self.base_key(base) {
+                    if let Some(a) = self.dist(&n) {
                         let nd = self.arrs[a].ndims;
                         if subs.len() != nd {
                             self.error(
@@ -287,6 +296,28 @@ impl<'a> Tr<'a> {
                     self.expr(i);
                 }
             }
+            ExprKind::Member { base, arrow: false, .. } if base.ident().is_some_and(|v| self.has_dist_members(v)) => {
+                // `c.a` of a distributed member without subscripts; other members: as is.
+                if let Some(a) = self.base_key(e).and_then(|k| self.dist(&k)) {
+                    let n = self.arrs[a].name.clone();
+                    self.error(
+                        "XMP0301",
+                        format!("distributed array `{n}` is used without subscripts"),
+                        e.span,
+                        "each node holds only its part of this array",
+                        Some("use single elements (`c.a[i]`), or `gmove` to copy a section into a local array".into()),
+                    );
+                }
+            }
+            ExprKind::Ident(n) if self.has_dist_members(n) => {
+                self.error(
+                    "XMP0301",
+                    format!("the structure `{n}` has distributed members: it cannot be used as a whole"),
+                    e.span,
+                    "each node holds only its part of its distributed members",
+                    Some("use its members one at a time (`c.a[i]`)".into()),
+                );
+            }
             ExprKind::Ident(n) => {
                 if let Some(a) = self.dist(n) {
                     if !self.arrs[a].pointer {
@@ -303,7 +334,7 @@ impl<'a> Tr<'a> {
             ExprKind::Call(f, args) => {
                 let callee = f.ident();
                 if callee == Some("xmp_desc_of") && args.len() == 1 {
-                    if let Some(a) = args[0].ident().and_then(|n| self.dist(n)) {
+                    if let Some(a) = self.base_key(&args[0]).and_then(|n| self.dist(&n)) {
                         // the descriptor, with the element type the library's
                         // arithmetic routines (xmp_matmul, xmp_sort_*) need
                         let (d, s) = (&self.arrs[a].desc, &self.arrs[a].storage);
@@ -1355,10 +1386,11 @@ impl<'a> Tr<'a> {
 
     fn section_side(&mut self, e: &Expr, tag: &str, ind: &str, out: &mut String) -> Option<String> {
         let (base, subs) = index_chain(e);
-        let Some(name) = base.ident() else {
+        let Some(key) = self.base_key(base) else {
             self.error("XMP0306", "a `gmove` side must be an array section or a variable", e.span, "here", None);
             return None;
         };
+        let name = key.as_str();
         let var = format!("_XMP_{tag}");
         if let Some(a) = self.dist(name) {
             let ar = self.arrs[a].clone();
@@ -1503,7 +1535,7 @@ impl<'a> Tr<'a> {
             return;
         };
         let (base, subs) = index_chain(lhs);
-        let Some(a) = base.ident().and_then(|n| self.dist(n)) else {
+        let Some(a) = self.base_key(base).and_then(|n| self.dist(&n)) else {
             self.error("XMP0306", "the left side of an `array` assignment must be a distributed array", lhs.span, "here", None);
             return;
         };
@@ -1607,7 +1639,8 @@ impl<'a> Tr<'a> {
         if !subs.iter().any(|x| matches!(x.kind, ExprKind::Triplet(..))) {
             return refuse(self);
         }
-        let Some(name) = base.ident() else { return refuse(self) };
+        let Some(key) = self.base_key(base) else { return refuse(self) };
+        let name = key.as_str();
         if self.dist(name).is_some() {
             self.error(
                 "XMP0306",
@@ -1654,7 +1687,7 @@ impl<'a> Tr<'a> {
         match &e.kind {
             ExprKind::Index(..) => {
                 let (base, subs) = index_chain(e);
-                let name = base.ident()?;
+                let key = self.base_key(base)?;
                 let mut idx = vec![];
                 let mut k = 0;
                 for s in &subs {
@@ -1673,9 +1706,9 @@ impl<'a> Tr<'a> {
                         _ => idx.push(c_expr(s)),
                     }
                 }
-                match self.dist(name) {
+                match self.dist(&key) {
                     Some(a) => Some(self.access(a, &idx)),
-                    None => Some(format!("{name}{}", idx.iter().map(|i| format!("[{i}]")).collect::<String>())),
+                    None => Some(format!("{}{}", c_expr(base), idx.iter().map(|i| format!("[{i}]")).collect::<String>())),
                 }
             }
             ExprKind::Binary(op, a, b) => {
