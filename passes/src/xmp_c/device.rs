@@ -124,7 +124,7 @@ impl<'a> Tr<'a> {
     fn dev_array_storage(&mut self, name: &str, span: Span) -> Option<(String, String)> {
         if let Some(a) = self.dist(name) {
             let ar = &self.arrs[a];
-            if !ar.global || ar.pointer || ar.deferred {
+            if !ar.global || ar.pointer || ar.deferred || ar.late {
                 self.dev_error(format!("`{name}`: only file-scope distributed arrays can be replicated"), span, "declared in a function or allocated", None);
                 return None;
             }

@@ -96,6 +96,11 @@ struct ArrInfo {
     has_shadow: bool,
     /// Aligned with a template not fixed yet: created by `template_fix`.
     deferred: bool,
+    /// A function parameter (param.rs): a view of the caller's local block.
+    param: bool,
+    /// A file-scope array aligned inside a function (created there): its layout
+    /// is read from the file statics directly, as for pointer arrays.
+    late: bool,
     /// Referenced with a layout fixed in the translated text (constant dims, or
     /// variables shared with another array): a later `shadow` would contradict it.
     used: bool,
@@ -108,6 +113,8 @@ enum Site {
     Decl(Span),
     /// A structure member (`s.a`): its pointer is declared at this offset.
     After(usize),
+    /// A function parameter (param.rs).
+    Param,
 }
 
 #[derive(Clone)]
@@ -175,6 +182,15 @@ struct Tr<'a> {
     decl_ends: HashMap<String, usize>,
     /// Distributed members, created with the file's arrays.
     member_arrays: Vec<(usize, &'a Pragma)>,
+    /// Aligned parameters: (function, parameter position) → array (param.rs).
+    param_arrays: HashMap<(String, usize), usize>,
+    /// Arguments of calls to this file's functions: (argument, distributed array
+    /// passed, callee, position), checked against aligned parameters at the end.
+    call_args: Vec<(Span, Option<usize>, String, usize)>,
+    /// `_XMP_tub` (a template's upper bound at run time) is used.
+    need_tbound: bool,
+    /// `task` bodies the statement being translated is in.
+    task_depth: usize,
 }
 
 /// The C spelling of what the shared model leaves to the host language.
@@ -231,6 +247,10 @@ impl<'a> Tr<'a> {
             struct_vars: vec![],
             decl_ends: HashMap::new(),
             member_arrays: vec![],
+            param_arrays: HashMap::new(),
+            call_args: vec![],
+            need_tbound: false,
+            task_depth: 0,
         }
     }
 
@@ -356,6 +376,7 @@ impl<'a> Tr<'a> {
             let code = self.create_array(a, p, "    ");
             self.init.push(code);
         }
+        self.check_param_calls();
         self.finish();
     }
 
@@ -373,6 +394,9 @@ impl<'a> Tr<'a> {
         }
         if self.need_typeof {
             pre.push_str(TYPEOF_MACRO);
+        }
+        if self.need_tbound {
+            pre.push_str(param::TBOUND_MACRO);
         }
         for s in &self.statics {
             pre.push_str(s);
@@ -872,7 +896,8 @@ impl<'a> Tr<'a> {
                 return None;
             }
         };
-        if sym.sclass == StorageClass::Extern || sym.sclass == StorageClass::Param || (!global && sym.sclass == StorageClass::Static) {
+        let param = sym.sclass == StorageClass::Param && !file_scope;
+        if sym.sclass == StorageClass::Extern || (sym.sclass == StorageClass::Param && !param) || (!global && sym.sclass == StorageClass::Static) {
             self.error(
                 "XMP0303",
                 format!(
@@ -900,6 +925,9 @@ impl<'a> Tr<'a> {
             );
             return None;
         }
+        if param {
+            return self.align_param(p, n, sym.ty);
+        }
         self.align_ty(p, n, sym.ty, global, Site::Decl(sym.span))
     }
 
@@ -912,7 +940,15 @@ impl<'a> Tr<'a> {
         let cname = n.name.replace('.', "__");
         // A pointer array: `T *a` (1-D) or `T (*a)[M]...` (the rows' extents declared).
         let mut row_extents: Vec<String> = vec![];
+        let mut first_extent = None;
         let (pointer, extents): (bool, Vec<String>) = match self.unit_type(ty) {
+            // A parameter `T b[N][M]` is a pointer to the caller's block.
+            Type::Array { dims, .. } if matches!(site, Site::Param) => {
+                let ext: Vec<String> = dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect();
+                first_extent = ext.first().filter(|e| !e.is_empty()).cloned();
+                row_extents = ext.into_iter().skip(1).collect();
+                (true, vec![])
+            }
             Type::Array { dims, .. } => (false, dims.iter().map(|d| d.upper.as_ref().map_or(String::new(), c_expr)).collect()),
             Type::Pointer(to) => {
                 if let Type::Array { dims, .. } = self.unit_type(to) {
@@ -1001,8 +1037,16 @@ impl<'a> Tr<'a> {
         let extents = if pointer {
             // The extent follows the template: upper - offset + 1.
             match &self.templs[ti].bounds {
+                // a parameter declared `T b[N]...`
+                _ if first_extent.is_some() => vec![first_extent.clone().unwrap_or_default()],
                 Some(b) if align_dim[0] >= 0 && (align_dim[0] as usize) < b.len() => {
                     vec![format!("{} + 1", paren(&plus_str(&b[align_dim[0] as usize].1, &align_off[0], true)))]
+                }
+                // a parameter: the template was fixed by the caller
+                _ if matches!(site, Site::Param) && align_dim[0] >= 0 => {
+                    self.need_tbound = true;
+                    let t = &self.templs[ti].cname;
+                    vec![format!("{} + 1", paren(&plus_str(&format!("_XMP_tub({t}, {})", align_dim[0] + 1), &align_off[0], true)))]
                 }
                 _ => vec![String::new()],
             }
@@ -1036,7 +1080,9 @@ impl<'a> Tr<'a> {
             extents,
             shadow: vec![("0".into(), "0".into(), false); ndims],
             has_shadow: false,
-            deferred: self.templs[ti].bounds.is_none(),
+            deferred: self.templs[ti].bounds.is_none() && !matches!(site, Site::Param),
+            param: matches!(site, Site::Param),
+            late: false,
             used: false,
         });
         match site {
@@ -1049,7 +1095,7 @@ impl<'a> Tr<'a> {
                 let text = if global { format!("*restrict _XMP_ADDR_{}", n.name) } else { format!("*_XMP_ADDR_{}", n.name) };
                 self.edit(Span::new(span.start, end), text);
             }
-            Site::Decl(_) => {}
+            Site::Decl(_) | Site::Param => {}
             // A structure member: the member stays in the structure (unused); the
             // node's part is a separate pointer declared after the variable.
             Site::After(at) => {
@@ -1180,7 +1226,9 @@ impl<'a> Tr<'a> {
                 full.join(", ")
             );
         }
-        if !ar.pointer {
+        if ar.param {
+            out.push_str(&param::view(&ar, &loc, ind));
+        } else if !ar.pointer {
             let _ = writeln!(out, "{ind}{} = xmpc_array_alloc({loc}, {});", ar.storage, ar.desc);
         }
         if ar.global || ar.pointer || ar.deferred {
@@ -1263,7 +1311,7 @@ impl<'a> Tr<'a> {
     /// `-shadow_lo`, alloc `extent + shadow_lo + shadow_hi`). Returns (shadow_lo, alloc).
     fn static_dim(&self, a: usize, d: usize) -> Option<(String, String)> {
         let ar = &self.arrs[a];
-        if ar.pointer || ar.deferred || ar.fmts[d] != Fmt::Linear {
+        if ar.pointer || ar.deferred || ar.late || ar.fmts[d] != Fmt::Linear {
             return None;
         }
         let (lo, hi, full) = &ar.shadow[d];
@@ -1293,13 +1341,14 @@ impl<'a> Tr<'a> {
     /// alike share one set of offsets/strides (fewer live values in a loop nest).
     fn layout_rep(&self, a: usize) -> usize {
         let ar = &self.arrs[a];
-        if !ar.global || ar.pointer || ar.deferred {
+        if !ar.global || ar.pointer || ar.deferred || ar.late {
             return a;
         }
         let same = |b: &ArrInfo| {
             b.global
                 && !b.pointer
                 && !b.deferred
+                && !b.late
                 && b.templ == ar.templ
                 && b.ndims == ar.ndims
                 && b.fmts == ar.fmts
@@ -1314,7 +1363,7 @@ impl<'a> Tr<'a> {
     /// A local access `storage[linear]` for global index texts `idx`.
     fn access(&mut self, a: usize, idx: &[String]) -> String {
         let ar = self.arrs[a].clone();
-        let direct = ar.pointer || ar.deferred;
+        let direct = ar.pointer || ar.deferred || ar.late;
         let rep = self.layout_rep(a);
         let lay = self.arrs[rep].lay.clone();
         let stat: Vec<Option<(String, String)>> = (0..ar.ndims).map(|d| self.static_dim(a, d)).collect();
@@ -1529,5 +1578,6 @@ pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 
 mod loop_ref;
 mod member;
+mod param;
 mod stmt;
 mod xacc;

@@ -45,7 +45,7 @@ impl<'a> Tr<'a> {
         used.sort();
         for (&a, set) in &used {
             let ar = &self.arrs[a];
-            if !ar.global || ar.pointer || ar.deferred {
+            if !ar.global || ar.pointer || ar.deferred || ar.late {
                 continue;
             }
             let decls: Vec<String> = set.iter().map(|v| format!("_XMP_{}_{v} = _XMP_G_{}_{v}", ar.lay, ar.lay)).collect();
@@ -80,12 +80,16 @@ impl<'a> Tr<'a> {
 
     /// `return [e];` with local arrays to free: `{ T r = e; free...; return r; }`
     /// (the value is computed before the arrays go).
+    /// Also ends the `task`s the `return` leaves.
     fn free_at_return(&mut self, s: &Stmt, e: Option<&Expr>) {
         let Some(f) = self.cur_fn else { return };
-        if self.fn_frees.is_empty() || f.name == "main" {
+        let mut frees = "xmpc_task_end(); ".repeat(self.task_depth);
+        if !self.fn_frees.is_empty() && f.name != "main" {
+            frees.extend(self.fn_frees.iter().rev().map(|d| format!("xmpc_array_free(NULL, {d}); ")));
+        }
+        if frees.is_empty() {
             return;
         }
-        let frees: String = self.fn_frees.iter().rev().map(|d| format!("xmpc_array_free(NULL, {d}); ")).collect();
         let text = &self.src[s.span.start..s.span.end];
         if !text.starts_with("return") {
             return;
@@ -151,15 +155,10 @@ impl<'a> Tr<'a> {
                         continue;
                     }
                     if let Some(a) = self.align(p, n, false) {
-                        if self.arrs[a].global {
-                            self.error(
-                                "XMP0303",
-                                format!("`{}` is a file-scope array: align it at file scope", n.name),
-                                n.span,
-                                "aligned inside a function",
-                                None,
-                            );
-                        } else if last.get(&n.name) == Some(&k) {
+                        if self.arrs[a].global && !self.align_late(a, n) {
+                            continue;
+                        }
+                        if last.get(&n.name) == Some(&k) {
                             pending = Some(a);
                         }
                     }
@@ -173,7 +172,7 @@ impl<'a> Tr<'a> {
                     }
                     self.shadow(n, widths);
                     if let Some(a) = self.dist(&n.name) {
-                        if !self.arrs[a].global && last.get(&n.name) == Some(&k) {
+                        if (!self.arrs[a].global || self.arrs[a].late) && last.get(&n.name) == Some(&k) {
                             pending = Some(a);
                         }
                     }
@@ -187,7 +186,7 @@ impl<'a> Tr<'a> {
             let ar = &self.arrs[a];
             // the body's own list (file scope + function scope); nested blocks: not freed
             let top = self.cur_fn.is_some() && self.scopes.len() == 2;
-            if top && !ar.global && !ar.pointer && !ar.deferred {
+            if top && !ar.global && (ar.param || (!ar.pointer && !ar.deferred)) {
                 self.fn_frees.push(ar.desc.clone());
             }
             let prefix = format!("{comment}\n{code}");
@@ -355,7 +354,19 @@ impl<'a> Tr<'a> {
                         }
                     }
                 }
-                for a in args {
+                for (k, a) in args.iter().enumerate() {
+                    if let Some(c) = callee.filter(|c| self.defined_here(c)) {
+                        // an argument for a parameter that may be aligned (param.rs)
+                        let ai = a.ident().and_then(|n| self.dist(n));
+                        self.call_args.push((a.span, ai, c.to_string(), k));
+                        if let Some(ai) = ai {
+                            if !self.arrs[ai].pointer {
+                                let s = self.arrs[ai].storage.clone();
+                                self.edit(a.span, s);
+                            }
+                            continue;
+                        }
+                    }
                     if let Some(n) = a.ident() {
                         if let Some(ai) = self.dist(n) {
                             if !self.arrs[ai].pointer {
@@ -1368,17 +1379,19 @@ impl<'a> Tr<'a> {
             return;
         }
         let _ = write!(head, "\n{ind}    if ({cond}) {{");
-        // return/goto would skip xmpc_task_end.
+        // goto would skip xmpc_task_end (a `return` ends the tasks it leaves).
         body.walk(&mut |s| {
-            if matches!(s.kind, StmtKind::Return(_) | StmtKind::Goto(_)) {
+            if matches!(s.kind, StmtKind::Goto(_)) {
                 self.diags.push(
-                    err("XMP0307", "`return` or `goto` out of a `task` body", self.file, s.span, "leaves the task without ending it")
+                    err("XMP0307", "`goto` out of a `task` body", self.file, s.span, "leaves the task without ending it")
                         .with_notes(vec!["help: set a flag and leave the task body normally".into()]),
                 );
             }
         });
         self.edit(p.dir.span, head);
+        self.task_depth += 1;
         self.stmt(body);
+        self.task_depth -= 1;
         self.edit(Span::new(body.span.end, body.span.end), format!("\n{ind}        xmpc_task_end();\n{ind}    }}\n{ind}}}"));
     }
 
