@@ -361,7 +361,9 @@ impl<'a> Tr<'a> {
                         self.call_args.push((a.span, ai, c.to_string(), k));
                         if let Some(ai) = ai {
                             if !self.arrs[ai].pointer {
-                                let s = self.arrs[ai].storage.clone();
+                                // the local block (a flat element pointer: cast for `T b[N][M]`)
+                                let s = &self.arrs[ai].storage;
+                                let s = if self.arrs[ai].ndims > 1 { format!("(void *){s}") } else { s.clone() };
                                 self.edit(a.span, s);
                             }
                             continue;
