@@ -10,6 +10,7 @@ pub mod diag;
 pub mod directive;
 pub mod edit;
 pub mod expr;
+pub mod implicit;
 pub mod span;
 pub mod xml;
 

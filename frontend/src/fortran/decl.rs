@@ -4,14 +4,32 @@
 use super::expr::lower_name;
 use super::lower::Lower;
 use tree_sitter::Node;
+use xmpc_ir::implicit;
 use xmpc_ir::{Dim, Expr, Span, StorageClass, Symbol, SymbolId, Type, TypeId};
 
 impl<'a> Lower<'a> {
-    /// The default implicit type (i-n integer, else real). `implicit` statements are
-    /// not read.
+    /// The implicit type of `name`: the `implicit` statements of its unit, then of
+    /// its hosts; else the default (i-n integer, else real; also under `implicit
+    /// none`, where every name is declared anyway).
     pub(super) fn implicit(&mut self, name: &str) -> TypeId {
-        let c = name.bytes().next().unwrap_or(b'a');
+        let c = name.bytes().next().unwrap_or(b'a').to_ascii_lowercase();
+        for texts in self.implicit_texts.iter().rev() {
+            match implicit::rule(texts, c) {
+                implicit::Rule::Type(t) => return self.basic(&norm_text(&t)),
+                implicit::Rule::None => break,
+                implicit::Rule::Unspecified => {}
+            }
+        }
         self.basic(if (b'i'..=b'n').contains(&c) { "integer" } else { "real" })
+    }
+
+    /// The lower-case texts of the `implicit` statements among a unit's children.
+    pub(super) fn implicit_statements(&self, nodes: &[Node<'a>]) -> Vec<String> {
+        nodes
+            .iter()
+            .map(|n| self.text(*n).trim_start().to_ascii_lowercase())
+            .filter(|t| t.starts_with("implicit") && t[8..].starts_with(|c: char| c.is_whitespace() || c.is_ascii_alphabetic()))
+            .collect()
     }
 
     pub(super) fn type_of(&mut self, t: Node<'a>) -> TypeId {

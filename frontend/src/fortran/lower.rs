@@ -41,6 +41,9 @@ pub struct Lower<'a> {
     /// One cursor reused for every child walk (a new one allocates).
     cur: tree_sitter::TreeCursor<'a>,
     pub f: Fields,
+    /// The `implicit` statements (lower-case texts) of the units being lowered,
+    /// innermost last (a contained procedure inherits its host's).
+    pub(super) implicit_texts: Vec<Vec<String>>,
 }
 
 /// Field ids looked up once (by name it is a linear scan each time).
@@ -92,6 +95,7 @@ impl<'a> Lower<'a> {
             class: StorageClass::Auto,
             cur: root.walk(),
             f: Fields::new(&tree_sitter_fortran::LANGUAGE.into()),
+            implicit_texts: vec![],
         }
     }
 
@@ -218,6 +222,10 @@ impl<'a> Lower<'a> {
         let (name, name_span) = self.unit_name(header, node.start_byte());
         let saved = (std::mem::take(&mut self.scope), self.class);
         self.class = StorageClass::Auto;
+        // `implicit` statements come before the declarations: read them first (the
+        // parameters are typed by them too).
+        let texts = self.implicit_statements(&all);
+        self.implicit_texts.push(texts);
 
         let mut params = Vec::new();
         let mut ret = None;
@@ -245,6 +253,7 @@ impl<'a> Lower<'a> {
             }
         }
         let body = self.stmts(&body_nodes);
+        self.implicit_texts.pop();
         let symbols = std::mem::replace(&mut self.scope, saved.0);
         self.class = saved.1;
         Function { name, kind, span: self.span(node), name_span, ret, params, symbols, body, contains }
@@ -266,6 +275,8 @@ impl<'a> Lower<'a> {
         let (name, name_span) = self.unit_name(header, node.start_byte());
         let saved = (std::mem::take(&mut self.scope), self.class);
         self.class = StorageClass::ModuleVar;
+        let texts = self.implicit_statements(&all);
+        self.implicit_texts.push(texts);
         let mut decl_nodes = Vec::new();
         let mut contains = Vec::new();
         for c in &all {
@@ -276,6 +287,7 @@ impl<'a> Lower<'a> {
             }
         }
         let decls = self.stmts(&decl_nodes);
+        self.implicit_texts.pop();
         let symbols = std::mem::replace(&mut self.scope, saved.0);
         self.class = saved.1;
         Module { name, span: self.span(node), name_span, symbols, decls, contains }
