@@ -20,7 +20,7 @@
 
 use super::{Site, Tr, Var};
 use xmpc_ir::directive::{DirectiveKind, Name, ShadowWidth};
-use xmpc_ir::{Expr, ExprKind, Pragma, StorageClass, Type, TypeId};
+use xmpc_ir::{Expr, ExprKind, Pragma, StorageClass, Symbol, Type, TypeId};
 
 /// An `align`/`shadow` directive naming a member of a structure type.
 #[derive(Clone)]
@@ -108,7 +108,7 @@ impl<'a> Tr<'a> {
                 }
                 let sym = self.unit.globals.symbols.iter().rev().find(|s| s.name == base && s.sclass != StorageClass::Typedef).cloned()?;
                 let at = self.decl_ends.get(&base).copied();
-                self.align_member_of(p, n, &base, &field, sym.ty, sym.sclass, at)
+                self.align_member_of(p, n, &sym, &field, at)
             }
             _ if self.is_struct_type(&base) => {
                 let dir = MemberDir { ty: base.clone(), field, p, name: n.clone(), shadow: shadow.map(<[_]>::to_vec) };
@@ -138,8 +138,9 @@ impl<'a> Tr<'a> {
         }
     }
 
-    /// Aligns the member `field` of the file-scope variable `var` (of type `ty`).
-    fn align_member_of(&mut self, p: &'a Pragma, n: &Name, var: &str, field: &str, ty: TypeId, sclass: StorageClass, at: Option<usize>) -> Option<usize> {
+    /// Aligns the member `field` of the file-scope structure variable `sym`.
+    fn align_member_of(&mut self, p: &'a Pragma, n: &Name, sym: &Symbol, field: &str, at: Option<usize>) -> Option<usize> {
+        let (var, ty, sclass) = (sym.name.as_str(), sym.ty, sym.sclass);
         let (_, st) = self.struct_keys(ty);
         let fty = st.and_then(|st| self.field_type(st, field));
         let Some(fty) = fty else {
@@ -204,7 +205,7 @@ impl<'a> Tr<'a> {
                 let key = Name { name: format!("{}.{}", s.name, d.field), span: d.name.span };
                 match &d.shadow {
                     None => {
-                        if let Some(a) = self.align_member_of(d.p, &d.name, &s.name, &d.field, s.ty, s.sclass, Some(end)) {
+                        if let Some(a) = self.align_member_of(d.p, &d.name, &s, &d.field, Some(end)) {
                             self.member_arrays.push((a, d.p));
                         }
                     }
