@@ -41,6 +41,9 @@ fn main() {
     }
     if let Some(d) = profile_dir {
         for l in libs {
+            // unlink first: a hardlinked copy (target/ dirs shared between work
+            // trees) must be replaced, not written through into the other trees
+            let _ = std::fs::remove_file(d.join(l));
             let _ = std::fs::copy(out.join(l), d.join(l));
         }
     }

@@ -103,7 +103,7 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     edits.extend(rename::rename(src, unit.lang, &replaced));
     edits.extend(threads::edits(unit, src).into_iter().filter(|e| !replaced.iter().any(|r| r.start <= e.span.start && e.span.start < r.end)));
     let (mem, report) = memory::cut(unit, src, &map.blocks, &replaced);
-    // Insertions (renames, `_Thread_local`) inside or at the start of a declaration the
+    // Insertions (renames, `BSIM_RANK_VAR`) inside or at the start of a declaration the
     // memory cut comments out would land in or before the comment: drop them.
     edits.retain(|e| !(e.span.is_empty() && mem.iter().any(|m| !m.span.is_empty() && m.span.start <= e.span.start && e.span.start < m.span.end)));
     edits.extend(mem);

@@ -1,7 +1,10 @@
-//! What BSIM's threads back end needs (every rank is a thread of one process):
+//! What BSIM needs to run every rank in one process:
 //! C `main` → `int bsim_main(int argc, char **argv)`, file-scope and `static` local
-//! variables `_Thread_local`; Fortran `program` → `subroutine bsim_main_f`, module
-//! variables, COMMON blocks and saved locals of the main program `threadprivate`.
+//! variables `BSIM_RANK_VAR` (lmpi.h: the per-rank section `bsim_rank` that the
+//! contexts back end swaps per rank, or `_Thread_local` with
+//! -DBSIM_THREAD_LOCAL_VARS); Fortran `program` → `subroutine bsim_main_f`, module
+//! variables, COMMON blocks and saved locals of the main program `threadprivate`
+//! (Fortran skeletons run as threads).
 
 use super::super::blocks::text;
 use xmpc_ir::{Edit, FileUnit, FuncKind, Function, Item, Lang, Span, StmtKind, StorageClass, SymbolTable, Type};
@@ -26,8 +29,8 @@ fn c_edits(unit: &FileUnit, src: &str) -> Vec<Edit> {
         match it {
             Item::Decl(s) => {
                 if let StmtKind::Decl(ids) = &s.kind {
-                    if !ids.is_empty() && ids.iter().all(|&id| is_var(&unit.globals, id, false)) && !src[s.span.range()].contains("_Thread_local") {
-                        out.push(Edit::insert(s.span.start, "_Thread_local "));
+                    if !ids.is_empty() && ids.iter().all(|&id| is_var(&unit.globals, id, false)) && !src[s.span.range()].contains("_Thread_local") && !src[s.span.range()].contains("BSIM_RANK_VAR") {
+                        out.push(Edit::insert(s.span.start, "BSIM_RANK_VAR "));
                     }
                 }
             }
@@ -36,7 +39,7 @@ fn c_edits(unit: &FileUnit, src: &str) -> Vec<Edit> {
                     st.walk(&mut |x| {
                         if let StmtKind::Decl(ids) = &x.kind {
                             if !ids.is_empty() && ids.iter().all(|&id| is_var(&f.symbols, id, true)) {
-                                out.push(Edit::insert(x.span.start, "_Thread_local "));
+                                out.push(Edit::insert(x.span.start, "BSIM_RANK_VAR "));
                             }
                         }
                     });

@@ -18,6 +18,10 @@ int bsim_main(int argc, char **argv) __attribute__((weak));
 void bsim_main_f_(void) __attribute__((weak));
 void _gfortran_set_args(int argc, char **argv) __attribute__((weak));
 int bsim_start(int argc, char **argv, int (*cmain)(int, char **), void (*fmain)(void));
+void bsim_rank_section(char *start, char *stop);
+/* per-rank variables (BSIM_RANK_VAR): bounds of section bsim_rank, null when none */
+extern char __start_bsim_rank[] __attribute__((weak));
+extern char __stop_bsim_rank[] __attribute__((weak));
 
 struct bsim_mpi_ops {
     const char *marker;
@@ -171,8 +175,10 @@ int main(int argc, char **argv) {
     if (_gfortran_set_args)
         _gfortran_set_args(argc, argv);
     const char *b = getenv("BSIM_BACKEND");
-    if (!b || strcmp(b, "mpi") != 0)
+    if (!b || strcmp(b, "mpi") != 0) {
+        bsim_rank_section(__start_bsim_rank, __stop_bsim_rank);
         return bsim_start(argc, argv, bsim_main, bsim_main_f_);
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm c;
     MPI_Comm_dup(MPI_COMM_WORLD, &c);

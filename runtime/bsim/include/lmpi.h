@@ -5,6 +5,18 @@
 #ifndef LMPI_H
 #define LMPI_H
 
+/* A variable of which every simulated rank has its own copy (the skeletonizer
+ * writes it before file-scope and static local variables). Default: it goes in
+ * the linker section bsim_rank, whose bytes the contexts back end swaps per
+ * rank. With -DBSIM_THREAD_LOCAL_VARS it is _Thread_local (threads back end). */
+#ifndef BSIM_RANK_VAR
+#ifdef BSIM_THREAD_LOCAL_VARS
+#define BSIM_RANK_VAR _Thread_local
+#else
+#define BSIM_RANK_VAR __attribute__((section("bsim_rank")))
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

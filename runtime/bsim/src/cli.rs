@@ -17,7 +17,9 @@ pub enum BsimCmd {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Backend {
-    /// All ranks as threads of one process.
+    /// All ranks as user-level contexts on one thread (default for C skeletons).
+    Contexts,
+    /// All ranks as threads of one process (default for Fortran skeletons).
     Threads,
     /// Each rank a real MPI process exchanging timestamps (`mpiexec -n N`; the
     /// skeleton must be linked with libxmpc_bsim_mpi.a).
@@ -38,8 +40,9 @@ pub struct RunArgs {
     /// written, the summary goes to stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t = Backend::Threads)]
-    pub backend: Backend,
+    /// Back end; default: contexts for a C skeleton, threads for a Fortran one.
+    #[arg(long, value_enum)]
+    pub backend: Option<Backend>,
     /// MPI launcher of the mpi back end (`$LAUNCHER -n N exe args`).
     #[arg(long, default_value = "mpiexec")]
     pub mpiexec: String,
@@ -55,9 +58,10 @@ pub struct RunArgs {
     /// Move message data and compute reductions (run unmodified MPI programs).
     #[arg(long)]
     pub payload: bool,
-    /// Stack size of each rank thread in KiB.
-    #[arg(long = "stack-kb", default_value_t = 256)]
-    pub stack_kb: usize,
+    /// Stack size of each rank (context or thread) in KiB (16 to 1048576); a
+    /// context commits only the pages it touches.
+    #[arg(long = "stack-kb", default_value_t = 256, value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    pub stack_kb: u64,
     /// Network model: `nsim:FILE.toml` (packet-level NSIM network, with
     /// contention) or `analytic` (l + s/w); overrides the platform's [network] model.
     #[arg(long, value_name = "MODEL")]
@@ -109,10 +113,12 @@ pub const MAX_NP: i64 = 1 << 20;
 pub fn run(cmd: &BsimCmd) -> i32 {
     let r = match cmd {
         BsimCmd::Run(a) => run_exe(a),
-        BsimCmd::Platform(a) => match outputs_usable(&[&a.export_simgrid, &a.hostfile], &[&a.platform]) {
-            Err(e) => Ok(usage(e)),
-            Ok(()) => platform(a),
-        },
+        BsimCmd::Platform(a) => {
+            match outputs_usable(&[&a.export_simgrid, &a.hostfile], &[&a.platform]) {
+                Err(e) => Ok(usage(e)),
+                Ok(()) => platform(a),
+            }
+        }
         BsimCmd::Calibrate(a) => match outputs_usable(&[&Some(a.output.clone())], &[]) {
             Err(e) => Ok(usage(e)),
             Ok(()) => calibrate(a).map(|_| 0),
@@ -151,7 +157,7 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     } else {
         a.exe.clone()
     };
-    let mpi = a.backend == Backend::Mpi;
+    let mpi = a.backend == Some(Backend::Mpi);
     if mpi && !has_mpi_main(&exe)? {
         return Err(format!(
             "{}: not linked with libxmpc_bsim_mpi.a, so it has no mpi back end (link it with mpicc, see docs/bsim.md)",
@@ -160,7 +166,7 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     }
     if a.payload && mpi {
         return Err(
-            "--payload needs the threads back end (the mpi back end moves only timestamps)".into(),
+            "--payload needs the contexts or threads back end (the mpi back end moves only timestamps)".into(),
         );
     }
     let mut c = if mpi {
@@ -172,8 +178,13 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     };
     c.args(&a.args)
         .env("BSIM_NP", a.np.to_string())
-        .env("BSIM_BACKEND", if mpi { "mpi" } else { "threads" })
         .env("BSIM_STACK_KB", a.stack_kb.to_string());
+    match a.backend {
+        None => c.env_remove("BSIM_BACKEND"),
+        Some(Backend::Contexts) => c.env("BSIM_BACKEND", "contexts"),
+        Some(Backend::Threads) => c.env("BSIM_BACKEND", "threads"),
+        Some(Backend::Mpi) => c.env("BSIM_BACKEND", "mpi"),
+    };
     let opt = |c: &mut Command, k: &str, v: &Option<PathBuf>| match v {
         Some(v) => {
             c.env(k, v);
@@ -217,7 +228,10 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
 
 /// The output policy's checks before any work (docs/diagnostics.md).
 fn outputs_usable(outs: &[&Option<PathBuf>], inputs: &[&Path]) -> Result<(), String> {
-    outs.iter().copied().flatten().try_for_each(|p| xmpc_outfile::check_output(p, inputs))
+    outs.iter()
+        .copied()
+        .flatten()
+        .try_for_each(|p| xmpc_outfile::check_output(p, inputs))
 }
 
 fn platform(a: &PlatformArgs) -> Result<i32, String> {
@@ -243,9 +257,20 @@ fn platform(a: &PlatformArgs) -> Result<i32, String> {
                 a.platform.display()
             )
         })?;
-        let rank = |r: &str| r.trim().parse::<u32>().ok().filter(|&r| i64::from(r) < MAX_NP);
-        let Some((x, y)) = pair.split_once(':').and_then(|(x, y)| Some((rank(x)?, rank(y)?))) else {
-            return Ok(usage(format!("--equivalent {pair}: expected two ranks A:B, each 0 to {}", MAX_NP - 1)));
+        let rank = |r: &str| {
+            r.trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|&r| i64::from(r) < MAX_NP)
+        };
+        let Some((x, y)) = pair
+            .split_once(':')
+            .and_then(|(x, y)| Some((rank(x)?, rank(y)?)))
+        else {
+            return Ok(usage(format!(
+                "--equivalent {pair}: expected two ranks A:B, each 0 to {}",
+                MAX_NP - 1
+            )));
         };
         let q = crate::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
         let s = q.inter.segments[0];

@@ -1,4 +1,5 @@
-//! Simulation kernel of the threads back end: one host thread per rank, each
+//! Simulation kernel of the threads and contexts back ends: one host thread or
+//! user-level context (ctx.rs) per rank, each
 //! with its own virtual clock. Point-to-point messages carry the sender's
 //! timestamp; a receive completes from the two clocks and the platform model.
 //! Host scheduling never changes virtual times: an ANY_SOURCE receive,
@@ -254,10 +255,19 @@ impl Sim {
         if g.sleeping {
             g.sleeping = false;
             self.blocked.fetch_sub(1, SeqCst);
-            sh.cv.notify_one();
+            if crate::ctx::active() {
+                crate::ctx::ready(self, self.rank_of(sh));
+            } else {
+                sh.cv.notify_one();
+            }
         } else {
             g.poked = true;
         }
+    }
+
+    fn rank_of(&self, sh: &Shared) -> u32 {
+        let off = (sh as *const Shared as usize) - (self.ranks.as_ptr() as usize);
+        (off / std::mem::size_of::<Shared>()) as u32
     }
 
     /// Wake for a delivery: a rank waiting for k messages sleeps on until the k-th.
@@ -338,7 +348,14 @@ impl Sim {
             g = lock(&sh.st);
         }
         while g.sleeping {
-            g = sh.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+            if crate::ctx::active() {
+                // a context gives the thread back to BSIM's loop instead
+                drop(g);
+                crate::ctx::suspend();
+                g = lock(&sh.st);
+            } else {
+                g = sh.cv.wait(g).unwrap_or_else(|e| e.into_inner());
+            }
         }
         g.poked = false;
         g.candidate = None;
@@ -398,7 +415,7 @@ impl Sim {
 
     /// Report a deadlock and exit 3; `poller`: a rank that only polls while every
     /// other one is finished or blocked (its own state is not "blocked").
-    fn deadlock(&self, poller: Option<(u32, &str)>) -> ! {
+    pub(crate) fn deadlock(&self, poller: Option<(u32, &str)>) -> ! {
         let mut rep = match poller {
             None => String::from(
                 "bsim: deadlock: every live rank is blocked and none can make progress\n",
@@ -638,6 +655,10 @@ impl Rank {
     pub fn poll_no(&mut self, desc: impl FnOnce(&Rank, &mut WaitDesc)) {
         let s = sim();
         self.polled = true;
+        if crate::ctx::active() {
+            // one thread: let the ranks that can change the answer run
+            crate::ctx::yield_now(s, self.id);
+        }
         let e = s.epoch.load(SeqCst);
         let stuck = s.blocked.load(SeqCst) + 1 == s.live.load(SeqCst);
         if !stuck || e != self.poll_epoch {
@@ -653,7 +674,11 @@ impl Rank {
             desc(self, &mut wd);
             g.wait = wd;
             drop(g);
-            let call = if self.call.is_empty() { "a poll" } else { self.call };
+            let call = if self.call.is_empty() {
+                "a poll"
+            } else {
+                self.call
+            };
             s.deadlock(Some((self.id, call)));
         }
     }
@@ -985,7 +1010,15 @@ impl Rank {
             else {
                 unreachable!()
             };
-            let src_comm = members.iter().position(|&x| x == m.src).unwrap_or(0) as i32;
+            // the receive named its source; else the world-like identity, else search
+            // (a linear search per message made 16K-rank rings quadratic)
+            let src_comm = if src != ANY_SOURCE {
+                src
+            } else if members.get(m.src as usize) == Some(&m.src) {
+                m.src as i32
+            } else {
+                members.iter().position(|&x| x == m.src).unwrap_or(0) as i32
+            };
             if m.bytes > *cap {
                 eprintln!(
                     "bsim: rank {}: message truncated: {} bytes from rank {} (tag {}) into a {}-byte receive",
@@ -1626,7 +1659,11 @@ impl Rank {
                 }
                 // a delivery wakes me while a receive is posted; else only the last
                 // member's wake ends this wait
-                let need = if s.net.is_some() || !self.posted.is_empty() { 1 } else { u32::MAX };
+                let need = if s.net.is_some() || !self.posted.is_empty() {
+                    1
+                } else {
+                    u32::MAX
+                };
                 drop(s.sleep(self.id, g, None, need));
             }
             lock(&sh.st).wait.meeting = None;

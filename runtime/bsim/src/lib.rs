@@ -13,6 +13,7 @@
 
 pub mod cli;
 pub mod coll;
+pub mod ctx;
 pub mod dtype;
 pub mod engine;
 pub mod fortran;

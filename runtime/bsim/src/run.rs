@@ -36,6 +36,13 @@ pub struct Params {
     pub progress: bool,
     /// BSIM_BACKEND=mpi (only the main of libxmpc_bsim_mpi.a runs that one).
     pub mpi: bool,
+    /// Ranks as user-level contexts (`contexts`, the default for C skeletons)
+    /// rather than threads; None: not chosen (decided by the program's language).
+    pub contexts: Option<bool>,
+    /// BSIM_GUARD: guard pages below context stacks (None: when they fit).
+    pub guard: Option<bool>,
+    /// BSIM_STACK_STATS=1: print the stack pages the contexts touched.
+    pub stack_stats: bool,
 }
 
 pub fn params_from_env() -> Result<Params, String> {
@@ -54,10 +61,16 @@ pub fn params_from_env() -> Result<Params, String> {
     if let Some(n) = env("BSIM_NETWORK") {
         platform.nsim = crate::netmodel::parse_network_arg(&n)?;
     }
-    let mpi = match env("BSIM_BACKEND").as_deref() {
-        None | Some("threads") => false,
-        Some("mpi") => true,
-        Some(b) => return Err(format!("BSIM_BACKEND={b}: expected `threads` or `mpi`")),
+    let (mpi, contexts) = match env("BSIM_BACKEND").as_deref() {
+        None => (false, None),
+        Some("contexts") => (false, Some(true)),
+        Some("threads") => (false, Some(false)),
+        Some("mpi") => (true, Some(false)),
+        Some(b) => {
+            return Err(format!(
+                "BSIM_BACKEND={b}: expected `contexts`, `threads` or `mpi`"
+            ))
+        }
     };
     if mpi && platform.nsim.is_some() {
         // NSIM needs every send in virtual-time order in one process
@@ -70,10 +83,16 @@ pub fn params_from_env() -> Result<Params, String> {
         Some(v) => {
             v.parse::<usize>()
                 .ok()
-                .filter(|&k| k >= 16)
-                .ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB >= 16"))?
+                .filter(|&k| (16..=1 << 20).contains(&k))
+                .ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB from 16 to 1048576"))?
                 * 1024
         }
+    };
+    let guard = match env("BSIM_GUARD").as_deref() {
+        None => None,
+        Some("1") => Some(true),
+        Some("0") => Some(false),
+        Some(g) => return Err(format!("BSIM_GUARD={g}: expected 0 or 1")),
     };
     Ok(Params {
         np,
@@ -87,6 +106,9 @@ pub fn params_from_env() -> Result<Params, String> {
         quiet: env_flag("BSIM_QUIET"),
         progress: env("BSIM_PROGRESS").map_or(std::io::stderr().is_terminal(), |v| v != "0"),
         mpi,
+        contexts,
+        guard,
+        stack_stats: env_flag("BSIM_STACK_STATS"),
     })
 }
 
@@ -102,7 +124,7 @@ pub unsafe extern "C" fn bsim_start(
     cmain: Option<CMain>,
     fmain: Option<FMain>,
 ) -> c_int {
-    let p = match params_from_env() {
+    let mut p = match params_from_env() {
         Ok(p) => p,
         Err(e) => {
             eprintln!("bsim: {e}");
@@ -117,6 +139,10 @@ pub unsafe extern "C" fn bsim_start(
         eprintln!("bsim: the program defines neither bsim_main (C) nor bsim_main_f (Fortran): was it skeletonized?");
         return 2;
     }
+    if let Err(e) = choose_backend(&mut p, cmain.is_some()) {
+        eprintln!("bsim: {e}");
+        return 2;
+    }
     match run(&p, argc, argv, cmain, fmain) {
         Ok(code) => code,
         Err(e) => {
@@ -124,6 +150,20 @@ pub unsafe extern "C" fn bsim_start(
             1
         }
     }
+}
+
+/// Contexts for C skeletons unless threads were asked for; Fortran skeletons keep
+/// their variables `threadprivate`, so they run as threads. Per-rank variables
+/// in section `bsim_rank` need contexts (threads would share them).
+fn choose_backend(p: &mut Params, c: bool) -> Result<(), String> {
+    let sec = crate::ctx::rank_section_len();
+    match p.contexts {
+        None => p.contexts = Some(c),
+        Some(true) if !c => return Err("BSIM_BACKEND=contexts: a Fortran skeleton keeps its module, COMMON and saved variables `threadprivate`, which contexts on one thread would share; use BSIM_BACKEND=threads".into()),
+        Some(false) if sec > 0 && p.np > 1 => return Err(format!("BSIM_BACKEND=threads: the program keeps {sec} bytes of per-rank variables in section bsim_rank (BSIM_RANK_VAR), which threads would share; use the contexts back end, or compile the skeleton with -DBSIM_THREAD_LOCAL_VARS (then they are _Thread_local)")),
+        _ => {}
+    }
+    Ok(())
 }
 
 unsafe fn run(
@@ -149,53 +189,29 @@ unsafe fn run(
         },
     )?;
     let t0 = Instant::now();
-    let mut handles = Vec::with_capacity(p.np as usize);
-    for id in 0..p.np {
-        let av = SendPtr(argv as usize);
-        let h = std::thread::Builder::new()
-            .name(format!("rank{id}"))
-            .stack_size(p.stack)
-            .spawn(move || {
-                let av = av;
-                let mut rank = Box::new(Rank::new(id, sim.n));
-                CUR.with(|c| c.set(&mut *rank));
-                let code = match (cmain, fmain) {
-                    (Some(f), _) => f(argc, av.0 as *mut *mut c_char),
-                    (None, Some(f)) => {
-                        f();
-                        0
-                    }
-                    _ => 0,
-                };
-                if let Some(t) = &mut rank.trace {
-                    use std::io::Write;
-                    let _ = t.flush();
-                }
-                sim.finish(id);
-                CUR.with(|c| c.set(std::ptr::null_mut()));
-                let r = *rank;
-                (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
-            })
-            .map_err(|e| format!("cannot start rank {id} as a thread: {e} (try a smaller BSIM_STACK_KB or raise `ulimit -u`)"))?;
-        handles.push(h);
-    }
     let bar = if p.progress && p.np > 1 {
         Some(progress_thread(p.np as u64))
     } else {
         None
     };
-    let mut results = Vec::with_capacity(handles.len());
+    let (ranks, stack_use) = if p.contexts == Some(true) {
+        let o = crate::ctx::CtxOpts {
+            stack: p.stack,
+            guard: p.guard,
+            quiet: p.quiet,
+        };
+        let (r, u) = crate::ctx::run_all(sim, &o, argc, argv, cmain, fmain)?;
+        (r, Some(u))
+    } else {
+        (run_threads(p, sim, argc, argv, cmain, fmain)?, None)
+    };
+    let mut results = Vec::with_capacity(ranks.len());
     let mut code = 0;
-    for h in handles {
-        match h.join() {
-            Ok((c, r)) => {
-                if c != 0 && code == 0 {
-                    code = c;
-                }
-                results.push(r);
-            }
-            Err(_) => return Err("a rank thread panicked".into()),
+    for (c, r) in ranks {
+        if c != 0 && code == 0 {
+            code = c;
         }
+        results.push(r);
     }
     if let Some((stop, t)) = bar {
         stop.store(true, SeqCst);
@@ -215,8 +231,99 @@ unsafe fn run(
             );
         }
     }
-    write_outputs(p, &results, &name, "threads", host)?;
+    write_outputs(
+        p,
+        &results,
+        &name,
+        if p.contexts == Some(true) {
+            "contexts"
+        } else {
+            "threads"
+        },
+        host,
+    )?;
+    if let (Some(u), true) = (stack_use, p.stack_stats) {
+        println!(
+            "stack: {} KiB per rank at most, {:.1} KiB mean (pages touched; BSIM_STACK_KB = {}), per-rank variables {} B",
+            u.max / 1024,
+            u.sum as f64 / 1024.0 / p.np as f64,
+            p.stack / 1024,
+            crate::ctx::rank_section_len()
+        );
+    }
     Ok(code)
+}
+
+/// One rank: its `Rank`, the program's main, its result. `set` receives the
+/// rank's state before the main runs (the caller makes it current).
+pub unsafe fn rank_body(
+    id: u32,
+    sim: &'static engine::Sim,
+    argc: c_int,
+    argv: *mut *mut c_char,
+    cmain: Option<CMain>,
+    fmain: Option<FMain>,
+    set: &dyn Fn(*mut Rank),
+) -> (c_int, RankResult) {
+    let mut rank = Box::new(Rank::new(id, sim.n));
+    set(&mut *rank);
+    CUR.with(|c| c.set(&mut *rank));
+    let code = match (cmain, fmain) {
+        (Some(f), _) => f(argc, argv),
+        (None, Some(f)) => {
+            f();
+            0
+        }
+        _ => 0,
+    };
+    if let Some(t) = &mut rank.trace {
+        use std::io::Write;
+        let _ = t.flush();
+    }
+    sim.finish(id);
+    CUR.with(|c| c.set(std::ptr::null_mut()));
+    let r = *rank;
+    (
+        code,
+        RankResult {
+            rank: id,
+            end: r.clock,
+            stats: r.stats,
+            events: r.events,
+        },
+    )
+}
+
+/// Every rank as an OS thread (the `threads` back end).
+unsafe fn run_threads(
+    p: &Params,
+    sim: &'static engine::Sim,
+    argc: c_int,
+    argv: *mut *mut c_char,
+    cmain: Option<CMain>,
+    fmain: Option<FMain>,
+) -> Result<Vec<(c_int, RankResult)>, String> {
+    let mut handles = Vec::with_capacity(p.np as usize);
+    for id in 0..p.np {
+        let av = SendPtr(argv as usize);
+        let h = std::thread::Builder::new()
+            .name(format!("rank{id}"))
+            .stack_size(p.stack)
+            .spawn(move || {
+                let av = av;
+                rank_body(id, sim, argc, av.0 as *mut *mut c_char, cmain, fmain, &|_| {})
+            })
+            .map_err(|e| format!("cannot start rank {id} as a thread: {e} (try a smaller BSIM_STACK_KB or raise `ulimit -u`; the contexts back end has no such limit)"))?;
+        handles.push(h);
+    }
+    let mut out = Vec::with_capacity(handles.len());
+    for h in handles {
+        match h.join() {
+            Ok(r) => out.push(r),
+            Err(_) => return Err("a rank thread panicked".into()),
+        }
+    }
+    Ok(out)
 }
 
 /// Summary on stdout, report.json/txt, Gantt chart and Chrome trace (both back ends).

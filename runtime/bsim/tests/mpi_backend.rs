@@ -1,5 +1,5 @@
 //! The mpi back end: skeletons linked with mpicc and libxmpc_bsim_mpi.a run
-//! both as threads (BSIM_BACKEND=threads, one process) and as real MPI
+//! both as contexts (BSIM_BACKEND=contexts, one process; threads for Fortran) and as real MPI
 //! processes (`mpiexec -n N`, BSIM_BACKEND=mpi). Both must predict the same
 //! times, equal to closed forms computed here from the platform numbers.
 
@@ -121,14 +121,14 @@ fn rank_times(s: &str) -> Vec<f64> {
 
 /// Both back ends: per-rank times, checked equal (to 1e-12 relative) and returned.
 fn both(name: &str, np: u32, args: &[&str]) -> Vec<f64> {
-    let t = rank_times(&run(name, "threads", np, args));
+    let t = rank_times(&run(name, "contexts", np, args));
     let m = rank_times(&run(name, "mpi", np, args));
     assert_eq!(t.len(), np as usize, "{name} {args:?}");
     assert_eq!(m.len(), np as usize, "{name} {args:?}");
     for (a, b) in t.iter().zip(&m) {
         assert!(
             close(*b, *a),
-            "{name} -np {np} {args:?}: threads {t:?} mpi {m:?}"
+            "{name} -np {np} {args:?}: contexts {t:?} mpi {m:?}"
         );
     }
     m
@@ -152,12 +152,12 @@ fn pingpong_eager_and_rendezvous() {
         for bytes in [1u64, 1000, 65536, 1 << 20] {
             let a = [bytes.to_string(), "5".into()];
             let a: Vec<&str> = a.iter().map(|s| s.as_str()).collect();
-            let t = time_line(&run("pingpong.c", "threads", np, &a));
+            let t = time_line(&run("pingpong.c", "contexts", np, &a));
             let m = time_line(&run("pingpong.c", "mpi", np, &a));
             let want = 10.0 * msg(bytes);
             assert!(
                 close(t, want) && close(m, want),
-                "{bytes} B np {np}: threads {t} mpi {m} want {want}"
+                "{bytes} B np {np}: contexts {t} mpi {m} want {want}"
             );
         }
     }
@@ -179,7 +179,7 @@ fn pipeline_waits_and_report() {
     }
     // the reports of both back ends agree on every per-rank figure
     let mut reps = vec![];
-    for be in ["threads", "mpi"] {
+    for be in ["contexts", "mpi"] {
         let d = work().join(format!("rep-{be}"));
         let out = run_env(
             "pipeline.c",
@@ -305,7 +305,7 @@ fn collectives_table_mode() {
         // everybody leaves at the latest arrival (rank 3: 1 ms late) + the table time
         let start = if np == 4 { 1e-3 } else { 0.0 };
         let mut res = vec![];
-        for be in ["threads", "mpi"] {
+        for be in ["contexts", "mpi"] {
             let out = run_env("colltime.c", be, np, &[op, "8", "1e-3"], &env);
             assert!(
                 out.status.success(),
@@ -355,7 +355,7 @@ fn nodes_and_intranode_links() {
     std::fs::write(&p, format!("{PLATFORM}[nodes]\nranks_per_node = 2\n[intranode]\nlatency = 1e-7\nbandwidth = 1e10\n")).unwrap();
     let env = [("BSIM_PLATFORM", p.to_str().unwrap())];
     let mut res = vec![];
-    for be in ["threads", "mpi"] {
+    for be in ["contexts", "mpi"] {
         let out = run_env("halo.c", be, 4, &["3", "1e-4", "20000", "all"], &env);
         assert!(
             out.status.success(),
@@ -436,7 +436,7 @@ fn persistent_requests_and_waitsome_in_both_back_ends() {
     }
     // one sender: Waitsome returns it alone in both back ends
     let want = 1e-3 + msg(4);
-    for be in ["threads", "mpi"] {
+    for be in ["contexts", "mpi"] {
         let s = run("someany.c", be, 2, &["waitsome"]);
         let f: Vec<&str> = s.split_whitespace().collect();
         assert_eq!((f[0], f[1], f[4]), ("some", "1", "1"), "{be}: {s}");
@@ -461,4 +461,14 @@ fn mpi_back_end_refuses_probe_and_nonblocking_collectives() {
             "{prog}: {err}"
         );
     }
+}
+
+/// The mpi-linked main hands section bsim_rank to the contexts back end too:
+/// every rank keeps its own BSIM_RANK_VAR variables (payload mode, one process).
+#[test]
+fn rank_variables_with_the_mpi_main() {
+    let out = run_env("rankvars.c", "contexts", 6, &[], &[("BSIM_PAYLOAD", "1")]);
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{o}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(o.matches(" ok counter").count(), 6, "{o}");
 }

@@ -1,6 +1,8 @@
 //! C and Fortran skeletons written against lmpi.h / lmpif.h, linked with
-//! libxmpc_bsim.a and run with the threads back end. Predicted times are
-//! checked against closed forms computed here from the platform numbers.
+//! libxmpc_bsim.a. Predicted times are checked against closed forms computed
+//! here from the platform numbers. Every C run goes through both back ends that
+//! share the engine (contexts, the default, and threads, with the per-rank
+//! variables `_Thread_local`): exit status, stdout and stderr must be the same.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -10,7 +12,6 @@ mod common;
 use common::*;
 
 const OTEST: f64 = 1e-6;
-
 
 fn src(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -35,16 +36,28 @@ fn work() -> &'static Path {
 
 /// Compile and link one program (cached per process).
 fn build(name: &str) -> PathBuf {
+    build_with(name, &[])
+}
+
+/// With extra compiler flags (-DBSIM_THREAD_LOCAL_VARS: BSIM_RANK_VAR is
+/// `_Thread_local`, for the threads back end).
+fn build_with(name: &str, flags: &[&str]) -> PathBuf {
     static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    let exe = work().join(name.replace('.', "_"));
-    if built.iter().any(|b| b == name) {
+    let tag: String = flags
+        .iter()
+        .map(|f| f.trim_start_matches("-D").replace(['=', '-'], "_"))
+        .collect();
+    let key = format!("{}{tag}", name.replace('.', "_"));
+    let exe = work().join(&key);
+    if built.iter().any(|b| *b == key) {
         return exe;
     }
-    built.push(name.to_string());
+    built.push(key);
     let fortran = name.ends_with(".f90");
     let mut c = Command::new(if fortran { "gfortran" } else { "cc" });
     c.arg("-O1").arg(format!("-I{}", include().display()));
+    c.args(flags);
     if fortran {
         // the lmpi module, built into the work directory
         c.arg(format!("-J{}", work().display()))
@@ -63,8 +76,64 @@ fn build(name: &str) -> PathBuf {
 }
 
 fn run_env(name: &str, np: u32, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let exe = build(name);
-    let mut c = Command::new(&exe);
+    if name.ends_with(".f90") || env.iter().any(|e| e.0 == "BSIM_BACKEND") {
+        return run_exe(&build(name), np, args, env);
+    }
+    let ctx = run_exe(&build(name), np, args, env);
+    let mut tenv = env.to_vec();
+    tenv.push(("BSIM_BACKEND", "threads"));
+    let thr = run_exe(
+        &build_with(name, &["-DBSIM_THREAD_LOCAL_VARS"]),
+        np,
+        args,
+        &tenv,
+    );
+    // threads print concurrently: compare the lines as sets
+    let lines = |b: &[u8]| {
+        let mut v: Vec<String> = String::from_utf8_lossy(b)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        ctx.status.code(),
+        thr.status.code(),
+        "{name} -np {np} {args:?}: exit status, contexts vs threads\n{}\n{}",
+        String::from_utf8_lossy(&ctx.stderr),
+        String::from_utf8_lossy(&thr.stderr)
+    );
+    assert_eq!(
+        lines(&ctx.stdout),
+        lines(&thr.stdout),
+        "{name} -np {np} {args:?}: stdout, contexts vs threads"
+    );
+    // an argument error names the rank that found it (the last to arrive on the host)
+    let unranked = |b: &[u8]| {
+        lines(b)
+            .into_iter()
+            .map(|l| {
+                match l
+                    .strip_prefix("bsim: rank ")
+                    .and_then(|r| r.split_once(": "))
+                {
+                    Some((_, rest)) => format!("bsim: rank N: {rest}"),
+                    None => l,
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        unranked(&ctx.stderr),
+        unranked(&thr.stderr),
+        "{name} -np {np} {args:?}: stderr, contexts vs threads"
+    );
+    ctx
+}
+
+fn run_exe(exe: &Path, np: u32, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(exe);
     c.args(args)
         .env("BSIM_NP", np.to_string())
         .env("BSIM_PLATFORM", work().join("p.toml"))
@@ -654,7 +723,10 @@ fn polling_forever_is_a_deadlock() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{e}");
     assert!(e.contains("rank 0 polls in LMPI_Test"), "{e}");
-    assert!(e.contains("in LMPI_Test waits on rank 1 (receive from rank 1, tag 7)"), "{e}");
+    assert!(
+        e.contains("in LMPI_Test waits on rank 1 (receive from rank 1, tag 7)"),
+        "{e}"
+    );
     assert!(e.contains("1 rank(s) blocked, 1 finished"), "{e}");
     let out = run_env("misuse.c", 2, &["iprobe"], &[]);
     let e = String::from_utf8_lossy(&out.stderr);
@@ -664,7 +736,11 @@ fn polling_forever_is_a_deadlock() {
     // polling that ends in a send is no deadlock: 50 unsuccessful probes, then the send
     let out = run_env("misuse.c", 2, &["pollsend"], &[]);
     let o = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && o.contains("pollsend ok 0") && o.contains("pollsend ok 1"), "{o}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success() && o.contains("pollsend ok 0") && o.contains("pollsend ok 1"),
+        "{o}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Collectives whose members disagree on the root, the count or the datatype are
@@ -689,6 +765,96 @@ fn deadlock_labels_name_the_call_made() {
     let out = run_env("misuse.c", 2, &["wait"], &[]);
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{e}");
-    assert!(e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Wait waits on rank 1"), "{e}");
+    assert!(
+        e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Wait waits on rank 1"),
+        "{e}"
+    );
     assert!(!e.contains("Waitall"), "{e}");
+}
+
+/// Per-rank variables under contexts: each rank keeps its own copy of the
+/// BSIM_RANK_VAR variables across switches (section bsim_rank swapped per rank);
+/// the same program with plain globals goes wrong, and the threads back end
+/// refuses the section (it would share it) but runs the `_Thread_local` build.
+#[test]
+fn rank_variables_are_private_under_contexts() {
+    let pay = [("BSIM_PAYLOAD", "1")];
+    let out = run_env("rankvars.c", 8, &[], &pay); // contexts, then threads (_Thread_local)
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{o}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(o.matches(" ok counter").count(), 8, "{o}");
+    for r in 0..8 {
+        assert!(
+            o.contains(&format!("rank {r} ok counter {}", 5 + 100 * r)),
+            "{o}"
+        );
+    }
+    // plain globals: the ranks share them
+    let plain = build_with("rankvars.c", &["-DBSIM_RANK_VAR="]);
+    let out = run_exe(&plain, 8, &[], &pay);
+    let o = String::from_utf8_lossy(&out.stdout);
+    assert!(o.contains("WRONG"), "plain globals must be shared: {o}");
+    // threads + section: refused, naming the fix
+    let out = run_exe(
+        &build("rankvars.c"),
+        8,
+        &[],
+        &[pay[0], ("BSIM_BACKEND", "threads")],
+    );
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(
+        e.contains("section bsim_rank") && e.contains("-DBSIM_THREAD_LOCAL_VARS"),
+        "{e}"
+    );
+}
+
+/// Contexts have no thread limit: a 40,000-rank persistent ring (threads stop
+/// near 32,700 here: two mappings per thread stack) gives the closed form on
+/// every rank, with 32 KiB stacks.
+#[test]
+fn ring_beyond_the_thread_limit() {
+    let (np, k, b) = (40_000u32, 3, 8u64);
+    let out = run_exe(
+        &build("persist.c"),
+        np,
+        &[&k.to_string(), &b.to_string()],
+        &[("BSIM_BACKEND", "contexts"), ("BSIM_STACK_KB", "32")],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let t = rank_times(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(t.len(), np as usize);
+    let want = k as f64 * msg(b);
+    assert!(t.iter().all(|x| close(*x, want)), "{:?} != {want}", &t[..4]);
+}
+
+/// A Fortran skeleton runs as threads by default (its variables are
+/// threadprivate) and refuses contexts; BSIM_STACK_KB out of range is refused.
+#[test]
+fn backend_choice_is_checked() {
+    let out = run_exe(
+        &build("pingpong.f90"),
+        2,
+        &[],
+        &[("BSIM_BACKEND", "contexts")],
+    );
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(e.contains("threadprivate"), "{e}");
+    let out = run_exe(
+        &build("persist.c"),
+        2,
+        &["1", "8"],
+        &[("BSIM_STACK_KB", "8")],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("BSIM_STACK_KB=8"));
 }

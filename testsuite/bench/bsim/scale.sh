@@ -4,24 +4,40 @@
 #   testsuite/bench/bsim/scale.sh [ring|alltoall|all]     (default: all)
 #
 # ring:     every rank exchanges 8 B with both neighbours (r-1, r+1), 10 rounds
-#           (Irecv x2, Isend x2, Waitall) at 1K, 16K, 128K and 1M ranks;
-# alltoall: 10 LMPI_Alltoall of 8 B per pair at 1K and 8K ranks.
-# Prints ranks, predicted time, host wall time, host time per rank, peak RSS and
-# RSS per rank (from /usr/bin/time -v). A run that fails prints its exit status
-# and the last line of its stderr instead (e.g. the rank threads cannot be created).
+#           (Irecv x2, Isend x2, Waitall) at 16K, 128K and 1M ranks as contexts
+#           (the default back end), and at 16K ranks as threads for comparison;
+# alltoall: 10 LMPI_Alltoall of 8 B per pair at 1K and 8K ranks (contexts).
+# Prints ranks, back end, predicted time, host wall time, host time per rank,
+# peak RSS (from /usr/bin/time -v), RSS per rank and the stack pages a context
+# touched (BSIM_STACK_STATS). A run that fails prints its exit status and the
+# last line of its stderr instead.
 #
-# Environment: RING_NP / A2A_NP override the rank lists; BSIM_STACK_KB (default 64).
+# Memory: runs of 512K ranks or more need 18 GiB available (`free -g`), else
+# they are skipped with a message. Guard pages: each context stack gets one when
+# vm.max_map_count allows 2 mappings per rank; run as root, the script raises
+# the limit for the big runs and restores it on exit (docs/bsim.md, Back ends).
+#
+# Environment: RING_NP / A2A_NP / THREADS_NP override the rank lists;
+# BSIM_STACK_KB (default 64).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 what=${1:-all}
-RING_NP=${RING_NP:-"1024 16384 131072 1048576"}
+RING_NP=${RING_NP:-"16384 131072 1048576"}
+THREADS_NP=${THREADS_NP:-"16384"}
 A2A_NP=${A2A_NP:-"1024 8192"}
 export BSIM_STACK_KB=${BSIM_STACK_KB:-64}
 T="${CARGO_TARGET_DIR:-$root/target}/release"
 (cd "$root" && cargo build --release -q -p xmpc-bsim) || exit 1
 W=$(mktemp -d /tmp/bsim-scale.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+MAPS0=$(cat /proc/sys/vm/max_map_count)
+restore() {
+  rm -rf "$W"
+  if [ "$(cat /proc/sys/vm/max_map_count)" != "$MAPS0" ]; then
+    sysctl -q -w vm.max_map_count="$MAPS0" && echo "vm.max_map_count restored to $MAPS0"
+  fi
+}
+trap restore EXIT
 
 cat >"$W/ring.c" <<'C'
 #include <lmpi.h>
@@ -63,28 +79,43 @@ for p in ring alltoall; do
     "$T/libxmpc_bsim_main.a" "$T/libxmpc_bsim.a" -lpthread -ldl -lm -lgcc_s -lrt || exit 1
 done
 
-echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)   stack ${BSIM_STACK_KB} KiB"
-printf '%-9s %9s %16s %10s %14s %10s %10s\n' skeleton ranks predicted host_s host_us/rank peak_MiB KB/rank
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)   stack ${BSIM_STACK_KB} KiB   $(nproc) cores"
+printf '%-9s %9s %-8s %16s %9s %13s %9s %8s %9s\n' skeleton ranks backend predicted host_s host_us/rank peak_MiB KB/rank stack_KiB
 run() {
-  local p=$1 np=$2
-  BSIM_NP=$np BSIM_PROGRESS=0 /usr/bin/time -v "$W/$p" >"$W/out" 2>"$W/err"
+  local p=$1 np=$2 be=$3
+  if [ "$np" -ge 524288 ]; then
+    local avail
+    avail=$(free -g | awk '/^Mem:/ {print $7}')
+    if [ "$avail" -lt 18 ]; then
+      printf '%-9s %9s %-8s  skipped: %s GiB available, 18 needed (free -g)\n' "$p" "$np" "$be" "$avail"
+      return
+    fi
+  fi
+  local need=$((2 * np + 65536))
+  if [ "$be" = contexts ] && [ "$(cat /proc/sys/vm/max_map_count)" -lt "$need" ] && [ "$(id -u)" = 0 ]; then
+    sysctl -q -w vm.max_map_count="$need"
+  fi
+  BSIM_BACKEND=$be BSIM_NP=$np BSIM_PROGRESS=0 BSIM_STACK_STATS=1 /usr/bin/time -v "$W/$p" >"$W/out" 2>"$W/err"
   local rc=$?
   if [ $rc -ne 0 ]; then
-    printf '%-9s %9s  failed (status %s): %s\n' "$p" "$np" "$rc" \
+    printf '%-9s %9s %-8s  failed (status %s): %s\n' "$p" "$np" "$be" "$rc" \
       "$(grep -v '^\s' "$W/err" | grep -v 'Command exited' | tail -1)"
     return
   fi
-  local pred wall rss
+  grep '^bsim: note' "$W/err"
+  local pred wall rss st
   pred=$(sed -n 's/^predicted time: \([^ ]*\) s.*/\1/p' "$W/out")
   wall=$(sed -n 's/^host time: \([^ ]*\) s.*/\1/p' "$W/out")
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$W/err")
-  awk -v p="$p" -v n="$np" -v pr="$pred" -v w="$wall" -v r="$rss" 'BEGIN {
-    printf "%-9s %9d %16s %10.2f %14.2f %10.1f %10.2f\n", p, n, pr, w, w * 1e6 / n, r / 1024, r * 1.024 / n }'
+  st=$(sed -n 's/^stack: \([0-9]*\) KiB per rank at most.*/\1/p' "$W/out")
+  awk -v p="$p" -v n="$np" -v be="$be" -v pr="$pred" -v w="$wall" -v r="$rss" -v st="${st:--}" 'BEGIN {
+    printf "%-9s %9d %-8s %16s %9.2f %13.2f %9.1f %8.2f %9s\n", p, n, be, pr, w, w * 1e6 / n, r / 1024, r * 1.024 / n, st }'
 }
 if [ "$what" = all ] || [ "$what" = ring ]; then
-  for np in $RING_NP; do run ring "$np"; done
+  for np in $THREADS_NP; do run ring "$np" threads; done
+  for np in $RING_NP; do run ring "$np" contexts; done
 fi
 if [ "$what" = all ] || [ "$what" = alltoall ]; then
-  for np in $A2A_NP; do run alltoall "$np"; done
+  for np in $A2A_NP; do run alltoall "$np" contexts; done
 fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,7 +4,7 @@
 #include <lmpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-static _Thread_local double residual;
+BSIM_RANK_VAR static double residual;
 int bsim_main(int argc, char **argv) {
     LMPI_Init(&argc, &argv);
     int r, n;
