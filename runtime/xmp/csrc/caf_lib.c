@@ -14,7 +14,9 @@
  * - A put is completed locally before it returns (the user may reuse the buffer) and at
  *   the target at the next image control statement: the window is marked written, and
  *   sync all / sync images / sync memory / lock / unlock / event post flush only the
- *   windows written since the last one (and a get from a written window flushes first).
+ *   windows written since the last one. Any later put, get or atomic on a written
+ *   window flushes its target first (MPI orders nothing between two accesses to one
+ *   target without a flush).
  * - Strided remote sections: an MPI datatype of nested hvectors; strided local sections
  *   are packed into (unpacked from) a buffer. Kind conversion between integer, real and
  *   complex kinds, and character length changes, are done on the packed buffer.
@@ -352,6 +354,7 @@ static MPI_Datatype atomic_type(int type, int kind) {
 void CAF(atomic_define)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
   tok_t *t = token;
   int r = caf_rank(image);
+  caf_order(t, r);
   int64_t old;
   MPI_Fetch_and_op(value, &old, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_REPLACE, t->win);
   MPI_Win_flush(r, t->win);
@@ -361,6 +364,7 @@ void CAF(atomic_define)(void *token, size_t offset, int image, void *value, int 
 void CAF(atomic_ref)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
   tok_t *t = token;
   int r = caf_rank(image);
+  caf_order(t, r);
   int64_t dummy = 0;
   MPI_Fetch_and_op(&dummy, value, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_NO_OP, t->win);
   MPI_Win_flush(r, t->win);
@@ -370,6 +374,7 @@ void CAF(atomic_ref)(void *token, size_t offset, int image, void *value, int *st
 void CAF(atomic_cas)(void *token, size_t offset, int image, void *old, void *compare, void *new_val, int *stat, int type, int kind) {
   tok_t *t = token;
   int r = caf_rank(image);
+  caf_order(t, r);
   MPI_Compare_and_swap(new_val, compare, old, atomic_type(type, kind), r, (MPI_Aint)offset, t->win);
   MPI_Win_flush(r, t->win);
   set_stat(stat, 0);
@@ -380,6 +385,7 @@ void CAF(atomic_cas)(void *token, size_t offset, int image, void *old, void *com
 void CAF(atomic_op)(int op, void *token, size_t offset, int image, void *value, void *old, int *stat, int type, int kind) {
   tok_t *t = token;
   int r = caf_rank(image);
+  caf_order(t, r);
   MPI_Op mop = op == 1 ? MPI_SUM : op == 2 ? MPI_BAND : op == 3 ? MPI_BOR : op == 4 ? MPI_BXOR : MPI_OP_NULL;
   if (mop == MPI_OP_NULL) caf_fail("atomic operation %d is not supported", op);
   int64_t scratch;

@@ -42,4 +42,9 @@ int caf_images(void);
 MPI_Comm caf_world(void);
 void caf_mark_dirty(tok_t *t);
 void caf_flush_dirty(void);
+/* MPI orders nothing between two RMA calls to one target without a flush: before an
+ * access to target r of a window written since the last flush, complete those writes */
+static inline void caf_order(tok_t *t, int r) {
+  if (t->dirty) MPI_Win_flush(r, t->win);
+}
 #endif

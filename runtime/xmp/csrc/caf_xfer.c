@@ -174,7 +174,7 @@ static void remote_read(tok_t *t, size_t offset, int r, const shape_t *s, char *
     FOR_ELEMS(s, off, k, memcpy(buf + k * s->elem, b + off, s->elem));
     return;
   }
-  if (t->dirty) MPI_Win_flush(r, t->win); /* this image's earlier puts come first */
+  caf_order(t, r); /* this image's earlier puts come first */
   size_t bytes = s->n * s->elem;
   if (s->contig) {
     MPI_Get(buf, (int)bytes, MPI_BYTE, r, (MPI_Aint)offset, (int)bytes, MPI_BYTE, t->win);
@@ -195,6 +195,7 @@ static void remote_write(tok_t *t, size_t offset, int r, const shape_t *s, const
     return;
   }
   size_t bytes = s->n * s->elem;
+  caf_order(t, r);
   if (s->contig) {
     MPI_Put(buf, (int)bytes, MPI_BYTE, r, (MPI_Aint)offset, (int)bytes, MPI_BYTE, t->win);
   } else {
@@ -229,6 +230,7 @@ void CAF(send)(void *token, size_t offset, int image, gfc_desc_t *dest, void *ds
   conv_setup(&c, ds.type, ds.elem, dst_kind, ss.type, ss.elem, src_kind);
   if (c.same && ds.contig && ss.contig && (ss.rank > 0 || ds.n == 1) && r != caf_my_rank() && ds.n) {
     size_t bytes = ds.n * ds.elem;
+    caf_order(t, r);
     MPI_Put(src->base_addr, (int)bytes, MPI_BYTE, r, (MPI_Aint)offset, (int)bytes, MPI_BYTE, t->win);
     MPI_Win_flush_local(r, t->win);
     caf_mark_dirty(t);

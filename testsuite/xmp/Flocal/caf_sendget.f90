@@ -1,7 +1,8 @@
 ! xmpc-test: np=2,3,4
 ! both sides coindexed (a(:)[j] = b(:)[k], contiguous and strided), and gets and
 ! puts that convert kinds: a real(8) coarray read into real(4), integer(4) put into
-! an integer(8) coarray and read back, integer values put into a real(8) coarray
+! an integer(8) coarray and read back, integer values put into a real(8) coarray;
+! repeated puts to one element then a get of it
 program caf_sendget
   implicit none
   integer, parameter :: n = 6
@@ -63,6 +64,16 @@ program caf_sendget
     call check(d(i) == dble(pv * 100 + i), 65, i)
   end do
   call check(d(4) == me + 2.0d0, 67, 4)
+  ! many puts to one element, then a get of it: the last put is read back, and seen
+  ! by its image after sync all
+  sync all
+  do i = 1, 50
+    a(2)[nx] = i
+  end do
+  i = a(2)[nx]
+  call check(i == 50, 75, 2)
+  sync all
+  call check(a(2) == 50, 77, 2)
   sync all
   call co_sum(nerr)
   if (nerr /= 0) error stop 1
