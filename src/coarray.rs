@@ -1,10 +1,12 @@
 //! Fortran coarrays (XMP local view, docs/local-view.md): a Fortran file that uses
 //! coarray syntax is compiled with `gfortran -fcoarray=lib`, and a program whose
-//! objects call gfortran's coarray ABI (`_gfortran_caf_*`) is linked with
-//! OpenCoarrays' `libcaf_mpich`, which shares MPI with the XMP runtime
-//! (`runtime/xmp/csrc/caf_f.c` orders their MPI start and end).
+//! objects call gfortran's coarray ABI (`_gfortran_caf_*`) is linked with xmpc's own
+//! libcaf (in the runtime library, `runtime/xmp/csrc/caf_lib.c`) when it provides
+//! every entry point the objects use, else with OpenCoarrays' `libcaf_mpich`; both
+//! share MPI with the XMP runtime (`runtime/xmp/csrc/caf_f.c` orders their MPI start
+//! and end).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use xmpc_passes::xmp_f::coarray::uses_coarrays;
@@ -18,24 +20,94 @@ pub fn compile_flag(extra: &[String], text: &str, fixed: bool) -> Option<&'stati
     Some("-fcoarray=lib")
 }
 
-/// True for an object or archive that calls gfortran's coarray ABI.
-pub fn object_uses_coarrays(p: &Path) -> bool {
-    let Ok(bytes) = std::fs::read(p) else { return false };
+/// The entry points of xmpc's own libcaf (`runtime/xmp/csrc/caf_lib.c`,
+/// `caf_xfer.c`, `caf_coll.c`), without the `_gfortran_caf_` prefix.
+pub const OWN_LIBCAF: &[&str] = &[
+    "init", "finalize", "this_image", "num_images", "register", "deregister", "sync_all", "sync_memory", "sync_images", "lock",
+    "unlock", "event_post", "event_wait", "event_query", "atomic_define", "atomic_ref", "atomic_cas", "atomic_op",
+    "stop_numeric", "stop_str", "error_stop", "error_stop_str", "send", "get", "sendget", "co_sum", "co_min", "co_max",
+    "co_broadcast", "co_reduce",
+];
+
+/// The `_gfortran_caf_*` names (without the prefix) that appear in the objects.
+pub fn caf_symbols(objs: &[PathBuf]) -> std::collections::BTreeSet<String> {
     let pat = b"_gfortran_caf_";
-    bytes.windows(pat.len()).any(|w| w == pat)
+    let mut out = std::collections::BTreeSet::new();
+    for o in objs {
+        let Ok(bytes) = std::fs::read(o) else { continue };
+        let mut i = 0;
+        while i + pat.len() <= bytes.len() {
+            if &bytes[i..i + pat.len()] == pat {
+                let rest = &bytes[i + pat.len()..];
+                let n = rest.iter().take_while(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || **b == b'_').count();
+                if n > 0 {
+                    out.insert(String::from_utf8_lossy(&rest[..n]).into_owned());
+                }
+                i += pat.len() + n;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
-/// Linker arguments of the coarray library when any object needs it:
-/// `$XMPC_CAF_LIBS` (split at blanks), else `pkg-config --libs caf-mpich`
-/// (Debian's `libcoarrays-mpich-dev`), else `-lcaf_mpich`.
-pub fn link_libs(objs: &[PathBuf]) -> Vec<String> {
-    if !objs.iter().any(|o| object_uses_coarrays(o)) {
-        return vec![];
+/// Which coarray library a link uses.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Libcaf {
+    /// No object calls the coarray ABI.
+    None,
+    /// xmpc's own (in `libxmpc_rt.a`, reached through `--wrap`).
+    Own,
+    /// OpenCoarrays (or `$XMPC_CAF_LIBS`); the names xmpc's own lacks, when that was the reason.
+    External(Vec<String>),
+}
+
+/// The choice: `$XMPC_CAF_LIBS` set → that library; `$XMPC_CAF=opencoarrays` →
+/// OpenCoarrays; otherwise xmpc's own when it provides every referenced entry point
+/// (`$XMPC_CAF=xmpc` makes a missing one an error), else OpenCoarrays.
+pub fn choose(objs: &[PathBuf]) -> Result<Libcaf, String> {
+    let used = caf_symbols(objs);
+    if used.is_empty() {
+        return Ok(Libcaf::None);
     }
-    // count each image's coarray bytes for xmp_coarray.h (runtime/xmp/csrc/caf_f.c)
-    let mut wrap = vec!["-Wl,--wrap=_gfortran_caf_register,--wrap=_gfortran_caf_deregister,--wrap=_gfortran_caf_sync_memory".to_string()];
-    wrap.extend(libcaf());
-    wrap
+    let missing: Vec<String> = used.iter().filter(|s| !OWN_LIBCAF.contains(&s.as_str())).cloned().collect();
+    let forced = std::env::var("XMPC_CAF").unwrap_or_default();
+    if std::env::var("XMPC_CAF_LIBS").is_ok_and(|v| !v.trim().is_empty()) {
+        return Ok(Libcaf::External(vec![]));
+    }
+    match forced.as_str() {
+        "opencoarrays" => Ok(Libcaf::External(vec![])),
+        "xmpc" if !missing.is_empty() => Err(format!(
+            "XMPC_CAF=xmpc, but xmpc's libcaf does not provide {} (used by the program): unset XMPC_CAF to link OpenCoarrays",
+            missing.iter().map(|m| format!("_gfortran_caf_{m}")).collect::<Vec<_>>().join(", ")
+        )),
+        "" | "auto" | "xmpc" => Ok(if missing.is_empty() { Libcaf::Own } else { Libcaf::External(missing) }),
+        other => Err(format!("XMPC_CAF={other}: expected `xmpc`, `opencoarrays` or `auto`")),
+    }
+}
+
+/// Linker arguments of the coarray library when any object needs it (see [`choose`]).
+pub fn link_libs(objs: &[PathBuf]) -> Result<Vec<String>, String> {
+    match choose(objs)? {
+        Libcaf::None => Ok(vec![]),
+        Libcaf::Own => {
+            let wraps: Vec<String> = OWN_LIBCAF.iter().map(|n| format!("--wrap=_gfortran_caf_{n}")).collect();
+            Ok(vec![format!("-Wl,{}", wraps.join(","))])
+        }
+        Libcaf::External(missing) => {
+            if !missing.is_empty() {
+                eprintln!(
+                    "xmpc: note: linking OpenCoarrays: xmpc's libcaf does not provide {}",
+                    missing.iter().map(|m| format!("_gfortran_caf_{m}")).collect::<Vec<_>>().join(", ")
+                );
+            }
+            // count each image's coarray bytes for xmp_coarray.h (runtime/xmp/csrc/caf_f.c)
+            let mut wrap = vec!["-Wl,--wrap=_gfortran_caf_register,--wrap=_gfortran_caf_deregister,--wrap=_gfortran_caf_sync_memory".to_string()];
+            wrap.extend(libcaf());
+            Ok(wrap)
+        }
+    }
 }
 
 /// The libcaf linker arguments.
@@ -55,4 +127,4 @@ fn libcaf() -> Vec<String> {
 }
 
 /// A hint for a failed link of a coarray program.
-pub const LINK_HINT: &str = "this program uses Fortran coarrays: xmpc links OpenCoarrays' libcaf_mpich (Debian: apt-get install libcoarrays-mpich-dev), or set XMPC_CAF_LIBS to the linker arguments of another libcaf for your MPI";
+pub const LINK_HINT: &str = "this program uses Fortran coarrays that xmpc's own libcaf does not cover: xmpc links OpenCoarrays' libcaf_mpich (Debian: apt-get install libcoarrays-mpich-dev), or set XMPC_CAF_LIBS to the linker arguments of another libcaf for your MPI";

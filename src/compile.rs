@@ -314,8 +314,9 @@ pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &P
 pub fn link_fortran(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
     let mut args = link_args(objs, out, o)?;
     // coarrays: libcaf after the objects, before `-o out` (src/coarray.rs)
-    let caf = crate::coarray::link_libs(objs);
-    let coarrays = !caf.is_empty();
+    let caf = crate::coarray::link_libs(objs)?;
+    // (the hint names OpenCoarrays: not for xmpc's own libcaf)
+    let coarrays = !caf.is_empty() && !caf.iter().any(|a| a.contains("--wrap=_gfortran_caf_init"));
     let at = args.len() - 2;
     args.splice(at..at, caf);
     run_with(&fc(), &args, "set XMPC_FC to your MPI Fortran compiler")

@@ -5,10 +5,14 @@
 //! `ERROR`. Also: separate compilation (the main program's file has no coarray), a
 //! program without coarrays links no coarray library, and the refusals are located.
 //!
-//! Needs the driver (`cargo build -p xmpc -p xmpc-rt`), `mpiexec`, `mpif90` and
-//! OpenCoarrays for MPICH (`libcoarrays-mpich-dev`: `pkg-config caf-mpich`, or
-//! `XMPC_CAF_LIBS`); without them the tests are skipped with a notice unless
-//! `XMPC_CONFORMANCE_REQUIRE=1`. `XMPC_F_ONLY=name` runs one program.
+//! Each program is built twice: with xmpc's own libcaf (`XMPC_CAF=xmpc`, run at every
+//! count of its header) and with OpenCoarrays (`XMPC_CAF=opencoarrays`, run at one
+//! count), and each binary is checked to hold the library it was meant to.
+//!
+//! Needs the driver (`cargo build -p xmpc -p xmpc-rt`), `mpiexec`, `mpif90`, and for
+//! the second build OpenCoarrays for MPICH (`libcoarrays-mpich-dev`: `pkg-config
+//! caf-mpich`); without them the tests (or the OpenCoarrays half) are skipped with a
+//! notice unless `XMPC_CONFORMANCE_REQUIRE=1`. `XMPC_F_ONLY=name` runs one program.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -28,8 +32,7 @@ fn mpiexec() -> String {
 }
 
 fn have_libcaf() -> bool {
-    std::env::var("XMPC_CAF_LIBS").is_ok_and(|v| !v.trim().is_empty())
-        || Command::new("pkg-config").args(["--exists", "caf-mpich"]).status().is_ok_and(|s| s.success())
+    Command::new("pkg-config").args(["--exists", "caf-mpich"]).status().is_ok_and(|s| s.success())
 }
 
 fn tools_ready(what: &str) -> bool {
@@ -45,9 +48,6 @@ fn tools_ready(what: &str) -> bool {
         if Command::new(&tool).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
             missing.push(format!("`{tool}` not found"));
         }
-    }
-    if !have_libcaf() {
-        missing.push("OpenCoarrays not found (apt-get install libcoarrays-mpich-dev, or set XMPC_CAF_LIBS)".into());
     }
     if missing.is_empty() {
         return true;
@@ -112,7 +112,12 @@ fn xmpc_in(args: &[&str], dir: &Path) -> std::process::Output {
 }
 
 fn compile(args: &[&str], dir: &Path) -> Result<(), String> {
-    let out = xmpc_in(args, dir);
+    compile_with(args, dir, "xmpc")
+}
+
+/// Builds with `XMPC_CAF=caf` (`xmpc`: xmpc's own libcaf, `opencoarrays`).
+fn compile_with(args: &[&str], dir: &Path, caf: &str) -> Result<(), String> {
+    let out = Command::new(xmpc()).args(args).current_dir(dir).env("XMPC_CAF", caf).env_remove("XMPC_CAF_LIBS").output().expect("run xmpc");
     if out.status.success() {
         Ok(())
     } else {
@@ -145,12 +150,19 @@ fn local_view_programs_pass() {
         .filter(|p| only.as_deref().is_none_or(|o| p.file_stem().is_some_and(|s| s == o)))
         .collect();
     progs.sort();
-    assert!(only.is_some() || progs.len() >= 25, "expected at least 25 local-view programs, found {}", progs.len());
+    assert!(only.is_some() || progs.len() >= 30, "expected at least 30 local-view programs, found {}", progs.len());
     let fixed = progs.iter().filter(|p| p.extension().is_some_and(|e| e == "f")).count();
-    assert!(only.is_some() || fixed >= 3, "fixed-form programs: {fixed}");
+    assert!(only.is_some() || fixed >= 5, "fixed-form programs: {fixed}");
     let tmp = tmpdir("progs");
     let mut failures = vec![];
     let mut runs = 0;
+    let oca = have_libcaf();
+    if !oca {
+        if std::env::var("XMPC_CONFORMANCE_REQUIRE").as_deref() == Ok("1") {
+            panic!("local_f: OpenCoarrays not found (apt-get install libcoarrays-mpich-dev)");
+        }
+        eprintln!("local_f: the OpenCoarrays builds are skipped: OpenCoarrays not found (apt-get install libcoarrays-mpich-dev)");
+    }
     for p in &progs {
         let name = p.file_stem().unwrap().to_string_lossy().to_string();
         let nps = header_nps(&std::fs::read_to_string(p).unwrap());
@@ -158,16 +170,35 @@ fn local_view_programs_pass() {
             failures.push(format!("{name}: no `xmpc-test: np=...` header"));
             continue;
         }
-        let exe = tmp.join(&name);
-        if let Err(e) = compile(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp) {
-            failures.push(format!("{name}: {e}"));
-            continue;
-        }
-        for np in nps {
-            runs += 1;
-            let (code, so, se, to) = mpirun(&exe, np);
-            if !passed(code, &so, to) {
-                failures.push(format!("{name} np={np}: status {code:?}, timed out {to}\nstdout:\n{so}\nstderr:\n{se}"));
+        for caf in ["xmpc", "opencoarrays"] {
+            if caf == "opencoarrays" && !oca {
+                continue;
+            }
+            let exe = tmp.join(format!("{name}-{caf}"));
+            if let Err(e) = compile_with(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp, caf) {
+                failures.push(format!("{name} ({caf}): {e}"));
+                continue;
+            }
+            // the binary holds the library asked for: OpenCoarrays is a shared library
+            let bin = std::fs::read(&exe).unwrap();
+            let shared = bin.windows(7).any(|w| w == b"libcaf_");
+            if (caf == "xmpc") == shared {
+                failures.push(format!("{name} ({caf}): linked the wrong libcaf (libcaf shared library: {shared})"));
+                continue;
+            }
+            // OpenCoarrays runs at one count (the smallest above 1), xmpc's at all
+            let counts: Vec<u32> = if caf == "xmpc" { nps.clone() } else { vec![*nps.iter().find(|&&n| n > 1).unwrap_or(&nps[0])] };
+            for np in counts {
+                runs += 1;
+                let (code, so, se, to) = mpirun(&exe, np);
+                let ok = passed(code, &so, to);
+                if caf == "opencoarrays" && OPENCOARRAYS_FAILS.contains(&name.as_str()) {
+                    if ok {
+                        failures.push(format!("{name} ({caf}) np={np}: passes now: take it off OPENCOARRAYS_FAILS"));
+                    }
+                } else if !ok {
+                    failures.push(format!("{name} ({caf}) np={np}: status {code:?}, timed out {to}\nstdout:\n{so}\nstderr:\n{se}"));
+                }
             }
         }
     }
@@ -175,6 +206,12 @@ fn local_view_programs_pass() {
     eprintln!("local_f: {} programs, {runs} runs, {} failures", progs.len(), failures.len());
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n---\n"));
 }
+
+/// Programs that fail with OpenCoarrays 2.10.1 (Debian 12), checked to fail so the
+/// list stays true: its fetching atomics and atomic_or/and/xor print "the atomic
+/// operation requested for MPI < 3 is not yet implemented" and do nothing
+/// (docs/local-view.md, defects).
+const OPENCOARRAYS_FAILS: &[&str] = &["caf_atomics"];
 
 /// The main program's file has no coarray (compiled without -fcoarray=lib, so its
 /// main does not start libcaf): xmpf_init starts it. Built from one command line and
@@ -208,6 +245,46 @@ fn coarrays_in_another_file_than_the_main_program() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// The link rule: a program that uses an entry point xmpc's libcaf lacks
+/// (`image_status`) links OpenCoarrays with a one-line note, or is refused under
+/// `XMPC_CAF=xmpc`; a coindexed vector subscript, which xmpc's libcaf does not
+/// implement, stops the run with a message naming it (never a wrong answer).
+#[test]
+fn libcaf_choice_and_refusals() {
+    if !tools_ready("local_f") {
+        return;
+    }
+    let tmp = tmpdir("choice");
+    std::fs::write(
+        tmp.join("st.f90"),
+        "program st\n  integer :: a[*]\n  a = image_status(1)\n  sync all\n  if (a == 0 .and. this_image() == 1) print *, 'PASS'\nend program st\n",
+    )
+    .unwrap();
+    let out =
+        Command::new(xmpc()).args(["st.f90", "-o", "st"]).current_dir(&tmp).env_remove("XMPC_CAF").env_remove("XMPC_CAF_LIBS").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if have_libcaf() {
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains("note: linking OpenCoarrays") && err.contains("_gfortran_caf_image_status"), "{err}");
+        assert!(std::fs::read(tmp.join("st")).unwrap().windows(7).any(|w| w == b"libcaf_"));
+        let (code, so, se, to) = mpirun(&tmp.join("st"), 2);
+        assert!(passed(code, &so, to), "{so}{se}");
+    }
+    let out = Command::new(xmpc()).args(["st.f90", "-o", "st2"]).current_dir(&tmp).env("XMPC_CAF", "xmpc").output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("XMPC_CAF=xmpc") && err.contains("_gfortran_caf_image_status"), "{err}");
+    assert!(!tmp.join("st2").exists());
+    std::fs::write(
+        tmp.join("vec.f90"),
+        "program vec\n  integer :: a(4)[*], x(2)\n  a = 1\n  sync all\n  x = a([1, 3])[1]\n  print *, 'PASS', x\nend program vec\n",
+    )
+    .unwrap();
+    compile(&["vec.f90", "-o", "vec"], &tmp).unwrap();
+    let (code, so, se, _) = mpirun(&tmp.join("vec"), 2);
+    assert!(code != Some(0) && !so.contains("PASS") && se.contains("vector subscript"), "{code:?}\n{so}\n{se}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// A Fortran program without coarrays is compiled and linked as before: no
 /// -fcoarray=lib, no libcaf (its binary names no libcaf shared library).
 #[test]
@@ -219,7 +296,7 @@ fn programs_without_coarrays_link_no_coarray_library() {
     std::fs::write(tmp.join("plain.f90"), "program plain\n  integer :: x(3)\n!$xmp nodes p(*)\n  x = [1, 2, 3]\n  if (sum(x) == 6) print *, 'PASS'\nend program plain\n").unwrap();
     compile(&["plain.f90", "-o", "plain"], &tmp).unwrap();
     let bin = std::fs::read(tmp.join("plain")).unwrap();
-    assert!(!bin.windows(6).any(|w| w == b"libcaf"), "a program without coarrays needs libcaf");
+    assert!(!bin.windows(7).any(|w| w == b"libcaf_"), "a program without coarrays needs libcaf");
     let (code, so, _, to) = mpirun(&tmp.join("plain"), 1);
     assert!(passed(code, &so, to), "{so}");
     let _ = std::fs::remove_dir_all(&tmp);

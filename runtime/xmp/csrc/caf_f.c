@@ -1,6 +1,7 @@
 /* Fortran coarrays (docs/local-view.md): a file that uses coarrays is compiled with
- * gfortran -fcoarray=lib and the program is linked with OpenCoarrays' libcaf_mpich,
- * which shares MPI_COMM_WORLD with the XMP runtime (image i is node i).
+ * gfortran -fcoarray=lib and the program is linked with xmpc's own libcaf (caf_lib.c,
+ * through -Wl,--wrap) or with OpenCoarrays' libcaf_mpich; both share MPI_COMM_WORLD
+ * with the XMP runtime (image i is node i).
  *
  * Who starts and ends MPI: gfortran's main() calls _gfortran_caf_init (MPI_Init_thread
  * unless MPI is up, then a dup of MPI_COMM_WORLD) before the main program; xmpf_init
@@ -42,6 +43,11 @@ enum { CAF_REGTYPE_COARRAY_STATIC = 0, CAF_REGTYPE_COARRAY_ALLOC = 1, CAF_REGTYP
 
 void __real__gfortran_caf_register(size_t, int, caf_token_t *, void *, int *, char *, size_t) __attribute__((weak));
 void __real__gfortran_caf_deregister(caf_token_t *, int, int *, char *, size_t) __attribute__((weak));
+/* xmpc's own libcaf (caf_lib.c): used when no other libcaf is linked (the __real_
+ * symbols are then null) */
+void xmpc_caf_register(size_t, int, caf_token_t *, void *, int *, char *, size_t);
+void xmpc_caf_deregister(caf_token_t *, int, int *, char *, size_t);
+void xmpc_caf_sync_memory(int *, char *, size_t);
 
 struct caf_rec {
   caf_token_t token;
@@ -63,7 +69,8 @@ static size_t caf_pad(size_t n) { return n == 0 ? 0 : (n + 63) & ~(size_t)63; }
 
 void __wrap__gfortran_caf_register(size_t size, int type, caf_token_t *token, void *desc, int *stat, char *errmsg,
                                    size_t errmsg_len) {
-  __real__gfortran_caf_register(caf_pad(size), type, token, desc, stat, errmsg, errmsg_len);
+  if (__real__gfortran_caf_register) __real__gfortran_caf_register(caf_pad(size), type, token, desc, stat, errmsg, errmsg_len);
+  else xmpc_caf_register(size, type, token, desc, stat, errmsg, errmsg_len);
   if ((stat && *stat != 0) || !token) return;
   if (type != CAF_REGTYPE_COARRAY_STATIC && type != CAF_REGTYPE_COARRAY_ALLOC &&
       type != CAF_REGTYPE_COARRAY_ALLOC_ALLOCATE_ONLY)
@@ -79,7 +86,8 @@ void __wrap__gfortran_caf_register(size_t size, int type, caf_token_t *token, vo
 
 void __wrap__gfortran_caf_deregister(caf_token_t *token, int type, int *stat, char *errmsg, size_t errmsg_len) {
   caf_token_t t = token ? *token : NULL;
-  __real__gfortran_caf_deregister(token, type, stat, errmsg, errmsg_len);
+  if (__real__gfortran_caf_deregister) __real__gfortran_caf_deregister(token, type, stat, errmsg, errmsg_len);
+  else xmpc_caf_deregister(token, type, stat, errmsg, errmsg_len);
   if (stat && *stat != 0) return;
   for (struct caf_rec **p = &caf_recs; *p; p = &(*p)->next) {
     if ((*p)->token == t) {
@@ -101,5 +109,6 @@ void xmpf_coarray_msg_(const int *on) { (void)on; }
 void __real__gfortran_caf_sync_memory(int *, char *, size_t) __attribute__((weak));
 void __wrap__gfortran_caf_sync_memory(int *stat, char *errmsg, size_t errmsg_len) {
   if (stat) *stat = 0;
-  __real__gfortran_caf_sync_memory(stat, errmsg, errmsg_len);
+  if (__real__gfortran_caf_sync_memory) __real__gfortran_caf_sync_memory(stat, errmsg, errmsg_len);
+  else xmpc_caf_sync_memory(stat, errmsg, errmsg_len);
 }

@@ -54,8 +54,8 @@ int main(int argc, char **argv) {
         MPI_Win_flush(1, w);
       }
     }
-    double t = MPI_Wtime() - t0;
     MPI_Barrier(MPI_COMM_WORLD);
+    double t = MPI_Wtime() - t0; /* the closing barrier is timed, as caf_bench's sync all */
     report(cases[c].name, t, cases[c].reps);
   }
   int reps = 20000;
