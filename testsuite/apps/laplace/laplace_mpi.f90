@@ -7,11 +7,13 @@
 ! sequential program's loop form (a stencil nest into uu, a copy nest back into u);
 ! u and uu are one allocation, uu 5 cache lines further modulo 4 KiB than u (two
 ! page-aligned allocations put u(i, j) and uu(i, j) at the same address modulo
-! 4 KiB); halos are exchanged in place, no copies: halos along j (whole columns)
-! are contiguous MPI_DOUBLE_PRECISION runs, halos along i (rows) an MPI_Type_vector.
-! MODE 1 (default): persistent requests made once (MPI_Recv_init/MPI_Send_init),
-! each exchange MPI_Startall + MPI_Waitall. MODE 0: four MPI_Sendrecv with the same
-! datatypes (the textbook version). MPI_PROC_NULL at the edges.
+! 4 KiB); both on huge pages. Halos: persistent requests made once (MPI_Recv_init/
+! MPI_Send_init), each exchange MPI_Startall + MPI_Waitall; halos along j (whole
+! columns) are sent and received in place (contiguous runs), halos along i (rows)
+! through contiguous buffers filled and emptied by plain loops (MPICH's
+! shared-memory path for a vector datatype is about 3x slower than packing, see
+! laplace_mpi.c). That is MODE 1 (default). MODE 0: four MPI_Sendrecv with an
+! MPI_Type_vector for rows (the textbook version). MPI_PROC_NULL at the edges.
 !   usage: mpiexec -n P laplace_mpi_f [NX NY ITER PX NHALO MODE]   (default 2048 2048 1000 1 200 1)
 !   PX = 1: blocks of columns (laplace_xmp_1d); PX = P: blocks of rows (all halos strided).
 ! Prints the same lines as laplace_seq.F90; `halo` is the time of the halo exchange,
@@ -22,7 +24,8 @@ program laplace_mpi
   implicit none
   integer :: nx, ny, iter, px, py, nh, mode, np, rank, ierr, cart
   integer :: dims(2), coords(2), up, down, left, right, i0, lnx, j0, lny
-  integer :: rowt, rq(8), nrq ! the row datatype, mode 1's persistent requests
+  integer :: rowt, rq(8), nrq ! the row datatype (mode 0), mode 1's persistent requests
+  real(8), allocatable, asynchronous :: sl(:), sr(:), rl(:), rr(:) ! mode 1's row buffers
   integer(8) :: cells, stride
   logical :: periods(2) = .false.
   real(8), allocatable :: store(:)
@@ -150,10 +153,11 @@ contains
     call MPI_Recv_init(u(i0, j0 - 1), lnx, MPI_DOUBLE_PRECISION, up, 1, cart, rq(nrq + 2), ierr)
     nrq = nrq + 2
     if (px > 1) then
-      call MPI_Recv_init(u(i1 + 1, j0), 1, rowt, right, 2, cart, rq(nrq + 1), ierr)
-      call MPI_Recv_init(u(i0 - 1, j0), 1, rowt, left, 3, cart, rq(nrq + 2), ierr)
-      call MPI_Send_init(u(i0, j0), 1, rowt, left, 2, cart, rq(nrq + 3), ierr)
-      call MPI_Send_init(u(i1, j0), 1, rowt, right, 3, cart, rq(nrq + 4), ierr)
+      allocate (sl(lny), sr(lny), rl(lny), rr(lny))
+      call MPI_Recv_init(rr, lny, MPI_DOUBLE_PRECISION, right, 2, cart, rq(nrq + 1), ierr)
+      call MPI_Recv_init(rl, lny, MPI_DOUBLE_PRECISION, left, 3, cart, rq(nrq + 2), ierr)
+      call MPI_Send_init(sl, lny, MPI_DOUBLE_PRECISION, left, 2, cart, rq(nrq + 3), ierr)
+      call MPI_Send_init(sr, lny, MPI_DOUBLE_PRECISION, right, 3, cart, rq(nrq + 4), ierr)
       nrq = nrq + 4
     end if
     call MPI_Send_init(u(i0, j0), lnx, MPI_DOUBLE_PRECISION, up, 0, cart, rq(nrq + 1), ierr)
@@ -164,14 +168,32 @@ contains
   ! One halo exchange of u, in place.
   subroutine exchange(u)
     real(8), intent(inout), asynchronous :: u(i0 - 1:i0 + lnx, j0 - 1:j0 + lny)
-    integer :: i1, j1
-    if (mode /= 0) then
-      call MPI_Startall(nrq, rq, ierr)
-      call MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE, ierr)
-      return
-    end if
+    integer :: i1, j1, j
     i1 = i0 + lnx - 1
     j1 = j0 + lny - 1
+    if (mode /= 0) then
+      if (px > 1) then
+        do j = 1, lny
+          sl(j) = u(i0, j0 + j - 1)
+          sr(j) = u(i1, j0 + j - 1)
+        end do
+      end if
+      call MPI_Startall(nrq, rq, ierr)
+      call MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE, ierr)
+      if (px > 1) then
+        if (right /= MPI_PROC_NULL) then
+          do j = 1, lny
+            u(i1 + 1, j0 + j - 1) = rr(j)
+          end do
+        end if
+        if (left /= MPI_PROC_NULL) then
+          do j = 1, lny
+            u(i0 - 1, j0 + j - 1) = rl(j)
+          end do
+        end if
+      end if
+      return
+    end if
     call MPI_Sendrecv(u(i0, j0), lnx, MPI_DOUBLE_PRECISION, up, 0, u(i0, j1 + 1), lnx, &
       MPI_DOUBLE_PRECISION, down, 0, cart, MPI_STATUS_IGNORE, ierr)
     call MPI_Sendrecv(u(i0, j1), lnx, MPI_DOUBLE_PRECISION, down, 1, u(i0, j0 - 1), lnx, &
