@@ -284,6 +284,20 @@ int xs_team_cpus(F c) {
   MPI_Allreduce(MPI_IN_PLACE, b, (int)sizeof set, MPI_UNSIGNED_CHAR, MPI_BOR, C(c));
   return all_ok ? CPU_COUNT(&set) : 0;
 }
+/* Collective over `c` (the processes of one node): 1 when each process is bound to
+ * one CPU of its own (`mpiexec -bind-to core`: every own mask holds one CPU, and
+ * the masks together hold as many CPUs as there are processes), else 0. A waiter
+ * of such a team never helps its peer by yielding: the peer runs on another CPU. */
+int xs_pinned_team(F c) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int one = sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) == 1, all_one, n;
+  unsigned char *b = (unsigned char *)&set;
+  MPI_Allreduce(&one, &all_one, 1, MPI_INT, MPI_LAND, C(c));
+  MPI_Allreduce(MPI_IN_PLACE, b, (int)sizeof set, MPI_UNSIGNED_CHAR, MPI_BOR, C(c));
+  MPI_Comm_size(C(c), &n);
+  return all_one && CPU_COUNT(&set) == n;
+}
 /* out[i] = rank in `to` of rank ranks[i] of `from`, -1 if not there. */
 void xs_translate_ranks(F from, int n, const int *ranks, F to, int *out) {
   MPI_Group a, b;

@@ -324,15 +324,20 @@ void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 
  * 65x65x129: 3.7 L1 misses per point and iteration, 1.1 for the sequential
  * program, whose static arrays the linker packs back to back).
  * So between layout and attach the allocate is served from the heap (mmap off),
- * and pad blocks allocated just before it place the array 320 bytes (5 cache
+ * and a pad block allocated just before it places the array 320 bytes (5 cache
  * lines) further modulo 4 KiB than the previous one. Where the allocate will land
  * is found by asking: a probe of the same size is allocated and freed (the
- * allocate then gets the same block); while it is not on the wanted colour, a pad
- * of the missing length (1056 bytes or more: beyond glibc's thread cache) is
- * allocated, which comes from the probe's place once no free chunk elsewhere
- * fits it. At most NTRY pads per array; if the colour is not reached, only the
- * colour is lost, never correctness. The pads live as long as the array (freed
- * with it), so no free chunk is left for a later pad to be carved from. */
+ * allocate then gets the same block, at `at`). The pad must take the c bytes
+ * (1056 or more: beyond glibc's thread cache) in front of `at`, not some free
+ * chunk elsewhere (the heap holds many, freed during MPI start-up: pads of the
+ * missing length alone landed there, and the first arrays of a program kept the
+ * colour of the heap's top). So the pad is carved from the probe's place: a block
+ * of c + `bytes` bytes is allocated (it lands at `at` too: the same best fit) and
+ * shrunk in place to c bytes by realloc, which gives the tail back to the heap,
+ * where the allocate then finds it, at `at` + c. Checked by probing again; at
+ * most NTRY pads per array, and if the colour is not reached only the colour is
+ * lost, never correctness. The pads live as long as the array (freed with it), so
+ * no free chunk is left for a later allocation to be carved from. */
 #define COLOURED (16 << 10)
 #define NPAD 1024
 #define NTRY 16
@@ -364,8 +369,15 @@ static void colour_before(size_t bytes) {
     if ((at & 4095) == want) return;
     size_t c = (size_t)((want - at) & 4095);
     if (c < 1056) c += 4096;
-    if (!(pend_pad[npend] = malloc(c - 8))) return;
-    npend++;
+    /* c + bytes from the probe's place, shrunk in place to the c-byte pad */
+    char *big = malloc(c - 8 + bytes);
+    if (!big) return;
+    void *pad = realloc(big, c - 8);
+    if (!pad) {
+      free(big);
+      return;
+    }
+    pend_pad[npend++] = pad;
   }
 }
 

@@ -19,6 +19,7 @@ extern "C" {
     pub(crate) fn xs_comm_rank(c: Fint) -> c_int;
     pub(crate) fn xs_comm_size(c: Fint) -> c_int;
     pub(crate) fn xs_team_cpus(c: Fint) -> c_int;
+    pub(crate) fn xs_pinned_team(c: Fint) -> c_int;
     pub(crate) fn xs_comm_dup(c: Fint) -> Fint;
     pub(crate) fn xs_comm_split(c: Fint, color: c_int, key: c_int) -> Fint;
     pub(crate) fn xs_comm_create_group(c: Fint, n: c_int, ranks: *const c_int, tag: c_int) -> Fint;

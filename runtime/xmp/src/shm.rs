@@ -52,13 +52,25 @@ const HEAD: usize = 2 * LINE;
 /// Directory entry: receiver's shm rank, tag, slot offset, bytes.
 const ENTRY: usize = 4 * 8;
 
-fn wait_for(x: &AtomicU64, v: u64) {
+/// Flag checks before a waiter starts yielding (about 100 µs of `spin_loop`).
+const SPINS: u32 = 4000;
+/// A waiter of a pinned team yields once per this many checks (about 1.5 ms):
+/// only to let a helper process that shares its CPU (mpiexec's proxy) run.
+const PINNED_YIELD_EVERY: u32 = 1 << 16;
+
+/// Waits until `x` reaches `v`. Spin briefly, then give the core away: the
+/// machine may run more processes than cores, and the writer may be waiting for
+/// this core. Not so in a pinned team (`mpiexec -bind-to core`, one CPU per
+/// process, [`ffi::xs_pinned_team`]): the writer runs on a CPU of its own, so a
+/// yield never helps it and only hands this CPU to another program for a time
+/// slice, which the reflect then waits out (issue 22: 2 bound processes on a
+/// loaded 2-CPU machine yielded 6 times per isolated reflect); such a waiter
+/// keeps spinning.
+fn wait_for(x: &AtomicU64, v: u64, pinned: bool) {
     let mut n = 0u32;
     while x.load(Ordering::Acquire) < v {
-        // spin briefly, then give the core away: the machine may run more
-        // processes than cores, and the writer may be waiting for this one
-        if n < 4000 {
-            n += 1;
+        n = n.wrapping_add(1);
+        if n <= SPINS || (pinned && n % PINNED_YIELD_EVERY != 0) {
             std::hint::spin_loop();
         } else {
             std::thread::yield_now();
@@ -78,6 +90,8 @@ pub struct Slot {
     head: *mut u8,
     bytes: usize,
     uses: Cell<u64>,
+    /// The team is pinned (see [`wait_for`]).
+    pinned: bool,
 }
 
 /// A receive started (count taken), to be finished now or at wait_async.
@@ -88,6 +102,7 @@ pub struct RecvOp {
     bytes: usize,
     base: *mut u8,
     seq: u64,
+    pinned: bool,
 }
 
 impl Slot {
@@ -96,7 +111,7 @@ impl Slot {
     pub fn send(&self, base: *const u8) {
         let seq = self.uses.get() + 1;
         self.uses.set(seq);
-        wait_for(flag(self.head, 1), seq - 1);
+        wait_for(flag(self.head, 1), seq - 1, self.pinned);
         // SAFETY: the slot holds `bytes`; the region lies in the local block.
         unsafe {
             let data = self.head.add(HEAD);
@@ -111,14 +126,14 @@ impl Slot {
     pub fn recv(&self, base: *mut u8) -> RecvOp {
         let seq = self.uses.get() + 1;
         self.uses.set(seq);
-        RecvOp { region: self.region, head: self.head, bytes: self.bytes, base, seq }
+        RecvOp { region: self.region, head: self.head, bytes: self.bytes, base, seq, pinned: self.pinned }
     }
 }
 
 impl RecvOp {
     /// Waits for the sender's data, unpacks it into the shadow, releases the slot.
     pub fn run(&self) {
-        wait_for(flag(self.head, 0), self.seq);
+        wait_for(flag(self.head, 0), self.seq, self.pinned);
         // SAFETY: as for Slot::send, on the receiving side.
         unsafe {
             let data = self.head.add(HEAD);
@@ -196,6 +211,8 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed
         crate::barrier::barrier(comm);
         ffi::xs_win_sync(win.win);
     }
+    // SAFETY: collective over `comm`, as this function is.
+    let pinned = unsafe { ffi::xs_pinned_team(comm) } != 0;
     let mut out = vec![];
     let mut k = 0;
     for w in &wants {
@@ -220,7 +237,7 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed
                 pb.add(*e.add(2) as usize)
             }
         };
-        out.push((w.phase, w.send, Slot { region: w.region, head, bytes: w.bytes, uses: Cell::new(0) }));
+        out.push((w.phase, w.send, Slot { region: w.region, head, bytes: w.bytes, uses: Cell::new(0), pinned }));
     }
     Ok((win, out))
 }

@@ -165,7 +165,8 @@ fn array_blocks_get_distinct_cache_colours() {
 
 /// The barrier's policy counts the CPUs of the whole team: with each of 2
 /// processes bound to its own core (one CPU in each own mask), the team has 2
-/// (on a machine with 2 or more CPUs; MPICH binds ranks to distinct cores).
+/// (on a machine with 2 or more CPUs; MPICH binds ranks to distinct cores), and
+/// such a team is pinned (its shared-memory reflect waiters do not yield).
 #[test]
 fn team_cpus_counts_the_union_of_bound_masks() {
     let exe = build("team_cpus");
@@ -178,9 +179,10 @@ fn team_cpus_counts_the_union_of_bound_masks() {
         let line = so.lines().find(|l| l.starts_with("own ")).expect("no own/team line");
         let v: Vec<usize> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
         if bind == "core" && online >= 2 {
-            assert_eq!((v[0], v[1]), (1, 2), "-bind-to core: {line}");
+            assert_eq!((v[0], v[1], v[2]), (1, 2, 1), "-bind-to core: {line}");
         } else if bind == "none" {
             assert_eq!(v[0], v[1], "unbound, every mask is the team's: {line}");
+            assert_eq!(v[2], (v[0] == 1 && v[1] == 2) as usize, "unbound: pinned only if each mask is one CPU: {line}");
         }
     }
 }

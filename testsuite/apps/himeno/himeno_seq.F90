@@ -18,6 +18,7 @@ program himeno_seq
   real :: c0(mimax, mjmax, mkmax), c1(mimax, mjmax, mkmax), c2(mimax, mjmax, mkmax)
   integer :: nn, n, i, j, k
   integer(8) :: t0, t1, rate
+  real(8) :: cpu0, cpu1
   real :: gosa, s0, ss
   real(8) :: t, sum
   character(32) :: arg
@@ -48,6 +49,7 @@ program himeno_seq
   end do
   gosa = 0
   call system_clock(t0, rate)
+  call cpu_time(cpu0)
   do n = 1, nn
     gosa = 0
     do k = 2, kmax - 1
@@ -74,6 +76,7 @@ program himeno_seq
     end do
   end do
   call system_clock(t1)
+  call cpu_time(cpu1)
   t = dble(t1 - t0) / dble(rate)
   sum = 0
   do k = 1, mkmax
@@ -85,6 +88,7 @@ program himeno_seq
   end do
   write (*, '(a,i0,a,i0,a,i0,a,i0,a)') 'himeno seq-f ', mimax, 'x', mjmax, 'x', mkmax, ' iter ', nn, ' procs 1'
   call put('time', '(f20.6)', t)
+  call put('cpu', '(f20.6)', cpu1 - cpu0)
   write (*, '(a)') 'halo 0'
   call put('gosa', '(es16.9)', dble(gosa))
   call put('checksum', '(es16.9)', sum)

@@ -29,6 +29,7 @@ program himeno_xmp_2d
   integer :: nn, n, i, j, k
   real :: gosa, s0, ss
   real(8) :: t0, t1, th, halo, sum
+  real(8) :: cpu0, cpu1
   character(32) :: arg
   nn = 100
   if (command_argument_count() >= 1) then
@@ -60,6 +61,7 @@ program himeno_xmp_2d
   halo = 0
 !$xmp barrier
   t0 = xmp_wtime()
+  call cpu_time(cpu0)
   do n = 1, nn
     th = xmp_wtime()
 !$xmp reflect (p)
@@ -92,6 +94,7 @@ program himeno_xmp_2d
   end do
 !$xmp barrier
   t1 = xmp_wtime()
+  call cpu_time(cpu1)
   sum = 0
 !$xmp loop (i, j, k) on t(i, j, k) reduction(+:sum)
   do k = 1, mkmax
@@ -106,6 +109,7 @@ program himeno_xmp_2d
     write (*, '(a,i0,a,i0,a,i0,a,i0,a,i0)') 'himeno xmp-f-2d ', mimax, 'x', mjmax, 'x', mkmax, ' iter ', nn, &
       ' procs ', xmp_num_nodes()
     call put('time', '(f20.6)', t1 - t0)
+    call put('cpu', '(f20.6)', cpu1 - cpu0)
     call put('halo', '(f20.6)', halo)
     call put('gosa', '(es16.9)', dble(gosa))
     call put('checksum', '(es16.9)', sum)

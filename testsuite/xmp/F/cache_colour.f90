@@ -3,9 +3,11 @@
 ! node: 1 MiB / np) are Fortran allocatables; glibc would put each on its own
 ! page-aligned mmap, every one at the same address modulo 4 KiB, so a stencil over
 ! them maps the same element of each to one L1 set. The runtime serves them from
-! the heap with pads between: their starts modulo 4 KiB must fall on at least 10
-! different cache lines (all 14 on one line without the pads). Each array is also
-! written and its sum checked.
+! the heap with a pad before each: every array must start 320 bytes (5 cache lines)
+! further modulo 4 KiB than the one before, so the 14 fall on 14 different cache
+! lines (all 14 on one line without the pads; before the pads were carved from the
+! probed place, a1 and a2 shared a line at 1 process: 1792, 1808, 2128, ...). Each
+! array is also written and its sum checked.
 program cache_colour
   implicit none
   include 'xmp_lib.h'
@@ -16,7 +18,7 @@ program cache_colour
 !$xmp distribute t(block) onto p
 !$xmp align (i) with t(i) :: a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14
   integer(8) :: at(14)
-  integer :: i, k, lines, bad
+  integer :: i, k, lines, bad, steps
   logical :: seen(0:63)
   real(8) :: s
   at = [loc(a1), loc(a2), loc(a3), loc(a4), loc(a5), loc(a6), loc(a7), loc(a8), loc(a9), loc(a10), loc(a11), &
@@ -26,9 +28,14 @@ program cache_colour
     seen(int(mod(at(k), 4096_8) / 64)) = .true.
   end do
   lines = count(seen)
+  steps = 0
+  do k = 2, 14
+    if (modulo(at(k) - at(k - 1), 4096_8) == 320) steps = steps + 1
+  end do
   bad = 0
-  if (lines < 10) then
-    print *, 'ERROR: 14 arrays start on only', lines, 'cache lines modulo 4 KiB:', mod(at, 4096_8)
+  if (lines < 14 .or. steps < 13) then
+    print *, 'ERROR: 14 arrays start on', lines, 'cache lines modulo 4 KiB,', steps, 'of 13 steps of 320 bytes:', &
+      mod(at, 4096_8)
     bad = 1
   end if
 !$xmp loop on t(i)

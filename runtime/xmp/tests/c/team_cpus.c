@@ -3,7 +3,9 @@
  * this process may use: under `mpiexec -bind-to core` each process's own mask
  * holds one CPU, and judged per process 2 bound processes looked oversubscribed
  * (the barrier then yielded and slept at once; issue 22). Run bound and unbound:
- * the team count must be the distinct CPUs of all masks, whatever each one's own. */
+ * the team count must be the distinct CPUs of all masks, whatever each one's own.
+ * xs_pinned_team (the shared-memory reflect's waiters then never yield) must hold
+ * exactly when every mask is one CPU and they are distinct. */
 #define _GNU_SOURCE
 #include <sched.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <mpi.h>
 
 extern int xs_team_cpus(MPI_Fint c);
+extern int xs_pinned_team(MPI_Fint c);
 
 int main(int argc, char **argv) {
   xmpc_init(&argc, &argv);
@@ -20,6 +23,12 @@ int main(int argc, char **argv) {
   int team = xs_team_cpus(MPI_Comm_c2f(MPI_COMM_WORLD));
   CHECK(team == CPU_COUNT(&all));
   CHECK(team >= CPU_COUNT(&own));
-  if (xmp_all_node_num() == 1) printf("own %d team %d\n", CPU_COUNT(&own), team);
+  /* pinned (reflect waiters never yield): one CPU each, all distinct */
+  int n, one = CPU_COUNT(&own) == 1, all_one;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  MPI_Allreduce(&one, &all_one, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  int pinned = xs_pinned_team(MPI_Comm_c2f(MPI_COMM_WORLD));
+  CHECK(pinned == (all_one && team == n));
+  if (xmp_all_node_num() == 1) printf("own %d team %d pinned %d\n", CPU_COUNT(&own), team, pinned);
   return finish();
 }
