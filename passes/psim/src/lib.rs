@@ -5,6 +5,7 @@
 
 pub mod count;
 pub mod env;
+pub mod mca;
 pub mod model;
 pub mod sym;
 
