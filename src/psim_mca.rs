@@ -77,6 +77,12 @@ impl View {
         let Some(l) = mca::pick(loops, line) else {
             return Some(format!("    llvm-mca: no innermost loop holds line {line} in the assembly | psim in-core {psim:.2} cy/it\n"));
         };
+        // compilers turn copies into a memcpy call per column (gfortran) or a `rep movsq`
+        // (gcc, short constant rows): llvm-mca would time the call or guess the string
+        // instruction, not the copy
+        if let Some((_, c)) = l.insns.iter().find(|(_, i)| i.starts_with("call") || i.starts_with("rep")) {
+            return Some(format!("    llvm-mca: not comparable: the loop holding line {line} runs `{c}` | psim in-core {psim:.2} cy/it\n"));
+        }
         Some(match mca::run(mca, &l.body(), cpu.as_deref()) {
             Ok(c) => format!("    llvm-mca: {:.2} cy/it ({c:.2} per pass, {} lanes, {} instructions) | psim in-core {psim:.2} cy/it\n", c / l.lanes(), l.lanes(), l.insns.len()),
             Err(e) => format!("    llvm-mca: {e} | psim in-core {psim:.2} cy/it\n"),
