@@ -8,6 +8,7 @@ pub mod env;
 pub mod mca;
 pub mod model;
 pub mod sym;
+pub mod text;
 
 pub use xmpc_psim_machine::Machine;
 
