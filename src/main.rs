@@ -6,6 +6,7 @@ mod compile;
 mod device_build;
 mod model;
 mod psim_cmd;
+mod psim_mca;
 mod psim_probe;
 mod skel;
 mod source;

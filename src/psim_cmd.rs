@@ -90,7 +90,8 @@ pub fn run(cmd: &PsimCmd) -> Result<(), String> {
             let m = Machine::load(&a.machine)?;
             let p = Prepared::new(a)?;
             let r = p.predict(&m)?;
-            print!("{}", p.render(&r, &m, a.verbose));
+            let mca = a.verbose.then(|| crate::psim_mca::View::new(&p, &m));
+            print!("{}", p.render(&r, &m, mca.as_ref()));
             if let Some(out) = &a.blocktimes {
                 let t = p.blocktimes(&m)?;
                 xmpc_outfile::write(out, t.as_bytes())?;
@@ -194,8 +195,13 @@ impl Prepared {
         Ok(Prediction { rows, total })
     }
 
-    pub fn render(&self, p: &Prediction, m: &Machine, verbose: bool) -> String {
+    /// The table; with `mca` (`-v`), every nest's terms and llvm-mca's figure next to them.
+    pub fn render(&self, p: &Prediction, m: &Machine, mca: Option<&crate::psim_mca::View>) -> String {
+        let verbose = mca.is_some();
         let mut s = format!("# psim: {} on {} ({} GHz)\n", self.name, m.name, m.clock_ghz);
+        if let Some(v) = mca {
+            s.push_str(&v.header());
+        }
         for r in &p.rows {
             let loc = format!("{}:{}:{}", self.name, r.line, r.col);
             match (&r.per_exec, &r.count) {
@@ -221,6 +227,10 @@ impl Prepared {
                         nm.traffic.iter().zip(&m.caches).map(|(t, c)| format!("{}: {t}", c.name)).collect::<Vec<_>>().join(", "),
                         nm.ecm
                     ));
+                    if let (Some(v), false) = (mca, n.loops.is_empty()) {
+                        let line = line_col(&self.text, n.span.start).0 as u32;
+                        s.extend(v.nest(line, nm.t_ol.max(nm.t_nol)));
+                    }
                 }
                 for n in &r.model.notes {
                     s.push_str(&format!("  note: {n}\n"));

@@ -157,3 +157,51 @@ fn blocktimes_table_has_every_rank_and_feeds_the_skeletonizer() {
     // 1e8 iterations x 8.4 cy at 2 GHz = 0.42 s per execution
     assert!(std::fs::read_to_string(&sk).unwrap().contains("BSIM_Add_time(4.200000e-1)"), "{}", std::fs::read_to_string(&sk).unwrap());
 }
+
+/// `-v` puts llvm-mca's cycles per iteration next to the pipe table's for the triad's
+/// loop (compiled by mpicc -O2 -S); without llvm-mca it says so once. The comparison
+/// runs only where llvm-mca is installed (Debian package `llvm-14`, or XMPC_LLVM_MCA).
+#[test]
+fn verbose_prints_llvm_mca_next_to_the_pipe_table() {
+    let (_d, m, p) = setup();
+    let o = xmpc(&[
+        "psim",
+        "predict",
+        &p,
+        "--machine",
+        &m,
+        "--np",
+        "2",
+        "--set",
+        "n=200000000",
+        "-v",
+    ]);
+    assert!(o.status.success(), "{}", err(&o));
+    let s = out(&o);
+    if xmpc_psim::mca::find().is_none() {
+        eprintln!("verbose_prints_llvm_mca_next_to_the_pipe_table: llvm-mca is not installed (Debian package llvm-14): only the message is checked");
+        assert_eq!(s.matches("# llvm-mca not found").count(), 1, "{s}");
+        return;
+    }
+    // the triad's nest (line 17, a[i] = b[i] + s * c[i]): one comparison line after it
+    let lines: Vec<&str> = s.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("nest [i:") && l.contains("loads 2 stores 1"))
+        .unwrap_or_else(|| panic!("{s}"));
+    let cmp = lines
+        .iter()
+        .skip(at + 1)
+        .find(|l| l.contains("llvm-mca:"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(cmp.contains("psim in-core 1.50 cy/it"), "{cmp}");
+    let cy: f64 = cmp
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap_or_else(|_| panic!("{cmp}"));
+    // 2 loads, a multiply, an add, a store, the loop's increment, compare and branch:
+    // between 1 and 4 cycles on any x86 core llvm-mca knows
+    assert!((1.0..=4.0).contains(&cy), "{cmp}");
+}

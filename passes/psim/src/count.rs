@@ -1182,84 +1182,31 @@ fn parse_allocate(t: &str, name: &str) -> Option<Vec<(Option<String>, String)>> 
 
 /// A polynomial from source text: names, integers, + - * (and / by an integer), parentheses.
 pub fn text_poly(t: &str) -> Option<Poly> {
-    struct P<'a> {
-        s: &'a [u8],
-        i: usize,
-    }
-    impl P<'_> {
-        fn ws(&mut self) {
-            while self.i < self.s.len() && self.s[self.i] == b' ' {
-                self.i += 1;
-            }
-        }
-        fn sum(&mut self) -> Option<Poly> {
-            let mut x = self.prod()?;
-            loop {
-                self.ws();
-                match self.s.get(self.i) {
-                    Some(b'+') => {
-                        self.i += 1;
-                        x = x.add(&self.prod()?);
-                    }
-                    Some(b'-') => {
-                        self.i += 1;
-                        x = x.sub(&self.prod()?);
-                    }
-                    _ => return Some(x),
-                }
-            }
-        }
-        fn prod(&mut self) -> Option<Poly> {
-            let mut x = self.atom()?;
-            loop {
-                self.ws();
-                match self.s.get(self.i) {
-                    Some(b'*') => {
-                        self.i += 1;
-                        x = x.mul(&self.atom()?);
-                    }
-                    Some(b'/') => {
-                        self.i += 1;
-                        let d = self.atom()?.as_const()?;
-                        x = x.scale(1.0 / d);
-                    }
-                    _ => return Some(x),
-                }
-            }
-        }
-        fn atom(&mut self) -> Option<Poly> {
-            self.ws();
-            let c = *self.s.get(self.i)?;
-            if c == b'(' {
-                self.i += 1;
-                let x = self.sum()?;
-                self.ws();
-                if self.s.get(self.i) != Some(&b')') {
-                    return None;
-                }
-                self.i += 1;
-                return Some(x);
-            }
-            if c == b'-' {
-                self.i += 1;
-                return Some(self.atom()?.scale(-1.0));
-            }
-            let st = self.i;
-            while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || self.s[self.i] == b'_') {
-                self.i += 1;
-            }
-            let w = std::str::from_utf8(&self.s[st..self.i]).ok()?;
-            if w.is_empty() {
-                return None;
-            }
+    struct Polys;
+    impl crate::text::Algebra for Polys {
+        type V = Poly;
+        fn word(&self, w: &str) -> Option<Poly> {
             if w.as_bytes()[0].is_ascii_digit() {
+                // a Fortran kind suffix (8_8) is dropped
                 return w.split('_').next()?.parse::<f64>().ok().map(Poly::constant);
             }
             Some(Poly::var(w))
         }
+        fn add(&self, a: Poly, b: Poly) -> Option<Poly> {
+            Some(a.add(&b))
+        }
+        fn sub(&self, a: Poly, b: Poly) -> Option<Poly> {
+            Some(a.sub(&b))
+        }
+        fn mul(&self, a: Poly, b: Poly) -> Option<Poly> {
+            Some(a.mul(&b))
+        }
+        fn div(&self, a: Poly, b: Poly) -> Option<Poly> {
+            Some(a.scale(1.0 / b.as_const()?))
+        }
+        fn neg(&self, a: Poly) -> Option<Poly> {
+            Some(a.scale(-1.0))
+        }
     }
-    let mut p = P { s: t.as_bytes(), i: 0 };
-    let x = p.sum()?;
-    p.ws();
-    (p.i == p.s.len()).then_some(x)
+    crate::text::parse(t, &Polys)
 }

@@ -73,14 +73,7 @@ impl Values {
 
     /// A number or an arithmetic expression over known names (`-D N=40`, `NX N`).
     fn eval_text(&self, t: &str) -> Option<f64> {
-        let mut p = TextExpr { s: t.as_bytes(), i: 0, env: &self.env };
-        let x = p.sum()?;
-        p.ws();
-        if p.i == p.s.len() {
-            Some(x)
-        } else {
-            None
-        }
+        eval_text_in(&self.env, t)
     }
 
     /// Runs the straight-line assignments of `body` that end before `until` (top level and
@@ -275,82 +268,42 @@ impl Values {
     }
 }
 
-/// A tiny parser for `-D`/`#define` values: numbers, names, + - * / and parentheses.
-struct TextExpr<'a> {
-    s: &'a [u8],
-    i: usize,
-    env: &'a HashMap<String, f64>,
+/// The value of `t` (a `-D`/`#define` value) with the names of `env`.
+pub(crate) fn eval_text_in(env: &HashMap<String, f64>, t: &str) -> Option<f64> {
+    crate::text::parse(t, &Numbers(env))
 }
 
-impl TextExpr<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
-            self.i += 1;
-        }
-    }
-    fn sum(&mut self) -> Option<f64> {
-        let mut x = self.prod()?;
-        loop {
-            self.ws();
-            match self.s.get(self.i) {
-                Some(b'+') => {
-                    self.i += 1;
-                    x += self.prod()?
-                }
-                Some(b'-') => {
-                    self.i += 1;
-                    x -= self.prod()?
-                }
-                _ => return Some(x),
-            }
-        }
-    }
-    fn prod(&mut self) -> Option<f64> {
-        let mut x = self.atom()?;
-        loop {
-            self.ws();
-            match self.s.get(self.i) {
-                Some(b'*') => {
-                    self.i += 1;
-                    x *= self.atom()?
-                }
-                Some(b'/') => {
-                    self.i += 1;
-                    let y = self.atom()?;
-                    x = if x == x.trunc() && y == y.trunc() { (x / y).trunc() } else { x / y };
-                }
-                _ => return Some(x),
-            }
-        }
-    }
-    fn atom(&mut self) -> Option<f64> {
-        self.ws();
-        let c = *self.s.get(self.i)?;
-        if c == b'(' {
-            self.i += 1;
-            let x = self.sum()?;
-            self.ws();
-            if self.s.get(self.i) != Some(&b')') {
-                return None;
-            }
-            self.i += 1;
-            return Some(x);
-        }
-        if c == b'-' {
-            self.i += 1;
-            return Some(-self.atom()?);
-        }
-        let st = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'_' | b'.')) {
-            self.i += 1;
-        }
-        let w = std::str::from_utf8(&self.s[st..self.i]).ok()?;
-        if w.is_empty() {
-            return None;
-        }
+/// `-D`/`#define` values: numbers (C suffixes `u`/`l` and Fortran `d` exponents read),
+/// names already known, C integer division of integer values.
+struct Numbers<'a>(&'a HashMap<String, f64>);
+
+impl crate::text::Algebra for Numbers<'_> {
+    type V = f64;
+    fn word(&self, w: &str) -> Option<f64> {
         if w.as_bytes()[0].is_ascii_digit() || w.starts_with('.') {
             return w.trim_end_matches(['u', 'U', 'l', 'L']).replace(['d', 'D'], "e").parse().ok();
         }
-        self.env.get(w).copied()
+        self.0.get(w).copied()
+    }
+    fn add(&self, a: f64, b: f64) -> Option<f64> {
+        Some(a + b)
+    }
+    fn sub(&self, a: f64, b: f64) -> Option<f64> {
+        Some(a - b)
+    }
+    fn mul(&self, a: f64, b: f64) -> Option<f64> {
+        Some(a * b)
+    }
+    fn div(&self, x: f64, y: f64) -> Option<f64> {
+        Some(if x == x.trunc() && y == y.trunc() { (x / y).trunc() } else { x / y })
+    }
+    fn neg(&self, a: f64) -> Option<f64> {
+        Some(-a)
+    }
+    fn word_extra(&self, c: u8) -> bool {
+        c == b'.'
+    }
+    fn blank(&self, c: u8) -> bool {
+        c.is_ascii_whitespace()
     }
 }

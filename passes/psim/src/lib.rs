@@ -5,8 +5,10 @@
 
 pub mod count;
 pub mod env;
+pub mod mca;
 pub mod model;
 pub mod sym;
+pub mod text;
 
 pub use xmpc_psim_machine::Machine;
 

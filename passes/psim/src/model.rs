@@ -177,8 +177,13 @@ pub fn nest(n: &Nest, m: &Machine) -> NestModel {
     // every reference contiguous or invariant, recurrences only reductions it may reassociate
     let contiguous = gs.iter().all(|g| g.bytes == 0.0 || g.bytes == g.elem);
     let rec_ok = k.recurrence == 0.0 || (k.reduction_only && m.compiler.vectorize_reductions);
-    let lanes = if !n.loops.is_empty() && (m.compiler.vectorize || (m.compiler.vectorize_constant_trips && n.const_trip)) && !k.calls && !k.branches && contiguous && rec_ok { c.simd_lanes as f64 } else { 1.0 };
+    // a pure copy or fill (one store, at most one load, both contiguous, no arithmetic):
+    // gcc -O2 (-ftree-loop-distribute-patterns) and gfortran's array assignments call
+    // memcpy/memset (or emit `rep movs`), which move vectors whatever the trip count
     let o = &k.ops;
+    let copy = stores == 1 && loads <= 1 && o.flops() + o.convert + o.libm == 0.0 && k.recurrence == 0.0;
+    let compiler_vectorises = m.compiler.vectorize || (m.compiler.vectorize_constant_trips && n.const_trip) || copy;
+    let lanes = if !n.loops.is_empty() && compiler_vectorises && !k.calls && !k.branches && contiguous && rec_ok { c.simd_lanes as f64 } else { 1.0 };
     let fused = if c.fma { o.add.min(o.mul) } else { 0.0 };
     let fp = (o.add + o.mul - fused + o.convert) / c.fp_pipes as f64;
     let divsqrt = o.div * c.div_cycles + o.sqrt * c.sqrt_cycles;

@@ -193,6 +193,14 @@ fn counts_a_fortran_stencil_and_array_syntax() {
     let (cn, cm) = b.nests.iter().find(|(n, _)| n.loops.len() == 2 && n.loops[0].0.contains("__s")).expect("the array assignment's nest");
     assert_eq!(cn.iterations().eval(&e).unwrap(), 52.0 * 52.0);
     assert_eq!((cm.loads, cm.stores), (1, 1));
+    // with 4 lanes, the copy is a memcpy (vectors) though this machine's compiler
+    // vectorises no loop; the stencil stays scalar
+    let mut m4 = m.clone();
+    m4.set("lanes", 4.0).unwrap();
+    let ms = models("t.f90", STENCIL_F, &m4);
+    let b = ms.iter().find(|b| b.nests.iter().any(|(n, _)| n.loops.len() == 2)).unwrap();
+    let lanes = |copy: bool| b.nests.iter().find(|(n, _)| n.loops.len() == 2 && n.loops[0].0.contains("__s") == copy).unwrap().1.lanes;
+    assert_eq!((lanes(true), lanes(false)), (4.0, 1.0));
 }
 
 #[test]

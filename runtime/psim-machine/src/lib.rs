@@ -123,6 +123,11 @@ pub struct Compiler {
     /// the slowest transfer bounds).
     #[serde(default = "none")]
     pub overlap: String,
+    /// The CPU the native compiler targets (`-march=`) and llvm-mca models (`-mcpu=`)
+    /// in `xmpc psim predict -v`'s side-by-side view: a name both know (`znver3`,
+    /// `sapphirerapids`...). Absent: the compiler's default target and llvm-mca's host CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub march: Option<String>,
 }
 
 fn yes() -> bool {
@@ -137,7 +142,7 @@ fn none() -> String {
 
 impl Default for Compiler {
     fn default() -> Self {
-        Compiler { vectorize: false, vectorize_constant_trips: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "none".into() }
+        Compiler { vectorize: false, vectorize_constant_trips: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "none".into(), march: None }
     }
 }
 
@@ -175,7 +180,12 @@ impl Machine {
             pos(&format!("core.{n}"), x)?;
         }
         if c.incore.starts_with("llvm-mca") {
-            return Err("`core.incore = \"llvm-mca:...\"` is not implemented yet: use `table`".into());
+            return Err("`core.incore = \"llvm-mca...\"` is not implemented: the in-core time is the pipe table's (`table`); llvm-mca's figures are printed next to it by `xmpc psim predict -v` (its CPU: `compiler.march`)".into());
+        }
+        if let Some(a) = &self.compiler.march {
+            if a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
+                return Err(format!("`compiler.march` is `{a}`: a CPU name such as `znver3` (letters, digits, `-`, `_`, `.`)"));
+            }
         }
         if c.incore != "table" {
             return Err(format!("`core.incore` is `{}`: use `table`", c.incore));
@@ -282,6 +292,13 @@ latency_ns = 90
         assert!(e.contains("L2"), "{e}");
         let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nincore = \"llvm-mca:-mcpu=znver3\"")).unwrap_err();
         assert!(e.contains("not implemented"), "{e}");
+        // compiler.march: a CPU name, kept through a round trip; anything else is named
+        let with = |v: &str| format!("{M}[compiler]\nmarch = \"{v}\"\n");
+        let m = Machine::parse(&with("znver3")).unwrap();
+        assert_eq!(m.compiler.march.as_deref(), Some("znver3"));
+        assert_eq!(Machine::parse(&m.to_toml()).unwrap(), m);
+        let e = Machine::parse(&with("znver3 -O0")).unwrap_err();
+        assert!(e.contains("compiler.march"), "{e}");
         let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nbogus = 1")).unwrap_err();
         assert!(e.contains("bogus"), "{e}");
         let mut m = Machine::parse(M).unwrap();

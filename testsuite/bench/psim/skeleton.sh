@@ -24,7 +24,7 @@ declare -A ARGS=(
   [c/cg.c]="4000000 40" [f/cg.f]="3000000 40"
 )
 # the newer of the release and debug builds
-X=$(ls -t "$TARGET"/release/xmpc "$TARGET"/debug/xmpc 2>/dev/null | head -1)
+X=$(ls -t "$TARGET"/release/xmpc "$TARGET"/debug/xmpc 2>/dev/null | head -1 || true)  # ls fails when one is missing
 [ -x "$X" ] || { echo "build xmpc first: cargo build -p xmpc -p xmpc-bsim" >&2; exit 1; }
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT

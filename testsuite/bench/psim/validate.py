@@ -88,13 +88,21 @@ def measure(xmpc, src, blocks, defs, args, np_, reps, tmp):
 def predict(xmpc, machine, src, blocks, defs, sets, np_):
     cmd = [xmpc, "psim", "predict", src, "--machine", machine, "--np", str(np_)] + (["--blocks"] if blocks else [])
     cmd += [f"-D{d}" for d in defs] + sum([["--set", s] for s in sets], [])
-    out = sh(cmd)
-    res = {}
+    out = sh(cmd + ["-v"])
+    res, incore, cur = {}, {}, None
     for l in out.splitlines():
         w = l.split()
-        if l.startswith("block ") and "per_exec" in w:
-            res[int(w[1])] = float(w[w.index("per_exec") + 1])
-    return res, out
+        if l.startswith("block "):
+            cur = int(w[1])
+            if "per_exec" in w:
+                res[cur] = float(w[w.index("per_exec") + 1])
+        elif l.strip().startswith("llvm-mca:") and cur is not None:
+            # "llvm-mca: X cy/it (...) | psim in-core Y cy/it": PSIM's in-core figure / llvm-mca's
+            mca = w[1] if len(w) > 2 and w[2] == "cy/it" else "-"
+            ps = l.split("psim in-core")[-1].split()[0] if "psim in-core" in l else "?"
+            incore.setdefault(cur, []).append(f"{ps}/{mca}")
+    header = next((l for l in out.splitlines() if l.startswith("# llvm-mca")), "")
+    return res, incore, header
 
 
 def main():
@@ -109,6 +117,7 @@ def main():
     os.environ.setdefault("XMPC_RUNTIME_DIR", d)
     l0 = load()
     rows = []
+    mca_header = ""
     with tempfile.TemporaryDirectory(prefix="psim-validate-") as tmp:
         tm = measure(xmpc, os.path.join(ROOT, T, "bench/psim/timer.c"), False, [], ["4000"], a.np, a.reps, tmp)
         overhead = min(m for m, c in tm.values() if c > 1)
@@ -117,20 +126,21 @@ def main():
                 continue
             src = os.path.join(ROOT, src)
             meas = measure(xmpc, src, blocks, defs, args, a.np, a.reps, tmp)
-            pred, _ = predict(xmpc, a.machine, src, blocks, defs, sets, a.np)
+            pred, incore, mca_header = predict(xmpc, a.machine, src, blocks, defs, sets, a.np)
             for bid, (m, count) in sorted(meas.items()):
                 # blocks of the iteration loops (run more than once), and EP's batch loop
                 whole = "ep.F90" in src and bid == 6
                 if (count < 2 and not whole) or m < 5 * overhead or bid not in pred:
                     continue
                 p = pred[bid]
-                rows.append((name, bid, count, m, p, (p - (m - overhead)) / (m - overhead)))
+                rows.append((name, bid, count, m, p, (p - (m - overhead)) / (m - overhead), " ".join(incore.get(bid, []))))
     print(f"# psim validation, machine {os.path.relpath(a.machine, ROOT)}, np={a.np}, {a.reps} token runs per case")
     print(f"# load average before: {' '.join(l0)}  after: {' '.join(load())}")
     print(f"# timer overhead per measured block (timer.c): {overhead:.3e} s, subtracted")
-    print(f"{'case':<20} {'block':>5} {'count':>6} {'measured_s':>12} {'predicted_s':>12} {'error':>8}")
-    for name, bid, count, m, p, e in rows:
-        print(f"{name:<20} {bid:>5} {count:>6} {m:>12.4e} {p:>12.4e} {e*100:>7.1f}%")
+    print(mca_header or "# llvm-mca: no comparison")
+    print(f"{'case':<20} {'block':>5} {'count':>6} {'measured_s':>12} {'predicted_s':>12} {'error':>8}  in-core cy/it per nest, psim/llvm-mca")
+    for name, bid, count, m, p, e, ic in rows:
+        print(f"{name:<20} {bid:>5} {count:>6} {m:>12.4e} {p:>12.4e} {e*100:>7.1f}%  {ic}")
     if rows:
         errs = [abs(r[5]) for r in rows]
         worst = max(rows, key=lambda r: abs(r[5]))
