@@ -166,6 +166,8 @@ pub struct Options {
     /// One program per family at its smallest process count.
     pub fast: bool,
     pub verbose: bool,
+    /// Environment variables for the `mpiexec` runs (not for the compile).
+    pub run_env: Vec<(String, String)>,
 }
 
 impl Options {
@@ -194,6 +196,7 @@ impl Options {
                 .unwrap_or_default(),
             fast: false,
             verbose: false,
+            run_env: Vec::new(),
         }
     }
 }
@@ -339,6 +342,7 @@ pub fn run_program(p: &Program, nps: &[u32], opts: &Options, open_mpi: bool) -> 
             cmd.arg("--oversubscribe");
         }
         cmd.arg("-n").arg(np.to_string()).arg(&exe);
+        cmd.envs(opts.run_env.iter().map(|(k, v)| (k, v)));
         let r = run_limited(cmd, &opts.work.join(format!("{}.np{np}", p.name)), opts.timeout);
         let (passed, detail) = match r {
             Err(e) => (false, format!("cannot run {}: {e}", opts.mpiexec)),

@@ -112,9 +112,48 @@ fn refused_forms_are_located() {
 /// The appendix-A corpus programs compiled by the `xmpc` driver (which adds
 /// `-fopenacc` for their `#pragma acc`) and run under `mpiexec`: Laplace on its
 /// 2 x 2 node set, Himeno (`nodes p(*)`) on 1, 2 and 4 processes. Each compares with
-/// the same kernel run sequentially and prints PASS once.
+/// the same kernel run sequentially and prints PASS once. Laplace on 1 and 2
+/// processes: `testsuite/xmp/C/xacc_laplace_a1.c`, the same listing on `p(1, *)`.
 #[test]
 fn appendix_a_corpus_programs_run() {
+    let failures = run_appendix_a(&[], |_, _, _| Ok(()));
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// The same programs (and the 1-2-4 Laplace) with `XMPC_TCA_SUBCLUSTER=2`: the
+/// answers stay the sequential ones, and `XMPC_TCA_REPORT=1` shows that every
+/// process ran its `reduction ... acc` through the TCA/IB hybrid layer (with 4
+/// processes: two subclusters, so the cross-subcluster step went over MPI).
+#[test]
+fn appendix_a_programs_run_on_tca_subclusters() {
+    let env = [("XMPC_TCA_SUBCLUSTER", "2"), ("XMPC_TCA_REPORT", "1")];
+    let failures = run_appendix_a(&env, |name, np, stderr| {
+        let reports: Vec<Vec<u64>> = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("xmpc tca (TCA emulated over a shared-memory window): "))
+            .map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect())
+            .collect();
+        if reports.len() != np as usize {
+            return Err(format!("{name} np={np}: {} TCA reports for {np} processes:\n{stderr}", reports.len()));
+        }
+        // [hybrid collectives, TCA chains, MPI messages, handed to MPI whole]
+        if let Some(r) = reports.iter().find(|r| r.len() != 4 || r[0] == 0 || r[3] != 0) {
+            return Err(format!("{name} np={np}: a process did not run its collectives in the layer ({r:?}):\n{stderr}"));
+        }
+        if np == 4 && reports.iter().all(|r| r[2] == 0) {
+            return Err(format!("{name} np=4: two subclusters but no MPI message between them:\n{stderr}"));
+        }
+        if np >= 2 && reports.iter().all(|r| r[1] == 0) {
+            return Err(format!("{name} np={np}: no TCA chain inside a subcluster:\n{stderr}"));
+        }
+        Ok(())
+    });
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Compiles and runs the appendix-A programs with `env`; `check(name, np, stderr)`
+/// judges each passing run further. Returns the failures.
+fn run_appendix_a(env: &[(&str, &str)], check: impl Fn(&str, u32, &str) -> Result<(), String>) -> Vec<String> {
     use xmpc_testsuite::conformance::{run_program, Options, Program};
     let mut opts = Options::defaults();
     if !opts.xmpc.is_file() {
@@ -122,17 +161,23 @@ fn appendix_a_corpus_programs_run() {
     }
     let dir = tempfile::tempdir().unwrap();
     opts.work = dir.path().to_path_buf();
+    opts.run_env = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let mut failures = Vec::new();
-    for (name, nps) in [("xacc_laplace", vec![4]), ("himeno_xacc", vec![1, 2, 4])] {
-        let path = root().join("testsuite/corpus/c").join(format!("{name}.c"));
-        let p = Program { path, name: format!("corpus_{name}"), family: "xacc", nps: nps.clone(), expect_fail: None };
+    for (dir, name, nps) in [("corpus/c", "xacc_laplace", vec![4]), ("corpus/c", "himeno_xacc", vec![1, 2, 4]), ("xmp/C", "xacc_laplace_a1", vec![1, 2, 4])] {
+        let path = root().join("testsuite").join(dir).join(format!("{name}.c"));
+        let p = Program { path, name: format!("appendix_{name}"), family: "xacc", nps: nps.clone(), expect_fail: None };
         let runs = run_program(&p, &nps, &opts, false);
         assert_eq!(runs.len(), nps.len(), "{name}: {} runs", runs.len());
         for r in runs {
             if !r.passed {
                 failures.push(format!("{name} np={}: {}", r.np, r.detail));
+                continue;
+            }
+            let stderr = std::fs::read_to_string(opts.work.join(format!("{}.np{}.stderr", p.name, r.np))).unwrap_or_default();
+            if let Err(e) = check(name, r.np, &stderr) {
+                failures.push(e);
             }
         }
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    failures
 }

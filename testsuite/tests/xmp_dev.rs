@@ -209,7 +209,8 @@ fn programs_give_the_sequential_answer_on_none_and_emu() {
 
 /// The emulated GPU with modelled CPU times (iter_ns): deterministic on a loaded
 /// machine. The force loop's log must show |t_cpu − t_gpu|/max ≤ 5 % from step 4 on
-/// (three re-splits after the first step), the weight never leaving the band.
+/// (three re-splits after the first step), the weight never leaving the band and
+/// never changing from step 4 on.
 #[test]
 fn emulated_nbody_auto_balances_within_three_steps() {
     let Some(e) = env() else { return };
@@ -240,6 +241,13 @@ fn emulated_nbody_auto_balances_within_three_steps() {
     let first = force.iter().position(|&x| x <= 0.05).expect("never balanced");
     assert!(first <= 3, "balanced only at step {}: {force:?}", first + 1);
     assert!(force[first..].iter().all(|&x| x <= 0.05), "left the band: {force:?}");
+    // no oscillation: from step 4 on the weight never changes (the rule holds it)
+    let ws: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains(&format!("nbody.c:{} ", force_line())) && l.contains("emulated GPU"))
+        .map(|l| l[l.find(" w=").expect("w= in the log") + 3..].split(' ').next().unwrap())
+        .collect();
+    assert!(ws[3..].iter().all(|w| *w == ws[3]), "the weight moved after step 4: {ws:?}");
 }
 
 /// Line of the force loop's directive in nbody.c.

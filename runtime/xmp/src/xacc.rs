@@ -20,8 +20,9 @@ struct Init {
 }
 
 thread_local! {
-    // keyed by the array's address; dropped by `forget` when the array is freed
-    static INITS: RefCell<HashMap<usize, Init>> = RefCell::new(HashMap::new());
+    // keyed by the array's address; dropped by `forget` when the array is freed; an Rc, so
+    // that `reflect_do` takes it without copying the widths (no allocation per call)
+    static INITS: RefCell<HashMap<usize, std::rc::Rc<Init>>> = RefCell::new(HashMap::new());
 }
 
 /// Drops what `reflect_init` recorded for an array that is being freed.
@@ -68,7 +69,7 @@ pub unsafe extern "C" fn xmpc_reflect_init(
         }
     }
     let periodic = if periodic.is_null() { vec![0; n] } else { std::slice::from_raw_parts(periodic, n).to_vec() };
-    INITS.with(|m| m.borrow_mut().insert(a as usize, Init { widths, periodic }));
+    INITS.with(|m| m.borrow_mut().insert(a as usize, std::rc::Rc::new(Init { widths, periodic })));
 }
 
 /// Added (XcalableACC): `reflect_do (a) [async(id)]`: the exchange set up by the
