@@ -41,6 +41,9 @@ fn main() {
     }
     if let Some(d) = profile_dir {
         for l in libs {
+            // removed first: the target may be a hard link shared with another
+            // build tree (copy would write through it into that tree's file)
+            let _ = std::fs::remove_file(d.join(l));
             let _ = std::fs::copy(out.join(l), d.join(l));
         }
     }

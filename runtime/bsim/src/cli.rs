@@ -146,6 +146,9 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if let Err(e) = outputs_usable(&[&a.gantt, &a.trace_json], &inputs) {
         return Ok(usage(e));
     }
+    if let Err(e) = a.trace.as_deref().map_or(Ok(()), |d| trace_dir_usable(d, a.np, &inputs)) {
+        return Ok(usage(e));
+    }
     let exe = if a.exe.components().count() == 1 {
         Path::new(".").join(&a.exe)
     } else {
@@ -213,6 +216,31 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
     let head = std::hint::black_box("xmpc-bsim");
     let m = format!("{head}-mpi-main").into_bytes();
     Ok(b.windows(m.len()).any(|w| w == m.as_slice()))
+}
+
+/// `--trace DIR`: DIR is a directory or will be created; the rank files already in it
+/// that this run would replace must be regular files (crate::tracefile), checked
+/// before the run.
+fn trace_dir_usable(dir: &Path, np: u32, inputs: &[&Path]) -> Result<(), String> {
+    match std::fs::metadata(dir) {
+        Err(_) if std::fs::symlink_metadata(dir).is_ok() => {
+            return Err(format!("--trace {}: a symbolic link to nothing", dir.display()))
+        }
+        Err(_) => return Ok(()),
+        Ok(m) if !m.is_dir() => return Err(format!("--trace {}: not a directory", dir.display())),
+        Ok(_) => {}
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("--trace {}: {e}", dir.display()))?;
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let n = name.to_str().unwrap_or("");
+        let rank = n.strip_prefix("rank").and_then(|r| r.strip_suffix(".txt")?.parse::<u32>().ok());
+        if rank.is_some_and(|r| r < np && n == format!("rank{r}.txt")) {
+            xmpc_outfile::check_target(&e.path())?;
+            xmpc_outfile::check_not_input(&e.path(), inputs)?;
+        }
+    }
+    Ok(())
 }
 
 /// The output policy's checks before any work (docs/diagnostics.md).

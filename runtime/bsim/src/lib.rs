@@ -24,3 +24,4 @@ pub mod netmodel;
 pub mod output;
 pub mod run;
 pub mod simgrid;
+pub mod tracefile;

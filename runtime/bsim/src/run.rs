@@ -167,14 +167,11 @@ unsafe fn run(
                     }
                     _ => 0,
                 };
-                if let Some(t) = &mut rank.trace {
-                    use std::io::Write;
-                    let _ = t.flush();
-                }
+                let trace = rank.finish_trace();
                 sim.finish(id);
                 CUR.with(|c| c.set(std::ptr::null_mut()));
                 let r = *rank;
-                (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
+                (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events }, trace)
             })
             .map_err(|e| format!("cannot start rank {id} as a thread: {e} (try a smaller BSIM_STACK_KB or raise `ulimit -u`)"))?;
         handles.push(h);
@@ -185,14 +182,16 @@ unsafe fn run(
         None
     };
     let mut results = Vec::with_capacity(handles.len());
+    let mut traces = Vec::new();
     let mut code = 0;
     for h in handles {
         match h.join() {
-            Ok((c, r)) => {
+            Ok((c, r, t)) => {
                 if c != 0 && code == 0 {
                     code = c;
                 }
                 results.push(r);
+                traces.extend(t);
             }
             Err(_) => return Err("a rank thread panicked".into()),
         }
@@ -215,6 +214,8 @@ unsafe fn run(
             );
         }
     }
+    // every rank's trace file, all or none (crate::tracefile)
+    crate::tracefile::commit_all(traces)?;
     write_outputs(p, &results, &name, "threads", host)?;
     Ok(code)
 }

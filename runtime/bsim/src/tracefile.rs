@@ -1,0 +1,81 @@
+//! `BSIM_TRACE=DIR` (`xmpc bsim run --trace DIR`): one text file of communication
+//! events per rank, `DIR/rank<N>.txt`, written under the output policy of every xmpc
+//! tool (docs/diagnostics.md, `xmpc-outfile`): into a temporary file beside the target
+//! and renamed into place when the run is complete; a target that is a symbolic link,
+//! FIFO, device or directory is refused (never written through); a failure names the
+//! rank and the file and makes the run fail (exit 1), never panics a rank thread.
+
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// One rank's trace being written.
+pub struct TraceFile {
+    w: BufWriter<std::fs::File>,
+    pending: xmpc_outfile::Pending,
+    path: PathBuf,
+    rank: u32,
+    /// The first write error (the run goes on; `finish` reports it).
+    failed: Option<String>,
+}
+
+/// `DIR/rank<N>.txt`.
+pub fn path(dir: &Path, rank: u32) -> PathBuf {
+    dir.join(format!("rank{rank}.txt"))
+}
+
+impl TraceFile {
+    /// Starts rank `rank`'s trace in `dir`; the error names the rank and the file.
+    pub fn create(dir: &Path, rank: u32) -> Result<TraceFile, String> {
+        let path = path(dir, rank);
+        let what = |e: String| format!("rank {rank}: trace file: {e}");
+        let mut pending = xmpc_outfile::Pending::new(&path, false).map_err(what)?;
+        let f = pending
+            .file()
+            .try_clone()
+            .map_err(|e| what(format!("'{}': {e}", path.display())))?;
+        Ok(TraceFile {
+            w: BufWriter::new(f),
+            pending,
+            path,
+            rank,
+            failed: None,
+        })
+    }
+
+    pub fn line(&mut self, text: &str) {
+        if self.failed.is_none() {
+            if let Err(e) = writeln!(self.w, "{text}") {
+                self.failed = Some(format!(
+                    "rank {}: cannot write '{}': {e}",
+                    self.rank,
+                    self.path.display()
+                ));
+            }
+        }
+    }
+
+    /// Flushes the trace; the file is put in place by [`commit_all`].
+    pub fn finish(mut self) -> Result<xmpc_outfile::Pending, String> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        self.w
+            .flush()
+            .map_err(|e| format!("rank {}: cannot write '{}': {e}", self.rank, self.path.display()))?;
+        Ok(self.pending)
+    }
+}
+
+/// Puts the finished traces in place, all or none: any error (a rank that could not
+/// create or write its file) leaves no trace file and is returned, one line per rank.
+pub fn commit_all(traces: Vec<Result<xmpc_outfile::Pending, String>>) -> Result<(), String> {
+    let errors: Vec<String> = traces.iter().filter_map(|t| t.as_ref().err().cloned()).collect();
+    if !errors.is_empty() {
+        // dropping the pending files removes them
+        return Err(errors.join("\n"));
+    }
+    for t in traces.into_iter().flatten() {
+        t.commit()?;
+    }
+    Ok(())
+}
