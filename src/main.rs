@@ -342,6 +342,10 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     if let Some(o) = &cli.output {
         let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).chain(cli.times.as_deref()).collect();
         xmpc_outfile::check_output(o, &inputs).map_err(Failure::Usage)?;
+        // `--skeletonize --measure -o X` also writes the measured table beside X
+        if cli.measure {
+            xmpc_outfile::check_output(&skel::blocktimes_path(o), &inputs).map_err(Failure::Usage)?;
+        }
     }
     if cli.blocks && !skel::wanted(cli) {
         return model::run(cli);

@@ -120,7 +120,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     if cli.measure {
         let (table, json) = measure(&l, cli)?;
         if let Some(o) = &cli.output {
-            let saved = o.with_extension("blocktimes.json");
+            let saved = blocktimes_path(o);
             write_output(Some(&saved), &json).map_err(fail)?;
             eprintln!("xmpc: block times measured with {} processes written to {}", cli.np, saved.display());
         }
@@ -149,6 +149,12 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         }
         o => write_output(o.as_deref(), &out).map_err(fail),
     }
+}
+
+/// Where `--measure -o X` saves the measured block times: `X.blocktimes.json` (X's
+/// extension replaced); checked with `-o` before any work (main.rs).
+pub fn blocktimes_path(o: &Path) -> PathBuf {
+    o.with_extension("blocktimes.json")
 }
 
 fn tempdir() -> Result<tempfile::TempDir, Failure> {

@@ -560,3 +560,65 @@ fn endless_time_table_is_refused() {
     assert!(stderr(&o).contains("/dev/zero") && stderr(&o).contains("limit"), "{}", stderr(&o));
     assert!(!d.path().join("s.c").exists());
 }
+
+/// `--skeletonize --measure -o s.c` also writes the measured table to
+/// `s.blocktimes.json`: that path was checked only after the instrumented build and
+/// the MPI run (a symbolic link there: exit 1 after all the work). It is an output like
+/// `-o` and is checked with it, before any work (exit 2, nothing built or run).
+#[test]
+fn measured_block_times_path_is_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "a.c", b"#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");
+    let victim = write(d.path(), "victim", b"keep");
+    std::os::unix::fs::symlink(&victim, d.path().join("s.blocktimes.json")).unwrap();
+    let out = d.path().join("s.c");
+    let t0 = std::time::Instant::now();
+    let o = xmpc(&[&src, "--skeletonize", "--measure", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("s.blocktimes.json") && stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("measured"), "{}", stderr(&o));
+    assert!(t0.elapsed().as_secs() < 10, "checked after the work: {:?}", t0.elapsed());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+    assert!(!out.exists());
+}
+
+/// Standard output that is already closed when the program starts writing: a pipe
+/// whose reading end was closed before the program ran (deterministic, unlike a
+/// reader that exits early).
+#[cfg(unix)]
+fn closed_pipe() -> std::process::Stdio {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    extern "C" {
+        fn pipe(fds: *mut i32) -> i32;
+        fn close(fd: i32) -> i32;
+    }
+    let mut fds = [0i32; 2];
+    assert_eq!(unsafe { pipe(fds.as_mut_ptr()) }, 0);
+    unsafe { close(fds[0]) };
+    std::process::Stdio::from(unsafe { OwnedFd::from_raw_fd(fds[1]) })
+}
+
+/// `xmpcc --help | head -1` and `xmpf90 --version` on a closed pipe panicked ("failed
+/// printing to stdout", exit 101): the drop-in commands did not restore SIGPIPE as
+/// every other tool does. Every CLI tool on a closed stdout ends by SIGPIPE (141).
+#[cfg(unix)]
+#[test]
+fn every_tool_ends_quietly_on_a_closed_stdout() {
+    use std::os::unix::process::ExitStatusExt;
+    let xmpc = env!("CARGO_BIN_EXE_xmpc");
+    let cases: [(&str, &[&str]); 9] = [
+        (env!("CARGO_BIN_EXE_xmpcc"), &["--help"]),
+        (env!("CARGO_BIN_EXE_xmpcc"), &["--version"]),
+        (env!("CARGO_BIN_EXE_xmpf90"), &["--help"]),
+        (env!("CARGO_BIN_EXE_xmpf90"), &["--version"]),
+        (xmpc, &["--help"]),
+        (xmpc, &["--show-env"]),
+        (xmpc, &["bsim", "--help"]),
+        (xmpc, &["psim", "--help"]),
+        (xmpc, &["mpiete", "--help"]),
+    ];
+    for (exe, args) in cases {
+        let o = Command::new(exe).args(args).stdout(closed_pipe()).output().unwrap();
+        assert_eq!(o.status.signal(), Some(13), "{exe} {args:?}: {:?} {}", o.status, stderr(&o));
+    }
+}
