@@ -499,6 +499,31 @@ fn prof_report_bad_values_exit_2() {
     let o = xmpc(&["prof", "report", &prof]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("xmpc_prof_time.svg"), "{}", stderr(&o));
+    // `-o FILE` (a regular file where the output directory goes) exited 1 after
+    // reading the profile
+    let o = xmpc(&["prof", "report", &prof, "-o", &prof]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+}
+
+/// `bsim run --out FILE` (a regular file where the report directory goes) started the
+/// skeleton, which failed to create the directory (exit 1); a link where a report
+/// goes was replaced. Both are unusable outputs, refused before the run (exit 2).
+#[test]
+fn bsim_run_out_directory_is_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let exe = write(d.path(), "skel", b"not run");
+    let file = write(d.path(), "file", b"keep");
+    let o = xmpc(&["bsim", "run", &exe, "--out", &file]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+    let out = d.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&file, out.join("report.json")).unwrap();
+    let o = xmpc(&["bsim", "run", &exe, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("report.json") && stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&file).unwrap(), b"keep");
 }
 
 /// `xmpc psim`: `--blocktimes` and `probe -o` wrote with `std::fs::write` (through a

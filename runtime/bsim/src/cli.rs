@@ -149,6 +149,9 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if let Err(e) = a.trace.as_deref().map_or(Ok(()), |d| trace_dir_usable(d, a.np, &inputs)) {
         return Ok(usage(e));
     }
+    if let Err(e) = a.out.as_deref().map_or(Ok(()), |d| out_dir_usable(d, &inputs)) {
+        return Ok(usage(e));
+    }
     let exe = if a.exe.components().count() == 1 {
         Path::new(".").join(&a.exe)
     } else {
@@ -218,17 +221,38 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
     Ok(b.windows(m.len()).any(|w| w == m.as_slice()))
 }
 
+/// `--out DIR`: DIR is a directory or will be created; the reports it would replace
+/// must be regular files (checked before the run, as every output).
+fn out_dir_usable(dir: &Path, inputs: &[&Path]) -> Result<(), String> {
+    if !dir_or_absent(dir, "--out")? {
+        return Ok(());
+    }
+    for n in ["report.json", "report.txt", "deadlock.txt"] {
+        xmpc_outfile::check_target(&dir.join(n))?;
+        xmpc_outfile::check_not_input(&dir.join(n), inputs)?;
+    }
+    Ok(())
+}
+
+/// Whether the output directory `dir` (of option `opt`) exists; an error when it is
+/// something else than a directory.
+fn dir_or_absent(dir: &Path, opt: &str) -> Result<bool, String> {
+    match std::fs::metadata(dir) {
+        Err(_) if std::fs::symlink_metadata(dir).is_ok() => {
+            Err(format!("{opt} {}: a symbolic link to nothing", dir.display()))
+        }
+        Err(_) => Ok(false),
+        Ok(m) if !m.is_dir() => Err(format!("{opt} {}: not a directory", dir.display())),
+        Ok(_) => Ok(true),
+    }
+}
+
 /// `--trace DIR`: DIR is a directory or will be created; the rank files already in it
 /// that this run would replace must be regular files (crate::tracefile), checked
 /// before the run.
 fn trace_dir_usable(dir: &Path, np: u32, inputs: &[&Path]) -> Result<(), String> {
-    match std::fs::metadata(dir) {
-        Err(_) if std::fs::symlink_metadata(dir).is_ok() => {
-            return Err(format!("--trace {}: a symbolic link to nothing", dir.display()))
-        }
-        Err(_) => return Ok(()),
-        Ok(m) if !m.is_dir() => return Err(format!("--trace {}: not a directory", dir.display())),
-        Ok(_) => {}
+    if !dir_or_absent(dir, "--trace")? {
+        return Ok(());
     }
     let entries = std::fs::read_dir(dir).map_err(|e| format!("--trace {}: {e}", dir.display()))?;
     for e in entries.flatten() {
