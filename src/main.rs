@@ -361,6 +361,20 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     if mode == Mode::Object && cli.output.is_some() && sources.len() > 1 {
         return Err(Failure::Usage("-c with -o takes one input file".into()));
     }
+    // The outputs named by no option are checked before any work too: `-c` without
+    // `-o` writes STEM.o in the current directory, `--keep` the translation beside
+    // each source.
+    let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).collect();
+    for path in &sources {
+        let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
+        if mode == Mode::Object && cli.output.is_none() {
+            xmpc_outfile::check_output(Path::new(&format!("{stem}.o")), &inputs).map_err(Failure::Usage)?;
+        }
+        if cli.keep && matches!(mode, Mode::Object | Mode::Link) {
+            let ext = source_lang(cli, path).map_or("c", fortran_ext);
+            xmpc_outfile::check_output(&path.with_file_name(format!("{stem}.xmpc.{ext}")), &inputs).map_err(Failure::Usage)?;
+        }
+    }
     // Front end, checks and translation of every file first: nothing is written when
     // any of them has an error.
     let mut translated = Vec::new();

@@ -647,3 +647,26 @@ fn every_tool_ends_quietly_on_a_closed_stdout() {
         assert_eq!(o.status.signal(), Some(13), "{exe} {args:?}: {:?} {}", o.status, stderr(&o));
     }
 }
+
+/// `xmpc -c a.c` writes `a.o` in the current directory, an output no option names: a
+/// symbolic link there was refused only after the translation and the C compiler ran
+/// (exit 1). It is checked before any work like `-o` (exit 2); `--keep`'s translation
+/// beside the source likewise.
+#[test]
+fn implicit_outputs_are_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "a.c", PLAIN.as_bytes());
+    let victim = write(d.path(), "victim", b"keep");
+    std::os::unix::fs::symlink(&victim, d.path().join("a.o")).unwrap();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_xmpc")).args(args).current_dir(d.path()).output().unwrap();
+    let o = run(&["-c", "a.c"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a.o") && stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    std::fs::remove_file(d.path().join("a.o")).unwrap();
+    std::os::unix::fs::symlink(&victim, d.path().join("a.xmpc.c")).unwrap();
+    let o = run(&["-c", "a.c", "--keep"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a.xmpc.c"), "{}", stderr(&o));
+    assert!(!d.path().join("a.o").exists());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+}
