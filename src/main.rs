@@ -282,7 +282,7 @@ fn run_tool(tool: &Tool) -> ExitCode {
             },
         },
         Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
-        Tool::Psim { cmd } => match psim_cmd::check_outputs(cmd).map_err(|e| (e, 2)).and_then(|_| psim_cmd::run(cmd).map_err(|e| (e, 1))) {
+        Tool::Psim { cmd } => match psim_cmd::check_args(cmd).map_err(|e| (e, 2)).and_then(|_| psim_cmd::run(cmd).map_err(|e| (e, 1))) {
             Ok(()) => ExitCode::SUCCESS,
             Err((e, code)) => {
                 eprintln!("error: {e}");

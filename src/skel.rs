@@ -25,6 +25,9 @@ fn usage(cli: &Cli) -> Result<(), Failure> {
     if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check || cli.model.is_some() || cli.strict_times) {
         return u("--times, --measure, --model, --check and --strict-times go with --skeletonize");
     }
+    if cli.model.as_deref().is_some_and(|m| !m.starts_with("psim:")) {
+        return Err(Failure::Usage(format!("--model {}: expected psim:MACHINE.toml", cli.model.as_deref().unwrap_or(""))));
+    }
     if cli.model.is_some() && cli.measure {
         return u("--model and --measure both give block times: use one");
     }

@@ -544,6 +544,35 @@ fn psim_outputs_and_values_are_checked() {
     }
     let o = xmpc(&["psim", "predict", &src, "--machine", m]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // bad values exited 1 after the work (`--param bogus`) or were taken silently:
+    // `--rank 5` of one rank, `--values 0` lanes swept as 1 lane and shown as 0
+    let bad: [&[&str]; 4] = [
+        &["predict", &src, "--machine", m, "--rank", "5"],
+        &["sweep", &src, "--machine", m, "--np", "2", "--rank", "2", "--param", "clock", "--values", "1"],
+        &["sweep", &src, "--machine", m, "--param", "bogus", "--values", "1"],
+        &["sweep", &src, "--machine", m, "--param", "lanes", "--values", "4,0"],
+    ];
+    for args in bad {
+        let o = xmpc(&[&["psim"], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    let o = xmpc(&["psim", "sweep", &src, "--machine", m, "--param", "lanes", "--values", "1,2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `mpiete commdata --step 0` and `--step bogus` exited 1, as an input error would; a
+/// bad command-line value exits 2.
+#[test]
+fn mpiete_commdata_bad_step_exits_2() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("c.f90");
+    for step in ["0", "bogus"] {
+        let o = xmpc(&["mpiete", "commdata", "--max", "1KiB", "--step", step, "--emit-source", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "--step {step}: {}", stderr(&o));
+        assert!(!f.exists());
+    }
+    let o = xmpc(&["mpiete", "commdata", "--max", "1KiB", "--step", "256", "--emit-source", f.to_str().unwrap()]);
+    assert!(o.status.success() && f.is_file(), "{}", stderr(&o));
 }
 
 /// `xmpc a.c -o /nonexistent/a.out` (and `xmpcc`) translated, compiled and linked, then
