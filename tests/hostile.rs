@@ -506,6 +506,26 @@ fn prof_report_bad_values_exit_2() {
     assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
 }
 
+/// `bsim run --network bogus` exited 1 (a malformed value is a bad command line, 2);
+/// `--stack-kb 0` started every rank on a stack too small to run; `bsim calibrate
+/// --reps 0` ran and wrote a platform file claiming 0 repetitions, and `--split 0`
+/// measured, wrote a platform file it then found invalid, and left it behind (exit 1).
+#[test]
+fn bsim_values_are_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let exe = write(d.path(), "skel", b"not run");
+    for args in [&["--network", "bogus"][..], &["--network", "nsim:"], &["--stack-kb", "0"]] {
+        let o = xmpc(&[&["bsim", "run", &exe][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    let out = d.path().join("c.toml");
+    for args in [["--reps", "0"], ["--split", "0"]] {
+        let o = xmpc(&[&["bsim", "calibrate", "-o", out.to_str().unwrap()][..], &args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(!out.exists());
+    }
+}
+
 /// `bsim run --out FILE` (a regular file where the report directory goes) started the
 /// skeleton, which failed to create the directory (exit 1); a link where a report
 /// goes was replaced. Both are unusable outputs, refused before the run (exit 2).

@@ -55,8 +55,8 @@ pub struct RunArgs {
     /// Move message data and compute reductions (run unmodified MPI programs).
     #[arg(long)]
     pub payload: bool,
-    /// Stack size of each rank thread in KiB.
-    #[arg(long = "stack-kb", default_value_t = 256)]
+    /// Stack size of each rank thread in KiB (16 to 4 GiB).
+    #[arg(long = "stack-kb", default_value_t = 256, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(16..=4 << 20))]
     pub stack_kb: usize,
     /// Network model: `nsim:FILE.toml` (packet-level NSIM network, with
     /// contention) or `analytic` (l + s/w); overrides the platform's [network] model.
@@ -92,13 +92,13 @@ pub struct CalibrateArgs {
     #[arg(short, long, default_value = "calibrated.toml")]
     pub output: PathBuf,
     /// Round trips per size (the median is used).
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
     pub reps: u32,
     /// Largest message in bytes (at most 1 GiB: the ping-pong allocates it).
     #[arg(long, default_value_t = 4 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub max_bytes: u64,
-    /// Size where the second (rendezvous) segment starts.
-    #[arg(long, default_value_t = 65536)]
+    /// Size where the second (rendezvous) segment starts (1 to 1 GiB).
+    #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub split: u64,
 }
 
@@ -134,7 +134,11 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if let Some(p) = &a.platform {
         model::load_platform(p)?;
     }
-    if let Some(n) = &a.network {
+    if let Some(n) = a.network.as_deref().filter(|n| *n != "analytic") {
+        // a malformed value is a bad command line; an unreadable file is an input error
+        if !n.strip_prefix("nsim:").is_some_and(|f| !f.is_empty()) {
+            return Ok(usage(format!("--network {n}: expected nsim:FILE.toml or analytic")));
+        }
         crate::netmodel::parse_network_arg(n)?;
     }
     if !a.exe.is_file() {
@@ -438,8 +442,9 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
     for (s, v) in &pts {
         t += &format!("# {s} {v:e}\n");
     }
+    // checked before it is written: an error leaves no file
+    model::parse_platform(&a.output, &t)?;
     xmpc_outfile::write(&a.output, t.as_bytes())?;
-    model::load_platform(&a.output)?;
     eprintln!(
         "wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B",
         a.output.display(),
