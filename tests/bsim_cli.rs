@@ -95,12 +95,16 @@ fn run_a_skeleton_through_the_driver() {
 fn build_skel(dir: &Path) -> PathBuf {
     let src = dir.join("skel.c");
     std::fs::write(&src, SKEL).unwrap();
-    let exe = dir.join("skel");
+    build_skel_src(dir, &src, "skel")
+}
+
+fn build_skel_src(dir: &Path, src: &Path, name: &str) -> PathBuf {
+    let exe = dir.join(name);
     let (lib, main) = libs();
     let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
     let st = Command::new("cc")
         .arg(format!("-I{}", inc.display()))
-        .arg(&src)
+        .arg(src)
         .arg("-o")
         .arg(&exe)
         .arg(main)
@@ -162,7 +166,29 @@ fn trace_files_follow_the_output_policy() {
     unsafe { libc_umask(old) };
     let mode = std::fs::metadata(tr.join("rank2.txt")).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o666 & !old, "mode {mode:o}, umask {old:o}");
+    // a run that ends by exit (here the deadlock report) leaves no trace file, whole or
+    // partial, and no temporary (the old code left each rank's partial file)
+    let dl = d.path().join("dl.c");
+    std::fs::write(&dl, DEADLOCK).unwrap();
+    let dexe = build_skel_src(d.path(), &dl, "dl");
+    let tr2 = d.path().join("tr2");
+    let o = xmpc(&["bsim", "run", dexe.to_str().unwrap(), "-np", "2", "--trace", tr2.to_str().unwrap()]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("deadlock"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(names(&tr2), Vec::<String>::new());
 }
+
+const DEADLOCK: &str = r#"#include <lmpi.h>
+int bsim_main(int argc, char **argv) {
+    int r; char b[1];
+    LMPI_Init(&argc, &argv);
+    LMPI_Comm_rank(LMPI_COMM_WORLD, &r);
+    LMPI_Send(b, 1, LMPI_BYTE, 1 - r, 0, LMPI_COMM_WORLD);
+    LMPI_Recv(b, 1 << 20, LMPI_BYTE, 1 - r, 0, LMPI_COMM_WORLD, LMPI_STATUS_IGNORE);
+    LMPI_Recv(b, 1, LMPI_BYTE, 1 - r, 1, LMPI_COMM_WORLD, LMPI_STATUS_IGNORE);
+    LMPI_Finalize();
+    return 0;
+}
+"#;
 
 extern "C" {
     #[link_name = "umask"]

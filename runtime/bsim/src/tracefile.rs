@@ -7,6 +7,21 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The temporary files of traces not yet put in place: a run that ends by `exit`
+/// (a deadlock report, `LMPI_Abort`, the program's own `exit`) removes them at exit,
+/// so it leaves no trace file, complete or not.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static AT_EXIT: std::sync::Once = std::sync::Once::new();
+
+extern "C" fn discard_pending() {
+    if let Ok(v) = PENDING.try_lock() {
+        for p in v.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
 
 /// One rank's trace being written.
 pub struct TraceFile {
@@ -29,6 +44,11 @@ impl TraceFile {
         let path = path(dir, rank);
         let what = |e: String| format!("rank {rank}: trace file: {e}");
         let mut pending = xmpc_outfile::Pending::new(&path, false).map_err(what)?;
+        AT_EXIT.call_once(|| {
+            // SAFETY: registers a plain extern "C" function without arguments.
+            unsafe { libc::atexit(discard_pending) };
+        });
+        PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(pending.path().to_path_buf());
         let f = pending
             .file()
             .try_clone()
@@ -77,5 +97,8 @@ pub fn commit_all(traces: Vec<Result<xmpc_outfile::Pending, String>>) -> Result<
     for t in traces.into_iter().flatten() {
         t.commit()?;
     }
+    // every trace of this process is in place (one process holds all ranks' traces,
+    // or, under the mpi back end, its own)
+    PENDING.lock().unwrap_or_else(|e| e.into_inner()).clear();
     Ok(())
 }
