@@ -96,7 +96,7 @@ fuzz_one() {
     else
         r=FOUND
     fi
-    n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    n=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
     cpu=$(awk '/^cpu_s/ {c = $2 + $3} END {print c + 0}' "$log.cpu")
     printf '%-14s %-5s %12s executions in %s s, %s s of CPU = %s ms each (max_len %s, load %s)\n' \
         "$t" "$r" "$n" "$(( $(date +%s) - start ))" "$cpu" \

@@ -23,7 +23,7 @@ for t in "${targets[@]}"; do
     /usr/bin/time -f '%U %S %e' -o "$tmp/$t.time" "$bin/$t" "$tmp/$t" "$fuzz/seeds/$t" -runs="$runs" \
         -seed=1 -timeout=2 -rss_limit_mb=2048 -max_len="${maxlen[$t]}" -print_final_stats=1 \
         -artifact_prefix="$tmp/$t-" >"$tmp/$t.log" 2>&1 || { echo "$t: finding, see $tmp/$t.log" >&2; cp "$tmp/$t.log" "$fuzz/artifacts/cost-$t.log"; }
-    n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$tmp/$t.log" | grep -o '[0-9]*$' || echo 0)
+    n=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$tmp/$t.log" | grep -o '[0-9]*$' || echo 0)
     read -r u s e < "$tmp/$t.time"
     awk -v t="$t" -v n="$n" -v u="$u" -v s="$s" 'BEGIN {c = u + s; printf "%-14s %10d %10.2f %12.3f %14.0f\n", t, n, c, n ? 1000 * c / n : 0, c ? n / c : 0}'
 done
