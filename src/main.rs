@@ -283,7 +283,7 @@ fn run_tool(tool: &Tool) -> ExitCode {
             },
         },
         Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
-        Tool::Psim { cmd } => match psim_cmd::check_outputs(cmd).map_err(|e| (e, 2)).and_then(|_| psim_cmd::run(cmd).map_err(|e| (e, 1))) {
+        Tool::Psim { cmd } => match psim_cmd::check_args(cmd).map_err(|e| (e, 2)).and_then(|_| psim_cmd::run(cmd).map_err(|e| (e, 1))) {
             Ok(()) => ExitCode::SUCCESS,
             Err((e, code)) => {
                 eprintln!("error: {e}");
@@ -343,6 +343,10 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     if let Some(o) = &cli.output {
         let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).chain(cli.times.as_deref()).collect();
         xmpc_outfile::check_output(o, &inputs).map_err(Failure::Usage)?;
+        // `--skeletonize --measure -o X` also writes the measured table beside X
+        if cli.measure {
+            xmpc_outfile::check_output(&skel::blocktimes_path(o), &inputs).map_err(Failure::Usage)?;
+        }
     }
     if cli.blocks && !skel::wanted(cli) {
         return model::run(cli);
@@ -357,6 +361,20 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     }
     if mode == Mode::Object && cli.output.is_some() && sources.len() > 1 {
         return Err(Failure::Usage("-c with -o takes one input file".into()));
+    }
+    // The outputs named by no option are checked before any work too: `-c` without
+    // `-o` writes STEM.o in the current directory, `--keep` the translation beside
+    // each source.
+    let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).collect();
+    for path in &sources {
+        let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
+        if mode == Mode::Object && cli.output.is_none() {
+            xmpc_outfile::check_output(Path::new(&format!("{stem}.o")), &inputs).map_err(Failure::Usage)?;
+        }
+        if cli.keep && matches!(mode, Mode::Object | Mode::Link) {
+            let ext = source_lang(cli, path).map_or("c", fortran_ext);
+            xmpc_outfile::check_output(&path.with_file_name(format!("{stem}.xmpc.{ext}")), &inputs).map_err(Failure::Usage)?;
+        }
     }
     // Front end, checks and translation of every file first: nothing is written when
     // any of them has an error.

@@ -150,6 +150,9 @@ exit status 2. See docs/omni-compat.md.",
 /// The drop-in's `main`.
 pub fn main(which: Which) -> std::process::ExitCode {
     use std::process::ExitCode;
+    // `xmpcc --help | head -1`: a closed stdout ends the program quietly (exit by
+    // SIGPIPE, 141 in the shell), as for xmpc (docs/diagnostics.md); println! panicked.
+    xmpc_outfile::quiet_on_closed_pipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let xargs = match translate(which, &args) {
         Ok(Action::Help) => {

@@ -72,16 +72,54 @@ pub struct SweepArgs {
     pub values: Vec<f64>,
 }
 
-/// The output policy's checks before any work (docs/diagnostics.md): an output's
-/// directory exists, it is not a link/FIFO/device/directory and not an input. An
-/// error here is a bad command line (exit status 2).
-pub fn check_outputs(cmd: &PsimCmd) -> Result<(), String> {
+/// The command line checked before any work (docs/diagnostics.md): the output
+/// policy (an output's directory exists, it is not a link/FIFO/device/directory and
+/// not an input), `--rank` inside `--np`, and a sweep's parameter and values. An error
+/// here is a bad command line (exit status 2).
+pub fn check_args(cmd: &PsimCmd) -> Result<(), String> {
     let (out, inputs): (Option<&Path>, Vec<&Path>) = match cmd {
         PsimCmd::Predict(a) => (a.blocktimes.as_deref(), vec![&a.file, &a.machine]),
         PsimCmd::Sweep(s) => (None, vec![&s.p.file, &s.p.machine]),
         PsimCmd::Probe { output, .. } => (output.as_deref(), vec![]),
     };
+    let p = match cmd {
+        PsimCmd::Predict(a) => Some(a),
+        PsimCmd::Sweep(s) => Some(&s.p),
+        PsimCmd::Probe { .. } => None,
+    };
+    if let Some(p) = p {
+        if p.rank >= p.np {
+            return Err(format!("--rank {}: not a rank of --np {} (0 to {})", p.rank, p.np, p.np - 1));
+        }
+        for s in &p.set {
+            kv(s).map_err(|e| format!("--set {e}"))?;
+        }
+        for d in p.define.iter().filter(|d| d.contains('=')) {
+            kv(d).map_err(|e| format!("-D {e}"))?;
+        }
+    }
+    if let PsimCmd::Sweep(s) = cmd {
+        check_sweep(s)?;
+    }
     out.map_or(Ok(()), |o| xmpc_outfile::check_output(o, &inputs))
+}
+
+/// `sweep --param P --values ...`: a known parameter, and values it can take (a core
+/// count of 0 lanes was run as 1 lane, and the table said 0).
+fn check_sweep(s: &SweepArgs) -> Result<(), String> {
+    let whole = match s.param.as_str() {
+        "lanes" | "simd_lanes" | "fp_pipes" => true,
+        "bandwidth" | "memory_bandwidth" | "clock" | "clock_ghz" => false,
+        p => return Err(format!("--param {p}: unknown parameter (lanes, bandwidth, clock, fp_pipes)")),
+    };
+    for &v in &s.values {
+        let ok = v.is_finite() && v > 0.0 && (!whole || (v.fract() == 0.0 && v <= f64::from(u32::MAX)));
+        if !ok {
+            let want = if whole { "a whole number, at least 1" } else { "a finite number above 0" };
+            return Err(format!("--values {v}: {} must be {want}", s.param));
+        }
+    }
+    Ok(())
 }
 
 pub fn run(cmd: &PsimCmd) -> Result<(), String> {

@@ -25,6 +25,9 @@ fn usage(cli: &Cli) -> Result<(), Failure> {
     if !cli.skeletonize && (cli.times.is_some() || cli.measure || cli.check || cli.model.is_some() || cli.strict_times) {
         return u("--times, --measure, --model, --check and --strict-times go with --skeletonize");
     }
+    if cli.model.as_deref().is_some_and(|m| !m.starts_with("psim:")) {
+        return Err(Failure::Usage(format!("--model {}: expected psim:MACHINE.toml", cli.model.as_deref().unwrap_or(""))));
+    }
     if cli.model.is_some() && cli.measure {
         return u("--model and --measure both give block times: use one");
     }
@@ -120,7 +123,7 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     if cli.measure {
         let (table, json) = measure(&l, cli)?;
         if let Some(o) = &cli.output {
-            let saved = o.with_extension("blocktimes.json");
+            let saved = blocktimes_path(o);
             write_output(Some(&saved), &json).map_err(fail)?;
             eprintln!("xmpc: block times measured with {} processes written to {}", cli.np, saved.display());
         }
@@ -149,6 +152,12 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
         }
         o => write_output(o.as_deref(), &out).map_err(fail),
     }
+}
+
+/// Where `--measure -o X` saves the measured block times: `X.blocktimes.json` (X's
+/// extension replaced); checked with `-o` before any work (main.rs).
+pub fn blocktimes_path(o: &Path) -> PathBuf {
+    o.with_extension("blocktimes.json")
 }
 
 fn tempdir() -> Result<tempfile::TempDir, Failure> {

@@ -91,6 +91,110 @@ fn run_a_skeleton_through_the_driver() {
     assert!(!String::from_utf8_lossy(&o.stderr).contains("report in"), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// Compiles SKEL into `dir/skel` with the BSIM runtime.
+fn build_skel(dir: &Path) -> PathBuf {
+    let src = dir.join("skel.c");
+    std::fs::write(&src, SKEL).unwrap();
+    build_skel_src(dir, &src, "skel")
+}
+
+fn build_skel_src(dir: &Path, src: &Path, name: &str) -> PathBuf {
+    let exe = dir.join(name);
+    let (lib, main) = libs();
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
+    let st = Command::new("cc")
+        .arg(format!("-I{}", inc.display()))
+        .arg(src)
+        .arg("-o")
+        .arg(&exe)
+        .arg(main)
+        .arg(lib)
+        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+        .status()
+        .unwrap();
+    assert!(st.success());
+    exe
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    v.sort();
+    v
+}
+
+/// `bsim run --trace DIR` (issue 20, output policy): each rank created `DIR/rank<N>.txt`
+/// with `File::create`, writing through a symbolic link (or into a FIFO or device)
+/// found there, and a file it could not create panicked the rank thread ("a rank
+/// thread panicked", nothing naming the file). Now the rank files already in DIR are
+/// checked before the run (exit 2), the skeleton refuses them too (`BSIM_TRACE` set
+/// directly: exit 1, the rank and the file named, no trace file left: all or none),
+/// and a good run puts every file in place under the umask with nothing beside it.
+#[test]
+fn trace_files_follow_the_output_policy() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let exe = build_skel(d.path());
+    let tr = d.path().join("tr");
+    std::fs::create_dir(&tr).unwrap();
+    let victim = d.path().join("victim");
+    std::fs::write(&victim, "keep").unwrap();
+    std::os::unix::fs::symlink(&victim, tr.join("rank1.txt")).unwrap();
+    let o = xmpc(&["bsim", "run", exe.to_str().unwrap(), "-np", "3", "--trace", tr.to_str().unwrap()]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("rank1.txt") && e.contains("symbolic link") && !String::from_utf8_lossy(&o.stdout).contains("predicted"), "{e}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    // the skeleton run directly (BSIM_TRACE): refused by the rank, reported, nothing left
+    let o = Command::new(&exe).env("BSIM_NP", "3").env("BSIM_TRACE", &tr).output().unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("rank 1") && e.contains("rank1.txt") && !e.contains("panicked"), "{e}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    assert_eq!(names(&tr), ["rank1.txt"]);
+    // a trace directory that is a file: a bad command line
+    let o = xmpc(&["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--trace", victim.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    // a good run: every rank's file, mode 0666 less the umask, no temporary left
+    std::fs::remove_file(tr.join("rank1.txt")).unwrap();
+    std::fs::write(tr.join("rank0.txt"), "stale").unwrap();
+    let o = xmpc(&["bsim", "run", exe.to_str().unwrap(), "-np", "3", "--trace", tr.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(names(&tr), ["rank0.txt", "rank1.txt", "rank2.txt"]);
+    let r0 = std::fs::read_to_string(tr.join("rank0.txt")).unwrap();
+    assert!(r0.contains("recv") && !r0.contains("stale"), "{r0}");
+    let old = unsafe { libc_umask(0o022) };
+    unsafe { libc_umask(old) };
+    let mode = std::fs::metadata(tr.join("rank2.txt")).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o666 & !old, "mode {mode:o}, umask {old:o}");
+    // a run that ends by exit (here the deadlock report) leaves no trace file, whole or
+    // partial, and no temporary (the old code left each rank's partial file)
+    let dl = d.path().join("dl.c");
+    std::fs::write(&dl, DEADLOCK).unwrap();
+    let dexe = build_skel_src(d.path(), &dl, "dl");
+    let tr2 = d.path().join("tr2");
+    let o = xmpc(&["bsim", "run", dexe.to_str().unwrap(), "-np", "2", "--trace", tr2.to_str().unwrap()]);
+    assert!(!o.status.success() && String::from_utf8_lossy(&o.stderr).contains("deadlock"), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(names(&tr2), Vec::<String>::new());
+}
+
+const DEADLOCK: &str = r#"#include <lmpi.h>
+int bsim_main(int argc, char **argv) {
+    int r; char b[1];
+    LMPI_Init(&argc, &argv);
+    LMPI_Comm_rank(LMPI_COMM_WORLD, &r);
+    LMPI_Send(b, 1, LMPI_BYTE, 1 - r, 0, LMPI_COMM_WORLD);
+    LMPI_Recv(b, 1 << 20, LMPI_BYTE, 1 - r, 0, LMPI_COMM_WORLD, LMPI_STATUS_IGNORE);
+    LMPI_Recv(b, 1, LMPI_BYTE, 1 - r, 1, LMPI_COMM_WORLD, LMPI_STATUS_IGNORE);
+    LMPI_Finalize();
+    return 0;
+}
+"#;
+
+extern "C" {
+    #[link_name = "umask"]
+    fn libc_umask(mask: u32) -> u32;
+}
+
 #[test]
 fn platform_check_and_simgrid_export() {
     let d = tempfile::tempdir().unwrap();

@@ -499,6 +499,51 @@ fn prof_report_bad_values_exit_2() {
     let o = xmpc(&["prof", "report", &prof]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("xmpc_prof_time.svg"), "{}", stderr(&o));
+    // `-o FILE` (a regular file where the output directory goes) exited 1 after
+    // reading the profile
+    let o = xmpc(&["prof", "report", &prof, "-o", &prof]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+}
+
+/// `bsim run --network bogus` exited 1 (a malformed value is a bad command line, 2);
+/// `--stack-kb 0` started every rank on a stack too small to run; `bsim calibrate
+/// --reps 0` ran and wrote a platform file claiming 0 repetitions, and `--split 0`
+/// measured, wrote a platform file it then found invalid, and left it behind (exit 1).
+#[test]
+fn bsim_values_are_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let exe = write(d.path(), "skel", b"not run");
+    for args in [&["--network", "bogus"][..], &["--network", "nsim:"], &["--stack-kb", "0"]] {
+        let o = xmpc(&[&["bsim", "run", &exe][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    let out = d.path().join("c.toml");
+    for args in [["--reps", "0"], ["--split", "0"]] {
+        let o = xmpc(&[&["bsim", "calibrate", "-o", out.to_str().unwrap()][..], &args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(!out.exists());
+    }
+}
+
+/// `bsim run --out FILE` (a regular file where the report directory goes) started the
+/// skeleton, which failed to create the directory (exit 1); a link where a report
+/// goes was replaced. Both are unusable outputs, refused before the run (exit 2).
+#[test]
+fn bsim_run_out_directory_is_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let exe = write(d.path(), "skel", b"not run");
+    let file = write(d.path(), "file", b"keep");
+    let o = xmpc(&["bsim", "run", &exe, "--out", &file]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+    let out = d.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink(&file, out.join("report.json")).unwrap();
+    let o = xmpc(&["bsim", "run", &exe, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("report.json") && stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&file).unwrap(), b"keep");
 }
 
 /// `xmpc psim`: `--blocktimes` and `probe -o` wrote with `std::fs::write` (through a
@@ -519,6 +564,35 @@ fn psim_outputs_and_values_are_checked() {
     }
     let o = xmpc(&["psim", "predict", &src, "--machine", m]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // bad values exited 1 after the work (`--param bogus`) or were taken silently:
+    // `--rank 5` of one rank, `--values 0` lanes swept as 1 lane and shown as 0
+    let bad: [&[&str]; 4] = [
+        &["predict", &src, "--machine", m, "--rank", "5"],
+        &["sweep", &src, "--machine", m, "--np", "2", "--rank", "2", "--param", "clock", "--values", "1"],
+        &["sweep", &src, "--machine", m, "--param", "bogus", "--values", "1"],
+        &["sweep", &src, "--machine", m, "--param", "lanes", "--values", "4,0"],
+    ];
+    for args in bad {
+        let o = xmpc(&[&["psim"], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+    }
+    let o = xmpc(&["psim", "sweep", &src, "--machine", m, "--param", "lanes", "--values", "1,2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// `mpiete commdata --step 0` and `--step bogus` exited 1, as an input error would; a
+/// bad command-line value exits 2.
+#[test]
+fn mpiete_commdata_bad_step_exits_2() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("c.f90");
+    for step in ["0", "bogus"] {
+        let o = xmpc(&["mpiete", "commdata", "--max", "1KiB", "--step", step, "--emit-source", f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "--step {step}: {}", stderr(&o));
+        assert!(!f.exists());
+    }
+    let o = xmpc(&["mpiete", "commdata", "--max", "1KiB", "--step", "256", "--emit-source", f.to_str().unwrap()]);
+    assert!(o.status.success() && f.is_file(), "{}", stderr(&o));
 }
 
 /// `xmpc a.c -o /nonexistent/a.out` (and `xmpcc`) translated, compiled and linked, then
@@ -559,4 +633,89 @@ fn endless_time_table_is_refused() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("/dev/zero") && stderr(&o).contains("limit"), "{}", stderr(&o));
     assert!(!d.path().join("s.c").exists());
+}
+
+/// `--skeletonize --measure -o s.c` also writes the measured table to
+/// `s.blocktimes.json`: that path was checked only after the instrumented build and
+/// the MPI run (a symbolic link there: exit 1 after all the work). It is an output like
+/// `-o` and is checked with it, before any work (exit 2, nothing built or run).
+#[test]
+fn measured_block_times_path_is_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    let src = write(d.path(), "a.c", b"#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n");
+    let victim = write(d.path(), "victim", b"keep");
+    std::os::unix::fs::symlink(&victim, d.path().join("s.blocktimes.json")).unwrap();
+    let out = d.path().join("s.c");
+    let t0 = std::time::Instant::now();
+    let o = xmpc(&[&src, "--skeletonize", "--measure", "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("s.blocktimes.json") && stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("measured"), "{}", stderr(&o));
+    assert!(t0.elapsed().as_secs() < 10, "checked after the work: {:?}", t0.elapsed());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+    assert!(!out.exists());
+}
+
+/// Standard output that is already closed when the program starts writing: a pipe
+/// whose reading end was closed before the program ran (deterministic, unlike a
+/// reader that exits early).
+#[cfg(unix)]
+fn closed_pipe() -> std::process::Stdio {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    extern "C" {
+        fn pipe(fds: *mut i32) -> i32;
+        fn close(fd: i32) -> i32;
+    }
+    let mut fds = [0i32; 2];
+    assert_eq!(unsafe { pipe(fds.as_mut_ptr()) }, 0);
+    unsafe { close(fds[0]) };
+    std::process::Stdio::from(unsafe { OwnedFd::from_raw_fd(fds[1]) })
+}
+
+/// `xmpcc --help | head -1` and `xmpf90 --version` on a closed pipe panicked ("failed
+/// printing to stdout", exit 101): the drop-in commands did not restore SIGPIPE as
+/// every other tool does. Every CLI tool on a closed stdout ends by SIGPIPE (141).
+#[cfg(unix)]
+#[test]
+fn every_tool_ends_quietly_on_a_closed_stdout() {
+    use std::os::unix::process::ExitStatusExt;
+    let xmpc = env!("CARGO_BIN_EXE_xmpc");
+    let cases: [(&str, &[&str]); 9] = [
+        (env!("CARGO_BIN_EXE_xmpcc"), &["--help"]),
+        (env!("CARGO_BIN_EXE_xmpcc"), &["--version"]),
+        (env!("CARGO_BIN_EXE_xmpf90"), &["--help"]),
+        (env!("CARGO_BIN_EXE_xmpf90"), &["--version"]),
+        (xmpc, &["--help"]),
+        (xmpc, &["--show-env"]),
+        (xmpc, &["bsim", "--help"]),
+        (xmpc, &["psim", "--help"]),
+        (xmpc, &["mpiete", "--help"]),
+    ];
+    for (exe, args) in cases {
+        let o = Command::new(exe).args(args).stdout(closed_pipe()).output().unwrap();
+        assert_eq!(o.status.signal(), Some(13), "{exe} {args:?}: {:?} {}", o.status, stderr(&o));
+    }
+}
+
+/// `xmpc -c a.c` writes `a.o` in the current directory, an output no option names: a
+/// symbolic link there was refused only after the translation and the C compiler ran
+/// (exit 1). It is checked before any work like `-o` (exit 2); `--keep`'s translation
+/// beside the source likewise.
+#[test]
+fn implicit_outputs_are_checked_first() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "a.c", PLAIN.as_bytes());
+    let victim = write(d.path(), "victim", b"keep");
+    std::os::unix::fs::symlink(&victim, d.path().join("a.o")).unwrap();
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_xmpc")).args(args).current_dir(d.path()).output().unwrap();
+    let o = run(&["-c", "a.c"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a.o") && stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    std::fs::remove_file(d.path().join("a.o")).unwrap();
+    std::os::unix::fs::symlink(&victim, d.path().join("a.xmpc.c")).unwrap();
+    let o = run(&["-c", "a.c", "--keep"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a.xmpc.c"), "{}", stderr(&o));
+    assert!(!d.path().join("a.o").exists());
+    assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
 }

@@ -91,14 +91,15 @@ fn bad_input_is_an_error_with_its_reason() {
     let o = xmpc(&["psim", "predict", &p, "--machine", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("clock_ghz"), "{}", err(&o));
+    // bad command-line values: exit 2 (docs/diagnostics.md), before any work
     let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--set", "n"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("NAME=VALUE"), "{}", err(&o));
     let o = xmpc(&["psim", "sweep", &p, "--machine", &m, "--param", "colour", "--values", "1,2"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("unknown parameter"), "{}", err(&o));
     let o = xmpc(&[&p, "--skeletonize", "--model", "bsim:m.toml", "-o", d.path().join("s.c").to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("psim:MACHINE.toml"), "{}", err(&o));
     assert!(!d.path().join("s.c").exists());
 }

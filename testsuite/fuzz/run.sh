@@ -2,14 +2,28 @@
 # Coverage-guided fuzzing of xmpc with libFuzzer on the stable toolchain
 # (testsuite/fuzz/README.md). Usage:
 #   testsuite/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
-# Default 60 s per target, all targets. Prints the executions of each target; exits
-# non-zero if a target found a crash (the input is left in testsuite/fuzz/artifacts/).
-# CI runs it with a short time (test.sh); a long run is e.g. `run.sh 3600`.
+#   testsuite/fuzz/run.sh --runs N [--parallel] [TARGET...]
+# Default 60 s per target, all targets. `--runs N`: each target runs exactly N
+# executions (libFuzzer -runs=N, no time limit); `--parallel`: the targets run at the
+# same time (one process each) instead of one after the other. Prints the executions
+# of each target; exits non-zero if a target found a crash (the input is left in
+# testsuite/fuzz/artifacts/, the log in artifacts/TARGET.log).
+# CI runs it with a short time (test.sh); a long run is e.g. `run.sh 3600` or
+# `run.sh --runs 1000000 --parallel c_front fortran_front`.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-secs=${1:-60}
-shift || true
+secs=60
+runs=
+parallel=
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) runs=$2; secs=0; shift 2 ;;
+        --parallel) parallel=1; shift ;;
+        [0-9]*) secs=$1; shift ;;
+        *) break ;;
+    esac
+done
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(c_front fortran_front directive readers)
 
@@ -56,24 +70,51 @@ for t in directive readers; do cp "$here"/regressions/$t/* "$seeds/$t/"; done
 # its directives; the directive target's input is one directive.
 declare -A maxlen=([c_front]=2048 [fortran_front]=2048 [directive]=512 [readers]=8192)
 
-status=0
-for t in "${targets[@]}"; do
+# One target: libFuzzer with the flags of a run, its log in artifacts/TARGET.log; the
+# summary line on stdout; status 1 on a finding.
+fuzz_one() {
+    local t=$1
     mkdir -p "$here/corpus/$t"
-    log="$here/artifacts/$t.log"
-    var="MAXLEN_$t"
-    len=${!var:-${maxlen[$t]:-4096}}
+    local log="$here/artifacts/$t.log"
+    local var="MAXLEN_$t"
+    local len=${!var:-${maxlen[$t]:-4096}}
+    local extra=()
+    [ -z "$runs" ] || extra=(-runs="$runs")
     # -timeout 2: an input taking over 2 s is a hang; -rss_limit_mb: unbounded
-    # allocations. nice: the machines this runs on are shared.
+    # allocations. nice (NICE, default 19): the machines this runs on are shared.
+    local start r n cpu
     start=$(date +%s)
-    if nice -n 19 "$bin/$t" "$here/corpus/$t" "$seeds/$t" -max_total_time="$secs" \
+    rm -f "$log.cpu"
+    echo "# $(date -u +%FT%TZ) load $(cut -d' ' -f1-3 /proc/loadavg): nice -n ${NICE:-19} $bin/$t corpus/$t seeds/$t -max_total_time=$secs ${extra[*]} -timeout=2 -rss_limit_mb=2048 -max_len=$len -print_final_stats=1" >"$log"
+    # /usr/bin/time: the CPU time of the run (user + system), a figure the load
+    # changes far less than the executions per second of wall time
+    if /usr/bin/time -f 'cpu_s %U %S' -a -o "$log.cpu" nice -n "${NICE:-19}" "$bin/$t" \
+        "$here/corpus/$t" "$seeds/$t" -max_total_time="$secs" "${extra[@]}" \
         -timeout=2 -rss_limit_mb=2048 -max_len="$len" -print_final_stats=1 \
-        -artifact_prefix="$here/artifacts/$t-" >"$log" 2>&1; then
+        -artifact_prefix="$here/artifacts/$t-" >>"$log" 2>&1; then
         r=ok
     else
-        r=FOUND; status=1
+        r=FOUND
     fi
-    took=$(( $(date +%s) - start ))
-    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
-    printf '%-14s %-5s %12s executions in %s s (max_len %s, load %s)\n' "$t" "$r" "$runs" "$took" "$len" "$(cut -d' ' -f1-3 /proc/loadavg)"
-done
+    n=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    cpu=$(awk '/^cpu_s/ {c = $2 + $3} END {print c + 0}' "$log.cpu")
+    printf '%-14s %-5s %12s executions in %s s, %s s of CPU = %s ms each (max_len %s, load %s)\n' \
+        "$t" "$r" "$n" "$(( $(date +%s) - start ))" "$cpu" \
+        "$(awk -v c="$cpu" -v n="$n" 'BEGIN {if (n > 0) printf "%.2f", 1000 * c / n; else print "?"}')" \
+        "$len" "$(cut -d' ' -f1-3 /proc/loadavg)"
+    [ "$r" = ok ]
+}
+
+status=0
+if [ -n "$parallel" ]; then
+    pids=()
+    for t in "${targets[@]}"; do
+        fuzz_one "$t" & pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || status=1; done
+else
+    for t in "${targets[@]}"; do
+        fuzz_one "$t" || status=1
+    done
+fi
 exit $status

@@ -1239,6 +1239,13 @@ impl<'a> Tr<'a> {
             if self.fixed {
                 end = end.min(col72(self.src, self.line_start(end)));
             }
+            if end <= s.span.start {
+                // fixed form: the declaration starts past column 72 of its line (found by
+                // the fortran_front fuzz target: a line of escaped non-UTF-8 bytes before
+                // it), where nothing can be rewritten
+                self.err("XMP0404", mine[0].3, &format!("cannot rewrite the declaration of '{}'", mine[0].0), "in fixed form a statement ends at column 72: declare the aligned array within columns 7 to 72");
+                continue;
+            }
             // a trailing comment stays where it is
             if let Some(c) = comment_start(&self.src[s.span.start..end]) {
                 end = s.span.start + self.src[s.span.start..s.span.start + c].trim_end().len();

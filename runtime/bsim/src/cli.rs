@@ -96,13 +96,13 @@ pub struct CalibrateArgs {
     #[arg(short, long, default_value = "calibrated.toml")]
     pub output: PathBuf,
     /// Round trips per size (the median is used).
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(1..))]
     pub reps: u32,
     /// Largest message in bytes (at most 1 GiB: the ping-pong allocates it).
     #[arg(long, default_value_t = 4 << 20, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub max_bytes: u64,
-    /// Size where the second (rendezvous) segment starts.
-    #[arg(long, default_value_t = 65536)]
+    /// Size where the second (rendezvous) segment starts (1 to 1 GiB).
+    #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     pub split: u64,
 }
 
@@ -140,7 +140,11 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if let Some(p) = &a.platform {
         model::load_platform(p)?;
     }
-    if let Some(n) = &a.network {
+    if let Some(n) = a.network.as_deref().filter(|n| *n != "analytic") {
+        // a malformed value is a bad command line; an unreadable file is an input error
+        if !n.strip_prefix("nsim:").is_some_and(|f| !f.is_empty()) {
+            return Ok(usage(format!("--network {n}: expected nsim:FILE.toml or analytic")));
+        }
         crate::netmodel::parse_network_arg(n)?;
     }
     if !a.exe.is_file() {
@@ -150,6 +154,12 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     let mut inputs = vec![a.exe.as_path()];
     inputs.extend(a.platform.as_deref());
     if let Err(e) = outputs_usable(&[&a.gantt, &a.trace_json], &inputs) {
+        return Ok(usage(e));
+    }
+    if let Err(e) = a.trace.as_deref().map_or(Ok(()), |d| trace_dir_usable(d, a.np, &inputs)) {
+        return Ok(usage(e));
+    }
+    if let Err(e) = a.out.as_deref().map_or(Ok(()), |d| out_dir_usable(d, &inputs)) {
         return Ok(usage(e));
     }
     let exe = if a.exe.components().count() == 1 {
@@ -224,6 +234,52 @@ fn has_mpi_main(exe: &Path) -> Result<bool, String> {
     let head = std::hint::black_box("xmpc-bsim");
     let m = format!("{head}-mpi-main").into_bytes();
     Ok(b.windows(m.len()).any(|w| w == m.as_slice()))
+}
+
+/// `--out DIR`: DIR is a directory or will be created; the reports it would replace
+/// must be regular files (checked before the run, as every output).
+fn out_dir_usable(dir: &Path, inputs: &[&Path]) -> Result<(), String> {
+    if !dir_or_absent(dir, "--out")? {
+        return Ok(());
+    }
+    for n in ["report.json", "report.txt", "deadlock.txt"] {
+        xmpc_outfile::check_target(&dir.join(n))?;
+        xmpc_outfile::check_not_input(&dir.join(n), inputs)?;
+    }
+    Ok(())
+}
+
+/// Whether the output directory `dir` (of option `opt`) exists; an error when it is
+/// something else than a directory.
+fn dir_or_absent(dir: &Path, opt: &str) -> Result<bool, String> {
+    match std::fs::metadata(dir) {
+        Err(_) if std::fs::symlink_metadata(dir).is_ok() => {
+            Err(format!("{opt} {}: a symbolic link to nothing", dir.display()))
+        }
+        Err(_) => Ok(false),
+        Ok(m) if !m.is_dir() => Err(format!("{opt} {}: not a directory", dir.display())),
+        Ok(_) => Ok(true),
+    }
+}
+
+/// `--trace DIR`: DIR is a directory or will be created; the rank files already in it
+/// that this run would replace must be regular files (crate::tracefile), checked
+/// before the run.
+fn trace_dir_usable(dir: &Path, np: u32, inputs: &[&Path]) -> Result<(), String> {
+    if !dir_or_absent(dir, "--trace")? {
+        return Ok(());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("--trace {}: {e}", dir.display()))?;
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let n = name.to_str().unwrap_or("");
+        let rank = n.strip_prefix("rank").and_then(|r| r.strip_suffix(".txt")?.parse::<u32>().ok());
+        if rank.is_some_and(|r| r < np && n == format!("rank{r}.txt")) {
+            xmpc_outfile::check_target(&e.path())?;
+            xmpc_outfile::check_not_input(&e.path(), inputs)?;
+        }
+    }
+    Ok(())
 }
 
 /// The output policy's checks before any work (docs/diagnostics.md).
@@ -411,8 +467,9 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
     for (s, v) in &pts {
         t += &format!("# {s} {v:e}\n");
     }
+    // checked before it is written: an error leaves no file
+    model::parse_platform(&a.output, &t)?;
     xmpc_outfile::write(&a.output, t.as_bytes())?;
-    model::load_platform(&a.output)?;
     eprintln!(
         "wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B",
         a.output.display(),

@@ -552,7 +552,9 @@ pub struct Rank {
     net_inj: Vec<(f64, f64, crate::netmodel::Inj)>,
     pub stats: Stats,
     pub events: Vec<Event>,
-    pub trace: Option<std::io::BufWriter<std::fs::File>>,
+    /// `BSIM_TRACE`: this rank's trace file, or why it could not be created (reported
+    /// when the run ends: crate::tracefile).
+    pub trace: Option<Result<crate::tracefile::TraceFile, String>>,
     pub initialized: bool,
     pub finalized: bool,
     pub entry: f64,
@@ -597,12 +599,7 @@ impl Rank {
             coll_seq: 0,
             child_seq: 0,
         };
-        let trace = s.trace_dir.as_ref().map(|d| {
-            let f = std::fs::File::create(d.join(format!("rank{id}.txt"))).unwrap_or_else(|e| {
-                panic!("bsim: cannot create trace file in {}: {e}", d.display())
-            });
-            std::io::BufWriter::new(f)
-        });
+        let trace = s.trace_dir.as_ref().map(|d| crate::tracefile::TraceFile::create(d, id));
         Rank {
             id,
             clock: 0.0,
@@ -725,9 +722,14 @@ impl Rank {
     }
 
     pub fn trace_line(&mut self, f: impl FnOnce() -> String) {
-        if let Some(t) = &mut self.trace {
-            let _ = writeln!(t, "{}", f());
+        if let Some(Ok(t)) = &mut self.trace {
+            t.line(&f());
         }
+    }
+
+    /// Ends this rank's trace: the finished file to put in place, or the error.
+    pub fn finish_trace(&mut self) -> Option<Result<xmpc_outfile::Pending, String>> {
+        self.trace.take().map(|t| t.and_then(crate::tracefile::TraceFile::finish))
     }
 
     pub fn comm(&self, h: i32) -> Option<&Comm> {

@@ -25,3 +25,4 @@ pub mod netmodel;
 pub mod output;
 pub mod run;
 pub mod simgrid;
+pub mod tracefile;

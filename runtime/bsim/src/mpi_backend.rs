@@ -707,9 +707,11 @@ pub unsafe extern "C" fn bsim_start_mpi(
         _ => 0,
     };
     CUR.with(|c| c.set(std::ptr::null_mut()));
-    if let Some(t) = &mut rank.trace {
-        use std::io::Write;
-        let _ = t.flush();
+    // this process's trace file (one rank per process: put in place by each)
+    let mut code = code;
+    if let Some(Err(e)) = rank.finish_trace().map(|t| crate::tracefile::commit_all(vec![t])) {
+        eprintln!("bsim: {e}");
+        code = if code == 0 { 1 } else { code };
     }
     // let the last headers and replies leave
     let ops2 = ops;

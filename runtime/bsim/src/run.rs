@@ -231,6 +231,8 @@ unsafe fn run(
             );
         }
     }
+    // every rank's trace file, all or none (crate::tracefile)
+    crate::tracefile::commit_finished()?;
     write_outputs(
         p,
         &results,
@@ -276,9 +278,8 @@ pub unsafe fn rank_body(
         }
         _ => 0,
     };
-    if let Some(t) = &mut rank.trace {
-        use std::io::Write;
-        let _ = t.flush();
+    if let Some(t) = rank.finish_trace() {
+        crate::tracefile::finished(t);
     }
     sim.finish(id);
     CUR.with(|c| c.set(std::ptr::null_mut()));

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,7 +89,7 @@ static void blk_grow(int id) {
 static unsigned char g_tbuf[TBUF];
 static size_t g_tlen = 0;
 static int g_tfd = -1;
-static char g_tpath[4200], g_ttmp[4300];
+static char g_tpath[4200], g_ttmp[4500];
 static uint32_t g_comm_id = 0; /* id for the next MPI records */
 static uint32_t g_reqseq = 0;
 
@@ -1269,6 +1270,56 @@ static int parse_mode(const char *s) {
     return m;
 }
 
+/* ---- output files: the policy of every xmpc tool (docs/diagnostics.md) ----
+ * A file is written under a temporary name beside its target (created with
+ * O_EXCL | O_NOFOLLOW, mode 0666 less the umask) and renamed over the target when
+ * complete; a target that exists and is not a regular file (a symbolic link, FIFO,
+ * device, socket, directory) is refused, never written through or replaced. A failure
+ * names the rank and the file and leaves nothing; the program itself goes on. */
+
+/* 0 when `path` does not exist or is a regular file; otherwise prints why (naming the
+ * rank and the file) and returns -1. */
+static int out_target_ok(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return 0;
+    if (S_ISREG(st.st_mode)) return 0;
+    fprintf(stderr, "mpiete: rank %d: '%s' is %s; refusing to write it\n", g_rank, path,
+            S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a directory"
+                                                  : "not a regular file (a FIFO, socket or device)");
+    return -1;
+}
+
+/* Creates the temporary file for `path` (its name in tmp[n]); -1 (reported) on error. */
+static int out_create(const char *path, char *tmp, size_t n) {
+    if (out_target_ok(path) != 0) return -1;
+    const char *slash = strrchr(path, '/');
+    int dl = slash ? (int)(slash - path + 1) : 0;
+    for (int i = 0; i < 1000; i++) {
+        snprintf(tmp, n, "%.*s.%s.%d.%d.tmp", dl, path, slash ? slash + 1 : path, (int)getpid(), i);
+        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd >= 0) return fd;
+        if (errno != EEXIST) break;
+    }
+    fprintf(stderr, "mpiete: rank %d: cannot create a file beside '%s': %s\n", g_rank, path,
+            strerror(errno));
+    return -1;
+}
+
+/* Puts the finished temporary file in place (the target checked again); 0 or -1
+ * (reported, the temporary removed). */
+static int out_commit(const char *tmp, const char *path) {
+    if (out_target_ok(path) != 0) {
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "mpiete: rank %d: cannot write '%s': %s\n", g_rank, path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
 void me_after_init(void) {
     if (g_inited) return;
     g_inited = 1;
@@ -1293,13 +1344,8 @@ void me_after_init(void) {
     PMPI_Comm_dup(MPI_COMM_WORLD, &g_tokcomm);
     if (mode & ME_TRACE) {
         snprintf(g_tpath, sizeof g_tpath, "%s/trace.%d.bin", g_dir, g_rank);
-        snprintf(g_ttmp, sizeof g_ttmp, "%s.tmp%d", g_tpath, (int)getpid());
-        g_tfd = open(g_ttmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (g_tfd < 0) {
-            fprintf(stderr, "mpiete: rank %d: cannot create '%s': %s\n", g_rank, g_ttmp,
-                    strerror(errno));
-            PMPI_Abort(MPI_COMM_WORLD, 1);
-        }
+        g_tfd = out_create(g_tpath, g_ttmp, sizeof g_ttmp);
+        if (g_tfd < 0) PMPI_Abort(MPI_COMM_WORLD, 1); /* reported: trace mode cannot run */
         t_put(TRACE_MAGIC, 8);
         t_u32(1);
         t_u32((uint32_t)g_rank);
@@ -1333,21 +1379,26 @@ static void setup_comms(void) {
     comm_add(g_collworld, 1, MPI_COMM_NULL);
 }
 
-/* writes `text` to path atomically */
+/* writes `text` to g_dir/name under the output policy (out_create, out_commit) */
 static void write_file(const char *name, const char *text, size_t len) {
-    char path[4200], tmp[4300];
+    char path[4200], tmp[4500];
     snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0) {
-        fprintf(stderr, "mpiete: cannot write '%s': %s\n", path, strerror(errno));
-        if (f) unlink(tmp);
+    int fd = out_create(path, tmp, sizeof tmp);
+    if (fd < 0) return;
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(fd, text + off, len - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        off += (size_t)w;
+    }
+    if (off != len || close(fd) != 0) {
+        fprintf(stderr, "mpiete: rank %d: cannot write '%s': %s\n", g_rank, path, strerror(errno));
+        if (off != len) close(fd);
+        unlink(tmp);
         return;
     }
-    if (rename(tmp, path) != 0) {
-        fprintf(stderr, "mpiete: cannot write '%s': %s\n", path, strerror(errno));
-        unlink(tmp);
-    }
+    out_commit(tmp, path);
 }
 
 typedef struct {
@@ -1513,9 +1564,12 @@ void me_before_finalize(void) {
     if (mode & ME_TRACE) {
         t_pending_flush();
         t_flush();
-        if (close(g_tfd) != 0 || rename(g_ttmp, g_tpath) != 0)
+        if (close(g_tfd) != 0) {
             fprintf(stderr, "mpiete: rank %d: cannot write '%s': %s\n", g_rank, g_tpath,
                     strerror(errno));
+            unlink(g_ttmp);
+        } else
+            out_commit(g_ttmp, g_tpath);
         g_tfd = -1;
     }
     if (mode & ME_COMPUTE) write_blocktimes(mode);

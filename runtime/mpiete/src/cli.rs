@@ -107,8 +107,9 @@ fn parse_max(s: &str) -> Result<u64, String> {
 }
 
 /// The output policy's checks before any work (docs/diagnostics.md): every output
-/// file's directory exists, it is not a link/FIFO/device/directory and not an input.
-/// An error here is a bad command line (exit status 2).
+/// file's directory exists, it is not a link/FIFO/device/directory and not an input;
+/// and `commdata`'s sizes (`--step`). An error here is a bad command line (exit
+/// status 2).
 pub fn check_outputs(cmd: &MpieteCmd) -> Result<(), String> {
     let (outs, inputs): (Vec<&Path>, Vec<&Path>) = match cmd {
         MpieteCmd::Predict(a) => {
@@ -121,7 +122,20 @@ pub fn check_outputs(cmd: &MpieteCmd) -> Result<(), String> {
         MpieteCmd::Merge(a) => (vec![a.output.as_path()], a.inputs.iter().map(PathBuf::as_path).collect()),
         MpieteCmd::Dump(_) => (vec![], vec![]),
     };
+    if let MpieteCmd::Commdata(a) = cmd {
+        // `--step 0` or `--step bogus` exited 1 like an input error
+        commdata_sizes(a)?;
+    }
     outs.into_iter().try_for_each(|o| xmpc_outfile::check_output(o, &inputs))
+}
+
+/// The message sizes `commdata` measures (`--max`, `--step`).
+fn commdata_sizes(a: &CommdataArgs) -> Result<Vec<u64>, String> {
+    if a.step == "x2" {
+        commdata::sizes(a.max, 0, true)
+    } else {
+        commdata::sizes(a.max, parse_bytes(&a.step)?, false)
+    }
 }
 
 /// Runs a subcommand; the error is the message to print.
@@ -289,11 +303,7 @@ fn predict(a: &PredictArgs) -> Result<(), String> {
 
 
 fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
-    let sizes = if a.step == "x2" {
-        commdata::sizes(a.max, 0, true)?
-    } else {
-        commdata::sizes(a.max, parse_bytes(&a.step)?, false)?
-    };
+    let sizes = commdata_sizes(a)?;
     let src = commdata::program(&sizes);
     if let Some(p) = &a.emit_source {
         return xmpc_outfile::write(p, src.as_bytes());

@@ -300,6 +300,61 @@ fn measure_mode_times_the_region() {
     assert_eq!(std::fs::read_dir(&none).unwrap().count(), 0);
 }
 
+/// The files the runtime writes (blocktimes.json, measured.json, trace.<rank>.bin)
+/// follow the output policy of every xmpc tool (issue 20, docs/diagnostics.md): they
+/// were written to `NAME.tmp<pid>` with fopen (following a link placed there) and
+/// renamed over whatever had the name, replacing a symbolic link or a FIFO with a
+/// regular file. Now such a target is refused with a message naming the rank and the
+/// file, left as it was, and the program's own exit status is kept.
+#[test]
+fn output_files_follow_the_policy() {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = build_c(d.path());
+    let out = d.path().join("o");
+    std::fs::create_dir(&out).unwrap();
+    let victim = d.path().join("victim");
+    std::fs::write(&victim, "keep").unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("blocktimes.json")).unwrap();
+    let fifo = out.join("measured.json");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    extern "C" {
+        fn mkfifo(p: *const std::os::raw::c_char, mode: u32) -> i32;
+    }
+    assert_eq!(unsafe { mkfifo(c.as_ptr(), 0o600) }, 0);
+    let o = Command::new("mpiexec")
+        .args(["-n", "2"])
+        .env("UCX_ERROR_SIGNALS", "")
+        .env("MPIETE_MODE", "compute,measure")
+        .env("MPIETE_OUT", &out)
+        .arg(&exe)
+        .arg("2")
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{e}");
+    assert!(e.contains("rank 0") && e.contains("blocktimes.json") && e.contains("symbolic link"), "{e}");
+    assert!(e.contains("measured.json") && e.contains("not a regular file"), "{e}");
+    assert!(std::fs::symlink_metadata(out.join("blocktimes.json")).unwrap().file_type().is_symlink());
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2, "a temporary file was left");
+    // a good run: the files in place, mode 0666 less the umask
+    std::fs::remove_file(out.join("blocktimes.json")).unwrap();
+    std::fs::remove_file(&fifo).unwrap();
+    mpirun(2, &exe, &["2"], "compute,measure", &out, false);
+    let mode = std::fs::metadata(out.join("blocktimes.json")).unwrap().permissions().mode() & 0o777;
+    extern "C" {
+        fn umask(m: u32) -> u32;
+    }
+    let um = unsafe { umask(0o022) };
+    unsafe { umask(um) };
+    assert_eq!(mode, 0o666 & !um, "mode {mode:o}");
+    assert!(out.join("measured.json").is_file());
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2);
+}
+
 /// The Fortran programs: self-checking under -n 2 and -n 4 with the runtime linked in,
 /// and measure mode times each MPI call once. (Their blocks come from `xmpc --blocks
 /// --instrument=...`: traces, token data and predictions of those programs are tested

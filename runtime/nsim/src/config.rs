@@ -312,6 +312,10 @@ pub struct SimCfg {
 fn default_seed() -> u64 {
     1
 }
+/// The most host threads (`sim.threads`, `xmpc-nsim run -t`): each is a logical
+/// process of the parallel engine (a larger count partitioned the network for minutes).
+pub const MAX_THREADS: u32 = 1024;
+
 fn default_threads() -> u32 {
     1
 }
@@ -429,6 +433,9 @@ impl Config {
                     return Err(self.err("topology", "at most 2^24 nodes"));
                 }
             }
+        }
+        if self.sim.threads > MAX_THREADS {
+            return Err(self.err("sim.threads", "at most 1024 host threads (0: one per core)"));
         }
         if self.router.vcs == 0 || self.router.vcs > 16 {
             return Err(self.err("router.vcs", "1 to 16 virtual channels"));

@@ -32,9 +32,9 @@ enum Cmd {
         /// with arguments, e.g. `ring:bytes=1M,loops=5`
         #[arg(short, long)]
         pattern: String,
-        /// host threads (0 = config's sim.threads)
-        #[arg(short, long, default_value_t = 0)]
-        threads: usize,
+        /// host threads (0 = config's sim.threads; at most 1024)
+        #[arg(short, long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=xmpc_nsim::config::MAX_THREADS as i64))]
+        threads: u32,
         /// write the full report as JSON
         #[arg(long)]
         json: Option<PathBuf>,
@@ -137,7 +137,7 @@ fn real_main(cli: Cli) -> Result<(), Fail> {
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
             let n = ranks.unwrap_or_else(|| cfg.num_nodes());
             pat.check(n).map_err(|e| Fail::Usage(format!("--pattern: {e}")))?;
-            let mut sim = Simulation::new(&cfg, n, threads).map_err(|e| e.to_string())?;
+            let mut sim = Simulation::new(&cfg, n, threads as usize).map_err(|e| e.to_string())?;
             sim.progress = !quiet;
             sim.set_programs(pat.programs(n));
             let topo = sim.topo().clone();

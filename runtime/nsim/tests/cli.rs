@@ -90,3 +90,23 @@ fn plots_and_pattern_arguments_are_checked_first() {
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
     assert!(err(&o).contains("`halo3d` takes no argument `loops`"), "{}", err(&o));
 }
+
+/// `run -t 100000` (host threads) partitioned the network into 100,000 logical
+/// processes and was still at it after 30 s; `sim.threads` in a config likewise. Both
+/// are bounded (1024): the option exits 2, the config field is an error naming it.
+#[test]
+fn host_threads_are_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    let c = cfg(&d);
+    let t0 = std::time::Instant::now();
+    let o = nsim(&["run", "-c", &c, "-p", "ring", "-q", "-t", "100000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    let big = d.path().join("t.toml");
+    std::fs::write(&big, format!("{CFG}[sim]\nthreads = 100000\n")).unwrap();
+    let o = nsim(&["run", "-c", big.to_str().unwrap(), "-p", "ring", "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{}", err(&o));
+    assert!(err(&o).contains("sim.threads"), "{}", err(&o));
+    assert!(t0.elapsed().as_secs() < 20, "{:?}", t0.elapsed());
+    let o = nsim(&["run", "-c", &c, "-p", "ring", "-q", "-t", "2"]);
+    assert!(o.status.success(), "{}", err(&o));
+}

@@ -88,7 +88,11 @@ pub fn check_args(args: &ReportArgs) -> Result<(), String> {
         outs.push(dir.join(format!("{stem}_time.{ext}")));
         outs.push(dir.join(format!("{stem}_sizes.{ext}")));
     }
-    // the directory may be missing: the report creates it
+    // the directory may be missing: the report creates it; anything else than a
+    // directory there is refused before the profile is read
+    if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(format!("{}: not a directory (the report and the charts go there)", dir.display()));
+    }
     for o in &outs {
         xmpc_outfile::check_target(o)?;
         xmpc_outfile::check_not_input(o, &[&args.profile])?;

@@ -260,18 +260,22 @@ fn finalize() {
     };
     prof.summarize();
     if let Err(e) = write_profile(&st.cfg, &prof) {
-        eprintln!("xmpc-prof: error: {e}");
+        // reported, never a crash: the program's own exit status is kept
+        eprintln!("xmpc-prof: rank {}: profile not written: {e}", st.rank);
     }
 }
 
+/// The profile (JSON and text) under the output policy of every xmpc tool
+/// (docs/diagnostics.md, `xmpc-outfile`): each file written beside its target and
+/// renamed into place, both or neither; a target that is a symbolic link, FIFO, device
+/// or directory is refused, never written through.
 fn write_profile(cfg: &Config, prof: &Profile) -> Result<(), String> {
     std::fs::create_dir_all(&cfg.output_dir).map_err(|e| format!("{}: {e}", cfg.output_dir))?;
     let json = out_path(cfg, ".json");
     let text = serde_json::to_string_pretty(prof).map_err(|e| e.to_string())?;
-    std::fs::write(&json, text).map_err(|e| format!("{}: {e}", json.display()))?;
     let txt = out_path(cfg, ".txt");
-    std::fs::write(&txt, xmpc_prof_report::text::render(prof, 30))
-        .map_err(|e| format!("{}: {e}", txt.display()))?;
+    let report = xmpc_prof_report::text::render(prof, 30);
+    xmpc_outfile::write_all(&[(json.clone(), text.into_bytes()), (txt.clone(), report.into_bytes())])?;
     eprintln!("xmpc-prof: wrote {} and {}", json.display(), txt.display());
     Ok(())
 }
@@ -294,17 +298,18 @@ fn partial(sig: c_int) {
     };
     let path = out_path(&st.cfg, &format!(".rank{}.partial.json", st.rank));
     let _ = std::fs::create_dir_all(&st.cfg.output_dir);
-    // Written under a temporary name and renamed (rename is async-signal-safe): the
-    // launcher may kill this rank mid-write, and a reader must never see half a file.
-    let tmp = path.with_extension("json.tmp");
+    // Written under a temporary name beside it and renamed (the output policy,
+    // write_profile): the launcher may kill this rank mid-write, and a reader must
+    // never see half a file; a link or device there is refused, not written through.
     if let Ok(text) = serde_json::to_string_pretty(&prof) {
-        if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, &path).is_ok() {
-            let why = match sig {
-                0 => "exit without MPI_Finalize".to_string(),
-                -1 => "MPI_Abort".to_string(),
-                s => format!("signal {s}"),
-            };
-            eprintln!("xmpc-prof: {why}: wrote partial profile {}", path.display());
+        let why = match sig {
+            0 => "exit without MPI_Finalize".to_string(),
+            -1 => "MPI_Abort".to_string(),
+            s => format!("signal {s}"),
+        };
+        match xmpc_outfile::write(&path, text.as_bytes()) {
+            Ok(()) => eprintln!("xmpc-prof: {why}: wrote partial profile {}", path.display()),
+            Err(e) => eprintln!("xmpc-prof: rank {}: {why}: partial profile not written: {e}", st.rank),
         }
     }
 }

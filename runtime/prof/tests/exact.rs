@@ -446,3 +446,50 @@ fn crash_case(dir: &Path, exe: &Path, how: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// The profile written at MPI_Finalize follows the output policy of every xmpc tool
+/// (issue 20, docs/diagnostics.md): `std::fs::write` wrote through a symbolic link
+/// named like the profile (here to a file of the user's) and, when the text report
+/// could not be written, left the JSON behind. Now a target that is not a regular file
+/// is refused with a message naming the rank and the file, nothing is written (JSON and
+/// text: both or neither, no temporary left), and the program's own exit status stays
+/// 0: a profile that cannot be written never crashes the program it measures.
+#[test]
+fn profile_write_follows_the_output_policy() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = build_c("unreliable.c", tmp.path());
+    let names = |d: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        v.sort();
+        v
+    };
+    // the JSON's name is a symbolic link to a file of the user's
+    let dir = tmp.path().join("link");
+    std::fs::create_dir(&dir).unwrap();
+    let victim = tmp.path().join("victim");
+    std::fs::write(&victim, "keep").unwrap();
+    std::os::unix::fs::symlink(&victim, dir.join("xmpc_prof.json")).unwrap();
+    let out = mpiexec(2, &dir, &exe, false, None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("rank 0") && err.contains("xmpc_prof.json") && err.contains("symbolic link"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    assert!(std::fs::symlink_metadata(dir.join("xmpc_prof.json")).unwrap().file_type().is_symlink());
+    assert_eq!(names(&dir), ["xmpc_prof.json"]);
+    // the text report's name is a directory: the JSON is not left alone either
+    let dir = tmp.path().join("txtdir");
+    std::fs::create_dir_all(dir.join("xmpc_prof.txt")).unwrap();
+    let out = mpiexec(2, &dir, &exe, false, None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("rank 0") && err.contains("xmpc_prof.txt"), "{err}");
+    assert_eq!(names(&dir), ["xmpc_prof.txt"]);
+    // and a good run puts both in place, nothing beside them
+    let dir = tmp.path().join("good");
+    std::fs::create_dir(&dir).unwrap();
+    let out = mpiexec(2, &dir, &exe, false, None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(names(&dir), ["xmpc_prof.json", "xmpc_prof.txt"]);
+    load(&dir.join("xmpc_prof.json"));
+}
