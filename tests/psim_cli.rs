@@ -180,6 +180,10 @@ fn verbose_prints_llvm_mca_next_to_the_pipe_table() {
     assert!(o.status.success(), "{}", err(&o));
     let s = out(&o);
     if xmpc_psim::mca::find().is_none() {
+        assert!(
+            std::env::var_os("XMPC_REQUIRE_LLVM_MCA").is_none(),
+            "XMPC_REQUIRE_LLVM_MCA is set (CI installs llvm-14) but llvm-mca was not found"
+        );
         eprintln!("verbose_prints_llvm_mca_next_to_the_pipe_table: llvm-mca is not installed (Debian package llvm-14): only the message is checked");
         assert_eq!(s.matches("# llvm-mca not found").count(), 1, "{s}");
         return;
