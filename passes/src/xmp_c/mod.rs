@@ -602,8 +602,12 @@ impl<'a> Tr<'a> {
                                 nd = dims.len(),
                                 lhs0 = cname
                             );
-                            if r.subs.iter().flatten().any(|s| matches!(s.kind, SubKind::Star)) {
-                                let _ = writeln!(out, "{ind}xmpc_nodes_mark_per_node({cname});");
+                            // `*` = this node's own coordinate: mark those parent dims (gmove
+                            // treats the family of sets as replicas)
+                            for (d, s) in on_ref::node_sels(r, &CHost { parent: &parent }).into_iter().enumerate() {
+                                if s == on_ref::NodeSel::Own {
+                                    let _ = writeln!(out, "{ind}xmpc_nodes_mark_per_node({cname}, {d});");
+                                }
                             }
                             if !file_scope {
                                 out = format!("{ind}xmpc_nodes *{cname};\n{out}");

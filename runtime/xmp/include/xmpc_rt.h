@@ -274,9 +274,10 @@ xmpc_nodes *xmpc_nodes_new_sub(const struct xmpc_loc *loc,
                                const long *hi,
                                const long *st);
 
-// Marks a node set made from a node reference with `*`: its members differ from
-// node to node (each node's own row), so gmove refuses arrays distributed onto it.
-void xmpc_nodes_mark_per_node(const xmpc_nodes *n);
+// Marks parent dim `dim` (0-based) of a node set made from a node reference with
+// `*` there: its members differ from node to node (each node's own coordinate),
+// and gmove writes/reads every member of the family (one per coordinate).
+void xmpc_nodes_mark_per_node(const xmpc_nodes *n, int dim);
 
 // 1 when this process belongs to the node set.
 int xmpc_nodes_is_member(const xmpc_nodes *n);

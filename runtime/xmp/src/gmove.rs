@@ -36,8 +36,9 @@ struct Side<'a> {
     node_dim: Vec<i32>,
     /// per dim: byte offset contribution on the owner
     off: Vec<Vec<i64>>,
-    /// exec rank of each node of the array's node set
-    exec_of: Vec<i32>,
+    /// per replica of the array (one unless its node set was made with `*`):
+    /// exec rank of each node of the node set
+    exec_of: Vec<Vec<i32>>,
 }
 
 fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side<'a> {
@@ -102,17 +103,7 @@ fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side
             }
             let t = a.template();
             let nodes = t.nodes().unwrap_or_else(|| fatal(loc, "gmove on an array without nodes"));
-            if nodes.per_node.get() {
-                fatal(loc, "gmove of an array distributed onto a node set declared with `*` in its node reference (it differs from node to node) is not supported");
-            }
-            let exec_of: Vec<i32> = nodes
-                .world
-                .iter()
-                .map(|w| exec_world.iter().position(|x| x == w).map_or(-1, |p| p as i32))
-                .collect();
-            if exec_of.contains(&-1) {
-                fatal(loc, "gmove on an array whose nodes are not all executing");
-            }
+            let exec_of = replica_exec_ranks(loc, nodes, exec_world);
             let strides = a.strides();
             let (mut owner, mut off, mut node_dim) = (vec![], vec![], vec![]);
             for d in 0..n {
@@ -141,6 +132,24 @@ fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side
     }
 }
 
+/// Exec ranks of the nodes of `nodes`, per replica. A node set made with `*` in
+/// its node reference (`nodes row[2] = p[0:2][*]`) is one of a family, one set per
+/// coordinate of the `*` dims, each node holding its own; an array distributed
+/// onto it is replicated over the family, so a gmove writes every replica (the
+/// source's owners send to each replica's owner) and may read any. Every node
+/// computes the same family from the parent, so all plan the same exchange.
+fn replica_exec_ranks(loc: *const XmpcLoc, nodes: &crate::nodes::Nodes, exec_world: &[i32]) -> Vec<Vec<i32>> {
+    let family = nodes.family();
+    let ranks: Vec<Vec<i32>> = family
+        .iter()
+        .map(|world| world.iter().map(|w| exec_world.iter().position(|x| x == w).map_or(-1, |p| p as i32)).collect())
+        .collect();
+    if ranks.iter().any(|r: &Vec<i32>| r.contains(&-1)) {
+        fatal(loc, "gmove on an array whose nodes are not all executing");
+    }
+    ranks
+}
+
 impl Side<'_> {
     fn count(&self) -> usize {
         self.idx.iter().map(|v| v.len()).product()
@@ -164,8 +173,12 @@ impl Side<'_> {
         for l in 0..total {
             let c = nodes.coords_of(l);
             if c.iter().zip(&fixed).all(|(&x, &f)| f < 0 || x == f) {
-                out.push(self.exec_of[l as usize]);
+                out.extend(self.exec_of.iter().map(|r| r[l as usize]));
             }
+        }
+        if self.exec_of.len() > 1 {
+            out.sort_unstable();
+            out.dedup();
         }
     }
 

@@ -29,9 +29,10 @@ pub struct xmpc_nodes {
     /// (lower, upper, stride) selected (xmp_nodes_equiv). NULL for a primary set.
     pub parent: *const xmpc_nodes,
     pub equiv: Vec<[i64; 3]>,
-    /// Made from a node reference with `*` (`nodes row[2] = p[0:2][*]`): each node
-    /// holds a different set, which gmove does not handle.
-    pub per_node: std::cell::Cell<bool>,
+    /// Made from a node reference with `*` (`nodes row[2] = p[0:2][*]`): the parent
+    /// dims given as `*` (each node holds the set at its own coordinate there, so
+    /// the set is one of a family; gmove treats the family's members as replicas).
+    pub star_dims: RefCell<Vec<usize>>,
 }
 
 pub type Nodes = xmpc_nodes;
@@ -77,7 +78,7 @@ impl Nodes {
             shm: RefCell::new(None),
             parent: std::ptr::null(),
             equiv: vec![],
-            per_node: std::cell::Cell::new(false),
+            star_dims: RefCell::new(vec![]),
         };
         if rank >= 0 {
             n.coords = n.coords_of(rank as i64);
@@ -171,6 +172,32 @@ impl Nodes {
             per.push((lo[d]..=hi[d]).step_by(st[d] as usize).map(|x| x - 1).collect());
         }
         Ok(self.select_coords(&per))
+    }
+}
+
+impl Nodes {
+    /// World ranks (by linear index) of every member of the family of a set made
+    /// with `*` in its node reference: one set per combination of coordinates in
+    /// the `*` dims of the parent, in the same node order as this set. A set
+    /// without `*` is its own only member.
+    pub fn family(&self) -> Vec<Vec<i32>> {
+        let stars = self.star_dims.borrow();
+        // SAFETY: parent handles are never freed.
+        let parent = unsafe { self.parent.as_ref() };
+        let Some(p) = parent.filter(|_| !stars.is_empty()) else {
+            return vec![self.world.clone()];
+        };
+        let mut per: Vec<Vec<i64>> = self.equiv.iter().map(|&[lo, hi, st]| (lo..=hi).step_by(st.max(1) as usize).map(|x| x - 1).collect()).collect();
+        let combos: i64 = stars.iter().map(|&d| p.dims[d]).product();
+        (0..combos)
+            .map(|mut k| {
+                for &d in stars.iter() {
+                    per[d] = vec![k % p.dims[d]];
+                    k /= p.dims[d];
+                }
+                p.select_coords(&per).iter().map(|&i| p.world[i]).collect()
+            })
+            .collect()
     }
 }
 
@@ -286,12 +313,15 @@ fn get<'a>(n: *const xmpc_nodes) -> Option<&'a Nodes> {
     // SAFETY: handles come from xmpc_nodes_new* and are never freed.
     unsafe { n.as_ref() }
 }
-/// Marks a node set made from a node reference with `*`: its members differ from
-/// node to node (each node's own row), so gmove refuses arrays distributed onto it.
+/// Marks parent dim `dim` (0-based) of a node set made from a node reference with
+/// `*` there: its members differ from node to node (each node's own coordinate),
+/// and gmove writes/reads every member of the family (one per coordinate).
 #[no_mangle]
-pub extern "C" fn xmpc_nodes_mark_per_node(n: *const xmpc_nodes) {
+pub extern "C" fn xmpc_nodes_mark_per_node(n: *const xmpc_nodes, dim: c_int) {
     if let Some(n) = get(n) {
-        n.per_node.set(true);
+        if dim >= 0 && !n.star_dims.borrow().contains(&(dim as usize)) {
+            n.star_dims.borrow_mut().push(dim as usize);
+        }
     }
 }
 /// 1 when this process belongs to the node set.
