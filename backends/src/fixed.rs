@@ -80,9 +80,12 @@ fn split_eol(line: &str) -> (&str, &str) {
 /// `!$xmp`, `c$xmp`, `*$acc`, ... → the 5-byte sentinel as written.
 fn directive_sentinel(body: &str) -> Option<&str> {
     let b = body.as_bytes();
+    // bytes, not a str slice: byte 5 may fall inside a multi-byte character (found by
+    // fuzzing: `!$xm` followed by non-ASCII); when the three bytes are ASCII `xmp` or
+    // `acc`, byte 5 is a character boundary
     if b.len() >= 5 && matches!(b[0], b'!' | b'c' | b'C' | b'*') && b[1] == b'$' {
-        let w = body[2..5].to_ascii_lowercase();
-        if w == "xmp" || w == "acc" {
+        let w = &b[2..5];
+        if w.eq_ignore_ascii_case(b"xmp") || w.eq_ignore_ascii_case(b"acc") {
             return Some(&body[..5]);
         }
     }
