@@ -61,6 +61,8 @@ pub fn run(path: &Path, lang: Lang, o: &Opts) -> Result<Pre, String> {
     for i in o.includes {
         cmd.arg(format!("-I{}", i.display()));
     }
+    // `#include "xmp_lib.h"`, as the native compile finds it
+    cmd.arg(format!("-I{}", crate::compile::include_dir().display()));
     cmd.arg("-x").arg(if lang == Lang::FortranFixed {
         "f77-cpp-input"
     } else {

@@ -1,9 +1,10 @@
 ! xmpc-test: np=1,2,4
 ! `#include "file"` of a file that carries XMP directives (template, distribute,
-! align): the preprocessor runs before translation, so they are translated.
+! align), and `#include "xmp_lib.h"`: the preprocessor runs before translation, so
+! they are translated.
 program cpp_include
   implicit none
-  include 'xmp_lib.h'
+#include "xmp_lib.h"
   integer, parameter :: n = 24
   integer :: a(n), i, s, cnt, err
 !$xmp nodes p(*)
