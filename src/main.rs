@@ -578,7 +578,7 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
         Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
         Mode::Directives => directives_listing(&name, &text, &parsed.unit, pre.as_ref()),
         _ => match if lang.is_fortran() {
-            compile::translate_f(&parsed.unit, &text, mode != Mode::Source)
+            compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)))
         } else {
             compile::translate_c(&parsed.unit, &text, mode != Mode::Source)
         } {

@@ -166,3 +166,20 @@ fn xmpf90_cpp_preprocesses_a_lower_case_f90() {
         text(&o)
     );
 }
+
+#[test]
+fn runtime_messages_name_the_original_file_and_line() {
+    if !have_fc() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("d.h"), "! one\n! two\n! three\n!$xmp distribute tt(block) onto p\n").unwrap();
+    let src = "program t\n!$xmp nodes p(2)\n!$xmp template tt(10)\n#include \"d.h\"\n  integer a(10), i\n!$xmp align a(i) with tt(i)\nend program\n";
+    std::fs::write(d.path().join("m2.F90"), src).unwrap();
+    let o = run(env!("CARGO_BIN_EXE_xmpc"), &["m2.F90", "--emit=source"], d.path());
+    let s = text(&o);
+    assert!(o.status.success(), "{s}");
+    // the align is line 9 of the preprocessed text, line 6 of m2.F90
+    assert!(s.contains("'d.h', 4, 'distribute'"), "{s}");
+    assert!(s.contains("'m2.F90', 6, 'align'"), "{s}");
+}
