@@ -63,9 +63,13 @@ pub fn translate_with_modules(
     unit: &FileUnit,
     src: &str,
     find: &dyn Fn(&str) -> Option<String>,
-) -> Result<(Vec<Edit>, Vec<(String, String)>), Vec<Diag>> {
+) -> Result<Translated, Vec<Diag>> {
     translate_mapped(unit, src, find, &|_| None)
 }
+
+/// The edits of a translation and the descriptions of the file's modules with XMP
+/// declarations: (lower-case name, text).
+pub type Translated = (Vec<Edit>, Vec<(String, String)>);
 
 /// Where a line of the translated text came from, when it is not the file itself (a
 /// preprocessed source: the driver's line map): 1-based line → (file name, line).
@@ -78,7 +82,7 @@ pub fn translate_mapped(
     src: &str,
     find: &dyn Fn(&str) -> Option<String>,
     origin: Origin,
-) -> Result<(Vec<Edit>, Vec<(String, String)>), Vec<Diag>> {
+) -> Result<Translated, Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
     if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
         return Ok((vec![], vec![]));
