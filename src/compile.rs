@@ -192,7 +192,7 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
 /// translate a file even without XMP (its main program still needs the runtime's
 /// init), and write the XMP declarations of its modules to `<module>.xmpmod` in the
 /// current directory, beside the `.mod` files, for files compiled later.
-pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_passes::xmp_f::Origin) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_passes::xmp_f::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
@@ -200,7 +200,7 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
         let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());
         known.or_else(|| std::fs::read_to_string(format!("{m}.xmpmod")).ok())
     };
-    let (edits, infos) = match xmpc_passes::xmp_f::translate_with_modules(unit, text, &find) {
+    let (edits, infos) = match xmpc_passes::xmp_f::translate_mapped(unit, text, &find, origin) {
         Ok(x) => x,
         Err(d) => return Err(Ok(d)),
     };

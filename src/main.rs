@@ -4,6 +4,7 @@ mod acc;
 mod coarray;
 mod compile;
 mod device_build;
+mod fpp;
 mod model;
 mod psim_cmd;
 mod psim_mca;
@@ -530,10 +531,33 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
         Failure::Input
     })?;
 
+    // `.F90`/`.F` (or `-cpp`): the Fortran preprocessor first; diagnostics are mapped
+    // back to the original lines through its line markers (src/fpp.rs).
+    let cpp_flag = cli.native_flag.iter().any(|f| f == "-cpp");
+    let pre = if fpp::wanted(path, lang, cpp_flag, !cli.define.is_empty(), &text) {
+        let o = fpp::Opts { defines: &cli.define, includes: &cli.include };
+        Some(fpp::run(path, lang, &o).map_err(|e| {
+            eprintln!("error: {e}");
+            Failure::Input
+        })?)
+    } else {
+        None
+    };
+    let text = match &pre {
+        Some(p) => p.text.clone(),
+        None => text,
+    };
     let mut files = SimpleFiles::new();
     // XMP/C local view (coarrays, post/wait, lock): lowered to plain C first.
     let (text, local_view) = lower_local_view(&name, text, lang, cli.color)?;
-    let file = files.add(name.clone(), text.clone());
+    let file = files.add(if pre.is_some() { format!("{name} (preprocessed)") } else { name.clone() }, text.clone());
+    let mut mapper = pre.as_ref().map(|p| fpp::Mapper::new(p, file));
+    let mut report = |files: &mut SimpleFiles<String, String>, diags: &mut Vec<Diag>, colour| {
+        if let Some(m) = mapper.as_mut() {
+            m.map(diags, files);
+        }
+        report(files, diags, colour);
+    };
     // XMPC_TIMINGS=1 prints the time of each phase (stderr).
     let timings = std::env::var_os("XMPC_TIMINGS").is_some();
     let t0 = std::time::Instant::now();
@@ -545,22 +569,22 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
         diags.extend(xmpc_passes::check::check(&parsed.unit, &text));
     }
     let t2 = std::time::Instant::now();
-    report(&files, &diags, cli.color);
+    report(&mut files, &mut diags, cli.color);
     if diags.iter().any(|d| d.severity >= Severity::Error) {
         return Err(Failure::Input);
     }
 
     let out = match mode {
         Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
-        Mode::Directives => directives_listing(&name, &text, &parsed.unit),
+        Mode::Directives => directives_listing(&name, &text, &parsed.unit, pre.as_ref()),
         _ => match if lang.is_fortran() {
-            compile::translate_f(&parsed.unit, &text, mode != Mode::Source)
+            compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)))
         } else {
             compile::translate_c(&parsed.unit, &text, mode != Mode::Source)
         } {
             Ok(s) => s,
-            Err(Ok(diags)) => {
-                report(&files, &diags, cli.color);
+            Err(Ok(mut diags)) => {
+                report(&mut files, &mut diags, cli.color);
                 return Err(Failure::Input);
             }
             Err(Err(e)) => {
@@ -607,10 +631,11 @@ fn lower_local_view(
     }
 }
 
-fn directives_listing(name: &str, text: &str, unit: &xmpc_ir::FileUnit) -> String {
+fn directives_listing(name: &str, text: &str, unit: &xmpc_ir::FileUnit, pre: Option<&fpp::Pre>) -> String {
     let mut s = String::new();
     for p in unit.pragmas() {
         let (line, col) = line_col(text, p.dir.span.start);
+        let (name, line) = pre.and_then(|p| p.origin(line)).unwrap_or((name, line));
         s.push_str(&format!("{name}:{line}:{col}: {}\n", p.dir.name()));
         for l in p.dir.to_string().lines() {
             s.push_str(&format!("    {l}\n"));

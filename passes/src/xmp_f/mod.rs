@@ -63,7 +63,26 @@ pub fn translate_with_modules(
     unit: &FileUnit,
     src: &str,
     find: &dyn Fn(&str) -> Option<String>,
-) -> Result<(Vec<Edit>, Vec<(String, String)>), Vec<Diag>> {
+) -> Result<Translated, Vec<Diag>> {
+    translate_mapped(unit, src, find, &|_| None)
+}
+
+/// The edits of a translation and the descriptions of the file's modules with XMP
+/// declarations: (lower-case name, text).
+pub type Translated = (Vec<Edit>, Vec<(String, String)>);
+
+/// Where a line of the translated text came from, when it is not the file itself (a
+/// preprocessed source: the driver's line map): 1-based line → (file name, line).
+pub type Origin<'a> = &'a dyn Fn(usize) -> Option<(String, usize)>;
+
+/// [`translate_with_modules`] of a preprocessed source: the file and line passed to
+/// the runtime for its messages are the original ones (`origin`).
+pub fn translate_mapped(
+    unit: &FileUnit,
+    src: &str,
+    find: &dyn Fn(&str) -> Option<String>,
+    origin: Origin,
+) -> Result<Translated, Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
     if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
         return Ok((vec![], vec![]));
@@ -84,6 +103,7 @@ pub fn translate_with_modules(
         local_mods: BTreeSet::new(),
         task_depth: 0,
         acc_inner: false,
+        origin,
     };
     if coarray::uses_coarrays(src, t.fixed) {
         for (at, len) in coarray::scalar_complex_coarrays(src, t.fixed) {
@@ -161,6 +181,8 @@ struct Tr<'a> {
     find: &'a dyn Fn(&str) -> Option<String>,
     /// The modules defined in this file.
     local_mods: BTreeSet<String>,
+    /// Original file and line of a line of `src` (preprocessed sources).
+    origin: Origin<'a>,
     /// Depth of `task` bodies around the statement being translated.
     task_depth: usize,
     /// Inside the host lowering of an XcalableACC `acc` directive (xacc.rs).
@@ -327,14 +349,10 @@ impl<'a> Tr<'a> {
         }
     }
     fn loc(&self, span: Span, what: &str) -> String {
-        let file = self
-            .unit
-            .name
-            .rsplit('/')
-            .next()
-            .unwrap_or("f")
-            .replace('\'', "");
-        format!("'{}', {}, '{}'", file, self.line_of(span.start), what)
+        let line = self.line_of(span.start);
+        let (name, line) = (self.origin)(line).unwrap_or_else(|| (self.unit.name.clone(), line));
+        let file = name.rsplit('/').next().unwrap_or("f").replace('\'', "");
+        format!("'{}', {}, '{}'", file, line, what)
     }
     fn i8list(&self, v: &[String]) -> String {
         let one = |s: &String| {
