@@ -1491,7 +1491,11 @@ impl<'a> Tr<'a> {
             self.err("XMP0403", s.span, "this `allocate`/`deallocate` statement could not be read", "not understood");
             return;
         };
+        // (a `)` before the `(`, found by fuzzing, is not a statement to slice)
         let (Some(open), Some(close)) = (text.find('('), text.rfind(')')) else { return };
+        if close < open {
+            return;
+        }
         let inner = &text[open + 1..close];
         let objs = split_top(inner);
         let mut kept = vec![];
@@ -1516,7 +1520,12 @@ impl<'a> Tr<'a> {
                 self.err("XMP0404", s.span, &format!("allocate of '{name}' without bounds"), "");
                 return;
             };
-            let bounds = split_top(&o[bo + 1..o.rfind(')').unwrap_or(o.len())]);
+            // the bounds' `)` must follow their `(` (fuzzing found `a),m (n`)
+            let Some(bc) = o.rfind(')').filter(|&c| c > bo) else {
+                self.err("XMP0404", s.span, &format!("allocate of '{name}': its bounds could not be read"), "not understood");
+                return;
+            };
+            let bounds = split_top(&o[bo + 1..bc]);
             if bounds.len() != nd {
                 self.err("XMP0406", s.span, &format!("allocate of '{name}': {} bounds for {nd} dimensions", bounds.len()), "");
                 return;
