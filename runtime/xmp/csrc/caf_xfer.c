@@ -229,11 +229,7 @@ void CAF(send)(void *token, size_t offset, int image, gfc_desc_t *dest, void *ds
   conv_t c;
   conv_setup(&c, ds.type, ds.elem, dst_kind, ss.type, ss.elem, src_kind);
   if (c.same && ds.contig && ss.contig && (ss.rank > 0 || ds.n == 1) && r != caf_my_rank() && ds.n) {
-    size_t bytes = ds.n * ds.elem;
-    caf_order(t, r);
-    MPI_Put(src->base_addr, (int)bytes, MPI_BYTE, r, (MPI_Aint)offset, (int)bytes, MPI_BYTE, t->win);
-    MPI_Win_flush_local(r, t->win);
-    caf_mark_dirty(t);
+    remote_write(t, offset, r, &ds, src->base_addr); /* straight from the source, as get reads into dest */
   } else {
     char small[256];
     char *buf = scratch(ds.n * ds.elem, small, sizeof small);
