@@ -3,13 +3,15 @@
 #
 #   testsuite/bench/bsim/run.sh [parity|speed|big|all]   (default: all)
 #
-#   parity  ping-pong 1 B .. 16 MiB (2 ranks) and the random ring (1 MiB x 5) at
-#           256 and 1024 ranks: predicted times of both and the difference
-#   speed   host wall time of the 1024-rank ring and a 1024-rank 2-D halo skeleton,
-#           SMPI vs BSIM (median of REPS runs)
+#   parity  ping-pong 1 B .. 16 MiB (2 ranks), the random ring (1 MiB x 5) at
+#           256 and 1024 ranks and the all-to-all (8 B and 64 KiB per pair) at 64
+#           and 256 ranks: predicted times of both and the difference
+#   speed   host wall time of the 1024-rank ring, the 1024-rank all-to-all (8 B per
+#           pair, 2 rounds) and a 1024-rank 2-D halo skeleton, SMPI vs BSIM (median
+#           of REPS runs)
 #   big     the halo skeleton at 16,384 ranks under BSIM: wall time and peak RSS
 #
-# The programs (pingpong.c, ring.c, halo.c) are plain MPI. SMPI compiles them with
+# The programs (pingpong.c, ring.c, alltoall.c, halo.c) are plain MPI. SMPI compiles them with
 # smpicc; the BSIM side is the same file with MPI_ renamed LMPI_, main renamed
 # bsim_main and the buffers cut to one byte, i.e. what the skeletonizer produces.
 # flat.toml is exported with `xmpc bsim platform --export-simgrid`, which also gives
@@ -95,15 +97,24 @@ if [ "$mode" = parity ] || [ "$mode" = all ]; then
     m=$(bsim $np ring 1048576 5)
     echo "| random ring 1 MiB x 5 | $np | $s | $m | $(diffpct "$m" "$s") |"
   done
+  build alltoall
+  for np in 64 256; do
+    for b in 8 65536; do
+      s=""; [ $have_smpi = 1 ] && s=$(smpi $np alltoall $b 2)
+      m=$(bsim $np alltoall $b 2)
+      echo "| all-to-all $b B x 2 | $np | $s | $m | $(diffpct "$m" "$s") |"
+    done
+  done
 fi
 
 if [ "$mode" = speed ] || [ "$mode" = all ]; then
   build ring
+  build alltoall
   build halo
   echo
   echo "| case | ranks | SMPI wall [s] (median of $REPS) | BSIM wall [s] | speed-up | SMPI predicted | BSIM predicted |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
-  for c in "ring 1024 1048576 5" "halo 1024 100 1e-4 65536"; do
+  for c in "ring 1024 1048576 5" "alltoall 1024 8 2" "halo 1024 100 1e-4 65536"; do
     set -- $c
     prog=$1 np=$2
     shift 2
