@@ -252,6 +252,10 @@ fn per_exec(s: &str) -> f64 {
         .unwrap()
 }
 
+fn xmpc_env(args: &[&str], llvm_mca: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xmpc")).args(args).env("XMPC_LLVM_MCA", llvm_mca).output().expect("xmpc runs")
+}
+
 /// `incore = "llvm-mca"`: the divide loop's in-core time is llvm-mca's cycles per
 /// iteration (as `-v` prints them) times the iterations over the clock, not the pipe
 /// table's; the skeleton's closed form holds the same figure. Where llvm-mca cannot run
@@ -318,6 +322,14 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     uniq.dedup();
     assert_eq!(ids, uniq, "once per block: {e}");
     assert_eq!(ids.len(), 2, "the init loop's block and the divide's: {e}");
+    // --blocktimes models every rank again, a sweep every value: still once per block
+    let bt = d.path().join("bt.json");
+    let o = xmpc_env(&["psim", "predict", &p, "--machine", &mm, "--np", "2", "--set", "n=1000", "--blocktimes", bt.to_str().unwrap()], "/nonexistent");
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(err(&o).matches("llvm-mca cannot time").count(), 2, "{}", err(&o));
+    let o = xmpc_env(&["psim", "sweep", &p, "--machine", &mm, "--np", "2", "--set", "n=1000", "--param", "lanes", "--values", "1,2,4"], "/nonexistent");
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(err(&o).matches("llvm-mca cannot time").count(), 2, "{}", err(&o));
     // a skeleton too: the message, and the table's closed form
     let sk = d.path().join("skel.c");
     let skel = |machine: &str, mca: Option<&str>| {
@@ -386,6 +398,9 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
         (mca / table - 1.0).abs() > 0.2,
         "llvm-mca's {mca} s against the table's {table} s"
     );
+    // a sweep of lanes says that llvm-mca's loops do not move
+    let o = xmpc(&["psim", "sweep", &p, "--machine", &mm, "--np", "2", "--set", "n=1000", "--param", "lanes", "--values", "1,8"]);
+    assert!(o.status.success() && out(&o).starts_with("# note: in-core from llvm-mca"), "{}", out(&o));
     // without -v the same time (no comparison lines)
     assert_eq!(per_exec(&out(&predict(&mm, None, false))), mca);
     // the skeleton's closed form carries llvm-mca's cycles
