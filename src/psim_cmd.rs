@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use codespan_reporting::files::SimpleFiles;
 use xmpc_ir::{diag::Severity, FileUnit, Lang};
 use xmpc_passes::blocks::{self, Block, BlockKind};
-use xmpc_psim::{sym::E, BlockModel, Machine};
+use xmpc_psim::{sym::E, BlockModel, InCore, Machine};
+
+use crate::psim_mca::{Source, View};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum PsimCmd {
@@ -127,11 +129,12 @@ pub fn run(cmd: &PsimCmd) -> Result<(), String> {
         PsimCmd::Predict(a) => {
             let m = Machine::load(&a.machine)?;
             let p = Prepared::new(a)?;
-            let r = p.predict(&m)?;
-            let mca = a.verbose.then(|| crate::psim_mca::View::new(&p, &m));
-            print!("{}", p.render(&r, &m, mca.as_ref()));
+            // llvm-mca: printed next to the table (-v), or the in-core time itself
+            let mca = (a.verbose || m.incore_llvm_mca()).then(|| View::new(&p.source(), &m));
+            let r = p.predict(&m, mca.as_ref())?;
+            print!("{}", p.render(&r, &m, mca.as_ref().filter(|_| a.verbose)));
             if let Some(out) = &a.blocktimes {
-                let t = p.blocktimes(&m)?;
+                let t = p.blocktimes(&m, mca.as_ref())?;
                 xmpc_outfile::write(out, t.as_bytes())?;
                 eprintln!("wrote {}", out.display());
             }
@@ -202,13 +205,21 @@ impl Prepared {
         Ok(Prepared { name, text, unit, blocks, args: a.clone() })
     }
 
-    pub fn predict(&self, m: &Machine) -> Result<Prediction, String> {
+    /// The program as the native compiler (and llvm-mca) sees it.
+    pub fn source(&self) -> Source<'_> {
+        Source { name: &self.name, text: &self.text, lang: self.unit.lang, defines: &self.args.define, includes: &[], file: &self.args.file }
+    }
+
+    /// Every compute block's time; the in-core times from `mca` when the machine says
+    /// `incore = "llvm-mca"` (a loop it cannot time: the pipe table's, said on stderr).
+    pub fn predict(&self, m: &Machine, mca: Option<&View>) -> Result<Prediction, String> {
         let defines: Vec<(String, String)> = self.args.define.iter().map(|d| if d.contains('=') { kv(d) } else { Ok((d.clone(), "1".into())) }).collect::<Result<_, _>>()?;
         let sets: Vec<(String, String)> = self.args.set.iter().map(|s| kv(s)).collect::<Result<_, _>>()?;
         let mut rows = Vec::new();
         let mut total = 0.0;
         for b in self.blocks.iter().filter(|b| b.kind == BlockKind::Compute) {
-            let model = xmpc_psim::model_block(&self.unit, &self.text, b, m);
+            let model = xmpc_psim::model_block_with(&self.unit, &self.text, b, m, mca.map(|v| v as &dyn InCore));
+            View::warn(&self.name, &model);
             // values: program state before the block
             let mut vals = xmpc_psim::env::Values::new(&self.text, self.unit.lang, &defines, &sets, self.args.np, self.args.rank)?;
             if let Some(f) = self.unit.functions().into_iter().find(|f| f.span.start <= b.span.start && b.span.end <= f.span.end) {
@@ -234,9 +245,12 @@ impl Prepared {
     }
 
     /// The table; with `mca` (`-v`), every nest's terms and llvm-mca's figure next to them.
-    pub fn render(&self, p: &Prediction, m: &Machine, mca: Option<&crate::psim_mca::View>) -> String {
+    pub fn render(&self, p: &Prediction, m: &Machine, mca: Option<&View>) -> String {
         let verbose = mca.is_some();
         let mut s = format!("# psim: {} on {} ({} GHz)\n", self.name, m.name, m.clock_ghz);
+        if m.incore_llvm_mca() {
+            s.push_str("# in-core: llvm-mca (the pipe table where it cannot time a loop)\n");
+        }
         if let Some(v) = mca {
             s.push_str(&v.header());
         }
@@ -252,7 +266,7 @@ impl Prepared {
                 for (n, nm) in &r.model.nests {
                     let loops: Vec<String> = n.loops.iter().map(|(v, t)| format!("{v}:{t}")).collect();
                     s.push_str(&format!(
-                        "  nest [{}]: flops {} loads {} stores {} streams {} lanes {} T_OL {:.2} T_nOL {:.2} cy/it, recurrence {:.1} cy; traffic/it {}; ECM {}\n",
+                        "  nest [{}]: flops {} loads {} stores {} streams {} lanes {} T_OL {:.2} T_nOL {:.2} cy/it{}, recurrence {:.1} cy; traffic/it {}; ECM {}\n",
                         loops.join(", "),
                         nm.flops,
                         nm.loads,
@@ -261,13 +275,14 @@ impl Prepared {
                         nm.lanes,
                         nm.t_ol,
                         nm.t_nol,
+                        if nm.mca.is_some() { " (in-core: llvm-mca)" } else { "" },
                         n.kernel.recurrence,
                         nm.traffic.iter().zip(&m.caches).map(|(t, c)| format!("{}: {t}", c.name)).collect::<Vec<_>>().join(", "),
                         nm.ecm
                     ));
                     if let (Some(v), false) = (mca, n.loops.is_empty()) {
                         let line = line_col(&self.text, n.span.start).0 as u32;
-                        s.extend(v.nest(line, nm.t_ol.max(nm.t_nol)));
+                        s.extend(v.nest(line, nm.table_incore));
                     }
                 }
                 for n in &r.model.notes {
@@ -283,14 +298,14 @@ impl Prepared {
 impl Prepared {
     /// Every rank's predicted block times as an `xmpc-blocktimes/1` table: blocks that
     /// have a time and a count on every rank (a block a rank never runs has count 0).
-    pub fn blocktimes(&self, m: &Machine) -> Result<String, String> {
+    pub fn blocktimes(&self, m: &Machine, mca: Option<&View>) -> Result<String, String> {
         let np = self.args.np.max(1);
         let mut per_rank: Vec<Prediction> = Vec::new();
         for r in 0..np {
             let mut a = self.args.clone();
             a.rank = r;
             let p = Prepared { name: self.name.clone(), text: self.text.clone(), unit: self.unit.clone(), blocks: self.blocks.clone(), args: a };
-            per_rank.push(p.predict(m)?);
+            per_rank.push(p.predict(m, mca)?);
         }
         let mut blocks = Vec::new();
         let mut missing = Vec::new();
@@ -361,14 +376,19 @@ fn parse(name: &str, text: &str, lang: Lang, model: bool) -> Result<(String, Fil
 fn sweep(s: &SweepArgs) -> Result<(), String> {
     let base = Machine::load(&s.p.machine)?;
     let p = Prepared::new(&s.p)?;
+    // llvm-mca times the host compiler's assembly once: lanes and pipes do not move it
+    let mca = base.incore_llvm_mca().then(|| View::new(&p.source(), &base));
     let mut table: Vec<(f64, Prediction)> = Vec::new();
     for &v in &s.values {
         let mut m = base.clone();
         m.set(&s.param, v)?;
-        table.push((v, p.predict(&m)?));
+        table.push((v, p.predict(&m, mca.as_ref())?));
     }
     let ids: Vec<u32> = table.first().map(|t| t.1.rows.iter().map(|r| r.id).collect()).unwrap_or_default();
     let mut out = format!("# psim sweep: {} on {}, {} =", p.name, base.name, s.param);
+    if mca.is_some() && matches!(s.param.as_str(), "lanes" | "simd_lanes" | "fp_pipes") {
+        out = format!("# note: in-core from llvm-mca on this host's assembly: {} moves only the loops it cannot time\n{out}", s.param);
+    }
     out.push_str(&format!(" {:?}\n{:>12}", s.values, s.param));
     for id in &ids {
         out.push_str(&format!(" {:>12}", format!("block{id}")));
@@ -392,17 +412,25 @@ fn sweep(s: &SweepArgs) -> Result<(), String> {
 /// and the variables they read (which the skeleton must keep). The block finder runs
 /// again with those variables as control until the set settles (keeping a statement
 /// can split a block).
-pub fn skeleton_model(unit: &FileUnit, src: &str, spec: &str, file: usize) -> Result<xmpc_passes::skel::Options, Result<String, Vec<xmpc_ir::Diag>>> {
+///
+/// With `core.incore = "llvm-mca"` the program (`native`: as the native compiler sees
+/// it) is compiled and its loops timed by llvm-mca; a loop it cannot time keeps the
+/// pipe table's time, said on stderr once per block.
+pub fn skeleton_model(unit: &FileUnit, src: &str, spec: &str, file: usize, native: &Source) -> Result<xmpc_passes::skel::Options, Result<String, Vec<xmpc_ir::Diag>>> {
     let path = spec.strip_prefix("psim:").ok_or_else(|| Ok(format!("--model {spec}: expected psim:MACHINE.toml")))?;
     let m = Machine::load(Path::new(path)).map_err(Ok)?;
+    let mca = m.incore_llvm_mca().then(|| View::new(native, &m));
     let mut vars: Vec<String> = Vec::new();
     let mut opts = xmpc_passes::skel::Options::default();
+    // the blocks of the last round (block IDs can change while the set settles)
+    let mut said: Vec<BlockModel> = Vec::new();
     for _ in 0..4 {
         let map = blocks::analyse_with(unit, src, &vars).map_err(Err)?;
-        let models = xmpc_psim::model_blocks(unit, src, &map.blocks, &m);
+        let models = xmpc_psim::model_blocks_with(unit, src, &map.blocks, &m, mca.as_ref().map(|v| v as &dyn InCore));
         let mut diags = Vec::new();
         let mut nv = vars.clone();
         opts.model_times.clear();
+        said.clear();
         for (b, bm) in map.blocks.iter().filter(|b| b.kind == BlockKind::Compute).zip(&models) {
             if b.time.is_some() {
                 continue;
@@ -411,6 +439,7 @@ pub fn skeleton_model(unit: &FileUnit, src: &str, spec: &str, file: usize) -> Re
                 diags.extend(bm.diags(file));
                 continue;
             }
+            said.push(bm.clone());
             let e: &E = &bm.seconds;
             opts.model_times.insert((b.span.start, b.span.end), if unit.lang.is_fortran() { e.to_fortran() } else { e.to_c() });
             for v in bm.vars() {
@@ -426,6 +455,9 @@ pub fn skeleton_model(unit: &FileUnit, src: &str, spec: &str, file: usize) -> Re
             break;
         }
         vars = nv;
+    }
+    for bm in &said {
+        View::warn(native.name, bm);
     }
     opts.model_vars = vars;
     Ok(opts)

@@ -107,7 +107,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     let mut opts = skel::Options { strict_times: cli.strict_times, ..Default::default() };
     if let Some(spec) = &cli.model {
         let file = l.unit.file;
-        opts = super::psim_cmd::skeleton_model(&l.unit, &l.text, spec, file).map_err(|e| match e {
+        let native = super::psim_mca::Source { name: &l.name, text: &l.text, lang: l.unit.lang, defines: &cli.define, includes: &cli.include, file: &cli.file[0] };
+        opts = super::psim_cmd::skeleton_model(&l.unit, &l.text, spec, file, &native).map_err(|e| match e {
             Ok(msg) => fail(msg),
             Err(d) => diag_err(&l, d),
         })?;

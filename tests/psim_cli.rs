@@ -92,6 +92,11 @@ fn bad_input_is_an_error_with_its_reason() {
     assert_eq!(o.status.code(), Some(1));
     assert!(err(&o).contains("clock_ghz"), "{}", err(&o));
     // bad command-line values: exit 2 (docs/diagnostics.md), before any work
+    // an in-core model that does not exist is named
+    std::fs::write(&bad, MACHINE.replace("libm_cycles = 50", "libm_cycles = 50\nincore = \"osaca\"")).unwrap();
+    let o = xmpc(&["psim", "predict", &p, "--machine", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("`core.incore` is `osaca`"), "{}", err(&o));
     let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--set", "n"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("NAME=VALUE"), "{}", err(&o));
@@ -209,4 +214,207 @@ fn verbose_prints_llvm_mca_next_to_the_pipe_table() {
     // 2 loads, a multiply, an add, a store, the loop's increment, compare and branch:
     // between 1 and 4 cycles on any x86 core llvm-mca knows
     assert!((1.0..=4.0).contains(&cy), "{cmp}");
+}
+
+/// A divide in L1 (n = 1000 over 2 ranks: 3 arrays of 500 doubles, 12 KB), run 10 times:
+/// in-core bound. The pipe table charges a divide 10 cycles (round.toml's `div_cycles`);
+/// llvm-mca's x86 models a divide's throughput at well under that.
+const DIV: &str = r#"#include <mpi.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    long n = 1000, i;
+    int it, iters = 10, size;
+    double *a, *b, *c;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1) n = atol(argv[1]);
+    a = malloc(n * sizeof(double));
+    b = malloc(n * sizeof(double));
+    c = malloc(n * sizeof(double));
+    for (i = 0; i < n; i++) { b[i] = 1.0; c[i] = 2.0; }
+    for (it = 0; it < iters; it++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        for (i = 0; i < n / size; i++)
+            a[i] = b[i] / c[i];
+    }
+    MPI_Finalize();
+    return 0;
+}
+"#;
+
+fn per_exec(s: &str) -> f64 {
+    let l = block_line(s, "count 10");
+    l.split_whitespace()
+        .skip_while(|w| *w != "per_exec")
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn xmpc_env(args: &[&str], llvm_mca: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xmpc")).args(args).env("XMPC_LLVM_MCA", llvm_mca).output().expect("xmpc runs")
+}
+
+/// `incore = "llvm-mca"`: the divide loop's in-core time is llvm-mca's cycles per
+/// iteration (as `-v` prints them) times the iterations over the clock, not the pipe
+/// table's; the skeleton's closed form holds the same figure. Where llvm-mca cannot run
+/// (`XMPC_LLVM_MCA=/nonexistent`) each block with a loop says so once on stderr and keeps
+/// the table's time.
+#[test]
+fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
+    let (d, m, _) = setup();
+    let p = d.path().join("div.c").display().to_string();
+    std::fs::write(&p, DIV).unwrap();
+    let mm = d.path().join("mca.toml").display().to_string();
+    std::fs::write(
+        &mm,
+        MACHINE.replace(
+            "libm_cycles = 50",
+            "libm_cycles = 50\nincore = \"llvm-mca\"",
+        ),
+    )
+    .unwrap();
+    let predict = |machine: &str, mca: Option<&str>, v: bool| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_xmpc"));
+        c.args([
+            "psim",
+            "predict",
+            &p,
+            "--machine",
+            machine,
+            "--np",
+            "2",
+            "--set",
+            "n=1000",
+        ]);
+        if v {
+            c.arg("-v");
+        }
+        if let Some(x) = mca {
+            c.env("XMPC_LLVM_MCA", x);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        o
+    };
+    let table = per_exec(&out(&predict(&m, None, false)));
+    // 500 iterations of a divide at 10 cycles (2 GHz)
+    assert!((table - 500.0 * 10.0 / 2e9).abs() < 1e-6 * table, "{table}");
+    // no llvm-mca: the table's time, and why, once per block with a loop
+    let o = predict(&mm, Some("/nonexistent"), false);
+    assert_eq!(per_exec(&out(&o)), table);
+    let e = err(&o);
+    let said: Vec<&str> = e
+        .lines()
+        .filter(|l| l.contains("llvm-mca cannot time"))
+        .collect();
+    assert!(
+        said.iter().any(|l| l.contains("XMPC_LLVM_MCA=/nonexistent")
+            && l.contains("in-core time from the pipe table")),
+        "{e}"
+    );
+    let ids: Vec<&str> = said
+        .iter()
+        .map(|l| l.split("block ").nth(1).unwrap().split(':').next().unwrap())
+        .collect();
+    let mut uniq = ids.clone();
+    uniq.dedup();
+    assert_eq!(ids, uniq, "once per block: {e}");
+    assert_eq!(ids.len(), 2, "the init loop's block and the divide's: {e}");
+    // --blocktimes models every rank again, a sweep every value: still once per block
+    let bt = d.path().join("bt.json");
+    let o = xmpc_env(&["psim", "predict", &p, "--machine", &mm, "--np", "2", "--set", "n=1000", "--blocktimes", bt.to_str().unwrap()], "/nonexistent");
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(err(&o).matches("llvm-mca cannot time").count(), 2, "{}", err(&o));
+    let o = xmpc_env(&["psim", "sweep", &p, "--machine", &mm, "--np", "2", "--set", "n=1000", "--param", "lanes", "--values", "1,2,4"], "/nonexistent");
+    assert!(o.status.success(), "{}", err(&o));
+    assert_eq!(err(&o).matches("llvm-mca cannot time").count(), 2, "{}", err(&o));
+    // a skeleton too: the message, and the table's closed form
+    let sk = d.path().join("skel.c");
+    let skel = |machine: &str, mca: Option<&str>| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_xmpc"));
+        c.args([
+            p.as_str(),
+            "--skeletonize",
+            "--model",
+            &format!("psim:{machine}"),
+            "-o",
+            sk.to_str().unwrap(),
+        ]);
+        if let Some(x) = mca {
+            c.env("XMPC_LLVM_MCA", x);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", err(&o));
+        (std::fs::read_to_string(&sk).unwrap(), err(&o))
+    };
+    let (sk_table, _) = skel(&m, None);
+    let (sk_none, e) = skel(&mm, Some("/nonexistent"));
+    assert_eq!(sk_none, sk_table);
+    assert!(e.contains("llvm-mca cannot time"), "{e}");
+    if xmpc_psim::mca::find().is_none() {
+        assert!(
+            std::env::var_os("XMPC_REQUIRE_LLVM_MCA").is_none(),
+            "XMPC_REQUIRE_LLVM_MCA is set (CI installs llvm-14) but llvm-mca was not found"
+        );
+        eprintln!("incore_llvm_mca...: llvm-mca is not installed (Debian package llvm-14): only the fallback is checked");
+        return;
+    }
+    let o = predict(&mm, None, true);
+    let s = out(&o);
+    assert!(s.contains("# in-core: llvm-mca"), "{s}");
+    assert!(!err(&o).contains("llvm-mca cannot time"), "{}", err(&o));
+    // llvm-mca's figure for the divide's nest: "llvm-mca: X cy/it (P per pass, L lanes, ..."
+    let lines: Vec<&str> = s.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("nest [i:") && l.contains("loads 2 stores 1"))
+        .unwrap_or_else(|| panic!("{s}"));
+    assert!(lines[at].contains("(in-core: llvm-mca)"), "{}", lines[at]);
+    let cmp = lines
+        .iter()
+        .skip(at + 1)
+        .find(|l| l.contains("llvm-mca:"))
+        .unwrap_or_else(|| panic!("{s}"));
+    let w: Vec<&str> = cmp.split_whitespace().collect();
+    let (per_pass, lanes): (f64, f64) = (
+        w[3].trim_start_matches('(')
+            .parse()
+            .unwrap_or_else(|_| panic!("{cmp}")),
+        w[6].parse().unwrap_or_else(|_| panic!("{cmp}")),
+    );
+    let cy = per_pass / lanes;
+    assert!(
+        cmp.contains("psim in-core 10.00 cy/it"),
+        "the table's figure next to it: {cmp}"
+    );
+    let mca = per_exec(&s);
+    assert!(
+        (mca - 500.0 * cy / 2e9).abs() < 1e-3 * mca,
+        "{mca} s against llvm-mca's {cy} cy/it: {cmp}"
+    );
+    assert!(
+        (mca / table - 1.0).abs() > 0.2,
+        "llvm-mca's {mca} s against the table's {table} s"
+    );
+    // a sweep of lanes says that llvm-mca's loops do not move
+    let o = xmpc(&["psim", "sweep", &p, "--machine", &mm, "--np", "2", "--set", "n=1000", "--param", "lanes", "--values", "1,8"]);
+    assert!(o.status.success() && out(&o).starts_with("# note: in-core from llvm-mca"), "{}", out(&o));
+    // without -v the same time (no comparison lines)
+    assert_eq!(per_exec(&out(&predict(&mm, None, false))), mca);
+    // the skeleton's closed form carries llvm-mca's cycles
+    let (sk_mca, e) = skel(&mm, None);
+    assert!(!e.contains("llvm-mca cannot time"), "{e}");
+    let has_cy = |t: &str| {
+        let call = t
+            .lines()
+            .find(|l| l.contains("BSIM_Add_time(") && l.contains("(double)(size)"))
+            .unwrap_or_else(|| panic!("{t}"));
+        call.split(|c: char| !(c.is_ascii_digit() || ".e".contains(c)))
+            .filter_map(|w| w.parse::<f64>().ok())
+            .any(|x| (x - cy).abs() < 1e-9 * cy)
+    };
+    assert!(has_cy(&sk_mca), "{cy} in {sk_mca}");
+    assert!(!has_cy(&sk_table), "{sk_table}");
 }

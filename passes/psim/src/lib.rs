@@ -16,7 +16,7 @@ use xmpc_ir::{diag, Diag, FileUnit, Span, Stmt};
 use xmpc_passes::blocks::{Block, BlockKind};
 
 use count::{Counter, Nest};
-use model::NestModel;
+use model::{Mca, NestModel};
 use sym::E;
 
 /// The model of one compute block.
@@ -30,6 +30,9 @@ pub struct BlockModel {
     /// Seconds per execution (roofline bound).
     pub roofline: E,
     pub notes: Vec<String>,
+    /// With `core.incore = "llvm-mca"`: the loops llvm-mca could not time and why
+    /// (`line L: reason`); their in-core time is the pipe table's.
+    pub fallbacks: Vec<String>,
     /// What the model could not read (located); the block has no closed form then.
     pub problems: Vec<(Span, String)>,
 }
@@ -67,12 +70,33 @@ fn block_stmts<'a>(unit: &'a FileUnit, b: &Block) -> Vec<&'a Stmt> {
     out
 }
 
+/// In-core times from outside the pipe table (`core.incore = "llvm-mca"`): the timing
+/// of the innermost loop holding source line `line` (1-based, of the text modelled), or
+/// why there is none (the pipe table is used then).
+pub trait InCore {
+    fn time(&self, line: u32) -> Result<Mca, String>;
+}
+
 /// Models every compute block of `blocks`.
 pub fn model_blocks(unit: &FileUnit, src: &str, blocks: &[Block], m: &Machine) -> Vec<BlockModel> {
-    blocks.iter().filter(|b| b.kind == BlockKind::Compute).map(|b| model_block(unit, src, b, m)).collect()
+    model_blocks_with(unit, src, blocks, m, None)
+}
+
+/// Models every compute block of `blocks`, in-core times from `incore` when the machine
+/// asks for llvm-mca.
+pub fn model_blocks_with(unit: &FileUnit, src: &str, blocks: &[Block], m: &Machine, incore: Option<&dyn InCore>) -> Vec<BlockModel> {
+    blocks.iter().filter(|b| b.kind == BlockKind::Compute).map(|b| model_block_with(unit, src, b, m, incore)).collect()
 }
 
 pub fn model_block(unit: &FileUnit, src: &str, b: &Block, m: &Machine) -> BlockModel {
+    model_block_with(unit, src, b, m, None)
+}
+
+/// One compute block. With `core.incore = "llvm-mca"`, each nest with a loop takes its
+/// in-core time from `incore` (the nest's first statement's line picks the loop); where
+/// there is none or it cannot time the loop, the pipe table's, listed in `fallbacks`.
+/// Nests without a loop (straight-line statements) keep the table's: no loop to time.
+pub fn model_block_with(unit: &FileUnit, src: &str, b: &Block, m: &Machine, incore: Option<&dyn InCore>) -> BlockModel {
     let stmts = block_stmts(unit, b);
     let mut c = Counter::new(unit, src, &m.core);
     let nests = c.block(&b.func, &stmts);
@@ -80,8 +104,21 @@ pub fn model_block(unit: &FileUnit, src: &str, b: &Block, m: &Machine) -> BlockM
     let mut secs = E::num(0.0);
     let mut roof = E::num(0.0);
     let mut out = Vec::new();
+    let mut fallbacks = Vec::new();
     for n in nests {
-        let nm = model::nest(&n, m);
+        let mca = if m.incore_llvm_mca() && !n.loops.is_empty() {
+            let line = src[..n.span.start.min(src.len())].matches('\n').count() as u32 + 1;
+            match incore.map_or_else(|| Err("llvm-mca was not run".to_string()), |i| i.time(line)) {
+                Ok(x) => Some(x),
+                Err(e) => {
+                    fallbacks.push(format!("line {line}: {e}"));
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let nm = model::nest_with(&n, m, mca);
         secs = E::add(secs, E::div(E::mul(nm.iterations.clone(), nm.ecm.clone()), E::num(hz)));
         roof = E::add(roof, E::div(E::mul(nm.iterations.clone(), nm.roofline.clone()), E::num(hz)));
         out.push((n, nm));
@@ -93,7 +130,7 @@ pub fn model_block(unit: &FileUnit, src: &str, b: &Block, m: &Machine) -> BlockM
     let mut notes = c.notes;
     notes.sort();
     notes.dedup();
-    BlockModel { id: b.id, span: b.span, nests: out, seconds: secs, roofline: roof, notes, problems }
+    BlockModel { id: b.id, span: b.span, nests: out, seconds: secs, roofline: roof, notes, fallbacks, problems }
 }
 
 /// How many times block `b` runs: the product of the trip counts of its enclosing

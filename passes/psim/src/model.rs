@@ -34,12 +34,26 @@ pub struct NestModel {
     /// In-core cycles per iteration: overlapping (arithmetic) and non-overlapping (L1 loads/stores).
     pub t_ol: f64,
     pub t_nol: f64,
+    /// The pipe table's in-core cycles per iteration, max(T_OL, T_nOL), whichever model
+    /// gave `t_ol` and `t_nol`.
+    pub table_incore: f64,
+    /// llvm-mca's timing of the nest's innermost loop, when it gave the in-core time.
+    pub mca: Option<Mca>,
     /// Bytes per iteration that miss cache level l (moved from level l+1 or memory).
     pub traffic: Vec<E>,
     /// ECM cycles per iteration.
     pub ecm: E,
     /// Roofline cycles per iteration.
     pub roofline: E,
+}
+
+/// llvm-mca's timing of a nest's innermost loop as the native compiler compiled it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mca {
+    /// Cycles per source iteration (llvm-mca's cycles per pass of the loop / `lanes`).
+    pub cycles: f64,
+    /// Source iterations one pass of the assembly loop does (its vector width).
+    pub lanes: f64,
 }
 
 /// Groups of a kernel's references (loop variables of the nest: `vars`, innermost last).
@@ -164,8 +178,16 @@ pub fn working_set(gs: &[Group], loops: &[(String, E)]) -> E {
     w
 }
 
-/// The model of one nest on a machine.
+/// The model of one nest on a machine, in-core time from the pipe table.
 pub fn nest(n: &Nest, m: &Machine) -> NestModel {
+    nest_with(n, m, None)
+}
+
+/// The model of one nest; with `mca`, the in-core time is llvm-mca's: T_OL = its cycles
+/// per iteration (they include the loads and stores it issues), T_nOL = the loads and
+/// stores over the load/store pipes at the assembly's vector width, at most T_OL, so that
+/// max(T_OL, T_nOL) is llvm-mca's figure and T_nOL still adds to the transfers in ECM.
+pub fn nest_with(n: &Nest, m: &Machine, mca: Option<Mca>) -> NestModel {
     let k = &n.kernel;
     let c = &m.core;
     let vars: Vec<String> = n.loops.iter().map(|(v, _)| v.clone()).collect();
@@ -193,6 +215,11 @@ pub fn nest(n: &Nest, m: &Machine) -> NestModel {
     // instructions: operations, loads, stores, a branch per `if`, loop increment and branch
     let instr = o.add + o.mul - fused + o.div + o.sqrt + o.convert + loads as f64 + stores as f64 + k.branch_count + if n.loops.is_empty() { 0.0 } else { 2.0 };
     let t_ol = t_ol.max(instr / lanes / c.issue_width);
+    let table_incore = t_ol.max(t_nol);
+    let (t_ol, t_nol) = match mca {
+        Some(x) => (x.cycles, ((loads as f64 / c.load_pipes as f64).max(stores as f64 / c.store_pipes as f64) / x.lanes.max(1.0)).min(x.cycles)),
+        None => (t_ol, t_nol),
+    };
     let iterations = n.iterations();
     let ws = working_set(&gs, &n.loops);
     let mut traffic = Vec::new();
@@ -219,5 +246,6 @@ pub fn nest(n: &Nest, m: &Machine) -> NestModel {
         let ecm = if m.compiler.overlap == "full" { E::max(E::num(t_ol), maxt.clone()) } else { E::max(E::num(t_ol), sum) };
         (ecm, E::max(core, maxt))
     };
-    NestModel { iterations, flops: k.ops.flops(), loads, stores, groups: gs, lanes, t_ol, t_nol, traffic, ecm, roofline }
+    let lanes = mca.map_or(lanes, |x| x.lanes);
+    NestModel { iterations, flops: k.ops.flops(), loads, stores, groups: gs, lanes, t_ol, t_nol, table_incore, mca, traffic, ecm, roofline }
 }

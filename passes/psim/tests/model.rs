@@ -263,3 +263,82 @@ fn bandwidth_sweep_has_its_roofline_knee_where_the_physics_puts_it() {
     let c8 = models("t.c", TRIAD_C, &m).into_iter().find(|b| b.nests.iter().any(|(n, _)| !n.loops.is_empty())).unwrap().seconds.eval(&small).unwrap();
     assert!(c8 < c1, "in cache, 8 lanes are faster: {c8} vs {c1}");
 }
+
+/// An in-core source that times line 7 (the triad's statement) at 3.25 cycles per pass
+/// of a 2-lane loop, and cannot time any other line.
+struct Fake;
+impl xmpc_psim::InCore for Fake {
+    fn time(&self, line: u32) -> Result<model::Mca, String> {
+        if line == 7 {
+            Ok(model::Mca {
+                cycles: 3.25 / 2.0,
+                lanes: 2.0,
+            })
+        } else {
+            Err(format!("no loop at line {line}"))
+        }
+    }
+}
+
+#[test]
+fn incore_from_llvm_mca_replaces_the_pipe_table() {
+    let src = TRIAD_C;
+    let unit = parse("t.c", src);
+    let blocks = xmpc_passes::blocks::find(&unit, src).unwrap();
+    let loop_block = |m: &Machine, i: Option<&dyn xmpc_psim::InCore>| {
+        xmpc_psim::model_blocks_with(&unit, src, &blocks, m, i)
+            .into_iter()
+            .find(|b| b.nests.iter().any(|(n, _)| !n.loops.is_empty()))
+            .unwrap()
+    };
+    let mut m = machine("none");
+    // `table`: the provider is not asked
+    let b = loop_block(&m, Some(&Fake));
+    let nm = &b.nests[0].1;
+    assert_eq!((nm.t_ol, nm.t_nol, nm.mca), (1.5, 1.0, None));
+    m.core.incore = "llvm-mca".into();
+    let b = loop_block(&m, Some(&Fake));
+    let nm = &b.nests[0].1;
+    // T_OL = llvm-mca's 1.625 cy/it; T_nOL = max(2 loads / 2, 1 store / 1) / 2 lanes = 0.5;
+    // the table's figure is kept for comparison
+    assert_eq!(
+        (nm.t_ol, nm.t_nol, nm.table_incore, nm.lanes),
+        (1.625, 0.5, 1.5, 2.0)
+    );
+    assert!(b.fallbacks.is_empty(), "{:?}", b.fallbacks);
+    // in cache (n = 1000, L2): ECM max(1.625, 0.5 + 1 (L2->L1)) = 1.625, the in-core time
+    let e = env(&[("n", 1000.0)]);
+    assert!(
+        (b.seconds.eval(&e).unwrap() - 1000.0 * 1.625 / 2e9).abs() < 1e-15,
+        "{}",
+        b.seconds
+    );
+    // from memory: max(1.625, 0.5 + 1 + 6.4) = 7.9 (T_nOL at the assembly's lanes)
+    let e = env(&[("n", 1e8)]);
+    assert!(
+        (b.seconds.eval(&e).unwrap() - 1e8 * 7.9 / 2e9).abs() < 1e-9,
+        "{}",
+        b.seconds
+    );
+    // no provider, or one that cannot time the loop: the table's time, and the reason
+    for (i, why) in [
+        (None, "llvm-mca was not run"),
+        (Some(&Fake as &dyn xmpc_psim::InCore), ""),
+    ] {
+        let src2 = src.replace("    for (i = 0;", "\n    for (i = 0;");
+        let unit2 = parse("t.c", &src2);
+        let blocks2 = xmpc_passes::blocks::find(&unit2, &src2).unwrap();
+        let b = xmpc_psim::model_blocks_with(&unit2, &src2, &blocks2, &m, i)
+            .into_iter()
+            .find(|b| b.nests.iter().any(|(n, _)| !n.loops.is_empty()))
+            .unwrap();
+        let nm = &b.nests[0].1;
+        assert_eq!((nm.t_ol, nm.t_nol, nm.mca), (1.5, 1.0, None));
+        let want = if why.is_empty() {
+            "line 8: no loop at line 8".to_string()
+        } else {
+            format!("line 8: {why}")
+        };
+        assert_eq!(b.fallbacks, vec![want]);
+    }
+}

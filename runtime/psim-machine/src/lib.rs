@@ -57,7 +57,9 @@ pub struct Core {
     pub convert_latency: f64,
     /// A library call such as `log`, `exp`, `pow`, `sin`: cycles per call.
     pub libm_cycles: f64,
-    /// In-core model: `table` (this pipe table; `llvm-mca:ARGS` is reserved and refused).
+    /// In-core model: `table` (this pipe table) or `llvm-mca` (cycles per iteration of
+    /// each innermost loop as the native compiler compiles it, by llvm-mca with
+    /// `-mcpu=compiler.march`; the table where llvm-mca cannot time a loop).
     #[serde(default = "table")]
     pub incore: String,
 }
@@ -124,8 +126,8 @@ pub struct Compiler {
     #[serde(default = "none")]
     pub overlap: String,
     /// The CPU the native compiler targets (`-march=`) and llvm-mca models (`-mcpu=`)
-    /// in `xmpc psim predict -v`'s side-by-side view: a name both know (`znver3`,
-    /// `sapphirerapids`...). Absent: the compiler's default target and llvm-mca's host CPU.
+    /// with `core.incore = "llvm-mca"` and in `xmpc psim predict -v`'s side-by-side view:
+    /// a name both know (`znver3`, `sapphirerapids`...). Absent: the compiler's default target and llvm-mca's host CPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub march: Option<String>,
 }
@@ -179,16 +181,13 @@ impl Machine {
         for (n, x) in [("add_latency", c.add_latency), ("mul_latency", c.mul_latency), ("div_latency", c.div_latency), ("div_cycles", c.div_cycles), ("sqrt_latency", c.sqrt_latency), ("sqrt_cycles", c.sqrt_cycles), ("convert_latency", c.convert_latency), ("libm_cycles", c.libm_cycles)] {
             pos(&format!("core.{n}"), x)?;
         }
-        if c.incore.starts_with("llvm-mca") {
-            return Err("`core.incore = \"llvm-mca...\"` is not implemented: the in-core time is the pipe table's (`table`); llvm-mca's figures are printed next to it by `xmpc psim predict -v` (its CPU: `compiler.march`)".into());
-        }
         if let Some(a) = &self.compiler.march {
             if a.is_empty() || !a.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) {
                 return Err(format!("`compiler.march` is `{a}`: a CPU name such as `znver3` (letters, digits, `-`, `_`, `.`)"));
             }
         }
-        if c.incore != "table" {
-            return Err(format!("`core.incore` is `{}`: use `table`", c.incore));
+        if c.incore != "table" && c.incore != "llvm-mca" {
+            return Err(format!("`core.incore` is `{}`: use `table` (the pipe table) or `llvm-mca` (its CPU: `compiler.march`)", c.incore));
         }
         if self.caches.is_empty() {
             return Err("at least one `[[cache]]` level is needed".into());
@@ -211,6 +210,11 @@ impl Machine {
             return Err(format!("`compiler.overlap` is `{}`: use `none` (ECM) or `full` (roofline)", self.compiler.overlap));
         }
         Ok(())
+    }
+
+    /// Whether the in-core time comes from llvm-mca (`core.incore = "llvm-mca"`).
+    pub fn incore_llvm_mca(&self) -> bool {
+        self.core.incore == "llvm-mca"
     }
 
     /// Memory bandwidth in bytes per core cycle.
@@ -290,8 +294,15 @@ latency_ns = 90
         assert!(e.contains("clock_ghz"), "{e}");
         let e = Machine::parse(&M.replace("size_kib = 1024", "size_kib = 16")).unwrap_err();
         assert!(e.contains("L2"), "{e}");
-        let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nincore = \"llvm-mca:-mcpu=znver3\"")).unwrap_err();
-        assert!(e.contains("not implemented"), "{e}");
+        // incore: `table` or `llvm-mca`, kept through a round trip; anything else is named
+        let m = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nincore = \"llvm-mca\"")).unwrap();
+        assert!(m.incore_llvm_mca());
+        assert_eq!(Machine::parse(&m.to_toml()).unwrap(), m);
+        assert!(!Machine::parse(M).unwrap().incore_llvm_mca());
+        for bad in ["llvm-mca:-mcpu=znver3", "osaca", ""] {
+            let e = Machine::parse(&M.replace("libm_cycles = 40", &format!("libm_cycles = 40\nincore = \"{bad}\""))).unwrap_err();
+            assert!(e.contains("core.incore") && e.contains(&format!("`{bad}`")), "{e}");
+        }
         // compiler.march: a CPU name, kept through a round trip; anything else is named
         let with = |v: &str| format!("{M}[compiler]\nmarch = \"{v}\"\n");
         let m = Machine::parse(&with("znver3")).unwrap();

@@ -11,13 +11,20 @@ calls, about 1 us on this VM) is measured with timer.c (an instrumented one-stat
 block) and subtracted from every measured mean before the comparison (column
 `measured_s` is the raw mean, `error` compares predicted with raw - overhead).
 
-usage: testsuite/bench/psim/validate.py [--machine M.toml] [--np 2] [--quick]
-       [--only NAME,...] [--reps 3]
+With both in-core models (`--incore table,llvm-mca`, the default) every block is
+predicted twice from the same measurement: with the machine file's pipe table
+(`core.incore = "table"`) and with llvm-mca's cycles per iteration of the loops the
+native compiler emits (`core.incore = "llvm-mca"`, written to a copy of the file); one
+error column and one median per model. Loops llvm-mca cannot time keep the table's
+in-core time (xmpc says which on stderr; printed here as `# fallback` lines).
+
+usage: testsuite/bench/psim/validate.py [--machine M.toml] [--np 2]
+       [--only NAME,...] [--reps 3] [--incore table,llvm-mca]
 Needs: cargo build -p xmpc -p xmpc-mpiete-rt (CARGO_TARGET_DIR honoured), mpicc,
 mpif90, mpiexec. The measured time of a block is the median over --reps token runs
 of rank 0's mean.
 """
-import argparse, json, os, statistics, subprocess, sys, tempfile
+import argparse, json, os, re, statistics, subprocess, sys, tempfile
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 T = "testsuite"
@@ -48,13 +55,27 @@ def target_dir():
     sys.exit(f"xmpc and libxmpc_mpiete.a not found under {t}; run cargo build -p xmpc -p xmpc-mpiete-rt")
 
 
-def sh(cmd, env=None, cwd=None):
+def sh(cmd, env=None, cwd=None, stderr=False):
     e = dict(os.environ)
     e.update(env or {})
     p = subprocess.run(cmd, env=e, cwd=cwd, capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
-    return p.stdout
+    return (p.stdout, p.stderr) if stderr else p.stdout
+
+
+def with_incore(machine, incore, tmp):
+    """The machine file with `core.incore` set (a copy in tmp; the file itself when it
+    already says so)."""
+    text = open(machine).read()
+    new, n = re.subn(r'(?m)^incore\s*=.*$', f'incore = "{incore}"', text)
+    if n == 0:
+        new = re.sub(r'(?m)^\[core\]\s*$', f'[core]\nincore = "{incore}"', text, count=1)
+    if new == text:
+        return machine
+    path = os.path.join(tmp, f"machine-{incore}.toml")
+    open(path, "w").write(new)
+    return path
 
 
 def load():
@@ -88,7 +109,8 @@ def measure(xmpc, src, blocks, defs, args, np_, reps, tmp):
 def predict(xmpc, machine, src, blocks, defs, sets, np_):
     cmd = [xmpc, "psim", "predict", src, "--machine", machine, "--np", str(np_)] + (["--blocks"] if blocks else [])
     cmd += [f"-D{d}" for d in defs] + sum([["--set", s] for s in sets], [])
-    out = sh(cmd + ["-v"])
+    out, err = sh(cmd + ["-v"], stderr=True)
+    fallbacks = [l for l in err.splitlines() if "llvm-mca cannot time" in l]
     res, incore, cur = {}, {}, None
     for l in out.splitlines():
         w = l.split()
@@ -102,7 +124,7 @@ def predict(xmpc, machine, src, blocks, defs, sets, np_):
             ps = l.split("psim in-core")[-1].split()[0] if "psim in-core" in l else "?"
             incore.setdefault(cur, []).append(f"{ps}/{mca}")
     header = next((l for l in out.splitlines() if l.startswith("# llvm-mca")), "")
-    return res, incore, header
+    return res, incore, header, fallbacks
 
 
 def main():
@@ -111,14 +133,20 @@ def main():
     ap.add_argument("--np", type=int, default=2)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--only", default="")
+    ap.add_argument("--incore", default="table,llvm-mca", help="in-core models to predict with, comma separated (table, llvm-mca)")
     a = ap.parse_args()
+    models = [m for m in a.incore.split(",") if m]
+    if not models or any(m not in ("table", "llvm-mca") for m in models):
+        sys.exit(f"--incore {a.incore}: table and/or llvm-mca")
     d = target_dir()
     xmpc = os.path.join(d, "xmpc")
     os.environ.setdefault("XMPC_RUNTIME_DIR", d)
     l0 = load()
     rows = []
     mca_header = ""
+    fallbacks = []
     with tempfile.TemporaryDirectory(prefix="psim-validate-") as tmp:
+        machines = [with_incore(a.machine, m, tmp) for m in models]
         tm = measure(xmpc, os.path.join(ROOT, T, "bench/psim/timer.c"), False, [], ["4000"], a.np, a.reps, tmp)
         overhead = min(m for m, c in tm.values() if c > 1)
         for name, src, blocks, defs, args, sets in CASES:
@@ -126,25 +154,34 @@ def main():
                 continue
             src = os.path.join(ROOT, src)
             meas = measure(xmpc, src, blocks, defs, args, a.np, a.reps, tmp)
-            pred, incore, mca_header = predict(xmpc, a.machine, src, blocks, defs, sets, a.np)
+            preds = []
+            for mach in machines:
+                pred, incore, mca_header, fb = predict(xmpc, mach, src, blocks, defs, sets, a.np)
+                preds.append(pred)
+                fallbacks += [f"{name}: {l}" for l in fb]
             for bid, (m, count) in sorted(meas.items()):
                 # blocks of the iteration loops (run more than once), and EP's batch loop
                 whole = "ep.F90" in src and bid == 6
-                if (count < 2 and not whole) or m < 5 * overhead or bid not in pred:
+                if (count < 2 and not whole) or m < 5 * overhead or any(bid not in p for p in preds):
                     continue
-                p = pred[bid]
-                rows.append((name, bid, count, m, p, (p - (m - overhead)) / (m - overhead), " ".join(incore.get(bid, []))))
+                ps = [(p[bid], (p[bid] - (m - overhead)) / (m - overhead)) for p in preds]
+                rows.append((name, bid, count, m, ps, " ".join(incore.get(bid, []))))
     print(f"# psim validation, machine {os.path.relpath(a.machine, ROOT)}, np={a.np}, {a.reps} token runs per case")
     print(f"# load average before: {' '.join(l0)}  after: {' '.join(load())}")
     print(f"# timer overhead per measured block (timer.c): {overhead:.3e} s, subtracted")
     print(mca_header or "# llvm-mca: no comparison")
-    print(f"{'case':<20} {'block':>5} {'count':>6} {'measured_s':>12} {'predicted_s':>12} {'error':>8}  in-core cy/it per nest, psim/llvm-mca")
-    for name, bid, count, m, p, e, ic in rows:
-        print(f"{name:<20} {bid:>5} {count:>6} {m:>12.4e} {p:>12.4e} {e*100:>7.1f}%  {ic}")
-    if rows:
-        errs = [abs(r[5]) for r in rows]
-        worst = max(rows, key=lambda r: abs(r[5]))
-        print(f"median |error| {statistics.median(errs)*100:.1f}%  worst {worst[5]*100:+.1f}% ({worst[0]} block {worst[1]})  blocks {len(rows)}")
+    for f in fallbacks:
+        print(f"# fallback: {f}")
+    cols = "".join(f" {'pred_' + m:>14} {'err_' + m:>9}" for m in models)
+    print(f"{'case':<20} {'block':>5} {'count':>6} {'measured_s':>12}{cols}  in-core cy/it per nest, table/llvm-mca")
+    for name, bid, count, m, ps, ic in rows:
+        cols = "".join(f" {p:>14.4e} {e*100:>8.1f}%" for p, e in ps)
+        print(f"{name:<20} {bid:>5} {count:>6} {m:>12.4e}{cols}  {ic}")
+    for k, model in enumerate(models):
+        if rows:
+            errs = [abs(r[4][k][1]) for r in rows]
+            worst = max(rows, key=lambda r: abs(r[4][k][1]))
+            print(f"in-core {model:<8}: median |error| {statistics.median(errs)*100:.1f}%  worst {worst[4][k][1]*100:+.1f}% ({worst[0]} block {worst[1]})  blocks {len(rows)}")
 
 
 if __name__ == "__main__":
