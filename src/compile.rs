@@ -70,6 +70,7 @@ pub struct CcOpts {
     pub debug: bool,
     pub include: Vec<PathBuf>,
     pub define: Vec<String>,
+    pub undefine: Vec<String>,
     pub libdirs: Vec<PathBuf>,
     pub libs: Vec<String>,
     pub warnings: Vec<String>,
@@ -120,13 +121,16 @@ fn base_args(o: &CcOpts) -> Vec<String> {
     a
 }
 
-/// `-D_XMP`, the user's `-D` and `-I`, then the runtime's include directory (C and
+/// `-D_XMP`, the user's `-D`, `-U` and `-I`, then the runtime's include directory (C and
 /// Fortran alike).
 fn push_defines_and_includes(a: &mut Vec<String>, o: &CcOpts) {
     a.push("-D_XMP".into());
     a.push("-D_XCALABLEMP".into());
     for d in &o.define {
         a.push(format!("-D{d}"));
+    }
+    for u in &o.undefine {
+        a.push(format!("-U{u}"));
     }
     for i in &o.include {
         a.push(format!("-I{}", i.display()));

@@ -44,6 +44,7 @@ pub struct Pre {
 /// Preprocessor options.
 pub struct Opts<'a> {
     pub defines: &'a [String],
+    pub undefines: &'a [String],
     pub includes: &'a [PathBuf],
 }
 
@@ -54,6 +55,9 @@ pub fn run(path: &Path, lang: Lang, o: &Opts) -> Result<Pre, String> {
     cmd.arg("-cpp").arg("-E").arg("-D_XMP").arg("-D_XCALABLEMP");
     for d in o.defines {
         cmd.arg(format!("-D{d}"));
+    }
+    for u in o.undefines {
+        cmd.arg(format!("-U{u}"));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         cmd.arg(format!("-I{}", dir.display()));

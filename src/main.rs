@@ -102,6 +102,10 @@ struct Cli {
     /// Preprocessor definition NAME[=VALUE] (kept for native compilation).
     #[arg(short = 'D', value_name = "DEF")]
     define: Vec<String>,
+    /// Preprocessor: undefine NAME (native compilation and the Fortran preprocessor;
+    /// a name given to both -D and -U is refused, since their order is not kept).
+    #[arg(short = 'U', value_name = "NAME")]
+    undefine: Vec<String>,
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     color: Colour,
@@ -252,6 +256,10 @@ fn real_main() -> ExitCode {
     let cli = Cli::parse_from(args);
     if let Some(tool) = &cli.tool {
         return run_tool(tool);
+    }
+    if let Some(n) = cli.undefine.iter().find(|n| cli.define.iter().any(|d| d.split('=').next() == Some(n.as_str()))) {
+        eprintln!("error: `{n}` is given to both -D and -U: give one of them (xmpc does not keep their order)");
+        return ExitCode::from(2);
     }
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -417,6 +425,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
                     .chain(cli.include.iter().cloned())
                     .collect(),
                 define: cli.define.clone(),
+                undefine: cli.undefine.clone(),
                 libdirs: cli.libdir.clone(),
                 libs: cli.lib.clone(),
                 warnings: cli.warn.clone(),
@@ -534,8 +543,8 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
     // `.F90`/`.F` (or `-cpp`): the Fortran preprocessor first; diagnostics are mapped
     // back to the original lines through its line markers (src/fpp.rs).
     let cpp_flag = cli.native_flag.iter().any(|f| f == "-cpp");
-    let pre = if fpp::wanted(path, lang, cpp_flag, !cli.define.is_empty(), &text) {
-        let o = fpp::Opts { defines: &cli.define, includes: &cli.include };
+    let pre = if fpp::wanted(path, lang, cpp_flag, !cli.define.is_empty() || !cli.undefine.is_empty(), &text) {
+        let o = fpp::Opts { defines: &cli.define, undefines: &cli.undefine, includes: &cli.include };
         Some(fpp::run(path, lang, &o).map_err(|e| {
             eprintln!("error: {e}");
             Failure::Input

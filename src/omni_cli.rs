@@ -8,7 +8,7 @@
 //! `--tmp` (`--keep`: the translated source beside the input), `-cpp` (xmpf90: the
 //! Fortran compiler preprocesses), `--Wn"..."` (native compiler options),
 //! `--Wl"..."` (linker options), `--show-env`, `--version`, `-h`/`--help`. Compiler
-//! flags xmpc takes as they are: `-c`, `-o F`, `-I D`, `-D N[=V]`, `-L D`, `-l L`,
+//! flags xmpc takes as they are: `-c`, `-o F`, `-I D`, `-D N[=V]`, `-U N`, `-L D`, `-l L`,
 //! `-O*`, `-g`, `-W*`, `-f*`, `-m*`, `-std=*`. Any other flag is an error (exit 2)
 //! that names it, never ignored.
 
@@ -72,7 +72,7 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
     let mut bad = Vec::new();
     let mut it = args.iter();
     // flags xmpc takes with a separate value, as they are
-    const WITH_VALUE: &[&str] = &["-o", "-I", "-D", "-L", "-l"];
+    const WITH_VALUE: &[&str] = &["-o", "-I", "-D", "-U", "-L", "-l"];
     while let Some(a) = it.next() {
         let a = a.as_str();
         match a {
@@ -106,7 +106,7 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
                 bad.push(format!("`{a}`: {p} passes options to {what}, which xmpc does not have"));
             }
             _ if a.starts_with("-O")
-                || (a.len() > 2 && ["-I", "-D", "-L", "-l", "-W", "-f", "-m"].iter().any(|p| a.starts_with(p)))
+                || (a.len() > 2 && ["-I", "-D", "-U", "-L", "-l", "-W", "-f", "-m"].iter().any(|p| a.starts_with(p)))
                 || a.starts_with("-std=") =>
             {
                 out.push(a.into())
@@ -226,13 +226,14 @@ mod tests {
 
     #[test]
     fn unsupported_flags_are_each_named() {
-        let e = t(Which::Xmpcc, "-E --stop-pp --Wx-fxmp -U X --frobnicate a.c").unwrap_err();
-        assert_eq!(e.len(), 5, "{e:?}");
+        let e = t(Which::Xmpcc, "-E --stop-pp --Wx-fxmp --frobnicate a.c").unwrap_err();
+        assert_eq!(e.len(), 4, "{e:?}");
         assert!(e[0].contains("`-E` (preprocess only)"), "{e:?}");
         assert!(e[1].contains("--stop-pp"));
         assert!(e[2].contains("`--Wx-fxmp`") && e[2].contains("translator"), "{e:?}");
-        assert!(e[3].contains("`-U`") && e[3].contains("xmpcc"), "{e:?}");
-        assert!(e[4].contains("--frobnicate"));
+        assert!(e[3].contains("`--frobnicate`") && e[3].contains("xmpcc"), "{e:?}");
+        // -U as Omni's compilers take it, both spellings
+        assert_eq!(t(Which::Xmpf90, "-U X -UY a.F90"), x(&["-U", "X", "-UY", "a.F90"]));
         assert!(t(Which::Xmpcc, "a.c -o").unwrap_err()[0].contains("`-o` needs a value"));
     }
 }

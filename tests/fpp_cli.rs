@@ -183,3 +183,35 @@ fn runtime_messages_name_the_original_file_and_line() {
     assert!(s.contains("'d.h', 4, 'distribute'"), "{s}");
     assert!(s.contains("'m2.F90', 6, 'align'"), "{s}");
 }
+
+/// `-U NAME` undefines, in the Fortran preprocessor and the native compile alike
+/// (`-U_XCALABLEMP` beats the `-D_XCALABLEMP` xmpc adds); a name given to both -D
+/// and -U is refused (exit 2), since their relative order is not kept.
+#[test]
+fn undefine_reaches_the_preprocessor_and_the_native_compile() {
+    if !have_fc() {
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("t.F90"), PROG.replace("FOO", "_XCALABLEMP")).unwrap();
+    let x = env!("CARGO_BIN_EXE_xmpc");
+    let o = run(x, &["t.F90", "--emit=directives"], d.path());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("[1:20]"), "{}", text(&o));
+    let o = run(x, &["t.F90", "--emit=directives", "-U_XCALABLEMP"], d.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("t.F90:6:1: template") && s.contains("[1:10]") && !s.contains("[1:20]"), "{s}");
+    // C: the native compile gets it after xmpc's own -D_XCALABLEMP
+    std::fs::write(d.path().join("c.c"), "#include <stdio.h>\nint main(void) {\n#ifdef _XCALABLEMP\n  puts(\"xmp\");\n#else\n  puts(\"plain\");\n#endif\n  return 0;\n}\n").unwrap();
+    for (flag, want) in [(None, "xmp"), (Some("-U_XCALABLEMP"), "plain")] {
+        let mut a = vec!["c.c", "-o", "c"];
+        a.extend(flag);
+        let o = run(x, &a, d.path());
+        assert!(o.status.success(), "{}", text(&o));
+        let r = Command::new(d.path().join("c")).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&r.stdout).trim(), want);
+    }
+    let o = run(x, &["t.F90", "--emit=directives", "-DFOO=1", "-UFOO"], d.path());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("`FOO` is given to both -D and -U"), "{}", text(&o));
+}
