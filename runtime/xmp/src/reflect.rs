@@ -365,7 +365,9 @@ fn run_phase(a: &Array, tca: Option<&Rc<HaloPlan>>, p: &Phase) {
 /// datatypes (MPI_Pack, no element loops); requests are persistent and cached per
 /// (array, widths, periodic). Halos between neighbours on the same node go through
 /// slots in an MPI shared-memory window instead (packed by the sender, unpacked by the
-/// receiver; XMPC_SHM_HALO=0 disables). Dims are exchanged in order so corners are
+/// receiver; XMPC_SHM_HALO=0 disables); with XMPC_TCA_SUBCLUSTER=k, halos between
+/// neighbours of one subcluster go through TCA descriptor chains built once per plan
+/// (docs/tca.md). Dims are exchanged in order so corners are
 /// filled. A full shadow is gathered from all owners. With async, the last dim is left
 /// in flight until xmpc_wait_async. The first reflect of a new (array, widths,
 /// periodic) is collective over the array's nodes.
