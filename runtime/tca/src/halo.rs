@@ -128,6 +128,8 @@ enum Src {
 #[derive(Default)]
 struct Dim {
     chain: Chain,
+    /// The chain's receivers, each notified once per reflect.
+    receivers: Vec<usize>,
     srcs: Vec<Src>,
     /// Receives: offset in this region, shape, offset in the block.
     recvs: Vec<(usize, Shape, usize)>,
@@ -292,6 +294,7 @@ impl HaloPlan {
                 dm.recvs.push((o, r.shape, r.off));
             }
             for (k, dm) in dims.iter_mut().enumerate() {
+                dm.receivers = dm.chain.receivers();
                 let mut peers: Vec<usize> = recvs
                     .iter()
                     .filter(|r| r.dim == k)
@@ -341,9 +344,8 @@ impl HaloPlan {
         let dm = &self.dims[dim];
         let seq = dm.uses.get() + 1;
         dm.uses.set(seq);
-        let receivers = dm.chain.receivers();
         if !dm.chain.is_empty() {
-            for &r in &receivers {
+            for &r in &dm.receivers {
                 let done = counter(self.bases[r], 2 * dim + 1);
                 spin_until(|| done.load(Ordering::Acquire) >= seq - 1);
             }
@@ -394,7 +396,7 @@ impl HaloPlan {
                 st.bytes += d.bytes() as u64;
                 drop(packed);
             }
-            for &r in &receivers {
+            for &r in &dm.receivers {
                 counter(self.bases[r], 2 * dim).fetch_add(1, Ordering::Release);
             }
             st.chains += 1;
