@@ -123,7 +123,9 @@ fn appendix_a_corpus_programs_run() {
 /// The same programs (and the 1-2-4 Laplace) with `XMPC_TCA_SUBCLUSTER=2`: the
 /// answers stay the sequential ones, and `XMPC_TCA_REPORT=1` shows that every
 /// process ran its `reduction ... acc` through the TCA/IB hybrid layer (with 4
-/// processes: two subclusters, so the cross-subcluster step went over MPI).
+/// processes: two subclusters, so the cross-subcluster step went over MPI), and
+/// its `reflect ... acc` halos through TCA descriptor chains inside the
+/// subcluster (with 4 processes, the halos between subclusters over MPI).
 #[test]
 fn appendix_a_programs_run_on_tca_subclusters() {
     let env = [("XMPC_TCA_SUBCLUSTER", "2"), ("XMPC_TCA_REPORT", "1")];
@@ -145,6 +147,24 @@ fn appendix_a_programs_run_on_tca_subclusters() {
         }
         if np >= 2 && reports.iter().all(|r| r[1] == 0) {
             return Err(format!("{name} np={np}: no TCA chain inside a subcluster:\n{stderr}"));
+        }
+        // [reflect chains, Memcpy, Memcpy2D, packed, bytes, halos over MPI]
+        let reflects: Vec<Vec<u64>> = stderr
+            .lines()
+            .filter_map(|l| l.strip_prefix("xmpc tca reflect: "))
+            .map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect())
+            .collect();
+        if reflects.len() != np as usize || reflects.iter().any(|r| r.len() != 6) {
+            return Err(format!("{name} np={np}: {} reflect reports for {np} processes:\n{stderr}", reflects.len()));
+        }
+        if np >= 2 && reflects.iter().any(|r| r[0] == 0) {
+            return Err(format!("{name} np={np}: a process ran no reflect chain inside its subcluster ({reflects:?}):\n{stderr}"));
+        }
+        if np == 2 && reflects.iter().any(|r| r[5] != 0) {
+            return Err(format!("{name} np=2: a reflect halo over MPI inside one subcluster ({reflects:?}):\n{stderr}"));
+        }
+        if np == 4 && reflects.iter().all(|r| r[5] == 0) {
+            return Err(format!("{name} np=4: no reflect halo over MPI between the two subclusters ({reflects:?}):\n{stderr}"));
         }
         Ok(())
     });

@@ -5,6 +5,7 @@
 //!
 //! - [`classify`]: halo shapes and Omni's routes (pure);
 //! - [`chain`]: descriptor chains, parity ordering, the lock-step collision model (pure);
+//! - [`halo`]: reflect's halos on TCA (registered regions, chains built once);
 //! - [`sched`]: hybrid bcast / allgather / allreduce schedules (pure);
 //! - [`rt`]: the run-time layer over MPI (window, handles, engine, executor);
 //! - [`skel`]: the same schedules as BSIM skeletons.
@@ -12,6 +13,7 @@
 pub mod chain;
 pub mod classify;
 mod ffi;
+pub mod halo;
 pub mod rt;
 pub mod sched;
 pub mod skel;

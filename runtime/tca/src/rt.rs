@@ -78,7 +78,7 @@ fn counter<'a>(base: *mut u8, line: usize) -> &'a AtomicU64 {
     unsafe { &*(base.add(line * LINE) as *const AtomicU64) }
 }
 
-fn spin_until(mut ok: impl FnMut() -> bool) -> bool {
+pub(crate) fn spin_until(mut ok: impl FnMut() -> bool) -> bool {
     let mut n = 0u32;
     let mut waited = false;
     while !ok() {

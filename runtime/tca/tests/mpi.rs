@@ -38,3 +38,42 @@ fn bad_subcluster_value_is_refused() {
     assert!(!ok);
     assert!(text.contains("XMPC_TCA_SUBCLUSTER=\"zero\": expected a positive number"), "{text}");
 }
+
+/// Standard output already closed when the tool starts writing (a pipe whose
+/// reading end was closed first: deterministic, unlike `| head -1`).
+#[cfg(unix)]
+fn closed_pipe() -> std::process::Stdio {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    extern "C" {
+        fn pipe(fds: *mut i32) -> i32;
+        fn close(fd: i32) -> i32;
+    }
+    let mut fds = [0i32; 2];
+    // SAFETY: fds holds two descriptors; the writing end is owned by the Stdio.
+    unsafe {
+        assert_eq!(pipe(fds.as_mut_ptr()), 0);
+        close(fds[0]);
+        std::process::Stdio::from(OwnedFd::from_raw_fd(fds[1]))
+    }
+}
+
+/// `tca-check | head -1` and `tca-bench | head -1` panicked ("failed printing to
+/// stdout", exit 101): like every xmpc tool (docs/diagnostics.md), the tca tools
+/// end quietly by SIGPIPE (141 in the shell) on a closed stdout. Run as MPI
+/// singletons (no mpiexec, whose own stdout would be the pipe).
+#[cfg(unix)]
+#[test]
+fn tools_end_quietly_on_a_closed_stdout() {
+    use std::os::unix::process::ExitStatusExt;
+    let cases: [(&str, &[&str]); 3] = [
+        (env!("CARGO_BIN_EXE_tca-check"), &[]),
+        (env!("CARGO_BIN_EXE_tca-bench"), &["10", "1"]),
+        (env!("CARGO_BIN_EXE_tca-skel"), &["allreduce", "4", "2", "8"]),
+    ];
+    for (exe, args) in cases {
+        let o = Command::new(exe).args(args).env("TCA_CHECK_ROUNDS", "1").stdout(closed_pipe()).output().unwrap();
+        let se = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.signal(), Some(13), "{exe} {args:?}: {:?}\n{se}", o.status);
+        assert!(!se.contains("panicked"), "{exe}: {se}");
+    }
+}

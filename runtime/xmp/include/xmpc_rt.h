@@ -362,7 +362,9 @@ void xmpc_reduce_shadow(const struct xmpc_loc *loc,
 // datatypes (MPI_Pack, no element loops); requests are persistent and cached per
 // (array, widths, periodic). Halos between neighbours on the same node go through
 // slots in an MPI shared-memory window instead (packed by the sender, unpacked by the
-// receiver; XMPC_SHM_HALO=0 disables). Dims are exchanged in order so corners are
+// receiver; XMPC_SHM_HALO=0 disables); with XMPC_TCA_SUBCLUSTER=k, halos between
+// neighbours of one subcluster go through TCA descriptor chains built once per plan
+// (docs/tca.md). Dims are exchanged in order so corners are
 // filled. A full shadow is gathered from all owners. With async, the last dim is left
 // in flight until xmpc_wait_async. The first reflect of a new (array, widths,
 // periodic) is collective over the array's nodes.
@@ -377,7 +379,8 @@ void xmpc_reflect(const struct xmpc_loc *loc,
 void xmpc_wait_async(const struct xmpc_loc *loc, int async_id);
 
 // Added (tests, tools): how many halos of `a`'s cached reflect plans go through
-// shared memory rather than MPI messages, sends and receives counted apart.
+// shared memory (slots, or TCA chains with `XMPC_TCA_SUBCLUSTER`) rather than MPI
+// messages, sends and receives counted apart.
 int xmpc_array_shm_halos(const xmpc_array *a);
 
 // The iterations of `for (i = lo; i <= hi; i += step)` (step > 0) that this process

@@ -563,7 +563,8 @@ pub unsafe extern "C" fn xmpc_array_free(loc: *const XmpcLoc, a: *mut xmpc_array
     crate::xacc::forget(a);
     guard(loc, || {
         // in-flight async reflects of this array would unpack into freed memory
-        let busy = state::with(|s| s.pending.values().any(|p| p.1.iter().any(|u| (u.base as usize) >= x.base as usize && (u.base as usize) < x.base as usize + x.bytes.max(1))));
+        let inside = |b: *mut u8| (b as usize) >= x.base as usize && (b as usize) < x.base as usize + x.bytes.max(1);
+        let busy = state::with(|s| s.pending.values().any(|p| p.1.iter().any(|u| inside(u.base)) || p.3.iter().any(|t| inside(t.base()))));
         if busy {
             fatal(loc, "array freed while an asynchronous reflect of it is pending (wait_async first)");
         }
@@ -574,6 +575,9 @@ pub unsafe extern "C" fn xmpc_array_free(loc: *const XmpcLoc, a: *mut xmpc_array
             if let Some(mut p) = x.plans.remove(&key) {
                 if let Some(w) = p.win.take() {
                     w.free();
+                }
+                if let Some(t) = p.tca.take() {
+                    t.free();
                 }
             }
         }

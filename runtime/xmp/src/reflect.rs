@@ -7,7 +7,10 @@
 //! broadcast per owner with a subarray type (no packing).
 //!
 //! Neighbours on the same node exchange through a shared-memory window
-//! (`shm.rs`); the rest as below.
+//! (`shm.rs`); with `XMPC_TCA_SUBCLUSTER=k`, neighbours in the same subcluster
+//! exchange through TCA descriptor chains instead (`xmpc_tca::halo`, built
+//! once per plan; contiguous halos above 256 KB stay MPI, Omni's route); the
+//! rest as below.
 //!
 //! Non-contiguous halos (any dimension but the first) are staged: MPI_Pack
 //! with the subarray type into a buffer, persistent send of the bytes,
@@ -22,6 +25,8 @@ use crate::ffi::{self, Fint};
 use crate::shm::{self, Region, Slot};
 use crate::state::{self, Unpack};
 use std::ffi::{c_int, c_long, c_void};
+use std::rc::Rc;
+use xmpc_tca::halo::{halo_at, Halo, HaloPlan};
 
 /// A halo staged through a contiguous buffer (`buf` never moves: boxed).
 pub struct Staged {
@@ -29,10 +34,11 @@ pub struct Staged {
     buf: Box<[u8]>,
 }
 
-/// One phase: persistent requests started and completed together, or the
-/// broadcasts of a full shadow.
+/// One phase: persistent requests started and completed together (and the
+/// array dimension `dim`, whose TCA halos run with them), or the broadcasts of
+/// a full shadow.
 pub enum Phase {
-    P2p { reqs: Vec<Fint>, packs: Vec<Staged>, unpacks: Vec<Staged>, sends: Vec<Slot>, recvs: Vec<Slot> },
+    P2p { reqs: Vec<Fint>, packs: Vec<Staged>, unpacks: Vec<Staged>, sends: Vec<Slot>, recvs: Vec<Slot>, dim: usize, mpi_sends: u64 },
     Bcast { comm: Fint, items: Vec<(c_int, Fint)> },
 }
 
@@ -40,6 +46,8 @@ pub struct Plan {
     pub phases: Vec<Phase>,
     /// The window holding the phases' shared-memory slots.
     pub win: Option<shm::Win>,
+    /// The TCA halos (`XMPC_TCA_SUBCLUSTER`), by array dimension.
+    pub tca: Option<Rc<HaloPlan>>,
 }
 
 impl Drop for Plan {
@@ -53,7 +61,7 @@ impl Drop for Plan {
             }
             for ph in &self.phases {
                 match ph {
-                    Phase::P2p { reqs, packs, unpacks, sends, recvs } => {
+                    Phase::P2p { reqs, packs, unpacks, sends, recvs, .. } => {
                         for &r in reqs {
                             ffi::xs_request_free(r);
                         }
@@ -129,6 +137,10 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         None
     };
     let mut wants = vec![];
+    // TCA inside a subcluster (then the shm slots are not used)
+    let tca = shm_comm.is_some() && crate::tca::on();
+    let (mut tca_sends, mut tca_recvs) = (vec![], vec![]);
+    let allocs: Vec<usize> = a.dims.iter().map(|x| x.alloc as usize).collect();
     for d in 0..a.ndims() {
         let td = a.align_dim[d];
         if td < 0 || (wlo[d] == 0 && whi[d] == 0 && !a.full[d]) {
@@ -193,12 +205,18 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         let slo = x.shadow_lo;
         let contiguous = a.dims[..d].iter().all(|o| o.alloc == 1);
         let (mut reqs, mut packs, mut unpacks) = (vec![], vec![], vec![]);
+        let (mut mpi_sends, mut dim_tca) = (0u64, vec![]);
         let inner: i64 = a.dims[d + 1..].iter().map(|o| o.alloc).product::<i64>() * a.elem as i64;
         let mut add = |send: bool, start: i64, count: i64, peer: i64, tag: c_int| {
             let peer = rank_of(peer);
             if let Some((_, r)) = &shm_comm {
-                let allocs: Vec<usize> = a.dims.iter().map(|x| x.alloc as usize).collect();
                 if r[peer as usize] >= 0 && !crate::tca::halo_over_mpi(&allocs, d, count as usize, a.elem) {
+                    if tca {
+                        let (off, shape) = halo_at(&allocs, d, start as usize, count as usize, a.elem).expect("halo inside the block");
+                        let h = Halo { dim: d, peer: r[peer as usize] as usize, tag: tag as i64, off, shape };
+                        dim_tca.push((send, h));
+                        return;
+                    }
                     let (region, bytes) = if contiguous {
                         (Region::Bytes((start * inner) as usize), (count * inner) as usize)
                     } else {
@@ -220,6 +238,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
                     let n = (count * inner) as c_int;
                     let c = nodes.comm;
                     reqs.push(if send { ffi::xs_send_init_bytes(p, n, peer, tag, c) } else { ffi::xs_recv_init_bytes(p, n, peer, tag, c) });
+                    mpi_sends += send as u64;
                     return;
                 }
                 let ty = subarray(a, d, start, count);
@@ -228,6 +247,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
                 let p = buf.as_mut_ptr() as *mut c_void;
                 if send {
                     reqs.push(ffi::xs_send_init_bytes(p, bytes, peer, tag, nodes.comm));
+                    mpi_sends += 1;
                     packs.push(Staged { ty, buf });
                 } else {
                     reqs.push(ffi::xs_recv_init_bytes(p, bytes, peer, tag, nodes.comm));
@@ -235,6 +255,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
                 }
             }
         };
+        // dir 0 sends to the upper neighbour, dir 1 to the lower
         for (w, dir) in [(wlo[d], 0), (whi[d], 1)] {
             if w == 0 {
                 continue;
@@ -251,12 +272,23 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
                 add(true, if dir == 0 { slo + n - w } else { slo }, w, q, tag(dir));
             }
         }
-        if !reqs.is_empty() || wants.last().is_some_and(|w| w.phase == phases.len()) {
-            phases.push(Phase::P2p { reqs, packs, unpacks, sends: vec![], recvs: vec![] });
+        let has_tca = !dim_tca.is_empty();
+        // the chain's parity order (seed 002 listing 6.1): lower neighbour first
+        // when this node's index in the dimension is even, upper first when odd
+        let lower_first = me % 2 == 0;
+        let mut sends: Vec<(bool, Halo)> = dim_tca.iter().filter(|(s, _)| *s).copied().collect();
+        sends.sort_by_key(|(_, h)| (h.tag & 1 == 0) == lower_first);
+        tca_sends.extend(sends.into_iter().map(|(_, h)| h));
+        tca_recvs.extend(dim_tca.into_iter().filter(|(s, _)| !*s).map(|(_, h)| h));
+        if !reqs.is_empty() || has_tca || wants.last().is_some_and(|w| w.phase == phases.len()) {
+            phases.push(Phase::P2p { reqs, packs, unpacks, sends: vec![], recvs: vec![], dim: d, mpi_sends });
         }
     }
-    let mut win = None;
-    if let Some((c, r)) = shm_comm {
+    let (mut win, mut tca_plan) = (None, None);
+    if let (true, Some((c, r))) = (tca, &shm_comm) {
+        // collective over the subcluster's communicator
+        tca_plan = Some(HaloPlan::new(*c, r[nodes.rank as usize] as usize, a.ndims(), &tca_sends, &tca_recvs)?);
+    } else if let Some((c, r)) = shm_comm {
         let (w, slots) = shm::setup(c, r[nodes.rank as usize], wants)?;
         for (i, send, slot) in slots {
             if let Phase::P2p { sends, recvs, .. } = &mut phases[i] {
@@ -265,7 +297,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         }
         win = Some(w);
     }
-    Ok(Plan { phases, win })
+    Ok(Plan { phases, win, tca: tca_plan })
 }
 
 fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {
@@ -276,8 +308,15 @@ fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {
 }
 
 /// Packs and starts a P2p phase (messages first, so they travel while the
-/// on-node halos are copied); returns its on-node receives.
-fn start(a: &Array, reqs: &[Fint], packs: &[Staged], sends: &[Slot], recvs: &[Slot]) -> Vec<shm::RecvOp> {
+/// on-node halos are copied; then the TCA chain of `dim`); returns its on-node
+/// receives and its TCA receive.
+fn start(a: &Array, tca: Option<&Rc<HaloPlan>>, ph: &Phase) -> (Vec<shm::RecvOp>, Option<xmpc_tca::halo::Recv>) {
+    let Phase::P2p { reqs, packs, sends, recvs, dim, mpi_sends, .. } = ph else {
+        return (vec![], None);
+    };
+    if *mpi_sends > 0 {
+        crate::tca::count_mpi_halos(*mpi_sends);
+    }
     for s in packs {
         // SAFETY: the type lies inside the block; the buffer has its size.
         unsafe { ffi::xs_pack(a.base as *const c_void, s.ty, s.buf.as_ptr() as *mut c_void, s.buf.len() as c_int) };
@@ -289,14 +328,20 @@ fn start(a: &Array, reqs: &[Fint], packs: &[Staged], sends: &[Slot], recvs: &[Sl
     for s in sends {
         s.send(a.base);
     }
-    recvs.iter().map(|r| r.recv(a.base)).collect()
+    // SAFETY: the plan was built for this block.
+    let t = tca.filter(|t| t.has(*dim)).map(|t| unsafe { t.start(*dim, a.base) });
+    (recvs.iter().map(|r| r.recv(a.base)).collect(), t)
 }
 
-fn run_phase(a: &Array, p: &Phase) {
+fn run_phase(a: &Array, tca: Option<&Rc<HaloPlan>>, p: &Phase) {
     match p {
-        Phase::P2p { reqs, packs, unpacks, sends, recvs } => {
-            for r in start(a, reqs, packs, sends, recvs) {
+        Phase::P2p { reqs, unpacks, .. } => {
+            let (ops, t) = start(a, tca, p);
+            for r in ops {
                 r.run();
+            }
+            if let Some(t) = t {
+                t.run();
             }
             if !reqs.is_empty() {
                 // SAFETY: started persistent requests.
@@ -320,7 +365,9 @@ fn run_phase(a: &Array, p: &Phase) {
 /// datatypes (MPI_Pack, no element loops); requests are persistent and cached per
 /// (array, widths, periodic). Halos between neighbours on the same node go through
 /// slots in an MPI shared-memory window instead (packed by the sender, unpacked by the
-/// receiver; XMPC_SHM_HALO=0 disables). Dims are exchanged in order so corners are
+/// receiver; XMPC_SHM_HALO=0 disables); with XMPC_TCA_SUBCLUSTER=k, halos between
+/// neighbours of one subcluster go through TCA descriptor chains built once per plan
+/// (docs/tca.md). Dims are exchanged in order so corners are
 /// filled. A full shadow is gathered from all owners. With async, the last dim is left
 /// in flight until xmpc_wait_async. The first reflect of a new (array, widths,
 /// periodic) is collective over the array's nodes.
@@ -378,19 +425,20 @@ pub unsafe extern "C" fn xmpc_reflect(
         let np = plan.phases.len();
         for (i, ph) in plan.phases.iter().enumerate() {
             if async_id >= 0 && i + 1 == np {
-                if let Phase::P2p { reqs, packs, unpacks, sends, recvs } = ph {
-                    let ops = start(a, reqs, packs, sends, recvs);
+                if let Phase::P2p { reqs, unpacks, .. } = ph {
+                    let (ops, t) = start(a, plan.tca.as_ref(), ph);
                     let u = unpack_list(a, unpacks);
                     state::with(|s| {
                         let e = s.pending.entry(async_id).or_default();
                         e.0.extend_from_slice(reqs);
                         e.1.extend(u);
                         e.2.extend(ops);
+                        e.3.extend(t);
                     });
                     continue;
                 }
             }
-            run_phase(a, ph);
+            run_phase(a, plan.tca.as_ref(), ph);
         }
     })
 }
@@ -398,9 +446,12 @@ pub unsafe extern "C" fn xmpc_reflect(
 #[no_mangle]
 pub extern "C" fn xmpc_wait_async(loc: *const XmpcLoc, async_id: c_int) {
     guard(loc, || {
-        if let Some((r, u, ops)) = state::with(|s| s.pending.remove(&async_id)) {
+        if let Some((r, u, ops, tca)) = state::with(|s| s.pending.remove(&async_id)) {
             for op in ops {
                 op.run();
+            }
+            for t in tca {
+                t.run();
             }
             // SAFETY: started persistent requests.
             unsafe { ffi::xs_waitall(r.len() as c_int, r.as_ptr()) };
@@ -411,7 +462,8 @@ pub extern "C" fn xmpc_wait_async(loc: *const XmpcLoc, async_id: c_int) {
     })
 }
 /// Added (tests, tools): how many halos of `a`'s cached reflect plans go through
-/// shared memory rather than MPI messages, sends and receives counted apart.
+/// shared memory (slots, or TCA chains with `XMPC_TCA_SUBCLUSTER`) rather than MPI
+/// messages, sends and receives counted apart.
 #[no_mangle]
 pub unsafe extern "C" fn xmpc_array_shm_halos(a: *const xmpc_array) -> c_int {
     let Some(a) = a.as_ref() else { return 0 };
@@ -422,6 +474,7 @@ pub unsafe extern "C" fn xmpc_array_shm_halos(a: *const xmpc_array) -> c_int {
                 n += sends.len() + recvs.len();
             }
         }
+        n += p.tca.as_ref().map_or(0, |t| t.halos());
     }
     n as c_int
 }

@@ -28,8 +28,9 @@ impl Unpack {
     }
 }
 
-/// Started requests, unpacks after them, on-node receives still to copy.
-pub type Pending = (Vec<Fint>, Vec<Unpack>, Vec<crate::shm::RecvOp>);
+/// Started requests, unpacks after them, on-node receives still to copy, TCA
+/// receives still to wait for and copy.
+pub type Pending = (Vec<Fint>, Vec<Unpack>, Vec<crate::shm::RecvOp>, Vec<xmpc_tca::halo::Recv>);
 
 #[derive(Default)]
 pub struct State {

@@ -1,9 +1,11 @@
 //! `XMPC_TCA_SUBCLUSTER=k`: XMP's `bcast` and `reduction` go through the
 //! TCA/InfiniBand hybrid layer (`xmpc-tca`, docs/tca.md; TCA emulated over a
-//! shared-memory window), and `reflect` keeps the halos of a subcluster in
-//! shared memory (shm.rs's grouping) except the contiguous ones above Omni's
-//! 256 KB, which go over MPI. Unset (the default): nothing changes. Results
-//! are bit for bit MPICH's (runtime/tca/tests/mpi.rs), so only speed differs.
+//! shared-memory window), and `reflect` sends the halos between neighbours of
+//! one subcluster (shm.rs's grouping) through TCA descriptor chains built once
+//! per plan (`xmpc_tca::halo`), except the contiguous ones above Omni's 256 KB,
+//! which go over MPI as do the halos between subclusters. Unset (the default):
+//! nothing changes. Results are bit for bit MPICH's (runtime/tca/tests/mpi.rs),
+//! so only speed differs.
 
 use crate::err::{fatal, XmpcLoc};
 use crate::ffi::Fint;
@@ -27,7 +29,14 @@ pub fn subcluster(loc: *const XmpcLoc) -> Option<usize> {
     }
 }
 
+/// Whether a subcluster is set (a bad value counts as unset here: the first
+/// collective reports it).
+pub fn on() -> bool {
+    matches!(config(), Ok(Some(_)))
+}
+
 thread_local! {
+    static REFLECT_MPI: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     static LAYERS: RefCell<HashMap<Fint, Rc<RefCell<Hybrid>>>> = RefCell::new(HashMap::new());
     static CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -41,6 +50,11 @@ pub fn layer(loc: *const XmpcLoc, comm: Fint) -> Option<Rc<RefCell<Hybrid>>> {
     };
     CALLS.with(|c| c.set(c.get() + 1));
     Some(LAYERS.with(|m| m.borrow_mut().entry(comm).or_insert_with(|| Rc::new(RefCell::new(Hybrid::new(comm, *k, *cap)))).clone()))
+}
+
+/// Counts halos a reflect sent as MPI messages (the report's "over MPI").
+pub fn count_mpi_halos(n: u64) {
+    REFLECT_MPI.with(|c| c.set(c.get() + n));
 }
 
 /// Reductions the layer computes (MPI_Reduce_local accepts the pair): the
@@ -81,5 +95,13 @@ pub fn report() {
     // One write per line: stderr is unbuffered, and eprintln! writes each piece of the
     // format separately, so the lines of processes sharing mpiexec's stderr interleaved.
     let line = format!("xmpc tca (TCA emulated over a shared-memory window): {calls} hybrid collectives, {chains} TCA chains, {msgs} MPI messages, {fb} handed to MPI whole\n");
+    let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+    // reflect's halos (MPI ones counted only while the layer is on)
+    let h = xmpc_tca::halo::stats();
+    let mpi = if on() { REFLECT_MPI.with(|c| c.get()) } else { 0 };
+    let line = format!(
+        "xmpc tca reflect: {} TCA chains, {} Memcpy, {} Memcpy2D, {} packed, {} bytes, {mpi} halos over MPI\n",
+        h.chains, h.memcpy, h.memcpy2d, h.packed, h.bytes
+    );
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
 }

@@ -44,6 +44,10 @@ fn build(name: &str) -> PathBuf {
 }
 
 fn mpiexec(n: usize, exe: &Path, env: &[(&str, &str)]) -> Output {
+    mpiexec_args(n, exe, env, &[])
+}
+
+fn mpiexec_args(n: usize, exe: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let mut c = Command::new("mpiexec");
     c.arg("-n").arg(n.to_string());
@@ -51,7 +55,7 @@ fn mpiexec(n: usize, exe: &Path, env: &[(&str, &str)]) -> Output {
     for (k, v) in env {
         c.env(k, v);
     }
-    c.arg(exe).output().expect("mpiexec")
+    c.arg(exe).args(args).output().expect("mpiexec")
 }
 
 fn run_pass(name: &str, nps: &[usize]) {
@@ -244,4 +248,43 @@ fn tca_hybrid_bcast_reduction_reflect() {
     let se = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{se}");
     assert!(se.contains("xmpc runtime error: ") && se.contains("XMPC_TCA_SUBCLUSTER=\"two\": expected a positive number"), "{se}");
+}
+
+/// Reflect with XMPC_TCA_SUBCLUSTER=2 (tests/c/reflect_tca.c: 1-3-D, every
+/// orientation of the node grid, widths 1-2, periodic, async): the answers are
+/// right, and XMPC_TCA_REPORT=1's reflect line shows the routes. At 2 processes
+/// (one subcluster) every halo of the small cases runs on TCA chains, with all
+/// three descriptor kinds (Memcpy, Memcpy2D, pack + Memcpy) and no MPI message;
+/// the 320 KB contiguous halo goes over MPI. At 4 processes (two subclusters)
+/// both routes run on every process. Without the variable no chain runs.
+#[test]
+fn reflect_through_tca_chains() {
+    let exe = build("reflect_tca");
+    // per process: [chains, Memcpy, Memcpy2D, packed, bytes, halos over MPI]
+    let run = |n: usize, env: &[(&str, &str)], args: &[&str]| -> Vec<Vec<u64>> {
+        let out = mpiexec_args(n, &exe, env, args);
+        let (so, se) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success() && so.matches("PASS").count() == 1, "reflect_tca -n {n} {env:?} {args:?}: {}\n{so}\n{se}", out.status);
+        let r: Vec<Vec<u64>> = se
+            .lines()
+            .filter_map(|l| l.strip_prefix("xmpc tca reflect: "))
+            .map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect())
+            .collect();
+        assert!(r.len() == n && r.iter().all(|x| x.len() == 6), "-n {n} {env:?}: one reflect report per process\n{se}");
+        r
+    };
+    let tca = [("XMPC_TCA_SUBCLUSTER", "2"), ("XMPC_TCA_REPORT", "1")];
+    for r in run(2, &tca, &["small"]) {
+        assert!(r[0] > 0 && r[1] > 0 && r[2] > 0 && r[3] > 0 && r[4] > 0, "-n 2: a route did not run on TCA: {r:?}");
+        assert_eq!(r[5], 0, "-n 2, one subcluster: a halo went over MPI: {r:?}");
+    }
+    for r in run(2, &tca, &[]) {
+        assert!(r[0] > 0 && r[5] > 0, "-n 2: the 320 KB halo did not go over MPI: {r:?}");
+    }
+    for r in run(4, &tca, &["small"]) {
+        assert!(r[0] > 0 && r[5] > 0, "-n 4, two subclusters: not both routes: {r:?}");
+    }
+    for r in run(4, &[("XMPC_TCA_REPORT", "1")], &[]) {
+        assert_eq!(r[..5], [0; 5], "-n 4 without a subcluster: a TCA chain ran: {r:?}");
+    }
 }

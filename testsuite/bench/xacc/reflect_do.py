@@ -12,8 +12,11 @@ the load average is printed beside the figures).
     testsuite/bench/xacc/reflect_do.py [--np 2] [--rounds 7] [--nx 8192] [--iter 2000]
 
 Rows: `xmpc` (the runtime's choice: shared-memory slots between processes of one
-node), `xmpc MPI` (XMPC_SHM_HALO=0: MPI persistent requests, as the hand-written
-code), `hand` (MPI_Startall/MPI_Waitall).
+node), `xmpc TCA` (XMPC_TCA_SUBCLUSTER=2: the halos inside the subcluster go
+through TCA descriptor chains, TCA emulated over a shared-memory window; one run
+with XMPC_TCA_REPORT=1 first checks that they did), `xmpc MPI`
+(XMPC_SHM_HALO=0: MPI persistent requests, as the hand-written code), `hand`
+(MPI_Startall/MPI_Waitall).
 """
 import argparse, os, re, statistics, subprocess, sys, tempfile
 
@@ -35,6 +38,17 @@ def us(out):
     return float(m.group(1)), m.group(2)
 
 
+def tca_route(cmd, env):
+    """The reflect line of XMPC_TCA_REPORT=1, per process: chains and MPI halos."""
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    if r.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
+    lines = [l.split(": ", 1)[1] for l in r.stderr.splitlines() if l.startswith("xmpc tca reflect: ")]
+    if not lines or any(l.startswith("0 TCA chains") for l in lines):
+        sys.exit(f"XMPC_TCA_SUBCLUSTER=2: the halos did not go through TCA chains:\n{r.stderr}")
+    return "; ".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--np", type=int, default=2)
@@ -51,10 +65,12 @@ def main():
         run([os.environ.get("XMPC_CC", "mpicc"), "-O2", *defs, os.path.join(HERE, "reflect_do_hand.c"), "-o", bh])
         mpi = os.environ.get("MPIEXEC", "mpiexec")
         env_mpi = dict(os.environ, XMPC_SHM_HALO="0")
-        rows = {"xmpc": [], "xmpc MPI": [], "hand": []}
+        env_tca = dict(os.environ, XMPC_TCA_SUBCLUSTER="2")
+        route = tca_route([mpi, "-n", str(a.np), bx], dict(env_tca, XMPC_TCA_REPORT="1"))
+        rows = {"xmpc": [], "xmpc TCA": [], "xmpc MPI": [], "hand": []}
         sums = set()
         for _ in range(a.rounds):
-            for name, exe, env in (("xmpc", bx, None), ("xmpc MPI", bx, env_mpi), ("hand", bh, None)):
+            for name, exe, env in (("xmpc", bx, None), ("xmpc TCA", bx, env_tca), ("xmpc MPI", bx, env_mpi), ("hand", bh, None)):
                 t, c = us(run([mpi, "-n", str(a.np), exe], env))
                 rows[name].append(t)
                 sums.add(c)
@@ -68,6 +84,7 @@ def main():
         for name, v in rows.items():
             m = statistics.median(v)
             print(f"{name:10} {m:10.2f} {100 * (m - hand) / hand:+7.1f}% {min(v):9.2f} {100 * (min(v) - hand_min) / hand_min:+7.1f}%")
+        print(f"xmpc TCA route (XMPC_TCA_REPORT=1, per process): {route}")
         print("(under load the minima are the runs least disturbed by preemption; spinning waits suffer most)")
         print("paper (HA-PACS/TCA, 8192 x 8192): XACC 125.9 us vs hand 116.5 us, +8.1%; goal here <= +2%")
 

@@ -60,6 +60,9 @@ impl Rng {
 }
 
 fn main() {
+    // a closed stdout (`... | head -1`) ends quietly by SIGPIPE, as every tool
+    // (docs/diagnostics.md); println! panicked
+    xmpc_outfile::quiet_on_closed_pipe();
     // SAFETY: once, before any MPI call.
     unsafe { rt::mpi_init() };
     let world = mpi::world();

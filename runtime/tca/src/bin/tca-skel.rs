@@ -7,6 +7,8 @@ use xmpc_tca::sched::{allgather, allreduce, bcast, Groups};
 use xmpc_tca::skel::{skeleton_c, Charges};
 
 fn main() {
+    // a closed stdout (`tca-skel ... | head -1`) ends quietly by SIGPIPE (docs/diagnostics.md)
+    xmpc_outfile::quiet_on_closed_pipe();
     let a: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: tca-skel allreduce|bcast|allgather P K BYTES [STAGE_IN STAGE_OUT REDUCE]";
     if a.len() != 4 && a.len() != 7 {
