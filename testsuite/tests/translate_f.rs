@@ -13,6 +13,8 @@ const SNAPSHOTS: &[&str] = &[
     "block1d.f90",
     "cyclic1d.f90",
     "gblock.f90",
+    "gblock2d.f90",
+    "gblock_star.f90",
     "block2d.f90",
     "shadow_reflect.f90",
     "reflect_periodic.f90",
@@ -234,6 +236,16 @@ fn unsupported_forms_are_located_errors() {
             "expand_step.f90",
             "program g\n  integer :: a(10), i\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i) expand(1)\n  do i = 1, 10, 2\n    a(i) = 1\n  end do\nend program g\n",
             "XMP0403:7:",
+        ),
+        (
+            "gblock_fix_star.f90",
+            "program g\n  integer, allocatable :: a(:)\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align a(i) with t(i)\n!$xmp template_fix(gblock(*)) t(10)\n  allocate(a(10))\nend program g\n",
+            "XMP0403:7:",
+        ),
+        (
+            "gblock_fix_format.f90",
+            "program g\n  integer, allocatable :: a(:)\n  integer :: m(4)\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align a(i) with t(i)\n!$xmp template_fix(block) t(10)\n  allocate(a(10))\nend program g\n",
+            "XMP0406:8:",
         ),
         (
             "fixedlate.f",
