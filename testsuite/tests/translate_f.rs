@@ -15,6 +15,8 @@ const SNAPSHOTS: &[&str] = &[
     "gblock.f90",
     "gblock2d.f90",
     "gblock_star.f90",
+    "struct_member.f90",
+    "struct_member_fixed.f",
     "block2d.f90",
     "shadow_reflect.f90",
     "reflect_periodic.f90",
@@ -246,6 +248,31 @@ fn unsupported_forms_are_located_errors() {
             "gblock_fix_format.f90",
             "program g\n  integer, allocatable :: a(:)\n  integer :: m(4)\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align a(i) with t(i)\n!$xmp template_fix(block) t(10)\n  allocate(a(10))\nend program g\n",
             "XMP0406:8:",
+        ),
+        (
+            "member_var.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align c%a(i) with t(i)\n  type(b) :: c\n  c%a(1) = 0\nend program g\n",
+            "XMP0404:8:",
+        ),
+        (
+            "member_whole.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c, d\n  d = c\nend program g\n",
+            "XMP0405:10:",
+        ),
+        (
+            "member_array_of.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c(2)\n  c(1)%a(1) = 0\nend program g\n",
+            "XMP0405:9:",
+        ),
+        (
+            "member_beside.f90",
+            "program g\n  type b\n    real(8) :: a(10), z(3)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c\n  c%a(1) = 0\nend program g\n",
+            "XMP0404:8:",
+        ),
+        (
+            "member_gmove_nested.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c\n  real(8) :: x(10)\n!$xmp gmove\n  x(1:2) = c%a(1:2)%re\nend program g\n",
+            "XMP04",
         ),
         (
             "fixedlate.f",

@@ -27,6 +27,7 @@ pub mod coarray;
 mod gblock;
 mod implicit;
 mod lex;
+mod member;
 mod modinfo;
 mod omp;
 mod order;
@@ -661,6 +662,11 @@ impl<'a> Tr<'a> {
         }
         // ---- aligned arrays
         for (name, dspan, source, with) in &aligns {
+            if name.contains('%') {
+                // a component of a derived type (member.rs)
+                self.member_array(f.body, f.symbols, &mut u, name, *dspan, source, with, shadows.get(&lc(name)));
+                continue;
+            }
             self.array(
                 f.body,
                 f.symbols,
@@ -2434,9 +2440,10 @@ impl<'a> Tr<'a> {
     fn gmove_side(&mut self, e: &Expr, u: &Unit) -> Option<String> {
         let (name, args) = match &e.kind {
             ExprKind::Ident(n) => (n.clone(), None),
+            ExprKind::Member { .. } => (self.member_ref(e)?, None),
             ExprKind::Call(f, a) => match &f.kind {
                 ExprKind::Ident(n) => (n.clone(), Some(a.clone())),
-                _ => None?,
+                _ => (self.member_ref(f)?, Some(a.clone())),
             },
             _ => {
                 self.err("XMP0403", e.span, "gmove operand must be an array, an array section or an element", "");
