@@ -260,6 +260,12 @@ fn unsupported_forms_are_located_errors() {
             "XMP0405:10:",
         ),
         (
+            // the use inside a `loop`'s `do` (after a comment line) is found too
+            "member_whole_loop.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c, d\n  integer :: i\n!$xmp loop on t(i)\n  do i = 1, 10\n    ! copy c\n    c%a(i) = 1\n    if (i == 1) d = c\n  end do\nend program g\n",
+            "XMP0405:15:",
+        ),
+        (
             "member_array_of.f90",
             "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c(2)\n  c(1)%a(1) = 0\nend program g\n",
             "XMP0405:9:",

@@ -450,27 +450,42 @@ impl Tr<'_> {
         }
         // each variable only through its components
         for s in body {
-            if matches!(s.kind, StmtKind::Pragma(_)) {
-                continue;
+            // a directive's statement (the `do` of a `loop`) is looked at, not the directive
+            let span = match &s.kind {
+                StmtKind::Pragma(p) => match &p.body {
+                    Some(b) => b.span,
+                    None => continue,
+                },
+                _ => s.span,
+            };
+            let text = lc(self.text(span));
+            if text.contains(ty) {
+                continue; // a declaration of the type's variables
             }
-            let text = lc(self.text(s.span));
-            for v in vars {
-                if text.contains(ty) {
-                    continue; // its declaration
+            let mut off = span.start;
+            for line in text.split_inclusive('\n') {
+                let start = off;
+                off += line.len();
+                // comment and directive lines (fixed form: c, *, ! in column 1)
+                let fixed_comment = self.fixed && line.starts_with(['c', '*', '!']);
+                if fixed_comment || line.trim_start().starts_with('!') {
+                    continue;
                 }
-                if let Some(off) = whole_use(&text, &lc(&v.name)) {
-                    let at = s.span.start + off;
-                    let msg = format!(
-                        "the structure `{}` with a distributed component is used as a whole",
-                        v.name
-                    );
-                    self.err(
-                        "XMP0405",
-                        Span::new(at, at + v.name.len()),
-                        &msg,
-                        "only its components (`c%a(i)`) may be used",
-                    );
-                    return false;
+                for v in vars {
+                    if let Some(p) = whole_use(line, &lc(&v.name)) {
+                        let at = start + p;
+                        let msg = format!(
+                            "the structure `{}` with a distributed component is used as a whole",
+                            v.name
+                        );
+                        self.err(
+                            "XMP0405",
+                            Span::new(at, at + v.name.len()),
+                            &msg,
+                            "only its components (`c%a(i)`) may be used",
+                        );
+                        return false;
+                    }
                 }
             }
         }
@@ -599,7 +614,8 @@ fn find_type_ref(s: &str, ty: &str) -> Option<usize> {
 }
 
 /// Offset of a use of word `v` in lower-case statement text that is not followed by
-/// `%` (a component); the text after a `!` (a comment) is not looked at.
+/// `%` (a component); comments and directive lines (after a `!`) are not looked at.
+/// A string does not continue past its line.
 fn whole_use(text: &str, v: &str) -> Option<usize> {
     let b = text.as_bytes();
     let mut in_str: Option<u8> = None;
@@ -607,7 +623,7 @@ fn whole_use(text: &str, v: &str) -> Option<usize> {
     while i < b.len() {
         let ch = b[i];
         if let Some(q) = in_str {
-            if ch == q {
+            if ch == q || ch == b'\n' {
                 in_str = None;
             }
             i += 1;
@@ -615,7 +631,11 @@ fn whole_use(text: &str, v: &str) -> Option<usize> {
         }
         match ch {
             b'\'' | b'"' => in_str = Some(ch),
-            b'!' => return None,
+            b'!' => {
+                // a comment (or a directive line): to the end of the line
+                i = text[i..].find('\n').map_or(b.len(), |n| i + n);
+                continue;
+            }
             _ if text[i..].starts_with(v) => {
                 let ok_l = i == 0
                     || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'%');
