@@ -245,6 +245,11 @@ fn unsupported_forms_are_located_errors() {
             "XMP0403:7:",
         ),
         (
+            "gblock_scalar.f90",
+            "program g\n  integer :: a(10), m\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(gblock(m)) onto p\n!$xmp align a(i) with t(i)\n  a(1) = 0\nend program g\n",
+            "XMP0406:5:",
+        ),
+        (
             "gblock_fix_format.f90",
             "program g\n  integer, allocatable :: a(:)\n  integer :: m(4)\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align a(i) with t(i)\n!$xmp template_fix(block) t(10)\n  allocate(a(10))\nend program g\n",
             "XMP0406:8:",

@@ -58,6 +58,18 @@ impl Tr<'_> {
                 continue;
             }
             args.push("0".into());
+            if let Some(ExprKind::Ident(n)) = arg.map(|e| &e.kind) {
+                if matches!(self.cur_type(&lc(n)), Some((_, false))) {
+                    self.err(
+                        "XMP0406",
+                        x.span,
+                        &format!("the gblock mapping `{n}` is not an array"),
+                        "give an integer array of one block size per node",
+                    );
+                    ok = false;
+                    continue;
+                }
+            }
             match arg {
                 Some(e) => {
                     let m = self.ex(e);
