@@ -331,8 +331,8 @@ impl Checker<'_> {
     }
 
     fn array(&mut self, n: &Name, env: &Env) -> Option<(Option<usize>, Span)> {
-        if n.name.contains('.') {
-            return None; // a structure member (C): the translator resolves it
+        if n.name.contains(['.', '%']) {
+            return None; // a structure member (C `s.a`, Fortran `s%a`): the translator resolves it
         }
         let found = env.arrays.get(&key(&n.name, self.fortran)).copied();
         if found.is_none() && !env.opaque {

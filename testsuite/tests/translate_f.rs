@@ -13,6 +13,10 @@ const SNAPSHOTS: &[&str] = &[
     "block1d.f90",
     "cyclic1d.f90",
     "gblock.f90",
+    "gblock2d.f90",
+    "gblock_star.f90",
+    "struct_member.f90",
+    "struct_member_fixed.f",
     "block2d.f90",
     "shadow_reflect.f90",
     "reflect_periodic.f90",
@@ -234,6 +238,52 @@ fn unsupported_forms_are_located_errors() {
             "expand_step.f90",
             "program g\n  integer :: a(10), i\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i) expand(1)\n  do i = 1, 10, 2\n    a(i) = 1\n  end do\nend program g\n",
             "XMP0403:7:",
+        ),
+        (
+            "gblock_fix_star.f90",
+            "program g\n  integer, allocatable :: a(:)\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align a(i) with t(i)\n!$xmp template_fix(gblock(*)) t(10)\n  allocate(a(10))\nend program g\n",
+            "XMP0403:7:",
+        ),
+        (
+            "gblock_scalar.f90",
+            "program g\n  integer :: a(10), m\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(gblock(m)) onto p\n!$xmp align a(i) with t(i)\n  a(1) = 0\nend program g\n",
+            "XMP0406:5:",
+        ),
+        (
+            "gblock_fix_format.f90",
+            "program g\n  integer, allocatable :: a(:)\n  integer :: m(4)\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align a(i) with t(i)\n!$xmp template_fix(block) t(10)\n  allocate(a(10))\nend program g\n",
+            "XMP0406:8:",
+        ),
+        (
+            "member_var.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align c%a(i) with t(i)\n  type(b) :: c\n  c%a(1) = 0\nend program g\n",
+            "XMP0404:8:",
+        ),
+        (
+            "member_whole.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c, d\n  d = c\nend program g\n",
+            "XMP0405:10:",
+        ),
+        (
+            // the use inside a `loop`'s `do` (after a comment line) is found too
+            "member_whole_loop.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c, d\n  integer :: i\n!$xmp loop on t(i)\n  do i = 1, 10\n    ! copy c\n    c%a(i) = 1\n    if (i == 1) d = c\n  end do\nend program g\n",
+            "XMP0405:15:",
+        ),
+        (
+            "member_array_of.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c(2)\n  c(1)%a(1) = 0\nend program g\n",
+            "XMP0405:9:",
+        ),
+        (
+            "member_beside.f90",
+            "program g\n  type b\n    real(8) :: a(10), z(3)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c\n  c%a(1) = 0\nend program g\n",
+            "XMP0404:8:",
+        ),
+        (
+            "member_gmove_nested.f90",
+            "program g\n  type b\n    real(8) :: a(10)\n  end type b\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align b%a(i) with t(i)\n  type(b) :: c\n  real(8) :: x(10)\n!$xmp gmove\n  x(1:2) = c%a(1:2)%re\nend program g\n",
+            "XMP04",
         ),
         (
             "fixedlate.f",

@@ -203,20 +203,23 @@ impl<'a> P<'a> {
         self.close(")", open, "',' or ')'")?;
         Ok(v)
     }
-    /// `(name, ...)`: a variable list (in C, a name may be a structure member `s.a`).
+    /// `(name, ...)`: a variable list (a name may be a structure member, C `s.a`, Fortran
+    /// `s%a`).
     pub fn var_list(&mut self) -> PResult<Vec<Name>> {
         self.paren_list("a variable name", |p| p.member_name("a variable name"))
     }
-    /// A name, or in C a member of a structure variable or type, `s.a` (one level):
-    /// one `Name` spelled `"s.a"`, its span covering both words.
+    /// A name, or a member of a structure variable or type (one level), C `s.a` or
+    /// Fortran `s%a`: one `Name` spelled `"s.a"` / `"s%a"`, its span covering both
+    /// words.
     pub fn member_name(&mut self, what: &str) -> PResult<Name> {
         let n = self.ident(what)?;
-        if self.lang != DirLang::C || !self.is_p(".") {
+        let sep = if self.lang == DirLang::C { "." } else { "%" };
+        if !self.is_p(sep) {
             return Ok(n);
         }
         self.bump();
-        let m = self.ident("a structure member name after '.'")?;
-        Ok(Name { name: format!("{}.{}", n.name, m.name), span: n.span.to(m.span) })
+        let m = self.ident("a structure component name")?;
+        Ok(Name { name: format!("{}{sep}{}", n.name, m.name), span: n.span.to(m.span) })
     }
     /// One or more `[item]`.
     pub fn square_seq<T>(&mut self, what: &str, mut f: impl FnMut(&mut Self) -> PResult<T>) -> PResult<Vec<T>> {

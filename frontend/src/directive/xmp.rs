@@ -159,7 +159,7 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
 /// Name-first (`nodes p(4)`) or spec-first (`nodes (4) :: p, q`) declaration.
 fn decl<T>(p: &mut P, dir: &str, what: &str, mut spec: impl FnMut(&mut P) -> PResult<T>) -> PResult<(Vec<Name>, T)> {
     if p.is_ident() {
-        // `align s.a[i] ...`, `shadow s.a[1]`: a structure member (C).
+        // `align s.a[i] ...`, `shadow s.a[1]`, Fortran `align s%a(i)`: a structure member.
         let n = if matches!(dir, "align" | "shadow") { p.member_name(what)? } else { p.ident(what)? };
         let t = spec(p)?;
         return Ok((vec![n], t));
@@ -198,8 +198,8 @@ fn nodes(p: &mut P) -> PResult<DirectiveKind> {
 /// Array dimensions: `[..][..]` in C, `(.., ..)` in Fortran, in the array's own order.
 fn array_dims<T>(p: &mut P, what: &str, f: impl FnMut(&mut P, Spelling) -> PResult<T>) -> PResult<Vec<T>> {
     if p.is_p(".") || p.is_p("%") {
-        return Err(PErr::new("XMP0005", "a structure component (`s%a`) as a distributed array is not supported", p.peek().span, "member of a structure")
-            .help("align a separate array, or a pointer component's target outside the structure"));
+        return Err(PErr::new("XMP0005", "a component of a structure component (`s%t%a`, `s.t.a`) as a distributed array is not supported", p.peek().span, "nested member")
+            .help("align a component of the outer type (`align b%a(i) ...`), or a separate array"));
     }
     if p.lang == DirLang::C && p.is_p("(") {
         return Err(PErr::new("XMP0022", "C arrays take square brackets", p.peek().span, "expected '['")

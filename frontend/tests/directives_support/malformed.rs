@@ -57,5 +57,5 @@ pub const BAD: &[(&str, DirLang, &str)] = &[
     ("f_free_continued_error", F, "program p\n!$xmp loop (i) on t(i) &\n!$xmp& reducton(+:s)\ndo i = 1, n\n"),
     ("f_fixed_continued_error", F, "      PROGRAM T\nC$XMP LOOP (I) ON T(I)\nC$XMP&REDUCTION(AVG:S)\n      END\n"),
     ("f_fixed_unclosed", F, "      PROGRAM T\n!$XMP TEMPLATE T(1:N,\n!$XMP&1:M\n      END\n"),
-    ("f_align_struct_member", F, "program p\n!$xmp align b%a(i) with t(i)\nend\n"),
+    ("f_align_nested_member", F, "program p\n!$xmp align b%c%a(i) with t(i)\nend\n"),
 ];

@@ -24,8 +24,10 @@
 
 mod array;
 pub mod coarray;
+mod gblock;
 mod implicit;
 mod lex;
+mod member;
 mod modinfo;
 mod omp;
 mod order;
@@ -622,40 +624,7 @@ impl<'a> Tr<'a> {
                         );
                         continue;
                     };
-                    let mut fm = vec![];
-                    let mut args = vec![];
-                    let mut gb = "[integer(8) :: 0]".to_string();
-                    let mut gboff: Vec<String> = vec![];
-                    for x in &dists.dists {
-                        let code = match x.format {
-                            DistFormat::Dup => 0,
-                            DistFormat::Block => 1,
-                            DistFormat::Cyclic => 2,
-                            DistFormat::GBlock => 3,
-                        };
-                        fm.push(code.to_string());
-                        let arg = x.arg.as_ref().filter(|e| !matches!(e.kind, ExprKind::Star));
-                        if x.format == DistFormat::GBlock {
-                            match arg {
-                                Some(e) if gboff.iter().all(|o| o == "0") => {
-                                    gb = format!("int({}, 8)", self.ex(e));
-                                    gboff.push("1".into());
-                                }
-                                _ => {
-                                    self.err("XMP0403", x.span, "gblock needs one mapping array (and at most one gblock dimension)", "not supported");
-                                    gboff.push("0".into());
-                                }
-                            }
-                            args.push("0".into());
-                        } else {
-                            gboff.push("0".into());
-                            args.push(match (x.format, arg) {
-                                (DistFormat::Cyclic, None) => "1".into(),
-                                (_, Some(e)) => self.ex(e),
-                                _ => "0".into(),
-                            });
-                        }
-                    }
+                    let Some(da) = self.dist_args(dists, true) else { continue };
                     for n in names {
                         let Some(t) = u.templs.get_mut(&lc(&n.name)) else {
                             self.err(
@@ -669,14 +638,9 @@ impl<'a> Tr<'a> {
                         t.2 = dists.dists.iter().map(|x| x.format).collect();
                         u.onto.insert(lc(&n.name), nh.clone());
                         let th = t.0.clone();
-                        u.setup.push(format!(
-                            "call xmpf_distribute({th}, {}, {nh}, {}, [integer :: {}], {}, {gb}, [integer :: {}])",
-                            loc(self, "distribute"),
-                            fm.len(),
-                            fm.join(", "),
-                            self.i8list(&args),
-                            gboff.join(", ")
-                        ));
+                        if !gblock::deferred(dists) {
+                            u.setup.push(self.distribute_call(&th, &loc(self, "distribute"), &nh, &da));
+                        }
                     }
                 }
                 DirectiveKind::Align {
@@ -698,6 +662,11 @@ impl<'a> Tr<'a> {
         }
         // ---- aligned arrays
         for (name, dspan, source, with) in &aligns {
+            if name.contains('%') {
+                // a component of a derived type (member.rs)
+                self.member_array(f.body, f.symbols, &mut u, name, *dspan, source, with, shadows.get(&lc(name)));
+                continue;
+            }
             self.array(
                 f.body,
                 f.symbols,
@@ -2238,12 +2207,15 @@ impl<'a> Tr<'a> {
                 };
                 let loc = self.loc(d.span, "template_fix");
                 let mut lines = vec![];
+                let mut fix_dist = None;
                 if let Some(ds) = dists {
                     let Some(nh) = u.onto.get(&lc(&name.name)).cloned() else {
                         self.err("XMP0403", d.span, "template_fix with a distribution: distribute the template onto a node set first", "not supported yet");
                         return;
                     };
-                    let _ = (ds, nh);
+                    let _ = nh;
+                    let Some(call) = self.template_fix_dist(d.span, &name.name, ds, u) else { return };
+                    fix_dist = Some(call);
                 }
                 match shape {
                     Some(sh) if sh.dims.len() == tnd && sh.dims.iter().all(|x| x.bounds.is_some()) => {
@@ -2260,6 +2232,7 @@ impl<'a> Tr<'a> {
                         lines.push(format!("call xmpf_template_fix({th}, {loc}, {tnd}, {}, {}, 0)", self.i8list(&z), self.i8list(&z)));
                     }
                 }
+                lines.extend(fix_dist);
                 self.after_dir(p, &lines);
             }
             DirectiveKind::Gmove { mode, .. } => {
@@ -2467,9 +2440,10 @@ impl<'a> Tr<'a> {
     fn gmove_side(&mut self, e: &Expr, u: &Unit) -> Option<String> {
         let (name, args) = match &e.kind {
             ExprKind::Ident(n) => (n.clone(), None),
+            ExprKind::Member { .. } => (self.member_ref(e)?, None),
             ExprKind::Call(f, a) => match &f.kind {
                 ExprKind::Ident(n) => (n.clone(), Some(a.clone())),
-                _ => None?,
+                _ => (self.member_ref(f)?, Some(a.clone())),
             },
             _ => {
                 self.err("XMP0403", e.span, "gmove operand must be an array, an array section or an element", "");
