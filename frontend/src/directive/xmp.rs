@@ -10,12 +10,13 @@ use xmpc_ir::Span;
 const DIRECTIVES: &[&str] = &[
     "nodes", "template", "distribute", "align", "shadow", "template_fix", "loop", "reflect", "reduce_shadow", "reduction",
     "bcast", "barrier", "task", "tasks", "gmove", "array", "wait_async", "static_desc", "device", "reflect_init",
-    "reflect_do", "end",
+    "reflect_do", "save_desc", "local_alias", "end",
 ];
+/// Fortran-only directives (Omni's Fortran front end; C has `static_desc`).
+const FORTRAN_ONLY: &[&str] = &["save_desc", "local_alias"];
 /// XMP directives xmpc recognises but does not implement (local view, coarrays, ...).
 const UNSUPPORTED: &[&str] = &[
-    "post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "local_alias",
-    "save_desc", "critical",
+    "post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "critical",
 ];
 const DEVICE: &[&str] = &["replicate", "replicate_sync", "loop", "reset_weight"];
 const TRAILERS: [&str; 4] = ["async", "acc", "host", "profile"];
@@ -42,6 +43,10 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
             e = e.help(format!("did you mean '{s}'?"));
         }
         return Err(e.help(format!("expected one of: {}", DIRECTIVES.join(", "))));
+    }
+    if p.lang == DirLang::C && FORTRAN_ONLY.contains(&word.as_str()) {
+        return Err(PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc in C"), t.span, "Fortran only")
+            .help("Omni has it in Fortran only; C programs keep descriptors with 'static_desc'"));
     }
     p.bump();
     let kind = match word.as_str() {
@@ -141,6 +146,20 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
             let names = p.name_list("a template or array name")?;
             p.clauses("static_desc", &[])?;
             DirectiveKind::StaticDesc { names }
+        }
+        "save_desc" => {
+            // Omni: a single name, or `:: name-list`
+            p.eat_p("::");
+            let names = p.name_list("a node set, template or aligned array name")?;
+            p.clauses("save_desc", &[])?;
+            DirectiveKind::SaveDesc { names }
+        }
+        "local_alias" => {
+            let local = p.ident("the local alias name")?;
+            p.expect_p("=>", "'=>' and the global array name")?;
+            let global = p.ident("the global (aligned) array name")?;
+            p.clauses("local_alias", &[])?;
+            DirectiveKind::LocalAlias { local, global }
         }
         "device" => {
             let (k, s) = device(p)?;
