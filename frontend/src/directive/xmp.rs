@@ -25,11 +25,16 @@ fn with_trailers(extra: &[&'static str]) -> Vec<&'static str> {
     extra.iter().copied().chain(TRAILERS).collect()
 }
 
+/// The directive names of a language (the Fortran-only ones are not offered in C).
+fn known(lang: DirLang) -> Vec<&'static str> {
+    DIRECTIVES.iter().copied().filter(|d| lang == DirLang::Fortran || !FORTRAN_ONLY.contains(d)).collect()
+}
+
 /// The directive after `xmp`; returns its kind and the span of its name word(s).
 pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
     let t = p.peek().clone();
     let TokKind::Ident(w) = &t.kind else {
-        return Err(p.expected("a directive name").help(format!("directives: {}", DIRECTIVES.join(", "))));
+        return Err(p.expected("a directive name").help(format!("directives: {}", known(p.lang).join(", "))));
     };
     let word = p.kw(w);
     let mut name_span = t.span;
@@ -39,14 +44,15 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
                 .help("xmpc implements the global-view directives, XMP-dev and XACC"));
         }
         let mut e = PErr::new("XMP0004", format!("unknown XMP directive '{w}'"), t.span, "unknown directive");
-        if let Some(s) = did_you_mean(w, DIRECTIVES.iter().copied()) {
+        if let Some(s) = did_you_mean(w, known(p.lang)) {
             e = e.help(format!("did you mean '{s}'?"));
         }
-        return Err(e.help(format!("expected one of: {}", DIRECTIVES.join(", "))));
+        return Err(e.help(format!("expected one of: {}", known(p.lang).join(", "))));
     }
     if p.lang == DirLang::C && FORTRAN_ONLY.contains(&word.as_str()) {
+        let instead = if word == "save_desc" { "'static_desc' keeps descriptors" } else { "xmp_array_laddr gives the local block" };
         return Err(PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc in C"), t.span, "Fortran only")
-            .help("Omni has it in Fortran only; C programs keep descriptors with 'static_desc'"));
+            .help(format!("Omni has it in Fortran only; in C, {instead}")));
     }
     p.bump();
     let kind = match word.as_str() {
