@@ -16,7 +16,7 @@
 //! or rank, and a `ga` aligned with a cyclic dimension (xmpc stores such an array
 //! whole on every node: there is no compact local section to name).
 
-use super::{lc, norm_ty, Tr, Unit, View};
+use super::{find_word, lc, norm_ty, Tr, Unit, View};
 use xmpc_ir::directive::{DirectiveKind, DistFormat, Name};
 use xmpc_ir::{Directive, StmtKind, Type};
 
@@ -81,6 +81,15 @@ impl<'a> Tr<'a> {
             );
             return;
         }
+        if self.declared_as_coarray(f, &lkey) {
+            self.err(
+                "XMP0403",
+                local.span,
+                &format!("local alias '{}' is a coarray", local.name),
+                "not supported",
+            );
+            return;
+        }
         let Some(sym) = f.symbols.lookup(&lkey) else {
             self.err(
                 "XMP0402",
@@ -106,15 +115,6 @@ impl<'a> Tr<'a> {
             && sym.sclass != xmpc_ir::StorageClass::Param;
         if !plain || !dims.iter().all(|x| x.deferred && x.upper.is_none()) {
             self.err("XMP0404", local.span, &format!("local alias '{}' must be declared as an assumed-shape array", local.name), "declare it `type :: la(:)` or `type :: la(0:)`, without allocatable, pointer, save or target, not a dummy");
-            return;
-        }
-        if self.declared_as_coarray(f, &lkey) {
-            self.err(
-                "XMP0403",
-                local.span,
-                &format!("local alias '{}' is a coarray", local.name),
-                "not supported",
-            );
             return;
         }
         if dims.len() != arr.ndims {
@@ -198,17 +198,22 @@ impl<'a> Tr<'a> {
         ));
     }
 
-    /// `key` is declared with a codimension (`x(:)[*]`, `codimension`).
+    /// `key` is declared with a codimension (`x(:)[*]`, `codimension`): a
+    /// declaration statement naming it, followed by `[` after its dimensions.
     fn declared_as_coarray(&self, f: &View<'a>, key: &str) -> bool {
         f.body.iter().any(|s| {
-            let StmtKind::Decl(ids) = &s.kind else {
-                return false;
-            };
-            if !ids.iter().any(|&i| lc(&f.symbols.get(i).name) == key) {
+            if !matches!(s.kind, StmtKind::Decl(_) | StmtKind::Verbatim) {
                 return false;
             }
             let t = lc(self.text(s.span));
-            t.contains('[') || t.contains("codimension")
+            let Some(dc) = t.find("::") else { return false };
+            let Some(at) = find_word(&t, key, dc) else { return false };
+            let rest = t[at + key.len()..].trim_start();
+            let rest = match rest.strip_prefix('(') {
+                Some(r) => r.split_once(')').map_or("", |x| x.1).trim_start(),
+                None => rest,
+            };
+            rest.starts_with('[') || t[..dc].contains("codimension")
         })
     }
 }
