@@ -207,7 +207,9 @@ impl<'a> Tr<'a> {
             }
             let t = lc(self.text(s.span));
             let Some(dc) = t.find("::") else { return false };
-            let Some(at) = find_word(&t, key, dc) else { return false };
+            let Some(at) = find_word(&t, key, dc) else {
+                return false;
+            };
             let rest = t[at + key.len()..].trim_start();
             let rest = match rest.strip_prefix('(') {
                 Some(r) => r.split_once(')').map_or("", |x| x.1).trim_start(),
