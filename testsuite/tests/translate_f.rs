@@ -309,8 +309,9 @@ fn save_desc_and_local_alias_bad_uses_are_located() {
 }
 
 /// `save_desc` builds the named objects once: saved handles, their set-up under the
-/// saved flag, no free at return; the storage of a non-`save` array is still
-/// allocated and attached at every call. In a main program it changes nothing.
+/// saved flag, no free at return; a named array's storage is saved too (allocated
+/// and attached once, so its reflect plans are kept). In a main program it changes
+/// nothing.
 #[test]
 fn save_desc_builds_once_and_frees_nothing() {
     let src = std::fs::read_to_string(dir().join("save_desc.f90")).unwrap();
@@ -334,10 +335,11 @@ fn save_desc_builds_once_and_frees_nothing() {
             || l.starts_with("call xmpf_array(xmpf_d_b") || l.starts_with("call xmpf_array(xmpf_d_c");
         assert_eq!(builder, guarded && builder, "{l}: not under the saved flag");
         if l.starts_with("allocate(b(") || l.starts_with("call xmpf_array_attach(xmpf_d_b") {
-            assert!(!guarded, "{l}: the storage must be made at every call");
+            assert!(guarded, "{l}: the storage must be made once");
         }
     }
     assert!(out.contains("xmpf_sdone = .true."));
+    assert!(out.contains("integer, allocatable, target, save :: b(:)"), "{out}");
     // the main program: nothing saved, no flag
     let main = "program g\n  integer :: a(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp save_desc :: p, t, a\n  a(1) = 0\nend program g\n";
     let out = translate("sd_main.f90", main).unwrap();

@@ -4,22 +4,27 @@
 //!
 //! Translation: each named object's handle becomes `integer(8), save :: h = 0_8`; the
 //! setup lines that build it (`xmpf_nodes`, `xmpf_nodes_sub`, `xmpf_template`,
-//! `xmpf_distribute`, `xmpf_array`, `xmpf_array_type`, `xmpf_array_shadow`) run under
+//! `xmpf_distribute`, and an array's `xmpf_array` .. `xmpf_array_attach`) run under
 //! `if (.not. xmpf_sdone) then ... end if`, a saved flag set at the end of the
-//! setup; a saved array is never freed at return. As in Omni, the array's *storage*
-//! keeps the user's semantics: an array declared `save` keeps its block and contents
-//! (allocated at the first call only); any other is allocated at every call and
-//! attached again to the saved descriptor (its reflect plans dropped), its contents
-//! lost at return as Fortran gives them.
+//! setup; a saved array is never freed at return. A named array's storage is saved
+//! too (`allocatable, target, save`): allocated and attached once, so its reflect
+//! plans (persistent requests, shared-memory windows) are kept from call to call.
+//! Omni allocates a non-`save` array's storage again at every call (its contents
+//! are undefined at the next call, so no correct program sees the difference), and
+//! keeps its reflect schedule only when the new block lands at the same address;
+//! xmpc's cache-colouring allocator moves large blocks, so a storage made at every
+//! call would rebuild the exchange plans at every call (measured:
+//! testsuite/bench/save_desc/run.sh).
 //!
 //! A name of the main program or of a module is accepted and changes nothing (their
 //! objects live for the run, as in Omni), as is an aligned dummy (its descriptor is
-//! the caller's array, or a view of it, described again at each call). Refused,
-//! located: a name that is not declared or is not a node set, template or aligned
-//! array (XMP0402, as Omni's "is not declared" / "is not an aligned array"), an
-//! allocatable aligned array (XMP0403, Omni: "an allocatable array cannot have the
-//! save_desc attribute"), a template with a `:` extent fixed by `template_fix` (XMP0403:
-//! a second call would fix it again).
+//! the caller's array, or a view of it, described again at each call) and an array
+//! declared `save` (made once already). Refused, located: a name that is not
+//! declared or is not a node set, template or aligned array (XMP0402, as Omni's "is
+//! not declared" / "is not an aligned array"), an allocatable aligned array
+//! (XMP0403, Omni: "an allocatable array cannot have the save_desc attribute"), a
+//! template with a `:` extent fixed by `template_fix` (XMP0403: a second call would
+//! fix it again).
 
 use super::{lc, Tr, Unit, View};
 use std::collections::BTreeSet;
@@ -70,6 +75,15 @@ impl<'a> Tr<'a> {
             }
             u.frees
                 .retain(|l| l != &format!("call xmpf_array_free({h})"));
+            // the array's storage is saved too (made once, attached once: its
+            // reflect plans are kept from call to call)
+            if let Some(key) = h.strip_prefix("xmpf_d_") {
+                for r in u.redecl.iter_mut().filter(|r| lc(&r.0) == key) {
+                    if !r.1.ends_with(", save") {
+                        r.1.push_str(", save");
+                    }
+                }
+            }
         }
         let builds = |l: &str| {
             BUILDERS.iter().any(|b| {
@@ -79,10 +93,21 @@ impl<'a> Tr<'a> {
                     .is_some_and(|r| saved.iter().any(|h| r.starts_with(&format!("{h},"))))
             })
         };
+        // a saved array's lines, `xmpf_array` to `xmpf_array_attach`
+        let attach_of = |l: &str| {
+            saved
+                .iter()
+                .any(|h| l.starts_with(&format!("call xmpf_array_attach({h},")))
+        };
         let mut out: Vec<String> = vec![];
         let mut open = false;
+        let mut in_array = false;
         for l in std::mem::take(&mut u.setup) {
-            let b = builds(&l);
+            in_array |= l.starts_with("call xmpf_array(") && builds(&l);
+            let b = in_array || builds(&l);
+            if attach_of(&l) {
+                in_array = false;
+            }
             if b && !open {
                 out.push(format!("if (.not. {FLAG}) then"));
             } else if !b && open {

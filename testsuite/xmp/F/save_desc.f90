@@ -1,8 +1,8 @@
 ! xmpc-test: np=1,2,4
 ! save_desc: a subroutine's node set, template and aligned arrays keep their
 ! descriptors from one call to the next (built at the first call only, never
-! freed). The `save` array keeps its contents; the other one is stored anew at
-! each call (Omni's semantics); loop, reflect and reduction work at every call.
+! freed). The `save` array keeps its contents; loop, reflect and reduction work
+! at every call (b and c are fully rewritten before they are read).
 program save_desc
   implicit none
   include 'xmp_lib.h'

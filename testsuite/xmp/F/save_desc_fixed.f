@@ -1,9 +1,9 @@
 ! xmpc-test: np=1,2,4
 c save_desc and local_alias in fixed form, in a subroutine called
-c several times: the saved 2-D descriptors (a `save` array and one
-c stored anew at each call) are built once; the local alias of the
-c saved-descriptor array is associated with its new block at every
-c call; reflect, loop and reduction work at every call
+c several times: the saved 2-D descriptors (of a `save` array and of
+c one without) are built once; the local alias of the second is
+c associated with its block at every call; reflect, loop and
+c reduction work at every call
       program sdfix
       implicit none
       include 'xmp_lib.h'
