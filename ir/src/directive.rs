@@ -300,6 +300,12 @@ pub enum DirectiveKind {
     Array { on: Ref, trailers: Trailers },
     WaitAsync { ids: Vec<Expr>, on: Option<Ref> },
     StaticDesc { names: Vec<Name> },
+    /// Fortran `save_desc :: p, t, a`: the descriptors of these nodes, templates and
+    /// aligned arrays survive the procedure's return (built at its first call only).
+    SaveDesc { names: Vec<Name> },
+    /// Fortran `local_alias la => ga`: `la` names the local section of the aligned
+    /// array `ga` (shadows included, Omni's bounds).
+    LocalAlias { local: Name, global: Name },
     /// Fortran `end task`, `end tasks`, `end device replicate`: the block name closed.
     End(String),
     DeviceReplicate { vars: Vec<Name> },
@@ -457,6 +463,8 @@ impl Directive {
             Array { .. } => "array",
             WaitAsync { .. } => "wait_async",
             StaticDesc { .. } => "static_desc",
+            SaveDesc { .. } => "save_desc",
+            LocalAlias { .. } => "local_alias",
             End(w) => match w.as_str() {
                 "task" => "end task",
                 "tasks" => "end tasks",
@@ -915,6 +923,8 @@ impl fmt::Display for Directive {
                 write_on(f, "on", on)?;
             }
             StaticDesc { names: n } => write!(f, "\n  (names {})", names(n))?,
+            SaveDesc { names: n } => write!(f, "\n  (names {})", names(n))?,
+            LocalAlias { local, global } => write!(f, "\n  (local {local})\n  (global {global})")?,
             End(w) => write!(f, "\n  (closes {w:?})")?,
             DeviceReplicate { vars } => write!(f, "\n  (vars {})", names(vars))?,
             DeviceReplicateSync { dir, vars } => {

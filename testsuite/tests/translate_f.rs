@@ -318,3 +318,80 @@ fn assumed_shape_dummy_translates() {
     assert!(at("call xmpf_assumed(") < at("a(xmpf_lb(1):) => a"));
     assert!(at("a(xmpf_lb(1):) => a") < at("  a(1) = 0"));
 }
+
+/// Bad uses of `save_desc` and `local_alias` are located errors (Omni's checks:
+/// an undeclared or non-XMP name, an allocatable array with save_desc; a local
+/// alias of a non-aligned array, not assumed-shape, of another rank or type).
+#[test]
+fn save_desc_and_local_alias_bad_uses_are_located() {
+    let head = "subroutine s\n  integer :: a(10), k\n  real(8), allocatable :: c(:)\n  integer :: e(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp template u(:)\n!$xmp distribute t(block) onto p\n!$xmp distribute u(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp align c(i) with t(i)\n";
+    let tail = "  k = 1\nend subroutine s\n";
+    let cases: &[(&str, &str, &str)] = &[
+        ("sd_unknown.f90", "!$xmp save_desc :: p, q\n", "XMP0402:12:23: 'q' of save_desc is not declared"),
+        ("sd_scalar.f90", "!$xmp save_desc k\n", "XMP0402:12:17: 'k' of save_desc is not a node set"),
+        ("sd_plain_array.f90", "!$xmp save_desc :: e\n", "XMP0402:12:20:"),
+        ("sd_allocatable.f90", "!$xmp save_desc :: a, c\n", "XMP0403:12:23: save_desc of allocatable array 'c'"),
+        ("sd_template_fix.f90", "!$xmp save_desc :: u\n", "XMP0403:12:20: save_desc of template 'u'"),
+        ("la_not_aligned.f90", "  integer :: le(:)\n!$xmp local_alias le => e\n", "XMP0402:13:25: global array 'e' of local_alias is not aligned"),
+        ("la_undeclared_global.f90", "  integer :: le(:)\n!$xmp local_alias le => zz\n", "XMP0402:13:25: global array 'zz' of local_alias is not declared"),
+        ("la_undeclared_local.f90", "!$xmp local_alias zz => a\n", "XMP0402:12:19: local alias 'zz' is not declared"),
+        ("la_explicit.f90", "  integer :: la(10)\n!$xmp local_alias la => a\n", "XMP0404:13:19: local alias 'la' must be declared as an assumed-shape array"),
+        ("la_allocatable.f90", "  integer, allocatable :: la(:)\n!$xmp local_alias la => a\n", "XMP0404:13:19:"),
+        ("la_rank.f90", "  integer :: la(:, :)\n!$xmp local_alias la => a\n", "XMP0406:13:"),
+        ("la_type.f90", "  real(8) :: la(:)\n!$xmp local_alias la => a\n", "XMP0404:13:"),
+        ("la_aligned.f90", "!$xmp local_alias a => a\n", "XMP0404:12:19: local alias 'a' is aligned"),
+        ("la_coarray.f90", "  integer :: la(:)[*]\n!$xmp local_alias la => a\n", "XMP0403:13:19: local alias 'la' is a coarray"),
+        ("sd_late.f90", "  k = 2\n!$xmp save_desc :: p\n", "XMP0407:13:"),
+    ];
+    for (name, mid, want) in cases {
+        let src = format!("{head}{mid}{tail}");
+        match translate(name, &src) {
+            Ok(out) => panic!("{name}: translated, expected {want}:\n{out}"),
+            Err(e) => assert!(e.iter().any(|d| d.starts_with(want)), "{name}: want {want}, got {e:?}"),
+        }
+    }
+    // an array aligned with a cyclic dimension is stored whole: no local section
+    let cyc = "program g\n  integer :: a(10), la(:)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(cyclic) onto p\n!$xmp align a(i) with t(i)\n!$xmp local_alias la => a\n  a(1) = 0\nend program g\n";
+    match translate("la_cyclic.f90", cyc) {
+        Ok(out) => panic!("la_cyclic: translated:\n{out}"),
+        Err(e) => assert!(e.iter().any(|d| d.starts_with("XMP0403:7:25:")), "la_cyclic: {e:?}"),
+    }
+}
+
+/// `save_desc` builds the named objects once: saved handles, their set-up under the
+/// saved flag, no free at return; a named array's storage is saved too (allocated
+/// and attached once, so its reflect plans are kept). In a main program it changes
+/// nothing.
+#[test]
+fn save_desc_builds_once_and_frees_nothing() {
+    let src = std::fs::read_to_string(dir().join("save_desc.f90")).unwrap();
+    let out = translate("save_desc.f90", &src).unwrap();
+    for h in ["xmpf_n_p", "xmpf_t_t", "xmpf_d_a", "xmpf_d_b", "xmpf_d_c"] {
+        assert!(out.contains(&format!("integer(8), save :: {h} = 0_8")), "{h} not saved:\n{out}");
+        assert!(!out.contains(&format!("xmpf_array_free({h})")), "{h} freed:\n{out}");
+    }
+    assert!(out.contains("logical, save :: xmpf_sdone = .false."));
+    // every builder of a saved object is under the flag, the storage is not
+    let mut guarded = false;
+    for l in out.lines().map(str::trim) {
+        if l == "if (.not. xmpf_sdone) then" {
+            guarded = true;
+        } else if l == "end if" {
+            guarded = false;
+        }
+        let builder = ["call xmpf_nodes(", "call xmpf_template(", "call xmpf_distribute(", "call xmpf_array_shadow(xmpf_d_b"]
+            .iter()
+            .any(|b| l.starts_with(b))
+            || l.starts_with("call xmpf_array(xmpf_d_b") || l.starts_with("call xmpf_array(xmpf_d_c");
+        assert_eq!(builder, guarded && builder, "{l}: not under the saved flag");
+        if l.starts_with("allocate(b(") || l.starts_with("call xmpf_array_attach(xmpf_d_b") {
+            assert!(guarded, "{l}: the storage must be made once");
+        }
+    }
+    assert!(out.contains("xmpf_sdone = .true."));
+    assert!(out.contains("integer, allocatable, target, save :: b(:)"), "{out}");
+    // the main program: nothing saved, no flag
+    let main = "program g\n  integer :: a(10)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp save_desc :: p, t, a\n  a(1) = 0\nend program g\n";
+    let out = translate("sd_main.f90", main).unwrap();
+    assert!(!out.contains("xmpf_sdone") && !out.contains(", save ::"), "{out}");
+}

@@ -10,12 +10,13 @@ use xmpc_ir::Span;
 const DIRECTIVES: &[&str] = &[
     "nodes", "template", "distribute", "align", "shadow", "template_fix", "loop", "reflect", "reduce_shadow", "reduction",
     "bcast", "barrier", "task", "tasks", "gmove", "array", "wait_async", "static_desc", "device", "reflect_init",
-    "reflect_do", "end",
+    "reflect_do", "save_desc", "local_alias", "end",
 ];
+/// Fortran-only directives (Omni's Fortran front end; C has `static_desc`).
+const FORTRAN_ONLY: &[&str] = &["save_desc", "local_alias"];
 /// XMP directives xmpc recognises but does not implement (local view, coarrays, ...).
 const UNSUPPORTED: &[&str] = &[
-    "post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "local_alias",
-    "save_desc", "critical",
+    "post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "critical",
 ];
 const DEVICE: &[&str] = &["replicate", "replicate_sync", "loop", "reset_weight"];
 const TRAILERS: [&str; 4] = ["async", "acc", "host", "profile"];
@@ -24,11 +25,16 @@ fn with_trailers(extra: &[&'static str]) -> Vec<&'static str> {
     extra.iter().copied().chain(TRAILERS).collect()
 }
 
+/// The directive names of a language (the Fortran-only ones are not offered in C).
+fn known(lang: DirLang) -> Vec<&'static str> {
+    DIRECTIVES.iter().copied().filter(|d| lang == DirLang::Fortran || !FORTRAN_ONLY.contains(d)).collect()
+}
+
 /// The directive after `xmp`; returns its kind and the span of its name word(s).
 pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
     let t = p.peek().clone();
     let TokKind::Ident(w) = &t.kind else {
-        return Err(p.expected("a directive name").help(format!("directives: {}", DIRECTIVES.join(", "))));
+        return Err(p.expected("a directive name").help(format!("directives: {}", known(p.lang).join(", "))));
     };
     let word = p.kw(w);
     let mut name_span = t.span;
@@ -38,10 +44,15 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
                 .help("xmpc implements the global-view directives, XMP-dev and XACC"));
         }
         let mut e = PErr::new("XMP0004", format!("unknown XMP directive '{w}'"), t.span, "unknown directive");
-        if let Some(s) = did_you_mean(w, DIRECTIVES.iter().copied()) {
+        if let Some(s) = did_you_mean(w, known(p.lang)) {
             e = e.help(format!("did you mean '{s}'?"));
         }
-        return Err(e.help(format!("expected one of: {}", DIRECTIVES.join(", "))));
+        return Err(e.help(format!("expected one of: {}", known(p.lang).join(", "))));
+    }
+    if p.lang == DirLang::C && FORTRAN_ONLY.contains(&word.as_str()) {
+        let instead = if word == "save_desc" { "'static_desc' keeps descriptors" } else { "xmp_array_laddr gives the local block" };
+        return Err(PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc in C"), t.span, "Fortran only")
+            .help(format!("Omni has it in Fortran only; in C, {instead}")));
     }
     p.bump();
     let kind = match word.as_str() {
@@ -141,6 +152,20 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
             let names = p.name_list("a template or array name")?;
             p.clauses("static_desc", &[])?;
             DirectiveKind::StaticDesc { names }
+        }
+        "save_desc" => {
+            // Omni: a single name, or `:: name-list`
+            p.eat_p("::");
+            let names = p.name_list("a node set, template or aligned array name")?;
+            p.clauses("save_desc", &[])?;
+            DirectiveKind::SaveDesc { names }
+        }
+        "local_alias" => {
+            let local = p.ident("the local alias name")?;
+            p.expect_p("=>", "'=>' and the global array name")?;
+            let global = p.ident("the global (aligned) array name")?;
+            p.clauses("local_alias", &[])?;
+            DirectiveKind::LocalAlias { local, global }
         }
         "device" => {
             let (k, s) = device(p)?;

@@ -250,6 +250,9 @@ pub const VALID: &[(&str, DirLang, &str)] = &[
     ("f_array", F, "xmp array on t(1:n)"),
     ("f_wait_async", F, "xmp wait_async (1, 2) on p(1)"),
     ("f_static_desc", F, "xmp static_desc :: t"),
+    ("f_save_desc", F, "xmp save_desc :: p, t, a"),
+    ("f_save_desc_name", F, "xmp save_desc t"),
+    ("f_local_alias", F, "xmp local_alias la => a"),
     ("f_inline_comment", F, "xmp reflect (a) ! refresh the halo"),
     // ---- Fortran, continuation still in the text (the lexer skips it)
     ("fc_loop_raw_free", F, "xmp loop (i) on t(i) &\n!$xmp& reduction(+:s)"),

@@ -27,10 +27,12 @@ pub mod coarray;
 mod gblock;
 mod implicit;
 mod lex;
+mod local_alias;
 mod member;
 mod modinfo;
 mod omp;
 mod order;
+mod save_desc;
 mod xacc;
 
 use xmpc_ir::Edit;
@@ -509,6 +511,8 @@ impl<'a> Tr<'a> {
         // ---- specification directives, in order
         let mut shadows: HashMap<String, (Span, Vec<ShadowWidth>)> = HashMap::new();
         let mut aligns: Vec<(String, Span, Vec<AlignSrc>, Ref)> = vec![];
+        // `save_desc` and `local_alias`, applied once the arrays are known
+        let mut late: Vec<&'a xmpc_ir::directive::Directive> = vec![];
         let mut first_exec: Option<&Stmt> = None;
         for s in f.body {
             let spec = self.is_spec(s);
@@ -657,6 +661,7 @@ impl<'a> Tr<'a> {
                         shadows.insert(lc(&n.name), (d.span, widths.clone()));
                     }
                 }
+                DirectiveKind::SaveDesc { .. } | DirectiveKind::LocalAlias { .. } => late.push(d),
                 _ => {}
             }
         }
@@ -678,6 +683,8 @@ impl<'a> Tr<'a> {
                 shadows.get(&lc(name)),
             );
         }
+        self.local_aliases(&late, f, &mut u); // local_alias.rs
+        self.save_descs(&late, f, is_main, &mut u); // save_desc.rs
         if is_main || f.module.is_some() {
             // main program and module arrays live for the whole run
             u.frees.clear();
@@ -763,6 +770,8 @@ impl<'a> Tr<'a> {
                     | DirectiveKind::Distribute { .. }
                     | DirectiveKind::Align { .. }
                     | DirectiveKind::Shadow { .. }
+                    | DirectiveKind::SaveDesc { .. }
+                    | DirectiveKind::LocalAlias { .. }
             ),
             StmtKind::Verbatim => {
                 let t = lc(self.text(s.span).trim_start());
@@ -1703,7 +1712,9 @@ impl<'a> Tr<'a> {
             | DirectiveKind::Template { .. }
             | DirectiveKind::Distribute { .. }
             | DirectiveKind::Align { .. }
-            | DirectiveKind::Shadow { .. } => {
+            | DirectiveKind::Shadow { .. }
+            | DirectiveKind::SaveDesc { .. }
+            | DirectiveKind::LocalAlias { .. } => {
                 self.err(
                     "XMP0407",
                     d.span,

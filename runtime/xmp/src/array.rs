@@ -302,6 +302,16 @@ impl Array {
     fn attach(&mut self, p: *mut u8, bytes: usize) -> Result<(), String> {
         self.layout()?;
         self.plans.clear();
+        if self.own_align.is_none() && !self.base.is_null() && self.base != p {
+            // attached again (a Fortran `save_desc` array gets a new block at each
+            // call): the previous block's address no longer names this array
+            let (me, old) = (self as *mut Array as usize, self.base as usize);
+            state::with(|s| {
+                if s.arrays.get(&old) == Some(&me) {
+                    s.arrays.remove(&old);
+                }
+            });
+        }
         let n: i64 = self.dims.iter().map(|d| d.alloc.max(0)).product();
         let need = n as usize * self.elem;
         if p.is_null() || bytes < need {
