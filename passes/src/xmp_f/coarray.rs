@@ -319,6 +319,18 @@ mod tests {
     }
 
     #[test]
+    fn coarray_allocations_are_told_from_other_allocations() {
+        use super::allocates_coarray as f;
+        assert!(f("  allocate(b(n)[*])\n", false));
+        assert!(f("  if (k > 0) allocate (c[*], stat=s)\n", false));
+        assert!(f("      ALLOCATE ( B ( N ) [ * ] )\n", true));
+        assert!(!f("  allocate(b(n))\n", false));
+        assert!(!f("  deallocate(b)\n", false));
+        assert!(!f("  x = y[2]\n", false));
+        assert!(!f("  allocate(b(n)) ! not [*]\n", false));
+    }
+
+    #[test]
     fn scalar_complex_coarrays_are_found() {
         use super::scalar_complex_coarrays as f;
         let src = "  complex(8) :: z[*], w(2)[*]\n  complex :: y [*]\n  real :: r[*]\n  double complex q[*]\n  complex*16 a(3)[*], b[2,*]\n";
