@@ -44,6 +44,7 @@ static MPI_Comm caf_comm = MPI_COMM_NULL, caf_sync_comm = MPI_COMM_NULL;
 static int caf_me, caf_np, caf_inited, caf_we_started_mpi;
 static tok_t *toks;
 static int ndirty; /* windows marked written */
+static uint64_t cached_gen = UINT64_MAX; /* cur_images(): none cached yet */
 
 void caf_fail(const char *fmt, ...) {
   char msg[512];
@@ -77,6 +78,7 @@ void CAF(init)(int *argc, char ***argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &caf_sync_comm);
   MPI_Comm_rank(caf_comm, &caf_me);
   MPI_Comm_size(caf_comm, &caf_np);
+  cached_gen = UINT64_MAX; /* the whole program's images are known now */
 }
 
 static void ensure_init(void) {
@@ -109,6 +111,9 @@ void CAF(finalize)(void) {
  * ends), where the images are the whole program's. Windows stay over MPI_COMM_WORLD,
  * so an image is translated to its world rank. */
 extern const int *xmpc_rt_exec_images(int *n, int *rank, int *comm);
+/* bumped by the XMP runtime whenever its executing nodes change (runtime/xmp/src/state.rs):
+ * the images are asked for again only then */
+extern uint64_t xmpc_rt_exec_gen;
 
 typedef struct {
   const int *world; /* NULL: the whole program (image i = rank i - 1) */
@@ -116,12 +121,19 @@ typedef struct {
   int fcomm;        /* their communicator (Fortran handle) when world != NULL */
 } imgs_t;
 
+static imgs_t cached; /* the executing images as of cached_gen */
+
 static imgs_t cur_images(void) {
-  imgs_t s = {NULL, caf_np, caf_me, 0};
-  int n, me, c;
-  const int *w = xmpc_rt_exec_images(&n, &me, &c);
-  if (w) s = (imgs_t){w, n, me, c};
-  return s;
+  uint64_t g = __atomic_load_n(&xmpc_rt_exec_gen, __ATOMIC_RELAXED);
+  if (g != cached_gen) {
+    imgs_t s = {NULL, caf_np, caf_me, 0};
+    int n, me, c;
+    const int *w = xmpc_rt_exec_images(&n, &me, &c);
+    if (w) s = (imgs_t){w, n, me, c};
+    cached = s;
+    cached_gen = g;
+  }
+  return cached;
 }
 
 int CAF(this_image)(int distance) {

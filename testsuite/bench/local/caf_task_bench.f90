@@ -2,7 +2,8 @@
 ! the same operations outside any task ("out") and inside a task on all the nodes
 ! ("in": the same images and ranks, reached through the task's image translation and
 ! communicator): 8-byte coindexed put and get from image 1 to image 2, co_sum of one
-! double, sync all. Prints `name-out microseconds-per-op` and `name-in ...`.
+! double, sync all, this_image() (the image lookup alone). Prints
+! `name-out microseconds-per-op` and `name-in ...`.
 program caf_task_bench
   implicit none
   include 'xmp_lib.h'
@@ -22,7 +23,7 @@ contains
   subroutine bench(tag)
     character(*), intent(in) :: tag
     integer, parameter :: reps = 20000
-    integer :: k, me
+    integer :: k, me, i
     real(8) :: t0, t, x
     me = this_image()
     sync all
@@ -62,5 +63,13 @@ contains
     end do
     t = xmp_wtime() - t0
     if (me == 1) print '(a,1x,f12.3)', 'sync_all-' // tag, 1d6 * t / (reps / 10)
+    t0 = xmp_wtime()
+    k = 0
+    do i = 1, 100 * reps
+      k = k + this_image()
+    end do
+    t = xmp_wtime() - t0
+    if (k /= 100 * reps * me) error stop 5
+    if (me == 1) print '(a,1x,f12.3)', 'this_image-' // tag, 1d6 * t / (100 * reps)
   end subroutine bench
 end program caf_task_bench

@@ -2,8 +2,8 @@
 # Cost of the task-aware images of xmpc's libcaf (docs/local-view.md, "Coarrays inside
 # a task"), 2 processes (NP to change), xmpc's libcaf only:
 #  1. before/after, outside any task: caf_bench.f90 (fortran.sh's program) linked with
-#     the current runtime ("after") and with a copy whose caf_lib.o and caf_coll.o are
-#     compiled from BASE (default be7b480, the commit before images followed tasks):
+#     the current runtime ("after") and with caf_lib.c and caf_coll.c of BASE
+#     (default be7b480, the commit before images followed tasks) linked over it:
 #     what every coindexed access now pays to ask the XMP runtime for the images;
 #  2. inside/outside a task: caf_task_bench.f90 runs the same operations outside any
 #     task and inside a task on all the nodes (same images, same ranks).
@@ -23,22 +23,18 @@ fi
 runs="${1:-5}"
 np="${NP:-2}"
 base="${BASE:-be7b480}"
-rtdir="$(dirname "$xmpc")"
-[ -f "$rtdir/libxmpc_rt.a" ] || rtdir="$rtdir/deps"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-# the runtime of BASE's libcaf: the same archive with caf_lib.o and caf_coll.o replaced
-mkdir old old/src
-cp "$rtdir/libxmpc_rt.a" old/libxmpc_rt.a
-for f in caf_lib.c caf_coll.c caf_lib.h; do git -C "$root" show "$base:runtime/xmp/csrc/$f" > "old/src/$f"; done
-for f in caf_lib caf_coll; do
-  member="$(ar t old/libxmpc_rt.a | grep -- "-$f.o\$" | head -1)"
-  mpicc -O2 -c "old/src/$f.c" -o "old/$member"
-  (cd old && ar r libxmpc_rt.a "$member")
-done
+# BASE's libcaf: its caf_lib.c and caf_coll.c compiled here and linked as objects, so
+# the runtime archive's members of the same names are not pulled in
+mkdir old
+for f in caf_lib.c caf_coll.c caf_lib.h; do git -C "$root" show "$base:runtime/xmp/csrc/$f" > "old/$f"; done
+for f in caf_lib caf_coll; do mpicc -O2 -c "old/$f.c" -o "old/$f.o"; done
 XMPC_CAF=xmpc "$xmpc" -O2 "$here/caf_bench.f90" -o after_bench
-XMPC_CAF=xmpc XMPC_RUNTIME_DIR="$work/old" "$xmpc" -O2 "$here/caf_bench.f90" -o before_bench
+XMPC_CAF=xmpc "$xmpc" -O2 "$here/caf_bench.f90" old/caf_lib.o old/caf_coll.o -o before_bench
+# (the before binary must not hold the new image lookup)
+if nm before_bench | grep -q caf_coll_comm; then echo "task.sh: before_bench holds the new libcaf" >&2; exit 1; fi
 XMPC_CAF=xmpc "$xmpc" -O2 "$here/caf_task_bench.f90" -o task_bench
 echo "load before: $(uptime)"
 for r in $(seq "$runs"); do
