@@ -52,6 +52,41 @@ pub fn caf_symbols(objs: &[PathBuf]) -> std::collections::BTreeSet<String> {
     out
 }
 
+/// False when the link can only use an external libcaf (`$XMPC_CAF=opencoarrays` or
+/// `$XMPC_CAF_LIBS`): the translator then refuses what only xmpc's libcaf does
+/// (coarrays in a `task`, XMP0450).
+pub fn own_libcaf_possible() -> bool {
+    std::env::var("XMPC_CAF").ok().as_deref() != Some("opencoarrays") && !std::env::var("XMPC_CAF_LIBS").is_ok_and(|v| !v.trim().is_empty())
+}
+
+/// The marks of a translated task body that uses coarrays (`xmpf_caf_in_task`,
+/// passes/src/xmp_f/mod.rs) in the objects: `XMP0450:FILE:LINE:COL` each. Such an
+/// object needs xmpc's libcaf (its images follow the task).
+pub fn own_libcaf_marks(objs: &[PathBuf]) -> Vec<String> {
+    let pat = b"xmpc-own-libcaf:";
+    let mut out = vec![];
+    for o in objs {
+        let Ok(bytes) = std::fs::read(o) else { continue };
+        let mut i = 0;
+        while i + pat.len() <= bytes.len() {
+            if &bytes[i..i + pat.len()] == pat {
+                let rest = &bytes[i + pat.len()..];
+                let n = rest.iter().take(400).take_while(|&&b| b != b';' && (0x20..0x7f).contains(&b)).count();
+                if rest.get(n) == Some(&b';') {
+                    let m = String::from_utf8_lossy(&rest[..n]).into_owned();
+                    if !out.contains(&m) {
+                        out.push(m);
+                    }
+                }
+                i += pat.len() + n;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 /// Which coarray library a link uses.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Libcaf {
@@ -71,6 +106,28 @@ pub fn choose(objs: &[PathBuf]) -> Result<Libcaf, String> {
     if used.is_empty() {
         return Ok(Libcaf::None);
     }
+    let choice = choose_by_symbols(&used)?;
+    let marks = own_libcaf_marks(objs);
+    if let (Libcaf::External(missing), Some(first)) = (&choice, marks.first()) {
+        // coarrays in a task need xmpc's libcaf: never link them with another one
+        let (code, at) = first.split_once(':').unwrap_or(("XMP0450", first));
+        let why = if missing.is_empty() {
+            "XMPC_CAF=opencoarrays or XMPC_CAF_LIBS asks for another libcaf".to_string()
+        } else {
+            format!(
+                "xmpc's libcaf does not provide {} (used by the program), so OpenCoarrays would be linked",
+                missing.iter().map(|m| format!("_gfortran_caf_{m}")).collect::<Vec<_>>().join(", ")
+            )
+        };
+        let more = if marks.len() > 1 { format!(" (and {} more task bodies)", marks.len() - 1) } else { String::new() };
+        return Err(format!(
+            "{at}: error[{code}]: coarray feature inside a `task` body{more}: its images are the task's nodes only with xmpc's libcaf, but {why}; move the coarray statements out of the task"
+        ));
+    }
+    Ok(choice)
+}
+
+fn choose_by_symbols(used: &std::collections::BTreeSet<String>) -> Result<Libcaf, String> {
     let missing: Vec<String> = used.iter().filter(|s| !OWN_LIBCAF.contains(&s.as_str())).cloned().collect();
     let forced = std::env::var("XMPC_CAF").unwrap_or_default();
     if std::env::var("XMPC_CAF_LIBS").is_ok_and(|v| !v.trim().is_empty()) {

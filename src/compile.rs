@@ -204,7 +204,7 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_passes
         let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());
         known.or_else(|| std::fs::read_to_string(format!("{m}.xmpmod")).ok())
     };
-    let (edits, infos) = match xmpc_passes::xmp_f::translate_mapped(unit, text, &find, origin) {
+    let (edits, infos) = match xmpc_passes::xmp_f::translate_for(unit, text, &find, origin, crate::coarray::own_libcaf_possible()) {
         Ok(x) => x,
         Err(d) => return Err(Ok(d)),
     };

@@ -107,8 +107,15 @@ fn mpirun(exe: &Path, np: u32) -> (Option<i32>, String, String, bool) {
     run_limited(cmd, Duration::from_secs(120))
 }
 
-fn xmpc_in(args: &[&str], dir: &Path) -> std::process::Output {
-    Command::new(xmpc()).args(args).current_dir(dir).output().expect("run xmpc")
+/// Runs xmpc with `XMPC_CAF=caf` (unset for `None`) and no `XMPC_CAF_LIBS`.
+fn xmpc_in(args: &[&str], dir: &Path, caf: Option<&str>) -> std::process::Output {
+    let mut c = Command::new(xmpc());
+    c.args(args).current_dir(dir).env_remove("XMPC_CAF_LIBS");
+    match caf {
+        Some(v) => c.env("XMPC_CAF", v),
+        None => c.env_remove("XMPC_CAF"),
+    };
+    c.output().expect("run xmpc")
 }
 
 fn compile(args: &[&str], dir: &Path) -> Result<(), String> {
@@ -150,9 +157,9 @@ fn local_view_programs_pass() {
         .filter(|p| only.as_deref().is_none_or(|o| p.file_stem().is_some_and(|s| s == o)))
         .collect();
     progs.sort();
-    assert!(only.is_some() || progs.len() >= 30, "expected at least 30 local-view programs, found {}", progs.len());
+    assert!(only.is_some() || progs.len() >= 34, "expected at least 34 local-view programs, found {}", progs.len());
     let fixed = progs.iter().filter(|p| p.extension().is_some_and(|e| e == "f")).count();
-    assert!(only.is_some() || fixed >= 5, "fixed-form programs: {fixed}");
+    assert!(only.is_some() || fixed >= 6, "fixed-form programs: {fixed}");
     let tmp = tmpdir("progs");
     let mut failures = vec![];
     let mut runs = 0;
@@ -171,6 +178,18 @@ fn local_view_programs_pass() {
             continue;
         }
         for caf in ["xmpc", "opencoarrays"] {
+            if caf == "opencoarrays" && OWN_LIBCAF_ONLY.contains(&name.as_str()) {
+                // refused at translation, located, whether OpenCoarrays is installed or not
+                let exe = tmp.join(format!("{name}-{caf}"));
+                match compile_with(&[p.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp, caf) {
+                    Ok(()) => failures.push(format!("{name} ({caf}): built, but coarrays in a task need xmpc's libcaf (XMP0450)")),
+                    Err(e) if !(e.contains("XMP0450") && e.contains(&format!("{}:", p.file_name().unwrap().to_string_lossy()))) => {
+                        failures.push(format!("{name} ({caf}): refused without a located XMP0450:\n{e}"))
+                    }
+                    Err(_) => {}
+                }
+                continue;
+            }
             if caf == "opencoarrays" && !oca {
                 continue;
             }
@@ -212,6 +231,11 @@ fn local_view_programs_pass() {
 /// operation requested for MPI < 3 is not yet implemented" and do nothing
 /// (docs/local-view.md, defects).
 const OPENCOARRAYS_FAILS: &[&str] = &["caf_atomics"];
+
+/// Programs that use coarrays inside an XMP `task` (images = the task's nodes), which
+/// only xmpc's libcaf does: their `XMPC_CAF=opencoarrays` build is checked to be
+/// refused with a located XMP0450.
+const OWN_LIBCAF_ONLY: &[&str] = &["caf_fixed_task", "caf_task", "caf_task_mid"];
 
 /// The main program's file has no coarray (compiled without -fcoarray=lib, so its
 /// main does not start libcaf): xmpf_init starts it. Built from one command line and
@@ -302,8 +326,11 @@ fn programs_without_coarrays_link_no_coarray_library() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// Coarray features inside an XMP `task` body and scalar complex coarrays are
-/// refused at translation with located diagnostics; nothing is built.
+/// Refused at translation with located diagnostics, nothing built: coarray features
+/// inside an XMP `task` body when the program can only be linked with OpenCoarrays
+/// (`XMPC_CAF=opencoarrays`: its images are the whole program's), a coarray
+/// allocation inside a task (any library), a scalar complex coarray (gfortran 12
+/// miscompiles it, any library).
 #[test]
 fn unsupported_coarray_uses_are_refused_with_located_diagnostics() {
     if !xmpc().is_file() {
@@ -314,18 +341,23 @@ fn unsupported_coarray_uses_are_refused_with_located_diagnostics() {
         return;
     }
     let tmp = tmpdir("neg");
-    let cases: &[(&str, &str, &[&str])] = &[
+    let task = "program tk\n  integer :: a[*]\n!$xmp nodes p(*)\n!$xmp task on p(1)\n  if (this_image() == 1) a = 1\n  sync all\n!$xmp end task\nend program tk\n";
+    let taskf = "      program tf\n      integer a[*]\nc$xmp nodes p(*)\nc$xmp task on p(1)\n      call co_sum(a)\nc$xmp end task\n      end\n";
+    let cases: &[(&str, &str, &str, &[&str])] = &[
+        ("task.f90", task, "opencoarrays", &["XMP0450", "task.f90:5:3", "task.f90:6:3", "OpenCoarrays"]),
+        ("taskf.f", taskf, "opencoarrays", &["XMP0450", "taskf.f:5:7"]),
         (
-            "task.f90",
-            "program tk\n  integer :: a[*]\n!$xmp nodes p(*)\n!$xmp task on p(1)\n  if (this_image() == 1) a = 1\n  sync all\n!$xmp end task\nend program tk\n",
-            &["XMP0450", "task.f90:5:3", "task.f90:6:3"],
+            "talloc.f90",
+            "program ta\n  integer, allocatable :: b(:)[:]\n!$xmp nodes p(*)\n!$xmp task on p(1)\n  allocate(b(4)[*])\n!$xmp end task\nend program ta\n",
+            "xmpc",
+            &["XMP0452", "talloc.f90:5:3"],
         ),
-        ("taskf.f", "      program tf\n      integer a[*]\nc$xmp nodes p(*)\nc$xmp task on p(1)\n      call co_sum(a)\nc$xmp end task\n      end\n", &["XMP0450", "taskf.f:5:7"]),
-        ("cplx.f90", "program cx\n  complex(8) :: w(2)[*], z[*]\n  z = w(1)\nend program cx\n", &["XMP0451", "cplx.f90:2:26"]),
+        ("cplx.f90", "program cx\n  complex(8) :: w(2)[*], z[*]\n  z = w(1)\nend program cx\n", "xmpc", &["XMP0451", "cplx.f90:2:26", "gfortran"]),
+        ("cplx2.f90", "program cx\n  complex :: z[*]\n  z = 1\nend program cx\n", "opencoarrays", &["XMP0451", "cplx2.f90:2:14"]),
     ];
-    for (name, src, want) in cases {
+    for (name, src, caf, want) in cases {
         std::fs::write(tmp.join(name), src).unwrap();
-        let out = xmpc_in(&[name, "-o", "bad"], &tmp);
+        let out = xmpc_in(&[name, "-o", "bad"], &tmp, Some(caf));
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{name}: must fail\n{err}");
         for w in *want {
@@ -333,5 +365,55 @@ fn unsupported_coarray_uses_are_refused_with_located_diagnostics() {
         }
         assert!(!tmp.join("bad").exists(), "{name}: no executable on error");
     }
+    // with xmpc's libcaf the same task bodies build (when the compilers are here)
+    if tools_ready("local_f") {
+        for (name, src) in [("task.f90", task), ("taskf.f", taskf)] {
+            std::fs::write(tmp.join(name), src).unwrap();
+            compile(&[name, "-o", "good"], &tmp).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let _ = std::fs::remove_file(tmp.join("good"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Coarrays in a task need xmpc's libcaf: a program that also uses an entry point
+/// only OpenCoarrays has (`image_status`) is refused at the link with the task's
+/// location, never linked with OpenCoarrays (whose images would be the whole
+/// program's); the same for separately compiled objects. A coarray deallocated inside
+/// a task (out of the translator's sight) stops the run with a message.
+#[test]
+fn coarrays_in_a_task_are_never_linked_with_another_libcaf() {
+    if !tools_ready("local_f") {
+        return;
+    }
+    let tmp = tmpdir("tasklink");
+    std::fs::write(
+        tmp.join("ts.f90"),
+        "program ts\n  integer :: a[*], s\n!$xmp nodes p(*)\n  a = image_status(1)\n!$xmp task on p(1)\n  s = this_image()\n  call co_sum(s)\n!$xmp end task\n  if (this_image() == 1) print *, 'PASS', s\nend program ts\n",
+    )
+    .unwrap();
+    let out = xmpc_in(&["ts.f90", "-o", "ts"], &tmp, None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("ts.f90:5:1: error[XMP0450]") && err.contains("_gfortran_caf_image_status"), "{err}");
+    assert!(!tmp.join("ts").exists());
+    let out = xmpc_in(&["-c", "ts.f90"], &tmp, None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = xmpc_in(&["ts.o", "-o", "ts"], &tmp, None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("ts.f90:5:1: error[XMP0450]"), "{err}");
+    assert!(!tmp.join("ts").exists());
+    std::fs::write(
+        tmp.join("td.f90"),
+        "program td\n  integer, allocatable :: b(:)[:]\n!$xmp nodes p(*)\n  allocate(b(4)[*])\n!$xmp task on p(1)\n  call free_it()\n!$xmp end task\n  if (this_image() == 1) print *, 'PASS'\ncontains\n  subroutine free_it()\n    deallocate(b)\n  end subroutine free_it\nend program td\n",
+    )
+    .unwrap();
+    compile(&["td.f90", "-o", "td"], &tmp).unwrap();
+    let (code, so, se, _) = mpirun(&tmp.join("td"), 2);
+    assert!(
+        code != Some(0)
+            && !so.contains("PASS")
+            && se.contains("deallocating a coarray inside a `task`"),
+        "{code:?}\n{so}\n{se}"
+    );
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -162,9 +162,20 @@ pub fn statement_text_uses_coarrays(text: &str, fixed: bool) -> bool {
     uses_coarrays(text, fixed)
 }
 
-/// Scalar complex coarrays (`complex :: z[*]`): OpenCoarrays 2.10.1 crashes (SIGSEGV
-/// in its get and put) on a coindexed scalar of complex type, while complex arrays
-/// and their elements work (measured, docs/local-view.md). Returns the byte offset
+/// True when one statement's text allocates a coarray: `allocate` with a coshape
+/// (`allocate(a(n)[*])`). (A `deallocate` of a coarray is refused at run time.)
+pub fn allocates_coarray(text: &str, fixed: bool) -> bool {
+    let low = text.to_ascii_lowercase();
+    let code: String = if fixed { low.chars().filter(|c| *c != ' ').collect() } else { low };
+    let code = code.trim_start();
+    let code = code.split('!').next().unwrap_or("");
+    (code.starts_with("allocate") || code.contains("allocate(") || code.contains("allocate (")) && !code.contains("deallocate") && code.contains('[')
+}
+
+/// Scalar complex coarrays (`complex :: z[*]`): gfortran 12.2 with `-fcoarray=lib`
+/// miscompiles them (the value lives in a SAVE_EXPR copy: an assignment writes the
+/// copy, a coindexed access passes the copy's address), while complex arrays and their
+/// elements work (measured with both libraries, docs/local-view.md). Returns the byte offset
 /// and length of each such entity in a type declaration.
 pub fn scalar_complex_coarrays(src: &str, fixed: bool) -> Vec<(usize, usize)> {
     let mut out = vec![];
@@ -305,6 +316,18 @@ mod tests {
         assert!(!uses_coarrays("*     a(1)[2] = 0\n", true));
         // columns past 72 are a comment in fixed form
         assert!(!uses_coarrays("      x = 1                                                             a[1]\n", true));
+    }
+
+    #[test]
+    fn coarray_allocations_are_told_from_other_allocations() {
+        use super::allocates_coarray as f;
+        assert!(f("  allocate(b(n)[*])\n", false));
+        assert!(f("  if (k > 0) allocate (c[*], stat=s)\n", false));
+        assert!(f("      ALLOCATE ( B ( N ) [ * ] )\n", true));
+        assert!(!f("  allocate(b(n))\n", false));
+        assert!(!f("  deallocate(b)\n", false));
+        assert!(!f("  x = y[2]\n", false));
+        assert!(!f("  allocate(b(n)) ! not [*]\n", false));
     }
 
     #[test]

@@ -87,6 +87,22 @@ pub fn translate_mapped(
     find: &dyn Fn(&str) -> Option<String>,
     origin: Origin,
 ) -> Result<Translated, Vec<Diag>> {
+    translate_for(unit, src, find, origin, true)
+}
+
+/// [`translate_mapped`] knowing which coarray library the program may be linked with:
+/// `own_libcaf` is false when it can only be OpenCoarrays (or another external libcaf:
+/// the driver's `XMPC_CAF=opencoarrays` or `XMPC_CAF_LIBS`). Coarrays inside a `task`
+/// (XMP0450) are refused then; with xmpc's libcaf they are translated, and a task body
+/// using coarrays calls `xmpf_caf_in_task(MARK)` (docs/local-view.md): the driver
+/// refuses to link such an object with another libcaf, naming the location in MARK.
+pub fn translate_for(
+    unit: &FileUnit,
+    src: &str,
+    find: &dyn Fn(&str) -> Option<String>,
+    origin: Origin,
+    own_libcaf: bool,
+) -> Result<Translated, Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
     if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
         return Ok((vec![], vec![]));
@@ -108,13 +124,14 @@ pub fn translate_mapped(
         task_depth: 0,
         acc_inner: false,
         origin,
+        own_libcaf,
     };
     if coarray::uses_coarrays(src, t.fixed) {
         for (at, len) in coarray::scalar_complex_coarrays(src, t.fixed) {
             t.err(
                 "XMP0451",
                 Span::new(at, at + len),
-                "scalar complex coarray: a coindexed access to it crashes the coarray library (OpenCoarrays 2.10.1)",
+                "scalar complex coarray: gfortran 12 (-fcoarray=lib) miscompiles it (an assignment writes a copy, a coindexed access sends the copy's address), with any coarray library",
                 "declare it as an array of one element, z(1)[*], or keep the real and imaginary parts in a real coarray",
             );
         }
@@ -191,6 +208,8 @@ struct Tr<'a> {
     task_depth: usize,
     /// Inside the host lowering of an XcalableACC `acc` directive (xacc.rs).
     acc_inner: bool,
+    /// The program may be linked with xmpc's libcaf (see [`translate_for`]).
+    own_libcaf: bool,
 }
 
 #[derive(Clone)]
@@ -282,9 +301,11 @@ impl<'a> Tr<'a> {
     fn text(&self, s: Span) -> &'a str {
         &self.src[s.start..s.end]
     }
-    /// Coarray features in a `task` body: images are those of the whole program
-    /// (OpenCoarrays' MPI_COMM_WORLD), not the task's nodes as in Omni, and an image
-    /// control statement there would wait for images outside the task.
+    /// Coarray features in a `task` body. With xmpc's libcaf the images there are the
+    /// task's nodes, as in Omni (runtime/xmp/csrc/caf_lib.c), except that a coarray
+    /// cannot be allocated there (XMP0452: its window is collective over all images).
+    /// With OpenCoarrays they are the whole program's, and an image control statement
+    /// would wait for images outside the task (XMP0450).
     fn no_coarrays_in_task(&mut self, s: &Stmt) {
         let own = match &s.kind {
             StmtKind::Compound(_) => return,
@@ -296,14 +317,34 @@ impl<'a> Tr<'a> {
         };
         // fixed form: the check reads columns 7-72 of whole lines
         let from = if self.fixed { self.line_start(own.start) } else { own.start };
-        if coarray::statement_text_uses_coarrays(&self.src[from..own.end], self.fixed) {
+        let text = &self.src[from..own.end];
+        if !coarray::statement_text_uses_coarrays(text, self.fixed) {
+            return;
+        }
+        if !self.own_libcaf {
             self.err(
                 "XMP0450",
                 own,
-                "coarray feature inside a `task` body is not supported",
-                "images are the whole program's, not the task's nodes (docs/local-view.md); move it out of the task",
+                "coarray feature inside a `task` body with OpenCoarrays (XMPC_CAF=opencoarrays or XMPC_CAF_LIBS)",
+                "OpenCoarrays' images are the whole program's, not the task's nodes (docs/local-view.md): link xmpc's libcaf (unset XMPC_CAF) or move it out of the task",
+            );
+        } else if coarray::allocates_coarray(text, self.fixed) {
+            self.err(
+                "XMP0452",
+                own,
+                "coarray allocation inside a `task` body is not supported",
+                "allocating a coarray is collective over all images: allocate it before the task (docs/local-view.md)",
             );
         }
+    }
+    /// The marker call of a task body that uses coarrays (see [`translate_for`]):
+    /// `xmpc-own-libcaf:XMP0450:FILE:LINE:COL;`, the location of the directive.
+    fn caf_task_marker(&self, at: usize) -> String {
+        let line = self.line_of(at);
+        let col = at - self.line_start(at) + 1;
+        let (name, line) = (self.origin)(line).unwrap_or_else(|| (self.unit.name.clone(), line));
+        let name: String = name.chars().filter(|&c| c != '\'' && c != ';' && !c.is_control()).collect();
+        format!("call xmpf_caf_in_task('xmpc-own-libcaf:XMP0450:{name}:{line}:{col};')")
     }
     fn ex(&self, e: &Expr) -> String {
         match &e.kind {
@@ -2192,7 +2233,15 @@ impl<'a> Tr<'a> {
                     );
                     return;
                 };
-                self.after_dir(p, &[call, "if (xmpf_run /= 0) then".into()]);
+                let mut lines = vec![call, "if (xmpf_run /= 0) then".into()];
+                let body_caf = p.body.as_ref().is_some_and(|b| {
+                    let from = if self.fixed { self.line_start(b.span.start) } else { b.span.start };
+                    coarray::statement_text_uses_coarrays(&self.src[from..b.span.end.max(from)], self.fixed)
+                });
+                if self.own_libcaf && body_caf {
+                    lines.push(self.caf_task_marker(d.span.start));
+                }
+                self.after_dir(p, &lines);
                 if let Some(b) = &p.body {
                     self.task_depth += 1;
                     self.stmt(b, u);

@@ -81,16 +81,19 @@ static MPI_Datatype mpi_type(const gfc_desc_t *d, const char *what) {
   caf_fail("%s of type %d with %zu-byte elements is not supported", what, d->dtype.type, el);
 }
 
-static void reduce(gfc_desc_t *a, int result_image, MPI_Datatype ty, MPI_Op op, int *stat) {
+static void reduce(gfc_desc_t *a, int result_image, MPI_Datatype ty, MPI_Op op, int *stat, const char *what) {
+  int root = 0;
+  MPI_Comm comm = caf_coll_comm(result_image, &root, what);
   int contig;
   size_t n = elems(a, &contig);
   char *buf = pack(a, n, contig);
   if (result_image > 0) {
-    int root = caf_rank(result_image);
-    if (root == caf_my_rank()) MPI_Reduce(MPI_IN_PLACE, buf, (int)n, ty, op, root, caf_world());
-    else MPI_Reduce(buf, NULL, (int)n, ty, op, root, caf_world());
+    int me;
+    MPI_Comm_rank(comm, &me);
+    if (root == me) MPI_Reduce(MPI_IN_PLACE, buf, (int)n, ty, op, root, comm);
+    else MPI_Reduce(buf, NULL, (int)n, ty, op, root, comm);
   } else {
-    MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, ty, op, caf_world());
+    MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, ty, op, comm);
   }
   unpack(a, n, buf);
   if (stat) *stat = 0;
@@ -99,7 +102,7 @@ static void reduce(gfc_desc_t *a, int result_image, MPI_Datatype ty, MPI_Op op, 
 void CAF(co_sum)(gfc_desc_t *a, int result_image, int *stat, char *errmsg, size_t errmsg_len) {
   (void)errmsg;
   (void)errmsg_len;
-  reduce(a, result_image, mpi_type(a, "co_sum"), MPI_SUM, stat);
+  reduce(a, result_image, mpi_type(a, "co_sum"), MPI_SUM, stat, "co_sum");
 }
 
 void CAF(co_min)(gfc_desc_t *a, int result_image, int *stat, char *errmsg, int a_len, size_t errmsg_len) {
@@ -107,7 +110,7 @@ void CAF(co_min)(gfc_desc_t *a, int result_image, int *stat, char *errmsg, int a
   (void)errmsg_len;
   (void)a_len;
   if (a->dtype.type == BT_COMPLEX) caf_fail("co_min of a complex argument");
-  reduce(a, result_image, mpi_type(a, "co_min"), MPI_MIN, stat);
+  reduce(a, result_image, mpi_type(a, "co_min"), MPI_MIN, stat, "co_min");
 }
 
 void CAF(co_max)(gfc_desc_t *a, int result_image, int *stat, char *errmsg, int a_len, size_t errmsg_len) {
@@ -115,16 +118,18 @@ void CAF(co_max)(gfc_desc_t *a, int result_image, int *stat, char *errmsg, int a
   (void)errmsg_len;
   (void)a_len;
   if (a->dtype.type == BT_COMPLEX) caf_fail("co_max of a complex argument");
-  reduce(a, result_image, mpi_type(a, "co_max"), MPI_MAX, stat);
+  reduce(a, result_image, mpi_type(a, "co_max"), MPI_MAX, stat, "co_max");
 }
 
 void CAF(co_broadcast)(gfc_desc_t *a, int source_image, int *stat, char *errmsg, size_t errmsg_len) {
   (void)errmsg;
   (void)errmsg_len;
+  int root = 0;
+  MPI_Comm comm = caf_coll_comm(source_image > 0 ? source_image : 1, &root, "co_broadcast");
   int contig;
   size_t n = elems(a, &contig);
   char *buf = pack(a, n, contig);
-  MPI_Bcast(buf, (int)(n * a->dtype.elem_len), MPI_BYTE, caf_rank(source_image), caf_world());
+  MPI_Bcast(buf, (int)(n * a->dtype.elem_len), MPI_BYTE, root, comm);
   unpack(a, n, buf);
   if (stat) *stat = 0;
 }
@@ -168,7 +173,7 @@ void CAF(co_reduce)(gfc_desc_t *a, void *(*opr)(void *, void *), int opr_flags, 
   MPI_Type_commit(&dt);
   MPI_Op op;
   MPI_Op_create(user_op, 1, &op);
-  reduce(a, result_image, dt, op, stat);
+  reduce(a, result_image, dt, op, stat, "co_reduce");
   MPI_Op_free(&op);
   MPI_Type_free(&dt);
 }

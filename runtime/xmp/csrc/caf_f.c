@@ -14,6 +14,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 void _gfortran_caf_init(int *argc, char ***argv) __attribute__((weak));
 void _gfortran_caf_finalize(void) __attribute__((weak));
@@ -111,4 +112,25 @@ void __wrap__gfortran_caf_sync_memory(int *stat, char *errmsg, size_t errmsg_len
   if (stat) *stat = 0;
   if (__real__gfortran_caf_sync_memory) __real__gfortran_caf_sync_memory(stat, errmsg, errmsg_len);
   else xmpc_caf_sync_memory(stat, errmsg, errmsg_len);
+}
+
+/* A task body that uses coarrays calls this first (passes/src/xmp_f/mod.rs): with
+ * xmpc's libcaf its images are the task's nodes; with another libcaf (OpenCoarrays,
+ * whose register is then the __real_ one) they would be the whole program's, a wrong
+ * answer or a hang. The driver refuses that link; this stops a program linked by hand.
+ * mark: 'xmpc-own-libcaf:XMP0450:FILE:LINE:COL;' */
+#include <stdio.h>
+#include <mpi.h>
+void xmpf_caf_in_task_(const char *mark, size_t len) {
+  if (!__real__gfortran_caf_register) return;
+  const char *p = memchr(mark, ':', len);
+  p = p ? memchr(p + 1, ':', len - (size_t)(p + 1 - mark)) : NULL;
+  size_t off = p ? (size_t)(p + 1 - mark) : 0;
+  int n = (int)(len - off);
+  if (n > 0 && mark[len - 1] == ';') n--;
+  fprintf(stderr, "%.*s: error[XMP0450]: coarray feature inside a `task` body, but the program is linked with another libcaf than xmpc's (OpenCoarrays): its images are not the task's nodes; relink with xmpc (XMPC_CAF unset)\n", n,
+          mark + off);
+  fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  exit(1);
 }

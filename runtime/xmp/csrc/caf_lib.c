@@ -9,8 +9,11 @@
  * sync_memory go through caf_f.c's wrappers, which call xmpc_caf_* here when no other
  * libcaf is linked.
  *
- * - One window per coarray (MPI_Win_allocate over a dup of MPI_COMM_WORLD; images are
- *   its ranks + 1), opened once with MPI_Win_lock_all and kept open.
+ * - One window per coarray (MPI_Win_allocate over a dup of MPI_COMM_WORLD), opened once
+ *   with MPI_Win_lock_all and kept open. The images are the XMP runtime's executing
+ *   nodes: the whole program (image i = world rank i - 1), or inside a `task` the
+ *   task's nodes (image i = the task's i-th node, translated to its world rank; sync
+ *   all and the collectives use the task's communicator), as in Omni.
  * - A put is completed locally before it returns (the user may reuse the buffer) and at
  *   the target at the next image control statement: the window is marked written, and
  *   sync all / sync images / sync memory / lock / unlock / event post flush only the
@@ -41,6 +44,7 @@ static MPI_Comm caf_comm = MPI_COMM_NULL, caf_sync_comm = MPI_COMM_NULL;
 static int caf_me, caf_np, caf_inited, caf_we_started_mpi;
 static tok_t *toks;
 static int ndirty; /* windows marked written */
+static uint64_t cached_gen = UINT64_MAX; /* cur_images(): none cached yet */
 
 void caf_fail(const char *fmt, ...) {
   char msg[512];
@@ -74,6 +78,7 @@ void CAF(init)(int *argc, char ***argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &caf_sync_comm);
   MPI_Comm_rank(caf_comm, &caf_me);
   MPI_Comm_size(caf_comm, &caf_np);
+  cached_gen = UINT64_MAX; /* the whole program's images are known now */
 }
 
 static void ensure_init(void) {
@@ -99,27 +104,85 @@ void CAF(finalize)(void) {
   if (!done) MPI_Finalize();
 }
 
+/* The executing images: the XMP runtime's executing nodes. Inside a `task` they are
+ * the task's nodes (as in Omni): xmpc_rt_exec_images (runtime/xmp/src/inquiry.rs)
+ * gives their world ranks, this process's index among them and their communicator;
+ * it returns NULL outside any task (and before the XMP runtime starts or after it
+ * ends), where the images are the whole program's. Windows stay over MPI_COMM_WORLD,
+ * so an image is translated to its world rank. */
+extern const int *xmpc_rt_exec_images(int *n, int *rank, int *comm);
+/* bumped by the XMP runtime whenever its executing nodes change (runtime/xmp/src/state.rs):
+ * the images are asked for again only then */
+extern uint64_t xmpc_rt_exec_gen;
+
+typedef struct {
+  const int *world; /* NULL: the whole program (image i = rank i - 1) */
+  int n, me;        /* number of images, this image - 1 */
+  int fcomm;        /* their communicator (Fortran handle) when world != NULL */
+} imgs_t;
+
+static imgs_t cached; /* the executing images as of cached_gen */
+
+static imgs_t cur_images(void) {
+  uint64_t g = __atomic_load_n(&xmpc_rt_exec_gen, __ATOMIC_RELAXED);
+  if (g != cached_gen) {
+    imgs_t s = {NULL, caf_np, caf_me, 0};
+    int n, me, c;
+    const int *w = xmpc_rt_exec_images(&n, &me, &c);
+    if (w) s = (imgs_t){w, n, me, c};
+    cached = s;
+    cached_gen = g;
+  }
+  return cached;
+}
+
 int CAF(this_image)(int distance) {
   (void)distance;
   ensure_init();
-  return caf_me + 1;
+  return cur_images().me + 1;
 }
 int CAF(num_images)(int distance, int failed) {
   (void)distance;
   (void)failed;
   ensure_init();
-  return caf_np;
+  return cur_images().n;
 }
 
-/* 0-based rank of a 1-based image index; 0 is the executing image (gfortran passes 0
- * for an atom, lock or event without coindex). */
+/* world rank of a 1-based image index of the executing images; 0 is the executing
+ * image (gfortran passes 0 for an atom, lock or event without coindex). */
 int caf_rank(int image) {
   if (image == 0) return caf_me;
-  if (image < 1 || image > caf_np) caf_fail("image %d is out of range (there are %d images)", image, caf_np);
-  return image - 1;
+  imgs_t s = cur_images();
+  if (image < 1 || image > s.n)
+    caf_fail("image %d is out of range (there are %d images%s)", image, s.n, s.world ? " in the executing task" : "");
+  return s.world ? s.world[image - 1] : image - 1;
 }
 int caf_my_rank(void) { return caf_me; }
-int caf_images(void) { return caf_np; }
+int caf_images(void) { return cur_images().n; }
+
+/* the communicator of a collective or sync all among the executing images, and (when
+ * image > 0) the rank there of that 1-based image */
+MPI_Comm caf_coll_comm(int image, int *root, const char *what) {
+  imgs_t s = cur_images();
+  if (image > 0) {
+    if (image > s.n)
+      caf_fail("%s: image %d is out of range (there are %d images%s)", what, image, s.n, s.world ? " in the executing task" : "");
+    *root = image - 1;
+  }
+  if (!s.world) return caf_comm;
+  MPI_Comm c = MPI_Comm_f2c(s.fcomm);
+  if (c == MPI_COMM_NULL) caf_fail("%s inside a `task nocomm`: its nodes have no communicator", what);
+  return c;
+}
+
+/* coarray (de)allocation is collective over all images: refused inside a task, whose
+ * images are a subset (a window over them would not be the program's coarray) */
+static void whole_program(const char *what) {
+  imgs_t s = cur_images();
+  if (s.world)
+    caf_fail("%s a coarray inside a `task` (images = the task's %d nodes) is not supported: (de)allocate it outside the task", what,
+             s.n);
+}
 
 /* ---------------------------------------------------------------- registration */
 
@@ -129,6 +192,7 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
   (void)errmsg;
   (void)errmsg_len;
   ensure_init();
+  whole_program("allocating");
   if (type == ALLOC_REGISTER_ONLY || type == ALLOC_ALLOCATE_ONLY)
     caf_fail("coarrays of derived types with allocatable components are not supported (build with XMPC_CAF=opencoarrays)");
   int sync_words = type == LOCK_STATIC || type == LOCK_ALLOC || type == CRITICAL || type == EVENT_STATIC || type == EVENT_ALLOC;
@@ -162,6 +226,7 @@ void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t
     set_stat(stat, 0);
     return;
   }
+  whole_program("deallocating");
   if (t->dirty) {
     MPI_Win_flush_all(t->win);
     t->dirty = 0;
@@ -207,7 +272,7 @@ void CAF(sync_all)(int *stat, char *errmsg, size_t errmsg_len) {
   ensure_init();
   caf_flush_dirty();
   caf_acquire();
-  MPI_Barrier(caf_comm);
+  MPI_Barrier(caf_coll_comm(0, NULL, "sync all"));
   caf_acquire();
   set_stat(stat, 0);
 }
@@ -227,12 +292,12 @@ void CAF(sync_images)(int count, int images[], int *stat, char *errmsg, size_t e
   ensure_init();
   caf_flush_dirty();
   caf_acquire();
-  int n = count < 0 ? caf_np : count;
+  int n = count < 0 ? caf_images() : count;
   MPI_Request *rq = malloc(sizeof(MPI_Request) * 2 * (size_t)(n ? n : 1));
   char sb = 0, *rb = calloc((size_t)(n ? n : 1), 1);
   int k = 0;
   for (int i = 0; i < n; i++) {
-    int r = count < 0 ? i : caf_rank(images[i]);
+    int r = caf_rank(count < 0 ? i + 1 : images[i]);
     if (r == caf_me) continue;
     MPI_Irecv(rb + i, 1, MPI_CHAR, r, 0, caf_sync_comm, &rq[k++]);
     MPI_Isend(&sb, 1, MPI_CHAR, r, 0, caf_sync_comm, &rq[k++]);
@@ -423,4 +488,3 @@ void CAF(error_stop_str)(const char *s, size_t len, bool quiet) {
   exit(1);
 }
 
-MPI_Comm caf_world(void) { return caf_comm; }

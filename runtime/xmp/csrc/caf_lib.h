@@ -39,7 +39,7 @@ void caf_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2
 int caf_rank(int image);
 int caf_my_rank(void);
 int caf_images(void);
-MPI_Comm caf_world(void);
+MPI_Comm caf_coll_comm(int image, int *root, const char *what);
 void caf_mark_dirty(tok_t *t);
 void caf_flush_dirty(void);
 /* MPI orders nothing between two RMA calls to one target without a flush: before an

@@ -256,6 +256,17 @@ void xmpc_gmove(const struct xmpc_loc *loc,
                 int mode,
                 int async_id);
 
+// The executing nodes inside a task, for xmpc's libcaf (`runtime/xmp/csrc/caf_lib.c`:
+// inside a task the coarray images are the task's nodes): returns their world ranks
+// (`*n` of them, valid until the task ends), with this process's index among them in
+// `*rank` and their communicator (Fortran handle, MPI_COMM_NULL for `nocomm`) in
+// `*comm`. Null outside any task, before the runtime starts and after it ends: the
+// images are then the whole program's.
+//
+// # Safety
+// `n`, `rank` and `comm` point to writable ints.
+const int *xmpc_rt_exec_images(int *n, int *rank, int *comm);
+
 // `nodes p(s0, s1, ...)` over the executing nodes; a size of 0 means `*`. The product
 // must equal the number of executing processes (error naming both otherwise);
 // XMP_NODE_SIZE<d> (d 0-based) sizes `*` dims that are not last. Node sets of one

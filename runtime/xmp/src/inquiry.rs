@@ -179,6 +179,29 @@ pub extern "C" fn xmpc_rt_exec_comm() -> c_int {
     state::exec().comm
 }
 
+/// The executing nodes inside a task, for xmpc's libcaf (`runtime/xmp/csrc/caf_lib.c`:
+/// inside a task the coarray images are the task's nodes): returns their world ranks
+/// (`*n` of them, valid until the task ends), with this process's index among them in
+/// `*rank` and their communicator (Fortran handle, MPI_COMM_NULL for `nocomm`) in
+/// `*comm`. Null outside any task, before the runtime starts and after it ends: the
+/// images are then the whole program's.
+///
+/// # Safety
+/// `n`, `rank` and `comm` point to writable ints.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_rt_exec_images(n: *mut c_int, rank: *mut c_int, comm: *mut c_int) -> *const c_int {
+    state::with(|s| {
+        if s.exec.len() < 2 {
+            return std::ptr::null();
+        }
+        let e = &s.exec[s.exec.len() - 1];
+        *n = e.world.len() as c_int;
+        *rank = e.rank;
+        *comm = e.comm;
+        e.world.as_ptr()
+    })
+}
+
 /// Ends the runtime's use of MPI (cached requests and datatypes) without
 /// finalizing MPI: an MPI main calls MPI_Finalize itself afterwards.
 #[no_mangle]

@@ -3,6 +3,22 @@
 use crate::ffi::{self, Fint};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bumped whenever the executing-nodes stack changes (start, task begin and end):
+/// xmpc's libcaf (`runtime/xmp/csrc/caf_lib.c`) asks `xmpc_rt_exec_images` again only
+/// then, so a coindexed access outside a task costs a load, not a call. (Declared
+/// in caf_lib.c as a `uint64_t`, the layout of `AtomicU64`.)
+///
+/// cbindgen:ignore
+#[no_mangle]
+#[allow(non_upper_case_globals)]
+pub static xmpc_rt_exec_gen: AtomicU64 = AtomicU64::new(0);
+
+/// Notes a change of the executing-nodes stack (see [`xmpc_rt_exec_gen`]).
+pub fn exec_changed() {
+    xmpc_rt_exec_gen.fetch_add(1, Ordering::Relaxed);
+}
 
 /// A set of executing nodes: world ranks in node order and their communicator.
 #[derive(Clone)]
@@ -80,6 +96,7 @@ pub fn init_world() {
             rank: r,
         }];
     });
+    exec_changed();
 }
 
 pub fn world_rank() -> i32 {

@@ -29,6 +29,7 @@ fn begin(n: &crate::nodes::Nodes, idx: Vec<usize>, nocomm: bool) -> c_int {
         }
     };
     state::with(|s| s.exec.push(Exec { world, comm, rank }));
+    state::exec_changed();
     1
 }
 /// `task on n(lo:hi:st, ...)` (1-based; st == 0: whole dim): returns 1 when this
@@ -92,4 +93,5 @@ pub extern "C" fn xmpc_task_end() {
             s.exec.pop();
         }
     });
+    state::exec_changed();
 }
