@@ -210,7 +210,8 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         let mut add = |send: bool, start: i64, count: i64, peer: i64, tag: c_int| {
             let peer = rank_of(peer);
             if let Some((_, r)) = &shm_comm {
-                if r[peer as usize] >= 0 && !crate::tca::halo_over_mpi(&allocs, d, count as usize, a.elem) {
+                let fits = tca || !contiguous || shm::slot_fits((count * inner) as usize);
+                if r[peer as usize] >= 0 && fits && !crate::tca::halo_over_mpi(&allocs, d, count as usize, a.elem) {
                     if tca {
                         let (off, shape) = halo_at(&allocs, d, start as usize, count as usize, a.elem).expect("halo inside the block");
                         let h = Halo { dim: d, peer: r[peer as usize] as usize, tag: tag as i64, off, shape };

@@ -25,6 +25,19 @@ pub fn enabled() -> bool {
     *ON.get_or_init(|| std::env::var("XMPC_SHM_HALO").map_or(true, |v| v.trim() != "0"))
 }
 
+/// Largest contiguous halo (bytes) that goes through the shared-memory slots;
+/// larger ones go as MPI messages. The slots copy twice (sender into the slot,
+/// receiver out of it) where MPICH's large-message path copies once: measured
+/// here (testsuite/bench/xacc/reflect_do.py --nx, 2 processes, quiet) the slots
+/// win up to 32 KiB (-37% at 16 KiB) and lose from 64 KiB (+40%). Strided
+/// (typed) halos are not limited: MPI packs those too.
+/// `XMPC_SHM_HALO_MAX=n` sets it (0: no limit).
+pub fn slot_fits(bytes: usize) -> bool {
+    static MAX: OnceLock<usize> = OnceLock::new();
+    let max = *MAX.get_or_init(|| std::env::var("XMPC_SHM_HALO_MAX").ok().and_then(|v| v.trim().parse().ok()).unwrap_or(32768));
+    max == 0 || bytes <= max
+}
+
 /// `XMPC_SHM_GROUP=k` (testing): only groups of k consecutive processes of a
 /// node share memory, so one run mixes on-node and MPI halos. Unset, a TCA
 /// subcluster size (`XMPC_TCA_SUBCLUSTER=k`, tca.rs) groups the same way.
