@@ -336,7 +336,8 @@ impl Tr<'_> {
                         found = Some((k, "0".to_string()));
                     } else if lt.starts_with(&ln) && matches!(lt.as_bytes()[ln.len()], b'+' | b'-')
                     {
-                        found = Some((k, t[ln.len()..].to_string()));
+                        // `t` and its lower case `lt` may differ in length past ASCII
+                        found = t.get(ln.len()..).map(|r| (k, r.to_string()));
                     }
                 }
             }
@@ -636,7 +637,9 @@ fn whole_use(text: &str, v: &str) -> Option<usize> {
                 i = text[i..].find('\n').map_or(b.len(), |n| i + n);
                 continue;
             }
-            _ if text[i..].starts_with(v) => {
+            // bytes: `i` may be inside a multi-byte character (a fixed-form `C`
+            // comment line, a name the parser took as one)
+            _ if b[i..].starts_with(v.as_bytes()) => {
                 let ok_l = i == 0
                     || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'%');
                 let e = i + v.len();
