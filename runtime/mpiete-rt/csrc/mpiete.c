@@ -67,6 +67,9 @@ static void *xrealloc(void *p, size_t n) {
 
 static uint64_t *g_sum, *g_start, *g_cnt;
 static double *g_sq; /* sum of squared durations (ns^2): the per-execution spread */
+/* first, shortest and longest execution (ns): the first execution of a block pays
+ * the first touch of its pages and cold caches, which the steady state does not */
+static uint64_t *g_first, *g_min, *g_max;
 static int g_nblk = 0; /* capacity (ids < g_nblk) */
 
 static void blk_grow(int id) {
@@ -76,10 +79,16 @@ static void blk_grow(int id) {
     g_start = xrealloc(g_start, n * sizeof *g_start);
     g_cnt = xrealloc(g_cnt, n * sizeof *g_cnt);
     g_sq = xrealloc(g_sq, n * sizeof *g_sq);
+    g_first = xrealloc(g_first, n * sizeof *g_first);
+    g_min = xrealloc(g_min, n * sizeof *g_min);
+    g_max = xrealloc(g_max, n * sizeof *g_max);
     memset(g_sum + g_nblk, 0, (n - g_nblk) * sizeof *g_sum);
     memset(g_start + g_nblk, 0, (n - g_nblk) * sizeof *g_start);
     memset(g_cnt + g_nblk, 0, (n - g_nblk) * sizeof *g_cnt);
     memset(g_sq + g_nblk, 0, (n - g_nblk) * sizeof *g_sq);
+    memset(g_first + g_nblk, 0, (n - g_nblk) * sizeof *g_first);
+    memset(g_min + g_nblk, 0, (n - g_nblk) * sizeof *g_min);
+    memset(g_max + g_nblk, 0, (n - g_nblk) * sizeof *g_max);
     g_nblk = n;
 }
 
@@ -174,6 +183,9 @@ void mpiete_block_end(int id) {
         uint64_t d = t - g_start[id];
         g_sum[id] += d;
         g_sq[id] += (double)d * (double)d;
+        if (g_cnt[id] == 0) g_first[id] = g_min[id] = g_max[id] = d;
+        if (d < g_min[id]) g_min[id] = d;
+        if (d > g_max[id]) g_max[id] = d;
         g_cnt[id]++;
         g_start[id] = 0;
     }
@@ -378,18 +390,48 @@ static void tokbuf_reserve(int n) {
     }
 }
 
+/* How a rank without the token waits (MPIETE_WAIT): 1 spin (Iprobe + sched_yield,
+ * the core stays busy), 0 nap. Default: spin when this node has no more ranks than
+ * online CPUs. A napping rank's CPU goes idle, and on a virtual machine an idle vCPU
+ * is halted and its physical core lent to others: the rank came back to cold caches
+ * and measured in-L2 blocks up to 1.9x slower than they run (2026-11-28, jacobi2d
+ * 300x300 at 2 ranks on 2 vCPUs). Oversubscribed nodes nap, so waiting ranks leave
+ * the core to the token holder. */
+static int g_tokspin = 1;
+
+static void tok_wait_policy(void) {
+    const char *w = getenv("MPIETE_WAIT");
+    if (w && *w) {
+        if (!strcmp(w, "spin")) g_tokspin = 1;
+        else if (!strcmp(w, "nap")) g_tokspin = 0;
+        else {
+            fprintf(stderr, "mpiete: rank %d: MPIETE_WAIT must be spin or nap, not '%s'\n", g_rank, w);
+            exit(2);
+        }
+        return;
+    }
+    MPI_Comm node;
+    int local = 1;
+    if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        PMPI_Comm_size(node, &local);
+        PMPI_Comm_free(&node);
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    g_tokspin = cpus > 0 && local <= cpus;
+}
+
 static void tok_wait(void) {
     MPI_Status st;
     int flag = 0;
     /* Iprobe keeps this process's MPI progressing (rendezvous sends);
      * sched_yield hands the core to the token holder, first ... */
-    /* then sleeps of growing length (5 us .. 200 us) so waiting ranks leave
-     * the core to the holder */
+    /* then (napping ranks) sleeps of growing length (5 us .. 200 us) so waiting
+     * ranks leave the core to the holder */
     long nap = 0;
     for (int spin = 0;; spin++) {
         PMPI_Iprobe(MPI_ANY_SOURCE, TOK_TAG, g_tokcomm, &flag, &st);
         if (flag) break;
-        if (spin < 64) {
+        if (spin < 64 || g_tokspin) {
             sched_yield();
         } else {
             nap = nap ? (nap * 2 > 200000 ? 200000 : nap * 2) : 5000;
@@ -1358,6 +1400,7 @@ void me_after_init(void) {
      * MPIETE_CLOCK=wall */
     if ((mode & ME_TOKEN) && !(ck && *ck)) g_cpuclock = 1;
     if (mode & ME_TOKEN) {
+        tok_wait_policy();
         g_fin = xrealloc(NULL, (size_t)g_size * sizeof(int));
         memset(g_fin, 0, (size_t)g_size * sizeof(int));
         PMPI_Barrier(MPI_COMM_WORLD);
@@ -1461,15 +1504,19 @@ static double sqrt_pos(double v) {
 static void write_blocktimes(int mode) {
     int n = g_nblk, nmax = 0;
     PMPI_Allreduce(&n, &nmax, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    double *mine = calloc((size_t)nmax * 3 + 1, sizeof(double));
+    enum { V = 6 }; /* per block: sum, count, sum of squares, first, min, max */
+    double *mine = calloc((size_t)nmax * V + 1, sizeof(double));
     for (int i = 0; i < g_nblk; i++) {
-        mine[3 * i] = (double)g_sum[i] * 1e-9;
-        mine[3 * i + 1] = (double)g_cnt[i];
-        mine[3 * i + 2] = g_sq[i] * 1e-18;
+        mine[V * i] = (double)g_sum[i] * 1e-9;
+        mine[V * i + 1] = (double)g_cnt[i];
+        mine[V * i + 2] = g_sq[i] * 1e-18;
+        mine[V * i + 3] = (double)g_first[i] * 1e-9;
+        mine[V * i + 4] = (double)g_min[i] * 1e-9;
+        mine[V * i + 5] = (double)g_max[i] * 1e-9;
     }
     double *all = NULL;
-    if (g_rank == 0) all = calloc((size_t)nmax * 3 * g_size + 1, sizeof(double));
-    PMPI_Gather(mine, nmax * 3, MPI_DOUBLE, all, nmax * 3, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (g_rank == 0) all = calloc((size_t)nmax * V * g_size + 1, sizeof(double));
+    PMPI_Gather(mine, nmax * V, MPI_DOUBLE, all, nmax * V, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     if (g_rank == 0) {
         Str b = {0};
         char src[4096];
@@ -1482,20 +1529,23 @@ static void write_blocktimes(int mode) {
         for (int id = 0; id < nmax; id++) {
             double sum = 0, cnt = 0;
             for (int r = 0; r < g_size; r++) {
-                sum += all[(size_t)r * nmax * 3 + 3 * id];
-                cnt += all[(size_t)r * nmax * 3 + 3 * id + 1];
+                sum += all[(size_t)r * nmax * V + V * id];
+                cnt += all[(size_t)r * nmax * V + V * id + 1];
             }
             if (cnt == 0) continue;
             sappend(&b, "%s\n{\"id\":%d,\"mean_s\":%.9e,\"count\":%.0f,\"per_rank\":[", first ? "" : ",",
                     id, sum / cnt, cnt);
             first = 0;
             for (int r = 0; r < g_size; r++) {
-                const double *e = all + (size_t)r * nmax * 3 + 3 * id;
+                const double *e = all + (size_t)r * nmax * V + V * id;
                 double s = e[0], k = e[1], m = k > 0 ? s / k : 0.0;
                 /* standard deviation of one execution (population; 0 for one execution) */
                 double var = k > 1 ? e[2] / k - m * m : 0.0;
-                sappend(&b, "%s{\"mean_s\":%.9e,\"count\":%.0f,\"sd_s\":%.3e}", r ? "," : "", m, k,
+                sappend(&b, "%s{\"mean_s\":%.9e,\"count\":%.0f,\"sd_s\":%.3e", r ? "," : "", m, k,
                         sqrt_pos(var));
+                if (k > 0)
+                    sappend(&b, ",\"first_s\":%.9e,\"min_s\":%.9e,\"max_s\":%.9e", e[3], e[4], e[5]);
+                sappend(&b, "}");
             }
             sappend(&b, "]}");
         }
