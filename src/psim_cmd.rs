@@ -46,6 +46,10 @@ pub struct PredictArgs {
     /// Rank whose blocks are predicted.
     #[arg(long, default_value_t = 0)]
     pub rank: u32,
+    /// Ranks on the predicted rank's node, sharing its memory bandwidth
+    /// (`memory.socket_bandwidth_gbs`); default: min(np, the machine's cores).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    pub ranks_per_node: Option<u32>,
     /// MPIETE modelling transform first (block IDs as `xmpc --blocks --emit=blocks`).
     #[arg(long)]
     pub blocks: bool,
@@ -111,8 +115,8 @@ pub fn check_args(cmd: &PsimCmd) -> Result<(), String> {
 fn check_sweep(s: &SweepArgs) -> Result<(), String> {
     let whole = match s.param.as_str() {
         "lanes" | "simd_lanes" | "fp_pipes" => true,
-        "bandwidth" | "memory_bandwidth" | "clock" | "clock_ghz" => false,
-        p => return Err(format!("--param {p}: unknown parameter (lanes, bandwidth, clock, fp_pipes)")),
+        "bandwidth" | "memory_bandwidth" | "socket_bandwidth" | "clock" | "clock_ghz" => false,
+        p => return Err(format!("--param {p}: unknown parameter (lanes, bandwidth, socket_bandwidth, clock, fp_pipes)")),
     };
     for &v in &s.values {
         let ok = v.is_finite() && v > 0.0 && (!whole || (v.fract() == 0.0 && v <= f64::from(u32::MAX)));
@@ -212,6 +216,11 @@ impl Prepared {
 
     /// Every compute block's time; the in-core times from `mca` when the machine says
     /// `incore = "llvm-mca"` (a loop it cannot time: the pipe table's, said on stderr).
+    /// Ranks sharing the node's memory bandwidth: `--ranks-per-node`, else min(np, cores).
+    pub fn node_ranks(&self, m: &Machine) -> u32 {
+        self.args.ranks_per_node.unwrap_or(self.args.np.min(m.cores.max(1)))
+    }
+
     pub fn predict(&self, m: &Machine, mca: Option<&View>) -> Result<Prediction, String> {
         let defines: Vec<(String, String)> = self.args.define.iter().map(|d| if d.contains('=') { kv(d) } else { Ok((d.clone(), "1".into())) }).collect::<Result<_, _>>()?;
         let sets: Vec<(String, String)> = self.args.set.iter().map(|s| kv(s)).collect::<Result<_, _>>()?;
@@ -222,6 +231,7 @@ impl Prepared {
             View::warn(&self.name, &model);
             // values: program state before the block
             let mut vals = xmpc_psim::env::Values::new(&self.text, self.unit.lang, &defines, &sets, self.args.np, self.args.rank)?;
+            vals.env.insert(xmpc_psim::sym::NODE_RANKS.into(), self.node_ranks(m) as f64);
             if let Some(f) = self.unit.functions().into_iter().find(|f| f.span.start <= b.span.start && b.span.end <= f.span.end) {
                 vals.run(&self.unit, &self.text, &f.body, &f.symbols, b.span.end);
             }
@@ -248,6 +258,10 @@ impl Prepared {
     pub fn render(&self, p: &Prediction, m: &Machine, mca: Option<&View>) -> String {
         let verbose = mca.is_some();
         let mut s = format!("# psim: {} on {} ({} GHz)\n", self.name, m.name, m.clock_ghz);
+        if let Some(sock) = m.memory.socket_bandwidth_gbs {
+            let k = self.node_ranks(m);
+            s += &format!("# memory: {k} rank(s) of a node share {sock} GB/s: transfers from memory x{:.3}\n", m.mem_share(k as f64));
+        }
         if m.incore_llvm_mca() {
             s.push_str("# in-core: llvm-mca (the pipe table where it cannot time a loop)\n");
         }

@@ -119,6 +119,12 @@ static double issue_ns(long n) {
     return best;
 }
 int main(int argc, char **argv) {
+    if (argc == 4 && argv[1][0] == 's') { /* socket BUDGET SIZE: one stream of the node-wide run */
+        long sz = atol(argv[3]);
+        double *a = malloc(sz);
+        printf("stream %ld %.5f\n", sz, stream(a, sz / 8, atof(argv[2])));
+        return 0;
+    }
     double budget = argc > 1 ? atof(argv[1]) : 1.0;
     long sizes[8]; int ns = argc - 2;
     for (int i = 0; i < ns; i++) sizes[i] = atol(argv[i + 2]);
@@ -222,6 +228,8 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
         cache.push(Cache { name: name.clone(), size_kib: *kib, bytes_per_cycle: (bpc * 100.0).round() / 100.0, write_bytes_per_cycle: w, line_bytes: 64 });
     }
     let tm = *streams.last().unwrap();
+    let cores = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
+    let socket_gbs = if cores > 1 { Some(socket_stream(&exe, budget, *sizes.last().unwrap(), cores)?) } else { None };
     let mem_gbs = 8.0 / tm;
     let round = |x: f64| (x * 100.0).round() / 100.0;
     let cyc_raw = |ns: f64| ns / cyc;
@@ -230,7 +238,7 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
     let m = Machine {
         name: format!("this machine ({})", cpu_name()),
         clock_ghz: round(ghz),
-        cores: std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1),
+        cores,
         core: Core {
             // gcc -O2 without -march: SSE2, 2 doubles per vector
             simd_lanes: if cfg!(target_arch = "x86_64") { 2 } else { 1 },
@@ -257,10 +265,10 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
             incore: "table".into(),
         },
         caches: cache,
-        memory: Memory { bandwidth_gbs: round(mem_gbs), write_bandwidth_gbs: wb(sizes.len() - 1).map(|x| round(x * ghz)), latency_ns: 90.0 },
+        memory: Memory { bandwidth_gbs: round(mem_gbs), write_bandwidth_gbs: wb(sizes.len() - 1).map(|x| round(x * ghz)), socket_bandwidth_gbs: socket_gbs.map(round), latency_ns: 90.0 },
         compiler: Compiler { vectorize: false, vectorize_constant_trips: true, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "full".into(), march: None },
         source: format!(
- "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?}; copy ns per element {:?}; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-loop-distribute-patterns (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
+ "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?}; copy ns per element {:?}; node memory: the last stream run by {cores} processes at once; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-loop-distribute-patterns (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
             sizes,
             streams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
             copies.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
@@ -268,6 +276,19 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
     };
     m.check()?;
     Ok(m)
+}
+
+/// The node's memory bandwidth (GB/s): the last working set's read stream run by `n`
+/// processes at once (one per online CPU), their bandwidths summed.
+fn socket_stream(exe: &std::path::Path, budget: &str, size: u64, n: u32) -> Result<f64, String> {
+    let kids: Vec<_> = (0..n).map(|_| Command::new(exe).args(["socket", budget, &size.to_string()]).stdout(std::process::Stdio::piped()).spawn()).collect::<Result<_, _>>().map_err(|e| format!("cannot run the probe: {e}"))?;
+    let mut total = 0.0;
+    for k in kids {
+        let out = k.wait_with_output().map_err(|e| format!("the probe failed: {e}"))?;
+        let ns: f64 = String::from_utf8_lossy(&out.stdout).split_whitespace().nth(2).and_then(|v| v.parse().ok()).filter(|v: &f64| *v > 0.0).ok_or("the node-wide stream printed no time")?;
+        total += 8.0 / ns;
+    }
+    Ok(total)
 }
 
 fn cpu_name() -> String {

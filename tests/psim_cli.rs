@@ -418,3 +418,124 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     assert!(has_cy(&sk_mca), "{cy} in {sk_mca}");
     assert!(!has_cy(&sk_table), "{sk_table}");
 }
+
+/// `memory.socket_bandwidth_gbs`: the ranks of a node share it. With the socket's
+/// bandwidth equal to one core's, k ranks (at most `cores`) each stream at 1/k of it, so
+/// the memory-bound triad at `--ranks-per-node 2` costs what it costs alone at half the
+/// bandwidth, and 8 ranks on a 4-core node what it costs at a quarter; without the field,
+/// no sharing. The default is min(np, cores).
+#[test]
+fn ranks_of_a_node_share_its_memory_bandwidth() {
+    let (d, _m, p) = setup();
+    let mach = |name: &str, text: String| {
+        let f = d.path().join(name);
+        std::fs::write(&f, text).unwrap();
+        f.display().to_string()
+    };
+    let shared = mach("shared.toml", MACHINE.replace("cores = 1", "cores = 4").replace("bandwidth_gbs = 10", "bandwidth_gbs = 10\nsocket_bandwidth_gbs = 10"));
+    let slow = |bw: &str| mach(&format!("bw{bw}.toml"), MACHINE.replace("cores = 1", "cores = 4").replace("bandwidth_gbs = 10", &format!("bandwidth_gbs = {bw}")));
+    let plain = mach("plain.toml", MACHINE.replace("cores = 1", "cores = 4"));
+    let triad = |m: &str, extra: &[&str]| -> (f64, String) {
+        let mut a = vec!["psim", "predict", &p, "--machine", m, "--np", "2", "--set", "n=200000000"];
+        a.extend(extra);
+        let o = xmpc(&a);
+        assert!(o.status.success(), "{}", err(&o));
+        let s = out(&o);
+        let l = block_line(&s, "count 10").to_string();
+        (l.split_whitespace().skip_while(|w| *w != "per_exec").nth(1).unwrap().parse().unwrap(), s)
+    };
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b;
+    let (alone, s1) = triad(&shared, &["--ranks-per-node", "1"]);
+    let (plain_alone, _) = triad(&plain, &[]);
+    assert!(close(alone, plain_alone), "one rank alone: the socket field changes nothing ({alone} vs {plain_alone})\n{s1}");
+    assert!(s1.contains("# memory: 1 rank(s) of a node share 10 GB/s: transfers from memory x1.000"), "{s1}");
+    let (two, s2) = triad(&shared, &[]); // default: min(np = 2, cores = 4)
+    assert!(s2.contains("# memory: 2 rank(s)") && s2.contains("x2.000"), "{s2}");
+    assert!(close(two, triad(&slow("5"), &[]).0), "2 ranks share 10 GB/s: as 5 GB/s alone ({two})");
+    assert!(two > 1.5 * alone, "{two} vs {alone}");
+    let (eight, _) = triad(&shared, &["--ranks-per-node", "8"]);
+    assert!(close(eight, triad(&slow("2.5"), &[]).0), "8 ranks on 4 cores: 4 stream at once ({eight})");
+    let (unshared, _) = triad(&plain, &["--ranks-per-node", "8"]);
+    assert!(close(unshared, alone), "no socket_bandwidth_gbs: no sharing");
+    // a bad value is refused with the field's name
+    let bad = mach("bad.toml", MACHINE.replace("bandwidth_gbs = 10", "bandwidth_gbs = 10\nsocket_bandwidth_gbs = 0"));
+    let o = xmpc(&["psim", "predict", &p, "--machine", &bad]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("memory.socket_bandwidth_gbs"), "{}", err(&o));
+    let o = xmpc(&["psim", "predict", &p, "--machine", &shared, "--ranks-per-node", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}
+
+/// The skeleton's closed form asks BSIM how many ranks share the node
+/// (`BSIM_Node_ranks()`, the platform's `[nodes]`): the same skeleton predicts the triad
+/// twice as long with both ranks on one node as with a node each, and exactly the
+/// closed form of `predict --ranks-per-node`.
+#[test]
+fn skeleton_shares_memory_with_the_platforms_node() {
+    let (d, _m, p) = setup();
+    let shared = d.path().join("shared.toml");
+    std::fs::write(&shared, MACHINE.replace("cores = 1", "cores = 4").replace("bandwidth_gbs = 10", "bandwidth_gbs = 10\nsocket_bandwidth_gbs = 10")).unwrap();
+    let m = shared.to_str().unwrap();
+    let sk = d.path().join("skel.c");
+    let o = xmpc(&[&p, "--skeletonize", "--model", &format!("psim:{m}"), "-o", sk.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(std::fs::read_to_string(&sk).unwrap().contains("(double)BSIM_Node_ranks()"));
+    let exe = d.path().join("skel");
+    let o = xmpc(&[&p, "--skeletonize", "--model", &format!("psim:{m}"), "-o", exe.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let plat = |k: u32| {
+        let f = d.path().join(format!("p{k}.toml"));
+        std::fs::write(&f, format!("name = \"t\"\n[network]\nlatency = 1e-6\nbandwidth = 1e9\n[nodes]\nranks_per_node = {k}\n")).unwrap();
+        f.display().to_string()
+    };
+    let compute = |k: u32| -> f64 {
+        let o = Command::new(env!("CARGO_BIN_EXE_xmpc")).args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", &plat(k), "--", "200000000"]).output().unwrap();
+        assert!(o.status.success(), "{}{}", out(&o), err(&o));
+        let s = out(&o);
+        let l = s.lines().find(|l| l.trim_start().starts_with("compute")).unwrap_or_else(|| panic!("{s}"));
+        l.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    let (one, two) = (compute(1), compute(2));
+    let predict = |k: &str| -> f64 {
+        let o = xmpc(&["psim", "predict", &p, "--machine", m, "--np", "2", "--set", "n=200000000", "--ranks-per-node", k]);
+        let s = out(&o);
+        s.lines().last().unwrap()[6..].trim().parse().unwrap()
+    };
+    let (p1, p2) = (predict("1"), predict("2"));
+    assert!((one - p1).abs() <= 1e-6 * p1 && (two - p2).abs() <= 1e-6 * p2, "bsim {one} / {two} against predict {p1} / {p2}");
+    assert!(two > 1.5 * one, "{one} {two}");
+}
+
+/// The same in Fortran: the skeleton declares `bsim_node_ranks` (implicit none) and runs.
+#[test]
+fn fortran_skeleton_declares_and_asks_the_node() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("triad.f90");
+    std::fs::write(
+        &src,
+        "program triad\n  implicit none\n  include 'mpif.h'\n  integer, parameter :: n = 4000000\n  double precision, allocatable :: a(:), b(:), c(:)\n  integer :: i, it, ierr\n  call MPI_Init(ierr)\n  allocate(a(n), b(n), c(n))\n  b = 1.0d0\n  c = 2.0d0\n  do it = 1, 10\n    call MPI_Barrier(MPI_COMM_WORLD, ierr)\n    do i = 1, n\n      a(i) = b(i) + 3.0d0 * c(i)\n    end do\n  end do\n  print *, a(1)\n  call MPI_Finalize(ierr)\nend program triad\n",
+    )
+    .unwrap();
+    let m = d.path().join("shared.toml");
+    std::fs::write(&m, MACHINE.replace("cores = 1", "cores = 4").replace("bandwidth_gbs = 10", "bandwidth_gbs = 10\nsocket_bandwidth_gbs = 10")).unwrap();
+    let model = format!("psim:{}", m.display());
+    let f = d.path().join("skel.f90");
+    let o = xmpc(&[src.to_str().unwrap(), "--skeletonize", "--model", &model, "-o", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let t = std::fs::read_to_string(&f).unwrap();
+    assert!(t.contains("integer, external :: bsim_node_ranks") && t.contains("dble(bsim_node_ranks())"), "{t}");
+    let exe = d.path().join("skel");
+    let o = xmpc(&[src.to_str().unwrap(), "--skeletonize", "--model", &model, "-o", exe.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let run = |k: u32| -> f64 {
+        let p = d.path().join(format!("p{k}.toml"));
+        std::fs::write(&p, format!("name = \"t\"\n[network]\nlatency = 1e-6\nbandwidth = 1e9\n[nodes]\nranks_per_node = {k}\n")).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_xmpc")).args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", p.to_str().unwrap()]).output().unwrap();
+        assert!(o.status.success(), "{}{}", out(&o), err(&o));
+        let s = out(&o);
+        let l = s.lines().find(|l| l.trim_start().starts_with("compute")).unwrap_or_else(|| panic!("{s}"));
+        l.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    assert!(two > 1.5 * one, "memory-bound loop: 2 ranks on a node share its bandwidth ({one} vs {two})");
+}

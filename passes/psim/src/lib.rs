@@ -38,9 +38,10 @@ pub struct BlockModel {
 }
 
 impl BlockModel {
-    /// Variables the closed form needs.
+    /// Program variables the closed form needs (not [`sym::NODE_RANKS`], which the
+    /// prediction or BSIM supplies).
     pub fn vars(&self) -> Vec<String> {
-        self.seconds.vars()
+        self.seconds.vars().into_iter().filter(|v| v != sym::NODE_RANKS).collect()
     }
     /// A located error for each problem.
     pub fn diags(&self, file: usize) -> Vec<Diag> {

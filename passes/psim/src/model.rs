@@ -236,6 +236,8 @@ pub fn nest_with(n: &Nest, m: &Machine, mca: Option<Mca>) -> NestModel {
         };
         // evictions cost their own bandwidth: reads at bw, writes at wbw
         let cost = E::add(E::div(E::sub(t.clone(), E::num(wb)), E::num(bw)), E::num(wb / wbw));
+        // from memory, shared with the other ranks of the node
+        let cost = if l + 1 == m.caches.len() { E::mul(cost, mem_share(m)) } else { cost };
         transfers.push(E::if_le(ws.clone(), E::num(cache.size_kib * 1024.0 * m.compiler.cache_safety), E::num(0.0), cost));
         traffic.push(t);
     }
@@ -248,4 +250,15 @@ pub fn nest_with(n: &Nest, m: &Machine, mca: Option<Mca>) -> NestModel {
     };
     let lanes = mca.map_or(lanes, |x| x.lanes);
     NestModel { iterations, flops: k.ops.flops(), loads, stores, groups: gs, lanes, t_ol, t_nol, table_incore, mca, traffic, ecm, roofline }
+}
+
+/// The factor memory transfers take longer by when the node's ranks
+/// ([`crate::sym::NODE_RANKS`], at most `cores`) share `memory.socket_bandwidth_gbs`:
+/// `max(1, min(k, cores) * bandwidth_gbs / socket_bandwidth_gbs)`; 1 without it.
+pub fn mem_share(m: &Machine) -> E {
+    let Some(sock) = m.memory.socket_bandwidth_gbs else { return E::num(1.0) };
+    let k = E::var(crate::sym::NODE_RANKS);
+    let c = E::num(m.cores as f64);
+    let kc = E::IfLe(Box::new(k.clone()), Box::new(c.clone()), Box::new(k), Box::new(c));
+    E::max(E::num(1.0), E::mul(kc, E::num(m.memory.bandwidth_gbs / sock)))
 }

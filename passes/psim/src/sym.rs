@@ -4,6 +4,12 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+/// The number of ranks on the rank's node, which share its memory bandwidth
+/// (`model::mem_share`): `predict --ranks-per-node` (default `min(np, cores)`) gives its
+/// value, a skeleton asks BSIM (`BSIM_Node_ranks()`, the platform's `[nodes]`). Not a
+/// name a program can declare.
+pub const NODE_RANKS: &str = "@node_ranks";
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum E {
     Num(f64),
@@ -182,6 +188,7 @@ impl E {
         };
         match self {
             E::Num(x) => num(*x),
+            E::Var(v) if v == NODE_RANKS => if f { "dble(bsim_node_ranks())".into() } else { "(double)BSIM_Node_ranks()".into() },
             E::Var(v) => {
                 if f {
                     format!("dble({v})")

@@ -56,7 +56,7 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     let mut diags = Vec::new();
     let mut edits = Vec::new();
     let mut replaced: Vec<Span> = Vec::new();
-    let mut rank_funcs: Vec<String> = Vec::new();
+    let mut rank_funcs: [Vec<String>; 2] = [Vec::new(), Vec::new()]; // units calling bsim_rank(), bsim_node_ranks()
     let mut notes = Vec::new();
     for b in map.blocks.iter().filter(|b| b.kind == BlockKind::Compute) {
         let t = match time_expr(b, opts, fortran) {
@@ -85,8 +85,10 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
                 continue;
             }
         };
-        if fortran && t.contains("bsim_rank()") && !rank_funcs.contains(&b.func) {
-            rank_funcs.push(b.func.clone());
+        for (k, f) in ["bsim_rank", "bsim_node_ranks"].into_iter().enumerate() {
+            if fortran && t.contains(&format!("{f}()")) && !rank_funcs[k].contains(&b.func) {
+                rank_funcs[k].push(b.func.clone());
+            }
         }
         match comment_out(src, unit.lang, b, &t) {
             Ok((span, text)) => {
@@ -99,7 +101,8 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     if !diags.is_empty() {
         return Err(diags);
     }
-    edits.extend(rank_decls(unit, src, &rank_funcs));
+    edits.extend(rank_decls(unit, src, &rank_funcs[0], "bsim_rank"));
+    edits.extend(rank_decls(unit, src, &rank_funcs[1], "bsim_node_ranks"));
     edits.extend(rename::rename(src, unit.lang, &replaced));
     edits.extend(threads::edits(unit, src).into_iter().filter(|e| !replaced.iter().any(|r| r.start <= e.span.start && e.span.start < r.end)));
     let (mem, report) = memory::cut(unit, src, &map.blocks, &replaced);
@@ -116,9 +119,9 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
 
 type DiagFn = Box<dyn Fn(usize) -> Diag>;
 
-/// `integer, external :: bsim_rank` in the specification part of each Fortran unit
-/// whose per-rank block times call it (after its last declaration).
-fn rank_decls(unit: &FileUnit, src: &str, funcs: &[String]) -> Vec<Edit> {
+/// `integer, external :: NAME` (`bsim_rank`, `bsim_node_ranks`) in the specification part
+/// of each Fortran unit whose block times call it (after its last declaration).
+fn rank_decls(unit: &FileUnit, src: &str, funcs: &[String], name: &str) -> Vec<Edit> {
     let mut out = Vec::new();
     for f in unit.functions().into_iter().filter(|f| funcs.contains(&f.name)) {
         let spec_end = f.body.iter().filter(|s| matches!(s.kind, xmpc_ir::StmtKind::Decl(_)) || (matches!(s.kind, xmpc_ir::StmtKind::Verbatim) && blocks::spec_stmt(&src[s.span.range()]))).map(|s| s.span.end).max();
@@ -127,7 +130,7 @@ fn rank_decls(unit: &FileUnit, src: &str, funcs: &[String]) -> Vec<Edit> {
             None => text::next_line(src, f.span.start),
         };
         let nl = if src[..at].ends_with('\n') { "" } else { "\n" };
-        let decl = if unit.lang == Lang::FortranFixed { "      integer bsim_rank\n      external bsim_rank\n" } else { "  integer, external :: bsim_rank\n" };
+        let decl = if unit.lang == Lang::FortranFixed { format!("      integer {name}\n      external {name}\n") } else { format!("  integer, external :: {name}\n") };
         out.push(Edit::insert(at, format!("{nl}{decl}")));
     }
     out

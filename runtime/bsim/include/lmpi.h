@@ -98,6 +98,8 @@ typedef struct {
 
 /* BSIM */
 void BSIM_Add_time(double seconds);
+/* ranks of the world on the caller's node (the platform's [nodes]) */
+int BSIM_Node_ranks(void);
 void BSIM_Event(const char *name);
 int BSIM_Rank(void);
 double BSIM_Time(void);

@@ -107,6 +107,11 @@ pub extern "C" fn bsim_rank_() -> c_int {
 }
 
 #[no_mangle]
+pub extern "C" fn bsim_node_ranks_() -> c_int {
+    c::BSIM_Node_ranks()
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn bsim_event_(name: *const c_char, len: usize) {
     let s = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len))
         .trim_end()

@@ -225,6 +225,37 @@ pub extern "C" fn BSIM_Rank() -> c_int {
     with("BSIM_Rank", |r| r.id as c_int)
 }
 
+/// Ranks of the world on the calling rank's node (the platform's `[nodes]`): the ranks
+/// that share its memory bandwidth in PSIM's closed forms (`--model psim:`).
+#[no_mangle]
+pub extern "C" fn BSIM_Node_ranks() -> c_int {
+    let id = with("BSIM_Node_ranks", |r| r.id) as u64;
+    let s = crate::engine::sim();
+    node_ranks(&s.plat.nodes, s.n as u64, id) as c_int
+}
+
+/// Ranks of `n` on `rank`'s node; a node map's counts are made once.
+fn node_ranks(map: &crate::model::NodeMap, n: u64, rank: u64) -> u64 {
+    use crate::model::NodeMap;
+    static COUNTS: std::sync::OnceLock<std::collections::HashMap<u64, u64>> = std::sync::OnceLock::new();
+    match map {
+        NodeMap::Block(k) => {
+            let k = (*k).max(1);
+            k.min(n - rank / k * k)
+        }
+        NodeMap::List(_) => {
+            let c = COUNTS.get_or_init(|| {
+                let mut h = std::collections::HashMap::new();
+                for r in 0..n {
+                    *h.entry(map.node(r)).or_insert(0) += 1;
+                }
+                h
+            });
+            c.get(&map.node(rank)).copied().unwrap_or(1)
+        }
+    }
+}
+
 #[no_mangle]
 pub extern "C" fn BSIM_Time() -> c_double {
     with("BSIM_Time", |r| r.clock)

@@ -391,8 +391,8 @@ static void tokbuf_reserve(int n) {
 }
 
 /* How a rank without the token waits (MPIETE_WAIT): 1 spin (Iprobe + sched_yield,
- * the core stays busy), 0 nap. Default: spin when this node has no more ranks than
- * online CPUs. A napping rank's CPU goes idle, and on a virtual machine an idle vCPU
+ * the core stays busy), 0 nap. Default: spin when this node's ranks may run on at
+ * least as many CPUs as there are ranks (the union of their affinity masks). A napping rank's CPU goes idle, and on a virtual machine an idle vCPU
  * is halted and its physical core lent to others: the rank came back to cold caches
  * and measured in-L2 blocks up to 1.9x slower than they run (2026-11-28, jacobi2d
  * 300x300 at 2 ranks on 2 vCPUs). Oversubscribed nodes nap, so waiting ranks leave
@@ -411,13 +411,20 @@ static void tok_wait_policy(void) {
         return;
     }
     MPI_Comm node;
-    int local = 1;
+    int local = 1, cpus = 0;
+    cpu_set_t mine, all;
+    CPU_ZERO(&mine);
+    CPU_ZERO(&all);
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) CPU_SET(0, &mine);
     if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
         PMPI_Comm_size(node, &local);
+        PMPI_Allreduce(&mine, &all, (int)(sizeof mine / sizeof(unsigned long)), MPI_UNSIGNED_LONG, MPI_BOR, node);
         PMPI_Comm_free(&node);
+    } else {
+        all = mine;
     }
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    g_tokspin = cpus > 0 && local <= cpus;
+    cpus = CPU_COUNT(&all);
+    g_tokspin = local <= cpus;
 }
 
 static void tok_wait(void) {
@@ -1523,8 +1530,9 @@ static void write_blocktimes(int mode) {
         source_name(src, sizeof src);
         sappend(&b, "{\"format\":\"xmpc-blocktimes/1\",\"source\":");
         json_str(&b, src);
-        sappend(&b, ",\"ranks\":%d,\"token\":%s,\"blocks\":[", g_size,
-                (mode & ME_TOKEN) ? "true" : "false");
+        sappend(&b, ",\"ranks\":%d,\"token\":%s,", g_size, (mode & ME_TOKEN) ? "true" : "false");
+        if (mode & ME_TOKEN) sappend(&b, "\"token_wait\":\"%s\",", g_tokspin ? "spin" : "nap");
+        sappend(&b, "\"blocks\":[");
         int first = 1;
         for (int id = 0; id < nmax; id++) {
             double sum = 0, cnt = 0;

@@ -738,3 +738,68 @@ fn some_v_persistent_fortran() {
     let exe = build_prog(d.path(), &test_prog("more.f90"), "more_f", &[]);
     check_more(&exe, d.path());
 }
+
+/// Token mode's per-rank record of each block: its first, shortest and longest execution
+/// (ring.c's block 2 runs 0.5 and 1.5 units in turn, starting with 0.5), and how waiting
+/// ranks waited: spinning when the node's ranks have a CPU each (2 ranks, this host's
+/// CPUs), napping when they share one (`taskset -c 0`) or when told (`MPIETE_WAIT`); a
+/// bad MPIETE_WAIT stops every rank with exit 2 and names the rank.
+#[test]
+fn token_mode_records_first_min_max_and_its_wait() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = build_c(d.path());
+    let read = |dir: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("blocktimes.json")).unwrap()).unwrap()
+    };
+    let mut problem = String::new();
+    for attempt in 0..3 {
+        let out = d.path().join(format!("t{attempt}"));
+        assert!(mpirun(2, &exe, &["12"], "token", &out, false).contains("ok"));
+        let j = read(&out);
+        let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        let want = if cpus >= 2 { "spin" } else { "nap" };
+        assert_eq!(j["token_wait"], want, "{j}");
+        let b2 = j["blocks"].as_array().unwrap().iter().find(|b| b["id"] == 2).unwrap();
+        problem.clear();
+        for (r, p) in b2["per_rank"].as_array().unwrap().iter().enumerate() {
+            let f = |k: &str| p[k].as_f64().unwrap_or_else(|| panic!("rank {r}: no {k} in {p}"));
+            let (mean, first, min, max) = (f("mean_s"), f("first_s"), f("min_s"), f("max_s"));
+            assert!(min <= first && first <= max && min <= mean && mean <= max, "rank {r}: {p}");
+            if max < 2.0 * min || first > 1.5 * min {
+                problem = format!("rank {r}: block 2 should run 0.5 units first and 1.5 at most: {p}");
+            }
+        }
+        if problem.is_empty() {
+            break;
+        }
+    }
+    assert!(problem.is_empty(), "{problem}");
+    let out = d.path().join("one_core");
+    assert!(mpirun(2, &exe, &["4"], "token", &out, true).contains("ok"));
+    assert_eq!(read(&out)["token_wait"], "nap");
+    let out = d.path().join("told");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = Command::new("mpiexec")
+        .args(["-n", "2"])
+        .env("MPIETE_MODE", "token")
+        .env("MPIETE_OUT", &out)
+        .env("MPIETE_WAIT", "nap")
+        .arg(&exe)
+        .arg("4")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert_eq!(read(&out)["token_wait"], "nap");
+    let o = Command::new("mpiexec")
+        .args(["-n", "2"])
+        .env("MPIETE_MODE", "token")
+        .env("MPIETE_OUT", &out)
+        .env("MPIETE_WAIT", "sleep")
+        .arg(&exe)
+        .arg("4")
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && e.contains("rank 0: MPIETE_WAIT must be spin or nap, not 'sleep'"), "{e}");
+}

@@ -98,6 +98,12 @@ pub struct Memory {
     /// Write-back bandwidth (default: `bandwidth_gbs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_bandwidth_gbs: Option<f64>,
+    /// Bandwidth of the node's memory when all `cores` stream at once (GB/s). Ranks of one
+    /// node share it: each gets `min(bandwidth_gbs, socket_bandwidth_gbs / k)` with `k`
+    /// its node's ranks (at most `cores`). Absent: no sharing (each rank gets
+    /// `bandwidth_gbs` whatever the number of ranks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub socket_bandwidth_gbs: Option<f64>,
     pub latency_ns: f64,
 }
 
@@ -203,6 +209,12 @@ impl Machine {
         }
         pos("memory.bandwidth_gbs", self.memory.bandwidth_gbs)?;
         pos("memory.latency_ns", self.memory.latency_ns)?;
+        if let Some(s) = self.memory.socket_bandwidth_gbs {
+            pos("memory.socket_bandwidth_gbs", s)?;
+        }
+        if let Some(w) = self.memory.write_bandwidth_gbs {
+            pos("memory.write_bandwidth_gbs", w)?;
+        }
         if !(self.compiler.cache_safety > 0.0 && self.compiler.cache_safety <= 1.0) {
             return Err("`compiler.cache_safety` must be in (0, 1]".into());
         }
@@ -222,6 +234,16 @@ impl Machine {
         self.memory.bandwidth_gbs / self.clock_ghz
     }
 
+    /// How much longer a memory transfer takes when `k` ranks of one node stream at once
+    /// (`k` capped at `cores`): `max(1, k * bandwidth_gbs / socket_bandwidth_gbs)`; 1 without
+    /// `socket_bandwidth_gbs`.
+    pub fn mem_share(&self, k: f64) -> f64 {
+        match self.memory.socket_bandwidth_gbs {
+            Some(s) => (k.min(self.cores as f64).max(1.0) * self.memory.bandwidth_gbs / s).max(1.0),
+            None => 1.0,
+        }
+    }
+
     /// Peak double-precision flops per cycle (FMA counts 2).
     pub fn peak_flops_per_cycle(&self) -> f64 {
         self.core.fp_pipes as f64 * self.core.simd_lanes as f64 * if self.core.fma { 2.0 } else { 1.0 }
@@ -233,9 +255,10 @@ impl Machine {
         match param {
             "lanes" | "simd_lanes" => self.core.simd_lanes = v.round().max(1.0) as u32,
             "bandwidth" | "memory_bandwidth" => self.memory.bandwidth_gbs = v,
+            "socket_bandwidth" => self.memory.socket_bandwidth_gbs = Some(v),
             "clock" | "clock_ghz" => self.clock_ghz = v,
             "fp_pipes" => self.core.fp_pipes = v.round().max(1.0) as u32,
-            _ => return Err(format!("unknown parameter `{param}` (lanes, bandwidth, clock, fp_pipes)")),
+            _ => return Err(format!("unknown parameter `{param}` (lanes, bandwidth, socket_bandwidth, clock, fp_pipes)")),
         }
         self.check()
     }

@@ -30,6 +30,9 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cd "$W"
 "$X" bsim calibrate -o plat.toml >&2
+# the real runs put all NP ranks on this host: one node, whose memory bandwidth they
+# share (PSIM's closed forms ask BSIM_Node_ranks(); the machine file's socket_bandwidth_gbs)
+printf '\n[nodes]\nranks_per_node = %d\n' "$NP" >> plat.toml
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg); machine $(basename "$MACH"), np=$NP, $REPS runs each"
 
 median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
