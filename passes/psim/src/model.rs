@@ -213,7 +213,9 @@ pub fn nest_with(n: &Nest, m: &Machine, mca: Option<Mca>) -> NestModel {
     let t_ol = (fp.max(divsqrt) / lanes).max(k.recurrence / if rec_ok { lanes } else { 1.0 }) + o.libm * c.libm_cycles;
     let t_nol = (loads as f64 / c.load_pipes as f64).max(stores as f64 / c.store_pipes as f64) / lanes;
     // instructions: operations, loads, stores, a branch per `if`, loop increment and branch
-    let instr = o.add + o.mul - fused + o.div + o.sqrt + o.convert + loads as f64 + stores as f64 + k.branch_count + if n.loops.is_empty() { 0.0 } else { 2.0 };
+    let arith = o.add + o.mul - fused + o.div + o.sqrt + o.convert;
+    let load_instr = if c.fold_loads { (loads as f64 - arith).max(0.0) } else { loads as f64 };
+    let instr = arith + load_instr + stores as f64 + k.branch_count + if n.loops.is_empty() { 0.0 } else { 2.0 };
     let t_ol = t_ol.max(instr / lanes / c.issue_width);
     let table_incore = t_ol.max(t_nol);
     let (t_ol, t_nol) = match mca {

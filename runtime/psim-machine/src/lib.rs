@@ -44,6 +44,11 @@ pub struct Core {
     pub load_pipes: u32,
     /// Stores per cycle.
     pub store_pipes: u32,
+    /// Loads are memory operands of the arithmetic instructions they feed (x86's
+    /// load-op instructions): the issue bound counts only the loads beyond one per add,
+    /// multiply or conversion. `xmpc psim probe` sets it on x86-64.
+    #[serde(default)]
+    pub fold_loads: bool,
     /// Latency of a dependent floating-point add / multiply / FMA.
     pub add_latency: f64,
     pub mul_latency: f64,
