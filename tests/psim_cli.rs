@@ -539,3 +539,29 @@ fn fortran_skeleton_declares_and_asks_the_node() {
     let (one, two) = (run(1), run(2));
     assert!(two > 1.5 * one, "memory-bound loop: 2 ranks on a node share its bandwidth ({one} vs {two})");
 }
+
+/// `xmpc psim probe` describes this host in a file the model reads back: a node-wide
+/// memory bandwidth where there is more than one CPU (each process of that run gets at
+/// most what one streams alone, give or take the host's noise), x86's folded loads, and
+/// which stream each level's bandwidth came from.
+#[test]
+fn probe_writes_a_machine_file_the_model_reads() {
+    let d = tempfile::tempdir().unwrap();
+    let f = d.path().join("here.toml");
+    let o = xmpc(&["psim", "probe", "--quick", "-o", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", err(&o));
+    let t = std::fs::read_to_string(&f).unwrap();
+    let m = xmpc_psim_machine::Machine::load(&f).unwrap();
+    let (cores, bw) = (m.cores, m.memory.bandwidth_gbs);
+    match m.memory.socket_bandwidth_gbs {
+        Some(s) => assert!(cores > 1 && s > 0.5 * bw && s < 1.5 * cores as f64 * bw, "socket {s} GB/s, one core {bw} GB/s, {cores} cores"),
+        None => assert_eq!(cores, 1, "{t}"),
+    }
+    assert_eq!(m.core.fold_loads, cfg!(target_arch = "x86_64"), "{t}");
+    assert!(m.core.fp_pipes >= 1);
+    assert!(t.contains("(scalar)") && t.contains("(AVX2:"), "{t}");
+    // the model reads it: a prediction with it works
+    let (_d2, _m, p) = setup();
+    let o = xmpc(&["psim", "predict", &p, "--machine", f.to_str().unwrap(), "--np", "2", "--set", "n=1000"]);
+    assert!(o.status.success() && out(&o).lines().last().unwrap().starts_with("total "), "{}{}", out(&o), err(&o));
+}
