@@ -216,9 +216,10 @@ static double issue_ns(long n) {
 }
 int main(int argc, char **argv) {
     if (argc == 4 && argv[1][0] == 's') {
-        /* socket|svector SECONDS SIZE: one of the node-wide streams (scalar or AVX2). Every process streams for the
-           same wall time from the same start, so they overlap whole: the mean rate over
-           the window, not the best pass (which a process alone for a moment would give) */
+        /* socket|svector SECONDS SIZE: one of the node-wide streams (scalar or AVX2).
+           Every process streams for the same wall time from the same start, so they
+           overlap whole: the mean rate over the window, not the best pass (which a
+           process alone for a moment would give) */
         long sz = atol(argv[3]);
         double *a = malloc(sz);
         printf("stream %ld %.5f\n", sz, stream_for(a, sz / 8, atof(argv[2]), argv[1][1] == 'v'));
@@ -390,11 +391,14 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
     Ok(m)
 }
 
-/// The node's memory bandwidth (GB/s): the last working set's read stream (scalar or AVX2, as
-/// for `bandwidth_gbs`) run by `n`
-/// processes at once for the same wall time (one per online CPU), their rates summed.
+/// The node's memory bandwidth (GB/s): the memory-level read stream (scalar or AVX2, as
+/// for `bandwidth_gbs`) run by `n` processes at once for the same wall time (one per
+/// online CPU), their rates summed. Together they stream `size` bytes (4x the last
+/// cache), each at least 16 MiB: on a node of many cores `n` copies of `size` would not
+/// fit in memory.
 fn socket_stream(exe: &std::path::Path, budget: &str, size: u64, n: u32, vector: bool) -> Result<f64, String> {
-    let kids: Vec<_> = (0..n).map(|_| Command::new(exe).args([if vector { "svector" } else { "socket" }, budget, &size.to_string()]).stdout(std::process::Stdio::piped()).spawn()).collect::<Result<_, _>>().map_err(|e| format!("cannot run the probe: {e}"))?;
+    let each = (size / u64::from(n.max(1))).max(16 << 20).min(size) / 64 * 64;
+    let kids: Vec<_> = (0..n).map(|_| Command::new(exe).args([if vector { "svector" } else { "socket" }, budget, &each.to_string()]).stdout(std::process::Stdio::piped()).spawn()).collect::<Result<_, _>>().map_err(|e| format!("cannot run the probe: {e}"))?;
     let mut total = 0.0;
     for k in kids {
         let out = k.wait_with_output().map_err(|e| format!("the probe failed: {e}"))?;

@@ -390,28 +390,20 @@ static void tokbuf_reserve(int n) {
     }
 }
 
-/* How a rank without the token waits (MPIETE_WAIT): 1 spin (Iprobe + sched_yield,
- * the core stays busy), 0 nap. Default: spin when this node's ranks may run on at
- * least as many CPUs as there are ranks (the union of their affinity masks). A napping rank's CPU goes idle, and on a virtual machine an idle vCPU
- * is halted and its physical core lent to others: the rank came back to cold caches
- * and measured in-L2 blocks up to 1.9x slower than they run (2026-11-28, jacobi2d
- * 300x300 at 2 ranks on 2 vCPUs). Oversubscribed nodes nap, so waiting ranks leave
- * the core to the token holder. */
+/* How a rank without the token waits: 1 spin (Iprobe + sched_yield, the core stays
+ * busy), 0 nap (sleeps). Default: spin when this node's ranks may run on at least as
+ * many CPUs as there are ranks (the union of their affinity masks); MPIETE_WAIT=spin
+ * or nap overrides. A napping rank's CPU goes idle, and on a virtual machine an idle
+ * vCPU is halted and its physical core lent to others: the rank came back to cold
+ * caches and measured in-L2 blocks up to 1.9x slower than they run (2026-11-28,
+ * jacobi2d 300x300 at 2 ranks on 2 vCPUs). Oversubscribed nodes nap, so waiting ranks
+ * leave the core to the token holder. */
 static int g_tokspin = 1;
 
 static void tok_wait_policy(void) {
-    const char *w = getenv("MPIETE_WAIT");
-    if (w && *w) {
-        if (!strcmp(w, "spin")) g_tokspin = 1;
-        else if (!strcmp(w, "nap")) g_tokspin = 0;
-        else {
-            fprintf(stderr, "mpiete: rank %d: MPIETE_WAIT must be spin or nap, not '%s'\n", g_rank, w);
-            exit(2);
-        }
-        return;
-    }
+    /* the collective part first, on every rank, whatever MPIETE_WAIT says */
     MPI_Comm node;
-    int local = 1, cpus = 0;
+    int local = 1;
     cpu_set_t mine, all;
     CPU_ZERO(&mine);
     CPU_ZERO(&all);
@@ -423,8 +415,16 @@ static void tok_wait_policy(void) {
     } else {
         all = mine;
     }
-    cpus = CPU_COUNT(&all);
-    g_tokspin = local <= cpus;
+    g_tokspin = local <= CPU_COUNT(&all);
+    const char *w = getenv("MPIETE_WAIT");
+    if (w && *w) {
+        if (!strcmp(w, "spin")) g_tokspin = 1;
+        else if (!strcmp(w, "nap")) g_tokspin = 0;
+        else {
+            fprintf(stderr, "mpiete: rank %d: MPIETE_WAIT must be spin or nap, not '%s'\n", g_rank, w);
+            exit(2);
+        }
+    }
 }
 
 static void tok_wait(void) {
