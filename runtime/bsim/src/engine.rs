@@ -363,15 +363,26 @@ impl Sim {
     }
 
     /// A rank has returned from its main.
+    ///
+    /// One step for the other ranks (under the resolve lock): a rank polling for this
+    /// one's messages sees its infinite clock (nothing more can come) only once it no
+    /// longer counts as live, and nobody resolves in between. Published first, a
+    /// poller was told "no message" while it still counted this rank as live, so it
+    /// polled on at host speed and the deadlock report's virtual time depended on the
+    /// host's scheduling (`polling_forever_is_a_deadlock`: 2 runs in 12 under load).
     pub fn finish(&self, me: u32) {
-        self.epoch.fetch_add(1, SeqCst);
-        {
-            let mut g = lock(&self.ranks[me as usize].st);
-            g.finished = true;
-        }
-        self.publish(me, f64::INFINITY);
-        self.finished.fetch_add(1, SeqCst);
-        let live = self.live.fetch_sub(1, SeqCst) - 1;
+        let live = {
+            let _r = lock(&self.resolve_lock);
+            {
+                let mut g = lock(&self.ranks[me as usize].st);
+                g.finished = true;
+            }
+            self.finished.fetch_add(1, SeqCst);
+            let live = self.live.fetch_sub(1, SeqCst) - 1;
+            self.epoch.fetch_add(1, SeqCst);
+            self.publish(me, f64::INFINITY);
+            live
+        };
         if live > 0 && self.blocked.load(SeqCst) == live {
             self.resolve();
         }

@@ -3,7 +3,9 @@
 #include <lmpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#define CHECK(c, ...) do { if (!(c)) { printf("FAIL rank %d: ", r); printf(__VA_ARGS__); printf("\n"); return 1; } } while (0)
+/* one printf per line: under the threads back end ranks print at once, and three
+ * calls per line interleaved mid-line ("FAIL rank 3: FAIL rank 1: ...") */
+#define CHECK(c, ...) do { if (!(c)) { char m_[256]; snprintf(m_, sizeof m_, __VA_ARGS__); printf("FAIL rank %d: %s\n", r, m_); return 1; } } while (0)
 int bsim_main(int argc, char **argv) {
     LMPI_Init(&argc, &argv);
     int r, n;
