@@ -780,26 +780,21 @@ fn token_mode_records_first_min_max_and_its_wait() {
     assert_eq!(read(&out)["token_wait"], "nap");
     let out = d.path().join("told");
     std::fs::create_dir_all(&out).unwrap();
-    let o = Command::new("mpiexec")
-        .args(["-n", "2"])
-        .env("MPIETE_MODE", "token")
-        .env("MPIETE_OUT", &out)
-        .env("MPIETE_WAIT", "nap")
-        .arg(&exe)
-        .arg("4")
-        .output()
-        .unwrap();
-    assert!(o.status.success());
+    // token mode at 2 ranks with MPIETE_WAIT set (the helper `mpirun` checks success)
+    let told = |wait: &str| {
+        Command::new("mpiexec")
+            .args(["-n", "2"])
+            .env("MPIETE_MODE", "token")
+            .env("MPIETE_OUT", &out)
+            .env("MPIETE_WAIT", wait)
+            .arg(&exe)
+            .arg("4")
+            .output()
+            .unwrap()
+    };
+    assert!(told("nap").status.success());
     assert_eq!(read(&out)["token_wait"], "nap");
-    let o = Command::new("mpiexec")
-        .args(["-n", "2"])
-        .env("MPIETE_MODE", "token")
-        .env("MPIETE_OUT", &out)
-        .env("MPIETE_WAIT", "sleep")
-        .arg(&exe)
-        .arg("4")
-        .output()
-        .unwrap();
+    let o = told("sleep");
     let e = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && e.contains("rank 0: MPIETE_WAIT must be spin or nap, not 'sleep'"), "{e}");
 }
