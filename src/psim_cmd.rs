@@ -262,6 +262,9 @@ impl Prepared {
             let k = self.node_ranks(m);
             s += &format!("# memory: {k} rank(s) of a node share {sock} GB/s: transfers from memory x{:.3}\n", m.mem_share(k as f64));
         }
+        if let Some(r) = m.memory.reuse_cost.filter(|r| *r > 0.0) {
+            s += &format!("# memory: beside a stream from memory, L1 misses that a cache below serves cost {r} x a read from memory (memory.reuse_cost)\n");
+        }
         if m.incore_llvm_mca() {
             s.push_str("# in-core: llvm-mca (the pipe table where it cannot time a loop)\n");
         }

@@ -143,6 +143,32 @@ static double copy(double *a, long n, double budget) {
     }
     return best * 1e9 / ((double)reps * h);
 }
+/* ns per element of b[i] = 0.5 * (u[i] + u[i - d]) over n doubles in all (u and b each
+   half, out of every cache): with d = 1 the lagged read hits the line just loaded; with
+   its lag between the L1 and L2 sizes it misses L1 and hits L2 while the loop streams
+   from memory (memory.reuse_cost: the difference, in units of a read from memory) */
+__attribute__((noinline)) static void lag_pass(const double *restrict u, double *restrict b, long h, long d) {
+    for (long i = d; i < h; i++) b[i] = 0.5 * (u[i] + u[i - d]);
+}
+static double lag(double *a, long n, long d, double budget) {
+    long reps = 1, h = n / 2; double best = 1e30, t0, t;
+    for (long i = 0; i < n; i++) a[i] = 1.0 + (i & 7);
+    for (;;) {
+        t0 = now();
+        for (long r = 0; r < reps; r++) lag_pass(a, a + h, h, d);
+        t = now() - t0;
+        if (t > budget / 8) break;
+        reps *= 2;
+    }
+    for (int k = 0; k < 5; k++) {
+        t0 = now();
+        for (long r = 0; r < reps; r++) lag_pass(a, a + h, h, d);
+        t = now() - t0;
+        if (t < best) best = t;
+    }
+    sink = a[h + h / 2];
+    return best * 1e9 / ((double)reps * (h - d));
+}
 #define CHAIN(name, init, op) static double name(long n) { double best = 1e30; for (int k = 0; k < 3; k++) { \
     volatile double seed = init; double x = seed, y = seed; double t0 = now(); \
     for (long i = 0; i < n; i++) { op; } double t = now() - t0; sink = x + y; if (t < best) best = t; } return best * 1e9 / n; }
@@ -238,6 +264,11 @@ int main(int argc, char **argv) {
     for (int i = 0; i < ns; i++) printf("stream %ld %.5f\n", sizes[i], stream(a, sizes[i] / 8, budget));
     for (int i = 0; i < ns; i++) printf("copy %ld %.5f\n", sizes[i], copy(a, sizes[i] / 8, budget));
     for (int i = 0; i < ns; i++) printf("vstream %ld %.5f\n", sizes[i], vstream(a, sizes[i] / 8, budget));
+    if (ns >= 3) {
+        /* sizes are a quarter of each level: the lag is the geometric mean of L1 and L2 */
+        long d = (long)sqrt(4.0 * sizes[0] * 4.0 * sizes[1]) / 8;
+        printf("lag 1 %.5f\nlag %ld %.5f\n", lag(a, big / 8, 1, budget), d, lag(a, big / 8, d, budget));
+    }
     return 0;
 }
 "#;
@@ -337,6 +368,13 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
         cache.push(Cache { name: name.clone(), size_kib: *kib, bytes_per_cycle: (bpc * 100.0).round() / 100.0, write_bytes_per_cycle: w, line_bytes: 64 });
     }
     let tm = *level.last().unwrap();
+    // memory.reuse_cost: a lagged read that misses L1 and hits L2 while the loop streams
+    // from memory, against the same loop whose lagged read hits L1, in reads from memory
+    let lags: Vec<f64> = text.lines().filter_map(|l| l.strip_prefix("lag ")).filter_map(|l| l.split_whitespace().nth(1)?.parse().ok()).collect();
+    let reuse_cost = match lags[..] {
+        [near, far] => Some(((far - near) / tm).max(0.0)),
+        _ => None,
+    };
     let cores = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
     let socket_gbs = if cores > 1 { Some(socket_stream(&exe, budget, *sizes.last().unwrap(), cores, *port_bound.last().unwrap())?) } else { None };
     let mem_gbs = 8.0 / tm;
@@ -376,15 +414,16 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
             incore: "table".into(),
         },
         caches: cache,
-        memory: Memory { bandwidth_gbs: round(mem_gbs), write_bandwidth_gbs: wb(sizes.len() - 1).map(|x| round(x * ghz)), socket_bandwidth_gbs: socket_gbs.map(round), latency_ns: 90.0 },
+        memory: Memory { bandwidth_gbs: round(mem_gbs), write_bandwidth_gbs: wb(sizes.len() - 1).map(|x| round(x * ghz)), socket_bandwidth_gbs: socket_gbs.map(round), reuse_cost: reuse_cost.map(round), latency_ns: 90.0 },
         compiler: Compiler { vectorize: false, vectorize_constant_trips: true, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "full".into(), march: None },
         source: format!(
- "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?} (scalar), {:?} (AVX2: for the levels where the scalar stream is bound by the load ports{}); copy ns per element {:?}; node memory: the last stream run by {cores} processes at once; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-loop-distribute-patterns (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
+ "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?} (scalar), {:?} (AVX2: for the levels where the scalar stream is bound by the load ports{}); copy ns per element {:?}; reuse: b[i] = 0.5 * (u[i] + u[i - d]) from memory, ns per element {:?} at d = 1 and d between the L1 and L2 sizes; node memory: the last stream run by {cores} processes at once; {cc} -O2 -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-loop-distribute-patterns (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains; memory latency not measured (90 ns assumed)",
             sizes,
             streams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
             vstreams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
             if vector { "" } else { ": not available, scalar used" },
-            copies.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
+            copies.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
+            lags.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>()
         ),
     };
     m.check()?;

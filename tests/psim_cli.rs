@@ -560,6 +560,14 @@ fn probe_writes_a_machine_file_the_model_reads() {
     assert_eq!(m.core.fold_loads, cfg!(target_arch = "x86_64"), "{t}");
     assert!(m.core.fp_pipes >= 1);
     assert!(t.contains("(scalar)") && t.contains("(AVX2:"), "{t}");
+    // the lagged-read probe ran (three cache levels or more on the hosts this runs on) and
+    // says how much an L2 hit costs beside a memory stream: a share of a read from
+    // memory, not hundreds of them
+    if m.caches.len() >= 2 {
+        let r = m.memory.reuse_cost.unwrap_or_else(|| panic!("no memory.reuse_cost:\n{t}"));
+        assert!((0.0..5.0).contains(&r), "reuse_cost {r}\n{t}");
+        assert!(t.contains("reuse: b[i] = 0.5 * (u[i] + u[i - d])"), "{t}");
+    }
     // the model reads it: a prediction with it works
     let (_d2, _m, p) = setup();
     let o = xmpc(&["psim", "predict", &p, "--machine", f.to_str().unwrap(), "--np", "2", "--set", "n=1000"]);

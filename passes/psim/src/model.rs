@@ -226,20 +226,25 @@ pub fn nest_with(n: &Nest, m: &Machine, mca: Option<Mca>) -> NestModel {
     let ws = working_set(&gs, &n.loops);
     let mut traffic = Vec::new();
     let mut transfers = Vec::new();
+    let mut l1_misses = E::num(0.0);
     for (l, cache) in m.caches.iter().enumerate() {
         let cap = E::num(cache.size_kib * 1024.0 * m.compiler.cache_safety);
         let lc = layer_traffic(&gs, cap.clone(), m.compiler.write_allocate);
+        if l == 0 {
+            l1_misses = lc.clone();
+        }
         let wb = write_traffic(&gs);
         // the whole working set stays in this level between executions
-        let t = E::if_le(ws.clone(), cap, E::num(0.0), lc);
+        let t = E::if_le(ws.clone(), cap, E::num(0.0), lc.clone());
         let (bw, wbw) = match m.caches.get(l + 1) {
             Some(next) => (next.bytes_per_cycle, next.write_bytes_per_cycle.unwrap_or(next.bytes_per_cycle)),
             None => (m.mem_bytes_per_cycle(), m.memory.write_bandwidth_gbs.map(|w| w / m.clock_ghz).unwrap_or(m.mem_bytes_per_cycle())),
         };
         // evictions cost their own bandwidth: reads at bw, writes at wbw
         let cost = E::add(E::div(E::sub(t.clone(), E::num(wb)), E::num(bw)), E::num(wb / wbw));
-        // from memory, shared with the other ranks of the node
-        let cost = if l + 1 == m.caches.len() { E::mul(cost, mem_share(m)) } else { cost };
+        // from memory: shared with the other ranks of the node, and in series with the
+        // hits of L1's misses in the levels between (`memory.reuse_cost`)
+        let cost = if l + 1 == m.caches.len() { memory_term(m, cost, E::sub(l1_misses.clone(), lc.clone())) } else { cost };
         transfers.push(E::if_le(ws.clone(), E::num(cache.size_kib * 1024.0 * m.compiler.cache_safety), E::num(0.0), cost));
         traffic.push(t);
     }
@@ -252,6 +257,22 @@ pub fn nest_with(n: &Nest, m: &Machine, mca: Option<Mca>) -> NestModel {
     };
     let lanes = mca.map_or(lanes, |x| x.lanes);
     NestModel { iterations, flops: k.ops.flops(), loads, stores, groups: gs, lanes, t_ol, t_nol, table_incore, mca, traffic, ecm, roofline }
+}
+
+/// The memory transfer of one iteration: `single` (one rank alone) with the reuse
+/// penalty, `reuse_cost * max(0, reused) / bandwidth` for the bytes L1 misses that a
+/// cache level below serves, added: `single + penalty`; the node's ranks share the
+/// socket's bandwidth: at least `single * mem_share` (the penalty is the core's own time,
+/// not the memory's, so the two bounds meet in a max).
+pub fn memory_term(m: &Machine, single: E, reused: E) -> E {
+    let shared = E::mul(single.clone(), mem_share(m));
+    match m.memory.reuse_cost {
+        Some(r) if r > 0.0 => {
+            let penalty = E::mul(E::num(r / m.mem_bytes_per_cycle()), E::max(E::num(0.0), reused));
+            E::max(E::add(single, penalty), shared)
+        }
+        _ => shared,
+    }
 }
 
 /// The factor memory transfers take longer by when the node's ranks

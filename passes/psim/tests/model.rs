@@ -342,3 +342,38 @@ fn incore_from_llvm_mca_replaces_the_pipe_table() {
         assert_eq!(b.fallbacks, vec![want]);
     }
 }
+
+/// `memory.reuse_cost`: while a loop streams from memory, the bytes L1 misses that L2
+/// serves (the stencil's previous rows) are paid at the memory bandwidth, in series with
+/// the memory transfer; the node's shared bandwidth stays a bound of its own.
+#[test]
+fn reuse_cost_adds_the_cache_hits_of_a_stencil_streaming_from_memory() {
+    // n = 10000: rows of 80 KB. L1 (16 KiB counted): the 2-gap hits, the row gaps miss:
+    // 40 B per iteration; L2 (512 KiB counted): 32n - 16 B fit, 24 B; reused 16 B.
+    // In-core: T_OL = max(1.5 flops, 10 instructions / 4) = 2.5, T_nOL = 2. Transfers:
+    // L2 -> L1 40/32 = 1.25 cy, memory 24/5 = 4.8 cy. Full overlap: 4.8 cy.
+    let at = |n: f64| env(&[("n", n), (xmpc_psim::sym::NODE_RANKS, 2.0)]);
+    // (T_OL, T_nOL, ECM cycles out of cache, ECM cycles in cache) with `memory` lines added
+    let ecm = |memory: &str, cores: u32| {
+        let src = include_str!("round.toml").replace("latency_ns = 80", &format!("latency_ns = 80\n{memory}")).replace("cores = 1", &format!("cores = {cores}"));
+        let m = Machine::parse(&format!("{src}[compiler]\noverlap = \"full\"\n")).unwrap();
+        let nm = models("s.c", STENCIL_C, &m).into_iter().flat_map(|b| b.nests).find(|(n, _)| n.loops.len() == 2).unwrap().1;
+        (nm.t_ol, nm.t_nol, nm.ecm.eval(&at(10000.0)).unwrap(), nm.ecm.eval(&at(100.0)).unwrap())
+    };
+    let (t_ol, t_nol, plain, in_cache) = ecm("", 1);
+    assert_eq!((t_ol, t_nol), (2.5, 2.0));
+    assert!((plain - 4.8).abs() < 1e-9, "{plain}");
+    // + 1.0 * 16 B / 5 B/cy = 3.2 cy; half the cost, half the penalty
+    assert!((ecm("reuse_cost = 1.0", 1).2 - 8.0).abs() < 1e-9);
+    assert!((ecm("reuse_cost = 0.5", 1).2 - 6.4).abs() < 1e-9);
+    assert_eq!(ecm("reuse_cost = 0.0", 1).2, plain);
+    // in cache (n = 100) nothing streams from memory: no penalty
+    assert_eq!(ecm("reuse_cost = 1.0", 1).3, in_cache);
+    // two ranks on a 2-core node sharing 10 GB/s: the memory's own bound, 4.8 * 2 = 9.6
+    // cy, is above the core's 8.0; sharing 15 GB/s (4.8 * 4/3 = 6.4) it is below
+    let shared = |sock: f64| ecm(&format!("reuse_cost = 1.0\nsocket_bandwidth_gbs = {sock}"), 2).2;
+    assert!((shared(10.0) - 9.6).abs() < 1e-9, "{}", shared(10.0));
+    assert!((shared(15.0) - 8.0).abs() < 1e-9, "{}", shared(15.0));
+    // without the penalty the share multiplies the transfer, as before
+    assert!((ecm("socket_bandwidth_gbs = 15", 2).2 - 6.4).abs() < 1e-9);
+}

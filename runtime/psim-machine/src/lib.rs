@@ -109,6 +109,13 @@ pub struct Memory {
     /// `bandwidth_gbs` whatever the number of ranks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub socket_bandwidth_gbs: Option<f64>,
+    /// While a loop streams from memory, the bytes per iteration that L1 misses but a
+    /// lower cache level serves (the reuse of the layer conditions: a stencil's previous
+    /// rows) take `reuse_cost` times their time at `bandwidth_gbs`, in series with the
+    /// memory transfer. Absent or 0: such hits hide behind the memory stream (classic
+    /// layer conditions). `xmpc psim probe` measures it with a lagged read stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reuse_cost: Option<f64>,
     pub latency_ns: f64,
 }
 
@@ -219,6 +226,11 @@ impl Machine {
         }
         if let Some(w) = self.memory.write_bandwidth_gbs {
             pos("memory.write_bandwidth_gbs", w)?;
+        }
+        if let Some(r) = self.memory.reuse_cost {
+            if !(r.is_finite() && r >= 0.0) {
+                return Err(format!("`memory.reuse_cost` is {r}: it must be 0 or more"));
+            }
         }
         if !(self.compiler.cache_safety > 0.0 && self.compiler.cache_safety <= 1.0) {
             return Err("`compiler.cache_safety` must be in (0, 1]".into());
@@ -340,6 +352,12 @@ latency_ns = 90
         assert!(e.contains("compiler.march"), "{e}");
         let e = Machine::parse(&M.replace("libm_cycles = 40", "libm_cycles = 40\nbogus = 1")).unwrap_err();
         assert!(e.contains("bogus"), "{e}");
+        // memory.reuse_cost: 0 or more, kept through a round trip
+        let m = Machine::parse(&M.replace("latency_ns = 90", "latency_ns = 90\nreuse_cost = 1.2")).unwrap();
+        assert_eq!(m.memory.reuse_cost, Some(1.2));
+        assert_eq!(Machine::parse(&m.to_toml()).unwrap(), m);
+        let e = Machine::parse(&M.replace("latency_ns = 90", "latency_ns = 90\nreuse_cost = -0.5")).unwrap_err();
+        assert!(e.contains("memory.reuse_cost"), "{e}");
         let mut m = Machine::parse(M).unwrap();
         m.set("lanes", 16.0).unwrap();
         assert_eq!(m.core.simd_lanes, 16);
