@@ -324,16 +324,19 @@ fn cache_sizes() -> Vec<(String, f64)> {
     out
 }
 
+/// How the probe is compiled (named in the machine file's `source`): scalar code, as gcc
+/// -O2 compiles the test programs. -falign-loops=64: the micro-loops' speed must not
+/// depend on where the linker puts them (adding one function once halved the copy's
+/// speed: 0.28 -> 0.55 ns per element at every level, the memory system unchanged).
+const PROBE_FLAGS: [&str; 5] = ["-O2", "-falign-loops=64", "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns"];
+
 pub fn probe(quick: bool) -> Result<Machine, String> {
     let dir = tempfile::Builder::new().prefix("xmpc-psim-probe-").tempdir().map_err(|e| e.to_string())?;
     let src = dir.path().join("probe.c");
     std::fs::write(&src, PROBE_C).map_err(|e| e.to_string())?;
     let exe = dir.path().join("probe");
     let cc = std::env::var("XMPC_CC").ok().filter(|s| !s.is_empty() && !s.contains("mpicc")).unwrap_or_else(|| "cc".into());
-    // -falign-loops=64: the micro-loops' speed must not depend on where the linker puts
-    // them (adding one function once halved the copy's speed: 0.28 -> 0.55 ns per
-    // element at every level, the memory system unchanged)
-    let out = Command::new(&cc).args(["-O2", "-falign-loops=64", "-fno-tree-vectorize", "-fno-tree-slp-vectorize", "-fno-tree-loop-distribute-patterns"]).arg(&src).arg("-o").arg(&exe).arg("-lm").output().map_err(|e| format!("cannot run {cc}: {e}"))?;
+    let out = Command::new(&cc).args(PROBE_FLAGS).arg(&src).arg("-o").arg(&exe).arg("-lm").output().map_err(|e| format!("cannot run {cc}: {e}"))?;
     if !out.status.success() {
         return Err(format!("compiling the probe failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
@@ -405,6 +408,7 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
         _ => None,
     };
     let cores = std::thread::available_parallelism().map(|n| n.get() as u32).unwrap_or(1);
+    let flags = PROBE_FLAGS.join(" ");
     let socket_gbs = if cores > 1 { Some(socket_stream(&exe, budget, *sizes.last().unwrap(), cores, *port_bound.last().unwrap())?) } else { None };
     let mem_gbs = 8.0 / tm;
     let round = |x: f64| (x * 100.0).round() / 100.0;
@@ -450,7 +454,7 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
         memory: Memory { bandwidth_gbs: round(mem_gbs), write_bandwidth_gbs: wb(sizes.len() - 1).map(|x| round(x * ghz)), socket_bandwidth_gbs: socket_gbs.map(round), reuse_cost: reuse_cost.map(round), latency_ns: 90.0 },
         compiler: Compiler { vectorize: false, vectorize_constant_trips: true, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "full".into(), march: None },
         source: format!(
- "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?} (scalar), {:?} (AVX2: for the levels where the scalar stream is bound by the load ports{}); copy ns per element {:?}; reuse: b[i] = 0.5 * (u[i] + u[i - d]) from memory, ns per element {:?} at d = 1 and d between the L1 and L2 sizes; node memory: the last stream run by {cores} processes at once; {cc} -O2 -falign-loops=64 -fno-tree-vectorize -fno-tree-slp-vectorize -fno-tree-loop-distribute-patterns (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains, load pipes from independent `add reg, [mem]`; memory latency not measured (90 ns assumed)",
+ "xmpc psim probe{note}: 4-stream read, ns per 8 B at working sets {:?} B = {:?} (scalar), {:?} (AVX2: for the levels where the scalar stream is bound by the load ports{}); copy ns per element {:?}; reuse: b[i] = 0.5 * (u[i] + u[i - d]) from memory, ns per element {:?} at d = 1 and d between the L1 and L2 sizes; node memory: the last stream run by {cores} processes at once; {cc} {flags} (scalar code, as gcc -O2 compiles the test programs); pipes and latencies from dependent chains, load pipes from independent `add reg, [mem]`; memory latency not measured (90 ns assumed)",
             sizes,
             streams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
             vstreams.iter().map(|x| (x * 1000.0).round() / 1000.0).collect::<Vec<_>>(),
