@@ -394,6 +394,11 @@ void xmpc_wait_async(const struct xmpc_loc *loc, int async_id);
 // messages, sends and receives counted apart.
 int xmpc_array_shm_halos(const xmpc_array *a);
 
+// Added (tests, tools): how many of `a`'s cached reflect plans hold a shared-memory
+// window of their own (their slots did not fit in the node arena, or there is none:
+// `XMPC_SHM_ARENA=0`).
+int xmpc_array_shm_windows(const xmpc_array *a);
+
 // The iterations of `for (i = lo; i <= hi; i += step)` (step > 0) that this process
 // owns on template dim `dim`, as chunks:
 //     for (c = s.first; c <= s.last; c += s.stride)

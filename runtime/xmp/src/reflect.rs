@@ -44,7 +44,8 @@ pub enum Phase {
 
 pub struct Plan {
     pub phases: Vec<Phase>,
-    /// The window holding the phases' shared-memory slots.
+    /// The window holding the phases' shared-memory slots, when they are not in
+    /// the node arena (shm.rs).
     pub win: Option<shm::Win>,
     /// The TCA halos (`XMPC_TCA_SUBCLUSTER`), by array dimension.
     pub tca: Option<Rc<HaloPlan>>,
@@ -296,7 +297,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
                 if send { sends.push(slot) } else { recvs.push(slot) }
             }
         }
-        win = Some(w);
+        win = w;
     }
     Ok(Plan { phases, win, tca: tca_plan })
 }
@@ -478,4 +479,11 @@ pub unsafe extern "C" fn xmpc_array_shm_halos(a: *const xmpc_array) -> c_int {
         n += p.tca.as_ref().map_or(0, |t| t.halos());
     }
     n as c_int
+}
+/// Added (tests, tools): how many of `a`'s cached reflect plans hold a shared-memory
+/// window of their own (their slots did not fit in the node arena, or there is none:
+/// `XMPC_SHM_ARENA=0`).
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_array_shm_windows(a: *const xmpc_array) -> c_int {
+    a.as_ref().map_or(0, |a| a.plans.values().filter(|p| p.win.is_some()).count() as c_int)
 }

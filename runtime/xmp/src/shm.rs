@@ -14,7 +14,7 @@
 //! slot (per plan), so the neighbours agree on them without a global order.
 
 use crate::ffi::{self, Fint};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_int, c_long, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -169,10 +169,11 @@ pub struct Want {
     pub bytes: usize,
 }
 
-/// The window of one reflect plan. Freed only by `free` (xmpc_array_free, which
-/// all nodes of the array reach together): MPI_Win_free is collective, so a plan
-/// dropped elsewhere (re-allocation, xmpc_finalize, where processes may arrive
-/// from different exits) leaves its window to MPI_Finalize.
+/// The window of one reflect plan whose slots did not fit in the node arena.
+/// Freed only by `free` (xmpc_array_free, which all nodes of the array reach
+/// together): MPI_Win_free is collective, so a plan dropped elsewhere
+/// (re-allocation, xmpc_finalize, where processes may arrive from different
+/// exits) leaves its window to MPI_Finalize.
 pub struct Win {
     pub win: Fint,
 }
@@ -185,6 +186,89 @@ impl Win {
     }
 }
 
+/// The node arena: one shared window made at start-up over the world's node
+/// communicator, from which reflect plans take their slots. A window per plan
+/// costs an `MPI_Win_allocate_shared` (about 1 ms for 2 processes here: MPICH
+/// creates and maps /dev/shm segments), which the first reflect of each array paid
+/// inside the user's loop (issue 22: 1.2 ms of a 5.7 ms run of Laplace 256² x 100
+/// at 2 processes). Each process hands out its own part front to back and never
+/// takes space back (a dropped plan's peer may still be reading its last slot); a
+/// plan that does not fit on every process of its communicator gets a window of
+/// its own, as before. `XMPC_SHM_ARENA=bytes` per process (default 1 MiB; 0: none).
+struct Arena {
+    /// The node communicator (after the `XMPC_SHM_GROUP` split, as halos use).
+    comm: Fint,
+    win: Fint,
+    /// This process's part and its size.
+    base: *mut u8,
+    size: usize,
+    used: Cell<usize>,
+}
+
+thread_local! {
+    static ARENA: RefCell<Option<Arena>> = const { RefCell::new(None) };
+}
+
+/// Makes the node arena (collective over the world; `xmpc_init`). All processes
+/// make one or none alike (world size, `XMPC_SHM_HALO`, `XMPC_SHM_ARENA`), so a
+/// plan's processes agree on trying it.
+pub fn init_arena() {
+    let size = std::env::var("XMPC_SHM_ARENA").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(1 << 20);
+    // SAFETY: MPI is initialised; collective calls made by every process in order.
+    unsafe {
+        let w = ffi::xs_comm_world();
+        if !enabled() || size == 0 || ffi::xs_comm_size(w) < 2 {
+            return;
+        }
+        let mut c = ffi::xs_comm_split_shared(w);
+        if let Some(k) = group() {
+            let r = ffi::xs_comm_rank(c);
+            c = ffi::xs_comm_split(c, r / k, r);
+        }
+        let size = round(size);
+        let mut base: *mut c_void = std::ptr::null_mut();
+        let win = ffi::xs_win_shared(c, size as c_long, &mut base);
+        ARENA.with(|a| *a.borrow_mut() = Some(Arena { comm: c, win, base: base as *mut u8, size, used: Cell::new(0) }));
+    }
+}
+
+/// The node communicator of the arena (split from the world): the shm
+/// communicator of a node set holding the whole world in order (nodes.rs), so
+/// the first reflect does not split it again. None on every process alike.
+pub fn node_comm() -> Option<Fint> {
+    ARENA.with(|a| a.borrow().as_ref().map(|a| a.comm))
+}
+
+/// `bytes` of this process's arena part for a plan over `comm`, if they fit on
+/// every process of `comm` (collective there: one allgather). Returns the arena
+/// window, this process's region, and each member's region (by rank in `comm`).
+fn arena_part(comm: Fint, bytes: usize) -> Option<(Fint, *mut u8, Vec<*mut u8>)> {
+    ARENA.with(|a| {
+        let a = a.borrow();
+        let a = a.as_ref()?;
+        // SAFETY: local group queries; the arrays hold n ranks.
+        let n = unsafe { ffi::xs_comm_size(comm) } as usize;
+        let ranks: Vec<c_int> = (0..n as c_int).collect();
+        let mut at = vec![-1 as c_int; n];
+        unsafe { ffi::xs_translate_ranks(comm, n as c_int, ranks.as_ptr(), a.comm, at.as_mut_ptr()) };
+        let start = a.used.get();
+        let fits = at.iter().all(|&r| r >= 0) && start + bytes <= a.size;
+        let mine = [fits as i64, start as i64];
+        let mut all = vec![0i64; 2 * n];
+        // SAFETY: collective over comm, which every member reaches with an arena.
+        unsafe { ffi::xs_allgather(mine.as_ptr() as *const c_void, 16, all.as_mut_ptr() as *mut c_void, comm) };
+        if !all.chunks(2).all(|x| x[0] == 1) {
+            return None;
+        }
+        a.used.set(start + bytes);
+        // SAFETY: every member's part of the arena window is mapped here; the
+        // offsets lie inside the parts (checked by their owners above).
+        let parts = (0..n).map(|r| unsafe { (ffi::xs_win_query(a.win, at[r]) as *mut u8).add(all[2 * r + 1] as usize) }).collect();
+        // SAFETY: inside this process's part (start + bytes <= size).
+        Some((a.win, unsafe { a.base.add(start) }, parts))
+    })
+}
+
 fn round(n: usize) -> usize {
     n.div_ceil(LINE) * LINE
 }
@@ -192,10 +276,12 @@ fn round(n: usize) -> usize {
 /// A slot with the phase it belongs to and whether it sends.
 pub type Placed = (usize, bool, Slot);
 
-/// Allocates the window over `comm` (collective there), publishes this
-/// process's sends in a directory at the start of its part, and finds each
-/// receive's slot in the sender's directory. Returns (phase, send?, slot).
-pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed>), String> {
+/// Places the plan's slots in the node arena, or else in a window of its own over
+/// `comm` (collective there either way), publishes this process's sends in a
+/// directory at the start of its region, and finds each receive's slot in the
+/// sender's directory. Returns the plan's own window (None: in the arena) and
+/// (phase, send?, slot) per halo.
+pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Option<Win>, Vec<Placed>), String> {
     let sends: Vec<&Want> = wants.iter().filter(|w| w.send).collect();
     let mut off = round(8 + ENTRY * sends.len());
     let mut offs = vec![];
@@ -203,12 +289,20 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed
         offs.push(off);
         off += HEAD + round(w.bytes);
     }
-    let mut base: *mut c_void = std::ptr::null_mut();
-    // SAFETY: collective allocation; `base` receives this process's part.
-    let win = unsafe { ffi::xs_win_shared(comm, off as c_long, &mut base) };
-    let win = Win { win };
-    let base = base as *mut u8;
-    // SAFETY: this process's part is `off` bytes; entries are 8-byte aligned.
+    let (own, sync_win, base, parts) = match arena_part(comm, off) {
+        Some((w, base, parts)) => (None, w, base, parts),
+        None => {
+            let mut base: *mut c_void = std::ptr::null_mut();
+            // SAFETY: collective allocation; `base` receives this process's part,
+            // every member's part is mapped here.
+            let win = unsafe { ffi::xs_win_shared(comm, off as c_long, &mut base) };
+            let n = unsafe { ffi::xs_comm_size(comm) };
+            let parts = (0..n).map(|r| unsafe { ffi::xs_win_query(win, r) as *mut u8 }).collect();
+            (Some(Win { win }), win, base as *mut u8, parts)
+        }
+    };
+    // SAFETY: this process's region is `off` bytes, never handed out before (the
+    // arena does not reuse space); entries are 8-byte aligned.
     unsafe {
         std::ptr::write_bytes(base, 0, off);
         let dir = base as *mut i64;
@@ -220,9 +314,11 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed
             *e.add(2) = o as i64;
             *e.add(3) = w.bytes as i64;
         }
-        ffi::xs_win_sync(win.win);
-        crate::barrier::barrier(comm);
-        ffi::xs_win_sync(win.win);
+        // MPI_Barrier, not the xmp barrier: that would make its own flag window
+        // for this communicator (~200 us, once), for a wait that happens once per plan
+        ffi::xs_win_sync(sync_win);
+        ffi::xs_barrier(comm);
+        ffi::xs_win_sync(sync_win);
     }
     // SAFETY: collective over `comm`, as this function is.
     let pinned = unsafe { ffi::xs_pinned_team(comm) } != 0;
@@ -231,13 +327,13 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed
     for w in &wants {
         let head = if w.send {
             k += 1;
-            // SAFETY: inside this process's part.
+            // SAFETY: inside this process's region.
             unsafe { base.add(offs[k - 1]) }
         } else {
-            // SAFETY: the peer's part of the same window; its directory was
+            // SAFETY: the peer's region (arena or window); its directory was
             // written before the barrier.
             unsafe {
-                let pb = ffi::xs_win_query(win.win, w.peer) as *mut u8;
+                let pb = parts[w.peer as usize];
                 let dir = pb as *const i64;
                 let n = *dir as usize;
                 let e = (0..n)
@@ -252,5 +348,5 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Win, Vec<Placed
         };
         out.push((w.phase, w.send, Slot { region: w.region, head, bytes: w.bytes, uses: Cell::new(0), pinned }));
     }
-    Ok((win, out))
+    Ok((own, out))
 }

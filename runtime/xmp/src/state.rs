@@ -97,6 +97,7 @@ pub fn init_world() {
         }];
     });
     exec_changed();
+    crate::shm::init_arena();
 }
 
 pub fn world_rank() -> i32 {

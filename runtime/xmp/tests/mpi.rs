@@ -129,11 +129,14 @@ fn nodes_size_mismatch_is_a_located_error() {
 
 /// The same checked program through shared memory, through MPI only
 /// (XMPC_SHM_HALO=0), and mixed (XMPC_SHM_GROUP=2: pairs of processes pretend to
-/// be nodes). The count of on-node halos tells which path ran.
+/// be nodes). The count of on-node halos tells which path ran. Shared-memory slots
+/// live in the node arena made at start-up (no window per plan), in a window per
+/// plan without it (XMPC_SHM_ARENA=0), and in both when the arena is too small for
+/// some plans (XMPC_SHM_ARENA=4096): the same halos, every cell checked each time.
 #[test]
 fn reflect_shm_and_mpi_paths_agree() {
     let exe = build("reflect_shm");
-    let count = |n: usize, env: &[(&str, &str)]| -> i64 {
+    let count = |n: usize, env: &[(&str, &str)]| -> (i64, i64) {
         let out = mpiexec(n, &exe, env);
         let so = String::from_utf8_lossy(&out.stdout);
         assert!(
@@ -142,22 +145,32 @@ fn reflect_shm_and_mpi_paths_agree() {
             out.status,
             String::from_utf8_lossy(&out.stderr)
         );
-        let line = so.lines().find_map(|l| l.strip_prefix("shm halos ")).expect("no halo count");
-        line.trim().parse().unwrap()
+        let get = |key: &str| -> i64 {
+            let line = so.lines().find_map(|l| l.strip_prefix(key)).unwrap_or_else(|| panic!("no '{key}' line"));
+            line.trim().parse().unwrap()
+        };
+        (get("shm halos "), get("shm windows "))
     };
-    assert_eq!(count(1, &[]), 0, "one process has no neighbour to share with");
+    assert_eq!(count(1, &[]), (0, 0), "one process has no neighbour to share with");
     for n in [2, 4] {
-        assert_eq!(count(n, &[("XMPC_SHM_HALO", "0")]), 0);
-        let all = count(n, &[]);
+        assert_eq!(count(n, &[("XMPC_SHM_HALO", "0")]), (0, 0));
+        let (all, wins) = count(n, &[]);
         assert!(all > 0, "-n {n}: no halo went through shared memory");
-        let mixed = count(n, &[("XMPC_SHM_GROUP", "2")]);
+        assert_eq!(wins, 0, "-n {n}: a plan made its own window although the arena had room");
+        let (own, wins_own) = count(n, &[("XMPC_SHM_ARENA", "0")]);
+        assert_eq!(own, all, "-n {n}: halos differ without the arena");
+        assert!(wins_own > 0, "-n {n}: XMPC_SHM_ARENA=0 and no plan window");
+        let (part, wins_part) = count(n, &[("XMPC_SHM_ARENA", "4096")]);
+        assert_eq!(part, all, "-n {n}: halos differ with a small arena");
+        assert!(wins_part > 0 && wins_part < wins_own, "-n {n}: 4 KiB arena: {wins_part} plan windows of {wins_own}");
+        let (mixed, _) = count(n, &[("XMPC_SHM_GROUP", "2")]);
         if n == 4 {
             // p(2,2): the pairs {1,2}, {3,4} share memory, so only the halos
             // between neighbours along node dim 1 stay messages
             assert!(mixed > 0 && mixed < all, "-n 4: mixed {mixed}, all {all}");
             // contiguous halos (rows) above XMPC_SHM_HALO_MAX bytes go as MPI
             // messages, the strided ones (columns) stay in the slots
-            let limited = count(n, &[("XMPC_SHM_HALO_MAX", "8")]);
+            let (limited, _) = count(n, &[("XMPC_SHM_HALO_MAX", "8")]);
             assert!(limited > 0 && limited < all, "-n 4: limited {limited}, all {all}");
         } else {
             assert_eq!(mixed, all);

@@ -107,6 +107,8 @@ int main(int argc, char **argv) {
   }
   int shm = xmpc_array_shm_halos(x[0].d) + xmpc_array_shm_halos(x[1].d);
   xmpc_reduction(&L, &shm, 1, XMPC_TYPE_INT, XMPC_OP_SUM, NULL);
-  if (xmp_all_node_num() == 1) printf("shm halos %d\n", shm);
+  int wins = xmpc_array_shm_windows(x[0].d) + xmpc_array_shm_windows(x[1].d);
+  xmpc_reduction(&L, &wins, 1, XMPC_TYPE_INT, XMPC_OP_SUM, NULL);
+  if (xmp_all_node_num() == 1) printf("shm halos %d\nshm windows %d\n", shm, wins);
   return finish();
 }
