@@ -109,11 +109,7 @@ fn setup(comm: Fint) -> Node {
     // 0 holds area_bytes(n) bytes, zeroed before the MPI barrier below and
     // used only through the Flags view after it.
     unsafe {
-        let mut shm = ffi::xs_comm_split_shared(comm);
-        if let Some(k) = crate::shm::group() {
-            let r = ffi::xs_comm_rank(shm);
-            shm = ffi::xs_comm_split(shm, r / k, r);
-        }
+        let shm = crate::shm::split_node(comm);
         let me = ffi::xs_comm_rank(shm);
         let n = ffi::xs_comm_size(shm) as usize;
         let bytes = if me == 0 { area_bytes(n, Layout::Separate) + LINE } else { 0 };

@@ -108,29 +108,14 @@ impl Nodes {
         if let Some(x) = self.shm.borrow().as_ref() {
             return x.clone();
         }
-        let n = self.size() as usize;
-        let ranks: Vec<c_int> = (0..n as c_int).collect();
-        let mut out = vec![-1 as c_int; n];
-        // SAFETY: collective over this set's members; the arrays hold n ranks.
         // a set of the whole world in rank order splits as the world did for the
         // node arena (the same on every process: the arena exists everywhere or nowhere)
         let whole = self.world.len() == state::with(|s| s.world_size) as usize && self.world.iter().enumerate().all(|(i, &w)| w == i as i32);
-        let c = unsafe {
-            let c = match crate::shm::node_comm() {
-                Some(c) if whole => c,
-                _ => {
-                    let mut c = ffi::xs_comm_split_shared(self.comm);
-                    if let Some(k) = crate::shm::group() {
-                        // testing: pretend each k processes of the node are a node
-                        let r = ffi::xs_comm_rank(c);
-                        c = ffi::xs_comm_split(c, r / k, r);
-                    }
-                    c
-                }
-            };
-            ffi::xs_translate_ranks(self.comm, n as c_int, ranks.as_ptr(), c, out.as_mut_ptr());
-            c
+        let c = match crate::shm::node_comm() {
+            Some(c) if whole => c,
+            _ => crate::shm::split_node(self.comm),
         };
+        let out = crate::shm::ranks_in(self.comm, c);
         *self.shm.borrow_mut() = Some((c, out.clone()));
         (c, out)
     }

@@ -220,15 +220,38 @@ pub fn init_arena() {
         if !enabled() || size == 0 || ffi::xs_comm_size(w) < 2 {
             return;
         }
-        let mut c = ffi::xs_comm_split_shared(w);
-        if let Some(k) = group() {
-            let r = ffi::xs_comm_rank(c);
-            c = ffi::xs_comm_split(c, r / k, r);
-        }
+        let c = split_node(w);
         let size = round(size);
         let mut base: *mut c_void = std::ptr::null_mut();
         let win = ffi::xs_win_shared(c, size as c_long, &mut base);
         ARENA.with(|a| *a.borrow_mut() = Some(Arena { comm: c, win, base: base as *mut u8, size, used: Cell::new(0) }));
+    }
+}
+
+/// The processes of `comm` on this shared-memory node (collective over `comm`),
+/// in pieces of `XMPC_SHM_GROUP` (testing: each k processes of a node pretend to be
+/// a node). Node sets (halos), the barrier and the arena split alike.
+pub fn split_node(comm: Fint) -> Fint {
+    // SAFETY: collective over `comm`, made by all its members in the same order.
+    unsafe {
+        let mut c = ffi::xs_comm_split_shared(comm);
+        if let Some(k) = group() {
+            let r = ffi::xs_comm_rank(c);
+            c = ffi::xs_comm_split(c, r / k, r);
+        }
+        c
+    }
+}
+
+/// The rank in `to` of each rank of `from` (-1: not there); local.
+pub fn ranks_in(from: Fint, to: Fint) -> Vec<c_int> {
+    // SAFETY: local group queries; both arrays hold size(from) ranks.
+    unsafe {
+        let n = ffi::xs_comm_size(from);
+        let ranks: Vec<c_int> = (0..n).collect();
+        let mut out = vec![-1 as c_int; n as usize];
+        ffi::xs_translate_ranks(from, n, ranks.as_ptr(), to, out.as_mut_ptr());
+        out
     }
 }
 
@@ -246,11 +269,8 @@ fn arena_part(comm: Fint, bytes: usize) -> Option<(Fint, *mut u8, Vec<*mut u8>)>
     ARENA.with(|a| {
         let a = a.borrow();
         let a = a.as_ref()?;
-        // SAFETY: local group queries; the arrays hold n ranks.
-        let n = unsafe { ffi::xs_comm_size(comm) } as usize;
-        let ranks: Vec<c_int> = (0..n as c_int).collect();
-        let mut at = vec![-1 as c_int; n];
-        unsafe { ffi::xs_translate_ranks(comm, n as c_int, ranks.as_ptr(), a.comm, at.as_mut_ptr()) };
+        let at = ranks_in(comm, a.comm);
+        let n = at.len();
         let start = a.used.get();
         let fits = at.iter().all(|&r| r >= 0) && start + bytes <= a.size;
         let mine = [fits as i64, start as i64];
