@@ -1080,9 +1080,13 @@ impl<'a> Tr<'a> {
         let mut margin_in_owned: Vec<String> = vec![];
         let mut margin_in_wide: Vec<String> = vec![];
         let n_levels = levels.len();
+        // a level around the current one runs over a distributed dimension
+        let mut inside_distributed = false;
         for (li, lv) in levels.iter().enumerate() {
             let v = &lv.var;
             let fmt = self.templs[ti].dists.as_ref().and_then(|d| d.get(lv.tdim).copied());
+            let keeps_bounds = plan.keeps_own_bounds(lv.tdim, fmt.map(|f| f.0), inside_distributed);
+            inside_distributed |= loop_sched::distributes(fmt.map(|f| f.0));
             let (lo_t, hi_t) =
                 if lv.off == "0" { (lv.lo.clone(), lv.hi.clone()) } else { (plus_str(&lv.lo, &lv.off, false), plus_str(&lv.hi, &lv.off, false)) };
             let kind = match fmt {
@@ -1151,6 +1155,8 @@ impl<'a> Tr<'a> {
                 } else {
                     let _ = write!(head, "\n{ind}    const long _XMP_lo_{v} = _XMP_elo_{v}, _XMP_hi_{v} = _XMP_ehi_{v}; /* expand */");
                 }
+            } else if keeps_bounds {
+                let _ = write!(head, "\n{ind}    const long _XMP_lo_{v} = {}, _XMP_hi_{v} = {}; /* a `*` dimension: its own bounds */", lv.lo, lv.hi);
             } else {
                 let _ = write!(head, "\n{ind}    const long _XMP_lo_{v} = {first}, _XMP_hi_{v} = {last};");
             }

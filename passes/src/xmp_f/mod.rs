@@ -1843,6 +1843,8 @@ impl<'a> Tr<'a> {
                 // outer `do`: the calls go before them (see `omp`)
                 let dir_end = self.line_end_any(d.span.end.max(1) - 1);
                 let mut omp_first = false;
+                // a level around this one runs over a distributed dimension
+                let mut inside_distributed = false;
                 while let Some(st) = cur {
                     let st = omp::nest_do(st);
                     let StmtKind::Do {
@@ -1883,7 +1885,30 @@ impl<'a> Tr<'a> {
                         // not sit between two of them)
                         let _ = first_inner_label;
                         let shared = end_label.is_some() && parent_label == *end_label;
-                        let cyclic_dim = tfmts.get(k) == Some(&DistFormat::Cyclic);
+                        let fmt = tfmts.get(k).copied();
+                        if plan.keeps_own_bounds(k, fmt, inside_distributed) {
+                            // a `*` dimension: the DO as written, after the schedule's
+                            // range check (see `keeps_own_bounds`)
+                            let pc = if c == "0" { String::new() } else { format!(" + ({c})") };
+                            let call = format!(
+                                "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
+                                self.ex(lower),
+                                self.ex(upper)
+                            );
+                            if first_edit.is_some() && self.hoistable(lower, upper, step.as_ref()) {
+                                hoisted.push(call);
+                            } else {
+                                first_edit.get_or_insert(self.edits.len());
+                                self.edits.push(Edit { span: Span::new(hs, hs), text: format!("{call}\n{IND}") });
+                            }
+                            done += 1;
+                            self.stmt_inner_nonloop(inner, u);
+                            parent_label = end_label.clone();
+                            cur = Some(inner);
+                            continue;
+                        }
+                        inside_distributed |= loop_sched::distributes(fmt);
+                        let cyclic_dim = fmt == Some(DistFormat::Cyclic);
                         if first_edit.is_none() {
                             omp_first = omp::sentinel_lines_between(self.src, dir_end, hs);
                         }
