@@ -1891,7 +1891,7 @@ impl<'a> Tr<'a> {
                             // range check (see `keeps_own_bounds`)
                             let pc = if c == "0" { String::new() } else { format!(" + ({c})") };
                             let call = format!(
-                                "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
+                                "call xmpf_sched1({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                                 self.ex(lower),
                                 self.ex(upper)
                             );
@@ -1915,7 +1915,11 @@ impl<'a> Tr<'a> {
                         // under `!$omp parallel do` the one-loop form too: the
                         // two-loop form would give OpenMP a one-chunk loop
                         let omp_here = omp_first && first_edit.is_none();
-                        if (end_label.is_some() || omp_here) && (shared || !cyclic_dim) {
+                        // a step written negative (`do i = n, 1, -1`): the one-loop
+                        // form, whose schedule counts downwards (the two-loop form's
+                        // chunks only count upwards)
+                        let down = stp.replace([' ', '('], "").starts_with('-');
+                        if (end_label.is_some() || omp_here || down) && (shared || !cyclic_dim || down) {
                             // a labelled DO (possibly sharing its label with the loops
                             // around it): one loop over the node's share
                             let sv = format!("xmpf_s1_{vn}");

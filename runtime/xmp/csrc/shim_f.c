@@ -496,6 +496,9 @@ void xmpf_wait_async_(LOCARGS, const int *async_id, LOCLENS) { xmpc_wait_async(L
 /* loop scheduling: s = (first, last, width, stride) of `do i = lo, hi, step` on
  * template dim `dim` (0-based). */
 void xmpf_sched_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, const i8 *hi, const i8 *step, LOCLENS) {
+  if (*step < 0)
+    xmpc_fatal(LOC, "the step of this DO loop is negative at run time but not written with a minus sign: "
+                    "write it as `-k` (the loop then counts downwards over the node's iterations)");
   xmpc_sched r;
   xmpc_loop_sched(LOC, H(t), *dim, (long)*lo, (long)*hi, (long)*step, &r);
   s[0] = r.first;
@@ -704,21 +707,48 @@ void xmpf_reduce_shadow_(const i8 *h, LOCARGS, const int *ndims, const int *has_
   xmpc_reduce_shadow(loc, (xmpc_array *)H(h), *has_width ? l : NULL, *has_width ? u : NULL, p, *ty, *async_id);
 }
 
-/* One-loop form of a loop's share (labelled DO loops): s = (first, last, step) with
- * `do i = first, last, step` visiting exactly this node's iterations; cyclic(w) with
- * w > 1 cannot be written so (error: use DO ... END DO). */
+/* One-loop form of a loop's share: s = (first, last, step) with `do i = first, last,
+ * step` visiting exactly this node's iterations in the loop's own order; a negative
+ * step (`do i = hi, lo, -k`) gives them from the largest down. Used for labelled DO
+ * loops, under OpenMP, for steps written negative, and as the range check of a level
+ * that keeps its own bounds. cyclic(w) with w > 1 cannot be written so (error). */
 void xmpf_sched1_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, const i8 *hi, const i8 *step, LOCLENS) {
   const xmpc_loc *loc = LOC;
+  long a = (long)*lo, b = (long)*hi, st = (long)*step;
+  const int down = st < 0;
+  if (down) {
+    /* the same iterations counted upwards: from the smallest, a - n*|st|, to a */
+    st = -st;
+    if (a < b) {
+      s[0] = 0, s[1] = 1, s[2] = -1; /* no iteration */
+      return;
+    }
+    b = a;
+    a = a - (a - (long)*hi) / st * st;
+  }
   xmpc_sched r;
-  xmpc_loop_sched(loc, H(t), *dim, (long)*lo, (long)*hi, (long)*step, &r);
-  s[0] = r.first;
-  s[1] = r.last;
-  if (r.first > r.last || r.stride > r.last - r.first)
-    s[2] = *step;
+  xmpc_loop_sched(loc, H(t), *dim, a, b, st, &r);
+  if (r.first > r.last) {
+    s[0] = down ? 0 : r.first, s[1] = down ? 1 : r.last, s[2] = down ? -1 : st;
+    return;
+  }
+  long eff;
+  if (r.stride > r.last - r.first)
+    eff = st;
   else if (r.width == 1)
-    s[2] = r.stride;
+    eff = r.stride;
   else
-    xmpc_fatal(loc, "a labelled DO loop on a cyclic(w) dimension: write the loop as DO ... END DO");
+    xmpc_fatal(loc, "this DO loop (labelled, under OpenMP, or counting downwards) runs over a cyclic(w) dimension, "
+                    "whose iterations are not one progression: write it as DO ... END DO counting upwards");
+  if (down) {
+    s[0] = r.first + (r.last - r.first) / eff * eff; /* the largest owned iteration */
+    s[1] = r.first;
+    s[2] = -eff;
+  } else {
+    s[0] = r.first;
+    s[1] = r.last;
+    s[2] = eff;
+  }
 }
 
 /* `array on t(...)` over a cyclic dimension: the indices lo, lo+st, ... (up to hi;
