@@ -1885,22 +1885,19 @@ impl<'a> Tr<'a> {
                         // not sit between two of them)
                         let _ = first_inner_label;
                         let shared = end_label.is_some() && parent_label == *end_label;
+                        // the template index is the loop variable plus c
+                        let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
+                        let hoist = first_edit.is_some() && self.hoistable(lower, upper, step.as_ref());
                         let fmt = tfmts.get(k).copied();
                         if plan.keeps_own_bounds(k, fmt, inside_distributed) {
                             // a `*` dimension: the DO as written, after the schedule's
                             // range check (see `keeps_own_bounds`)
-                            let pc = if c == "0" { String::new() } else { format!(" + ({c})") };
                             let call = format!(
                                 "call xmpf_sched1({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                                 self.ex(lower),
                                 self.ex(upper)
                             );
-                            if first_edit.is_some() && self.hoistable(lower, upper, step.as_ref()) {
-                                hoisted.push(call);
-                            } else {
-                                first_edit.get_or_insert(self.edits.len());
-                                self.edits.push(Edit { span: Span::new(hs, hs), text: format!("{call}\n{IND}") });
-                            }
+                            self.place_level(call, String::new(), Span::new(hs, hs), hoist, &mut first_edit, &mut hoisted);
                             done += 1;
                             self.stmt_inner_nonloop(inner, u);
                             parent_label = end_label.clone();
@@ -1924,7 +1921,6 @@ impl<'a> Tr<'a> {
                             // around it): one loop over the node's share
                             let sv = format!("xmpf_s1_{vn}");
                             u.decls.insert(format!("integer(8) :: {sv}(3)"));
-                            let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
                             let lab = end_label.as_deref().unwrap_or("");
                             let vtxt = self.ex(var);
                             // block/gblock/`*`: the node's step is the loop's own; a
@@ -1945,25 +1941,13 @@ impl<'a> Tr<'a> {
                                 Ok(None) => {}
                             }
                             let head = format!("do {lab} {vtxt} = {sv}(1){mc}, {sv}(2){mc}, {ostep}");
-                            let text = if first_edit.is_some() && self.hoistable(lower, upper, step.as_ref()) {
-                                hoisted.push(call);
-                                head
-                            } else {
-                                format!("{call}\n{IND}{head}")
-                            };
-                            first_edit.get_or_insert(self.edits.len());
-                            self.edits.push(Edit { span: Span::new(hs, he), text });
+                            self.place_level(call, head, Span::new(hs, he), hoist, &mut first_edit, &mut hoisted);
                             done += 1;
                             self.stmt_inner_nonloop(inner, u);
                             parent_label = end_label.clone();
                             cur = Some(inner);
                             continue;
                         }
-                        let (pc, mc) = if c == "0" {
-                            (String::new(), String::new())
-                        } else {
-                            (format!(" + ({c})"), format!(" - ({c})"))
-                        };
                         let mut call = format!(
                             "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                             self.ex(lower),
@@ -1980,17 +1964,7 @@ impl<'a> Tr<'a> {
                         let head = format!(
                             "do {cv} = {sv}(1), {sv}(2), {sv}(4)\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {sv}(3) - 1, {sv}(2)){mc}, {stp}"
                         );
-                        let text = if first_edit.is_some() && self.hoistable(lower, upper, step.as_ref()) {
-                            hoisted.push(call);
-                            head
-                        } else {
-                            format!("{call}\n{IND}{head}")
-                        };
-                        first_edit.get_or_insert(self.edits.len());
-                        self.edits.push(Edit {
-                            span: Span::new(hs, he),
-                            text,
-                        });
+                        self.place_level(call, head, Span::new(hs, he), hoist, &mut first_edit, &mut hoisted);
                         let end = st.span.start + self.text(st.span).trim_end().len();
                         inserts.entry(end).or_default().push_str(&format!("\n{IND}end do"));
                         done += 1;
@@ -2606,6 +2580,23 @@ impl<'a> Tr<'a> {
     /// and named constants only: its schedule is then the same at every iteration of
     /// the outer loops and is computed once, before the nest (not one runtime call
     /// per outer iteration).
+    /// Replaces a `loop` level's DO statement (`span`) by `head`, its schedule `call`
+    /// in front, or with the nest's hoisted calls (`hoist`: see `hoistable`);
+    /// `first_edit` is the index of the nest's first edit, where those go.
+    fn place_level(&mut self, call: String, head: String, span: Span, hoist: bool, first_edit: &mut Option<usize>, hoisted: &mut Vec<String>) {
+        let text = if hoist {
+            hoisted.push(call);
+            head
+        } else {
+            format!("{call}\n{IND}{head}")
+        };
+        if text.is_empty() && span.start == span.end {
+            return; // nothing to change here
+        }
+        first_edit.get_or_insert(self.edits.len());
+        self.edits.push(Edit { span, text });
+    }
+
     fn hoistable(&self, lower: &Expr, upper: &Expr, step: Option<&Expr>) -> bool {
         let mut texts = vec![self.ex(lower), self.ex(upper)];
         texts.extend(step.map(|e| self.ex(e)));

@@ -716,20 +716,19 @@ void xmpf_sched1_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, con
   const xmpc_loc *loc = LOC;
   long a = (long)*lo, b = (long)*hi, st = (long)*step;
   const int down = st < 0;
-  if (down) {
+  xmpc_sched r = {.first = 1, .last = 0}; /* no iteration */
+  if (!down)
+    xmpc_loop_sched(loc, H(t), *dim, a, b, st, &r);
+  else if (a >= b) {
     /* the same iterations counted upwards: from the smallest, a - n*|st|, to a */
     st = -st;
-    if (a < b) {
-      s[0] = 0, s[1] = 1, s[2] = -1; /* no iteration */
-      return;
-    }
-    b = a;
-    a = a - (a - (long)*hi) / st * st;
+    xmpc_loop_sched(loc, H(t), *dim, a - (a - b) / st * st, a, st, &r);
   }
-  xmpc_sched r;
-  xmpc_loop_sched(loc, H(t), *dim, a, b, st, &r);
   if (r.first > r.last) {
-    s[0] = down ? 0 : r.first, s[1] = down ? 1 : r.last, s[2] = down ? -1 : st;
+    if (down)
+      s[0] = 0, s[1] = 1, s[2] = -1; /* `do i = 0, 1, -1`: no iteration */
+    else
+      s[0] = r.first, s[1] = r.last, s[2] = st;
     return;
   }
   long eff;
