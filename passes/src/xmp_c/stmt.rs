@@ -1090,7 +1090,7 @@ impl<'a> Tr<'a> {
             let (lo_t, hi_t) =
                 if lv.off == "0" { (lv.lo.clone(), lv.hi.clone()) } else { (plus_str(&lv.lo, &lv.off, false), plus_str(&lv.hi, &lv.off, false)) };
             let kind = match fmt {
-                Some((DistFormat::Block | DistFormat::GBlock | DistFormat::Dup, _)) => 0,
+                _ if loop_sched::own_step(fmt.map(|f| f.0)) => 0,
                 Some((DistFormat::Cyclic, false)) => 1,
                 _ => 2,
             };

@@ -430,17 +430,27 @@ void xmpf_array_layout_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8
   if (!cyc) colour_before(total * xmp_array_type_size(a));
 }
 
-/* The allocated local part `p` of ndims extents `ext` (from xmpf_array_layout)
- * becomes the array's storage, zeroed. */
+/* The allocated local part `p` of ndims extents `ext` (the allocate's: those of
+ * xmpf_array_layout, or bounds the translator knew) becomes the array's storage,
+ * zeroed. Extents other than the layout's stop the program (an empty block may
+ * differ in shape: outside the template's nodes the translator's `*` dimensions
+ * keep their extent where the layout has 0). */
 void xmpf_array_attach_(const i8 *h, LOCARGS, const int *ndims, const i8 *ext, void *p, LOCLENS) {
   xmpc_array *a = (xmpc_array *)H(h);
-  int n = *ndims, cyc = 0;
-  size_t total = 1;
+  int n = *ndims, cyc = 0, same = 1;
+  size_t total = 1, want = 1;
   for (int d = 0; d < n; d++) {
     xmpc_dim dm;
     xmpc_array_dim(a, n - 1 - d, &dm);
     if (dm.format == XMPC_DIST_CYCLIC) cyc = 1;
     total *= (size_t)(ext[d] > 0 ? ext[d] : 0);
+    want *= (size_t)(dm.alloc > 0 ? dm.alloc : 0);
+    same &= ext[d] == dm.alloc || (ext[d] <= 0 && dm.alloc <= 0);
+  }
+  if (!cyc && !same && (total || want)) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "local block of %zu elements allocated, the layout has %zu (or another shape): translator and runtime disagree", total, want);
+    xmpc_fatal(LOC, msg);
   }
   size_t bytes = total * xmp_array_type_size(a);
   if (cyc) {
