@@ -254,19 +254,19 @@ struct Unit {
 
 const IND: &str = "      ";
 
-/// Declarations of the temporaries of the aligned arrays' setup.
 /// The bounds of an aligned array's dimension in its `allocate`, as source text, when
 /// they are known at translation time: a dimension not distributed (not aligned, or
-/// aligned with a `*` template dimension), holding the whole declared range plus its
-/// shadow widths (`w`: lower, upper, full). `dl`/`up`: declared bounds; `tdim`: the template dimension it is aligned with; `tfmt`: the template's
-/// formats. None (the runtime's bounds, `xmpf_array_layout`) for an array with a
-/// cyclic dimension (stored whole, shadows aside) or an allocatable one, a `*` full
-/// shadow, or an array that no dimension distributes (on a process outside the
-/// template's nodes it is empty in every dimension; otherwise some distributed
-/// dimension is). With the bounds written out (`p(1:mimax, ...)`), gfortran knows
+/// aligned with a `*` template dimension) holds the whole declared range plus its
+/// shadow widths (`w`: lower, upper, full). `dl`/`up`: declared bounds; `tdim`: the
+/// template dimension it is aligned with; `tfmt`: the template's formats. None (the
+/// runtime's bounds, `xmpf_array_layout`) for an array stored whole (`whole`:
+/// aligned with a cyclic dimension) or allocatable, a full shadow, or an array that
+/// no dimension distributes (on a process outside the template's nodes the runtime
+/// makes every aligned dimension empty; with a distributed dimension the block is
+/// empty either way). With the bounds written out (`p(1:mimax, ...)`) gfortran knows
 /// the stride of the next dimension: Himeno's p(i, j +- 1, k) rows are constant
-/// offsets from p(i, j, k) (2 processes: 1.9% fewer instructions in the main program,
-/// docs/performance.md). `xmpf_array_attach` checks the extents against the layout.
+/// offsets from p(i, j, k) (docs/performance.md). `xmpf_array_attach` checks the
+/// allocated extents against the layout.
 fn static_bounds(dl: &str, up: &str, tdim: Option<usize>, tfmt: &[DistFormat], w: Option<(&str, &str, &str)>, whole: bool) -> Option<String> {
     if whole || !tfmt.iter().any(|f| loop_sched::distributes(Some(*f))) {
         return None;
@@ -287,6 +287,7 @@ fn static_bounds(dl: &str, up: &str, tdim: Option<usize>, tfmt: &[DistFormat], w
     Some(format!("{lb}:{ub}"))
 }
 
+/// Declarations of the temporaries of the aligned arrays' setup.
 const TEMPS: [&str; 2] = ["integer(8) :: xmpf_lb(7), xmpf_ex(7)", "type(xmpf_cptr) :: xmpf_cp"];
 
 /// The parts of a program unit or module the translation reads.
@@ -2876,5 +2877,30 @@ impl on_ref::Host for FHost<'_, '_> {
     }
     fn min(&self, a: &str, b: &str) -> String {
         format!("min({a}, {b})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::static_bounds;
+    use xmpc_ir::directive::DistFormat::{Block, Cyclic, Dup};
+
+    #[test]
+    fn static_bounds_only_for_dimensions_no_node_set_splits() {
+        let t = [Dup, Block, Block];
+        // a `*` template dimension, with and without shadows
+        assert_eq!(static_bounds("1", "mimax", Some(0), &t, None, false).as_deref(), Some("1:mimax"));
+        assert_eq!(static_bounds("0", "n-1", Some(0), &t, Some(("2", "1", "0")), false).as_deref(), Some("0 - 2:(n-1) + 1"));
+        assert_eq!(static_bounds("1", "n", Some(0), &t, Some(("0", "0", "0")), false).as_deref(), Some("1:n"));
+        // not aligned
+        assert_eq!(static_bounds("1", "3", None, &t, None, false).as_deref(), Some("1:3"));
+        // distributed, full shadow, stored whole (cyclic or allocatable)
+        assert_eq!(static_bounds("1", "n", Some(1), &t, None, false), None);
+        assert_eq!(static_bounds("1", "n", Some(0), &t, Some(("0", "0", "1")), false), None);
+        assert_eq!(static_bounds("1", "n", Some(0), &[Dup, Cyclic], None, true), None);
+        // no dimension of the template distributes: outside its nodes every aligned
+        // dimension is empty, so the runtime's bounds
+        assert_eq!(static_bounds("1", "n", Some(0), &[Dup, Dup], None, false), None);
+        assert_eq!(static_bounds("1", "n", None, &[], None, false), None);
     }
 }
