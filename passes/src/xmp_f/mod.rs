@@ -1942,7 +1942,9 @@ impl<'a> Tr<'a> {
                         if plan.keeps_own_bounds(k, fmt, inside_distributed) {
                             // a `*` dimension: the DO as written, after the schedule's
                             // range check (see `keeps_own_bounds`)
-                            u.decls.insert(format!("integer(8) :: {sv}(4)"));
+                            // (declared as the two-loop form declares it: one nest may
+                            // keep a `do i`, another split one)
+                            u.decls.insert(format!("integer(8) :: {sv}(4), {cv}"));
                             let call = format!(
                                 "call xmpf_sched1({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
                                 self.ex(lower),
