@@ -345,10 +345,10 @@ void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 
  * Huge pages: a transparent huge page needs its whole 2 MiB-aligned range inside
  * one advised mapping when it is first touched. Advising only the array's own
  * 2 MiB-aligned interior (as the runtime does for memory it is handed) left the
- * two partial 2 MiB ranges at its ends on 4 KiB pages: Himeno MIDDLE, 9 MiB per
- * array at 2 processes, kept 70% of its 126 MiB on huge pages, the expert MPI
- * version (one pool) 95%, and 4 KiB pages cost a stencil streaming 22 rows one
- * TLB miss per 4 KiB of each. So while a large array is allocated the heap grows
+ * two partial 2 MiB ranges at its ends on 4 KiB pages: Himeno MIDDLE at 2
+ * processes (14 arrays of 8.6-9.0 MB, 121 MB) kept 74% of them on huge pages, the
+ * expert MPI version (one pool) 98%, and 4 KiB pages cost a stencil streaming 22
+ * rows one TLB miss per 4 KiB of each. So while a large array is allocated the heap grows
  * with 4 MiB to spare (M_TOP_PAD), the partial range after the array is mapped,
  * and the advice covers the array rounded out to 2 MiB: the heap around it (the
  * previous array's tail, the free top) is advised with it, and the next array
@@ -363,7 +363,7 @@ void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 
 #define NPAD 1024
 #define NTRY 16
 static uintptr_t last_addr;
-static int colouring;
+static int colouring, top_padded;
 static void *pend_pad[NTRY];
 static int npend;
 static const void *pad_of_arr[NPAD];
@@ -380,7 +380,7 @@ static void colour_before(size_t bytes) {
   drop_pending(); /* a layout call not followed by an attach */
   colouring = 1;
   mallopt(M_MMAP_MAX, 0);
-  if (bytes >= HUGE_SPARE) mallopt(M_TOP_PAD, HUGE_SPARE);
+  if (bytes >= HUGE_SPARE) top_padded = mallopt(M_TOP_PAD, HUGE_SPARE);
   if (!last_addr || npad >= NPAD) return;
   uintptr_t want = (last_addr + 320) & 4095;
   while (npend < NTRY) {
@@ -452,7 +452,8 @@ static void colour_after(const void *a, void *p, size_t bytes) {
   if (!colouring) return;
   colouring = 0;
   mallopt(M_MMAP_MAX, 65536); /* glibc's defaults */
-  mallopt(M_TOP_PAD, 128 * 1024);
+  if (top_padded) mallopt(M_TOP_PAD, 128 * 1024);
+  top_padded = 0;
   uintptr_t lo, hi;
   if (heap_range(p, bytes, &lo, &hi)) xs_hugepage((void *)lo, hi - lo); /* before the zeroing, the first touch */
   if (npend) {
