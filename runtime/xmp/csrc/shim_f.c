@@ -348,9 +348,9 @@ void xmpf_array_alloc_(const i8 *h, LOCARGS, const int *ndims, const i8 *dl, i8 
  * two partial 2 MiB ranges at its ends on 4 KiB pages: Himeno MIDDLE at 2
  * processes (14 arrays of 8.6-9.0 MB, 121 MB) kept 74% of them on huge pages, the
  * expert MPI version (one pool) 98%, and 4 KiB pages cost a stencil streaming 22
- * rows one TLB miss per 4 KiB of each. So while a large array is allocated the heap grows
- * with 4 MiB to spare (M_TOP_PAD), the partial range after the array is mapped,
- * and the advice covers the array rounded out to 2 MiB: the heap around it (the
+ * rows one TLB miss per 4 KiB of each. So while a large array is allocated the
+ * heap grows with 4 MiB to spare (M_TOP_PAD), the partial range after the array
+ * is mapped, and the advice covers the array rounded out to 2 MiB: the heap around it (the
  * previous array's tail, the free top) is advised with it, and the next array
  * starts in a range already on a huge page. glibc writes the header of the free
  * top just past the array (at the probe, and at the allocate) before the advice,
@@ -437,25 +437,27 @@ static int heap_range(const void *p, size_t bytes, uintptr_t *lo, uintptr_t *hi)
 }
 
 /* After the zeroing: the 2 MiB ranges holding the first and last byte of the
- * array `p`, `bytes` long, become huge pages (see above). */
-static void collapse_ends(void *p, size_t bytes) {
-  uintptr_t lo, hi;
-  if (getenv("XMPC_NO_HUGEPAGE") || !heap_range(p, bytes, &lo, &hi)) return;
+ * array `p`, `bytes` long, become huge pages, within [lo, hi), the range
+ * colour_after advised (see above). */
+static void collapse_ends(void *p, size_t bytes, uintptr_t lo, uintptr_t hi) {
+  if (getenv("XMPC_NO_HUGEPAGE")) return;
   uintptr_t first = (uintptr_t)p & ~(uintptr_t)(HUGE_PAGE - 1);
   uintptr_t last = ((uintptr_t)p + bytes - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
   if (first >= lo) madvise((void *)first, HUGE_PAGE, MADV_COLLAPSE);
   if (last != first && last + HUGE_PAGE <= hi) madvise((void *)last, HUGE_PAGE, MADV_COLLAPSE);
 }
 
-/* After the allocate: the array `a` lives at `p`, `bytes` long. */
-static void colour_after(const void *a, void *p, size_t bytes) {
-  if (!colouring) return;
+/* After the allocate: the array `a` lives at `p`, `bytes` long. Returns 1 if it
+ * was served from the heap and is large: [*lo, *hi) was advised (before the
+ * zeroing, the first touch), and its ends are to be collapsed after it. */
+static int colour_after(const void *a, void *p, size_t bytes, uintptr_t *lo, uintptr_t *hi) {
+  if (!colouring) return 0;
   colouring = 0;
   mallopt(M_MMAP_MAX, 65536); /* glibc's defaults */
   if (top_padded) mallopt(M_TOP_PAD, 128 * 1024);
   top_padded = 0;
-  uintptr_t lo, hi;
-  if (heap_range(p, bytes, &lo, &hi)) xs_hugepage((void *)lo, hi - lo); /* before the zeroing, the first touch */
+  int huge = heap_range(p, bytes, lo, hi);
+  if (huge) xs_hugepage((void *)*lo, *hi - *lo);
   if (npend) {
     pad_of_arr[npad] = a;
     for (int k = 0; k < NTRY; k++) pad_blk[npad][k] = k < npend ? pend_pad[k] : NULL;
@@ -463,6 +465,7 @@ static void colour_after(const void *a, void *p, size_t bytes) {
     npend = 0;
   }
   last_addr = (uintptr_t)p;
+  return huge;
 }
 
 static void colour_free(const void *a) {
@@ -536,10 +539,10 @@ void xmpf_array_attach_(const i8 *h, LOCARGS, const int *ndims, const i8 *ext, v
     }
     return;
   }
-  int heap = colouring;
-  colour_after(a, p, bytes);
+  uintptr_t lo, hi;
+  int huge = colour_after(a, p, bytes, &lo, &hi);
   xmpc_array_attach(LOC, a, p, bytes);
-  if (heap) collapse_ends(p, bytes);
+  if (huge) collapse_ends(p, bytes, lo, hi);
 }
 
 /* End of a procedure's local or dummy aligned array (or deallocate of an
