@@ -6,6 +6,8 @@
 # order depends on the decomposition). The same for the Fortran variants against the
 # sequential Fortran programs, which are themselves compared with the C ones (Laplace:
 # 1e-9; Himeno, whose Fortran stencil adds its terms in another order: checksum 1e-6).
+# The XcalableACC programs and the OpenACC builds of the MPI programs are compared
+# with the sequential C ones too (OpenACC host fallback: see their section below).
 #
 #   testsuite/apps/check.sh            (XMPC, MPIEXEC, CC, MPICC, FC, MPIFC, BUILD from the environment)
 # Exit status 0 when every comparison holds.
@@ -65,6 +67,29 @@ for np in 2 4; do
         if b "$XMPC" -O2 -DSIZE_$HS -DPJ=$px -I"$here/himeno" -o "$BUILD/himeno_xmp_2d" "$here/himeno/himeno_xmp_2d.c"; then
             cmp_out "himeno xmp 2d n($px,*) np=$np" "$href" "$(run $MPIEXEC -n $np "$BUILD/himeno_xmp_2d" $HNN)"
         fi
+    done
+done
+
+# ---- XcalableACC: laplace_xacc / himeno_xacc (the thesis' listings A.1 / A.2 on the
+# decompositions of laplace_xmp_2d / himeno_xmp_2d) and the OpenACC builds of the MPI
+# programs (their expert baselines), all with GCC's OpenACC host fallback (xmpc
+# compiles a source with `#pragma acc` with -fopenacc; no GPU here, so the kernels
+# and the device copies are the host's).
+b $MPICC -O2 -fopenacc -o "$BUILD/laplace_mpi_acc" "$here/laplace/laplace_mpi.c"
+b $MPICC -O2 -fopenacc -DSIZE_$HS -o "$BUILD/himeno_mpi_acc" "$here/himeno/himeno_mpi.c"
+for px in 1 2 4; do
+    b "$XMPC" -O2 -DNX=$LN -DNY=$LN -DPX=$px -o "$BUILD/laplace_xacc_p$px" "$here/laplace/laplace_xacc.c"
+    b "$XMPC" -O2 -DSIZE_$HS -DPJ=$px -I"$here/himeno" -o "$BUILD/himeno_xacc_p$px" "$here/himeno/himeno_xacc.c"
+done
+for np in 1 2 4; do
+    for px in 1 2 4; do
+        ((px > np)) && continue
+        cmp_out "laplace mpi+acc ${px}x$((np / px)) np=$np" "$lref" "$(run $MPIEXEC -n $np "$BUILD/laplace_mpi_acc" $LN $LN $LIT $px 5)"
+        cmp_out "himeno mpi+acc pj=$px np=$np" "$href" "$(run $MPIEXEC -n $np "$BUILD/himeno_mpi_acc" $HNN $px)"
+        [[ -x $BUILD/laplace_xacc_p$px ]] &&
+            cmp_out "laplace xacc p($px,*) np=$np" "$lref" "$(run $MPIEXEC -n $np "$BUILD/laplace_xacc_p$px" $LIT 5)"
+        [[ -x $BUILD/himeno_xacc_p$px ]] &&
+            cmp_out "himeno xacc n($px,*) np=$np" "$href" "$(run $MPIEXEC -n $np "$BUILD/himeno_xacc_p$px" $HNN)"
     done
 done
 

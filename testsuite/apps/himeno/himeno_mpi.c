@@ -16,6 +16,8 @@
  *   compile: mpicc -O2 [-DSIZE_MIDDLE] himeno_mpi.c -o himeno_mpi
  *   usage:   mpiexec -n P himeno_mpi [NN PJ]   (default 100 iterations, PJ = 1)
  *   PJ = 1: planes along i only (himeno_xmp_1d); PJ = P: j only (all halos strided).
+ * Built with -fopenacc (the expert baseline of himeno_xacc), the arrays stay in
+ * accelerator memory for the whole run (see the _OPENACC section below).
  * Prints the same lines as himeno_seq; `halo` is the time of the halo exchange.
  */
 #include <stdio.h>
@@ -81,6 +83,99 @@ static float jacobi(int nj, int lilo, int lihi, int ljlo, int ljhi, int kmax, fl
     return gosa;
 }
 
+#ifdef _OPENACC
+/* The OpenACC build: the pool of the 14 arrays is copied to the device once and
+ * stays there; the sweep and the copy are device kernels (gosa a device reduction);
+ * an exchange moves only what crosses. The j faces (k-runs of every owned i plane)
+ * are packed by a device kernel into a device copy of four contiguous buffers (send
+ * left, send right, receive left, receive right; lni x MKMAX floats each), the two
+ * send buffers go to the host, MPI_Sendrecv moves them, the received ones go back and
+ * a device kernel unpacks them; then the i planes (contiguous, the j halos included,
+ * which fills the corners) go to the host, are exchanged and go back. Array q of the
+ * pool starts at q * stride; kernels index from the pool pointer. With GCC's host
+ * fallback (no GPU) the updates do nothing and the kernels run on the host. */
+#define AT(q, i, j, k) blk[(size_t)(q) * stride + ((size_t)(i) * nj + (j)) * MKMAX + (k)]
+static float jacobi_acc(float *blk, size_t stride, size_t sz, int nj, int lilo, int lihi, int ljlo, int ljhi, int kmax)
+{
+    float gosa = 0, s0, ss;
+    int i, j, k;
+    size_t n = (NARR - 1) * stride + sz;
+#pragma acc parallel loop collapse(2) gang vector_length(64) reduction(+:gosa) present(blk[0:n])
+    for (i = lilo; i < lihi; i++)
+        for (j = ljlo; j < ljhi; j++)
+#pragma acc loop vector reduction(+:gosa) private(s0, ss)
+            for (k = 1; k < kmax - 1; k++) {
+                s0 = AT(A0, i, j, k) * AT(P, i + 1, j, k) + AT(A1, i, j, k) * AT(P, i, j + 1, k)
+                   + AT(A2, i, j, k) * AT(P, i, j, k + 1)
+                   + AT(B0, i, j, k) * (AT(P, i + 1, j + 1, k) - AT(P, i + 1, j - 1, k) - AT(P, i - 1, j + 1, k)
+                                        + AT(P, i - 1, j - 1, k))
+                   + AT(B1, i, j, k) * (AT(P, i, j + 1, k + 1) - AT(P, i, j - 1, k + 1) - AT(P, i, j + 1, k - 1)
+                                        + AT(P, i, j - 1, k - 1))
+                   + AT(B2, i, j, k) * (AT(P, i + 1, j, k + 1) - AT(P, i - 1, j, k + 1) - AT(P, i + 1, j, k - 1)
+                                        + AT(P, i - 1, j, k - 1))
+                   + AT(C0, i, j, k) * AT(P, i - 1, j, k) + AT(C1, i, j, k) * AT(P, i, j - 1, k)
+                   + AT(C2, i, j, k) * AT(P, i, j, k - 1) + AT(WRK1, i, j, k);
+                ss = (s0 * AT(A3, i, j, k) - AT(P, i, j, k)) * AT(BND, i, j, k);
+                gosa += ss * ss;
+                AT(WRK2, i, j, k) = AT(P, i, j, k) + HIMENO_OMEGA * ss;
+            }
+#pragma acc parallel loop collapse(2) gang vector_length(64) present(blk[0:n])
+    for (i = lilo; i < lihi; i++)
+        for (j = ljlo; j < ljhi; j++)
+#pragma acc loop vector
+            for (k = 1; k < kmax - 1; k++)
+                AT(P, i, j, k) = AT(WRK2, i, j, k);
+    return gosa;
+}
+
+/* The halo exchange of p (local planes 0 and lni + 1, columns 0 and lnj + 1). */
+static void exchange_acc(float *blk, float *jb, size_t stride, int lni, int lnj, int nj, int up, int down, int left,
+                         int right, MPI_Comm cart)
+{
+    size_t plane = (size_t)nj * MKMAX, face = (size_t)lni * MKMAX;
+    int i, k;
+    if (left != MPI_PROC_NULL || right != MPI_PROC_NULL) {
+#pragma acc parallel loop collapse(2) present(blk[0:(lni + 2) * plane], jb[0:4 * face])
+        for (i = 0; i < lni; i++)
+            for (k = 0; k < MKMAX; k++) {
+                jb[(size_t)i * MKMAX + k] = AT(P, i + 1, 1, k);
+                jb[face + (size_t)i * MKMAX + k] = AT(P, i + 1, lnj, k);
+            }
+#pragma acc update self(jb[0:2 * face])
+        MPI_Sendrecv(jb, (int)face, MPI_FLOAT, left, 0, jb + 3 * face, (int)face, MPI_FLOAT, right, 0, cart,
+                     MPI_STATUS_IGNORE);
+        MPI_Sendrecv(jb + face, (int)face, MPI_FLOAT, right, 1, jb + 2 * face, (int)face, MPI_FLOAT, left, 1, cart,
+                     MPI_STATUS_IGNORE);
+#pragma acc update device(jb[2 * face:2 * face])
+#pragma acc parallel loop collapse(2) present(blk[0:(lni + 2) * plane], jb[0:4 * face])
+        for (i = 0; i < lni; i++)
+            for (k = 0; k < MKMAX; k++) {
+                if (left != MPI_PROC_NULL)
+                    AT(P, i + 1, 0, k) = jb[2 * face + (size_t)i * MKMAX + k];
+                if (right != MPI_PROC_NULL)
+                    AT(P, i + 1, lnj + 1, k) = jb[3 * face + (size_t)i * MKMAX + k];
+            }
+    }
+    if (up != MPI_PROC_NULL) {
+#pragma acc update self(blk[plane:plane])
+    }
+    if (down != MPI_PROC_NULL) {
+#pragma acc update self(blk[lni * plane:plane])
+    }
+    MPI_Sendrecv(blk + plane, (int)plane, MPI_FLOAT, up, 2, blk + (lni + 1) * plane, (int)plane, MPI_FLOAT, down, 2, cart,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(blk + lni * plane, (int)plane, MPI_FLOAT, down, 3, blk, (int)plane, MPI_FLOAT, up, 3, cart,
+                 MPI_STATUS_IGNORE);
+    if (down != MPI_PROC_NULL) {
+#pragma acc update device(blk[(lni + 1) * plane:plane])
+    }
+    if (up != MPI_PROC_NULL) {
+#pragma acc update device(blk[0:plane])
+    }
+}
+#undef AT
+#endif
+
 int main(int argc, char **argv)
 {
     int nn, pj, pi, np, rank, dims[2], periods[2] = {0, 0}, coords[2], n, i, j, k, q;
@@ -139,15 +234,32 @@ int main(int argc, char **argv)
                 X(WRK1, i, j, k) = X(WRK2, i, j, k) = 0.0f;
                 X(BND, i, j, k) = 1.0f;
             }
+#ifdef _OPENACC
+    (void)jacobi; /* the host sweep: unused in this build */
+    float *jb = malloc(4 * sizeof(float) * lni * MKMAX); /* the j faces: see exchange_acc */
+    if (!jb) {
+        fprintf(stderr, "himeno_mpi: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+#pragma acc enter data copyin(block[0:(NARR - 1) * stride + sz]) create(jb[0:4 * lni * MKMAX])
+#endif
     {
         int ilo = i0 < 1 ? 1 : i0, ihi = i0 + lni > imax - 1 ? imax - 1 : i0 + lni;
         int jlo = j0 < 1 ? 1 : j0, jhi = j0 + lnj > jmax - 1 ? jmax - 1 : j0 + lnj;
         int plane = nj * MKMAX;
+#ifdef _OPENACC
+        (void)plane;
+#endif
         MPI_Barrier(cart);
         t0 = MPI_Wtime();
         cp0 = clock();
         for (n = 0; n < nn; n++) {
             th = MPI_Wtime();
+#ifdef _OPENACC
+            exchange_acc(block, jb, stride, lni, lnj, nj, up, down, left, right, cart);
+            halo += MPI_Wtime() - th;
+            lgosa = jacobi_acc(block, stride, sz, nj, ilo - i0 + 1, ihi - i0 + 1, jlo - j0 + 1, jhi - j0 + 1, kmax);
+#else
             if (pj > 1) {
                 MPI_Sendrecv(&X(P, i0, j0, 0), 1, jplane, left, 0, &X(P, i0, j0 + lnj, 0), 1, jplane, right, 0, cart,
                              MPI_STATUS_IGNORE);
@@ -165,12 +277,15 @@ int main(int argc, char **argv)
                                (V)arr[A1], (V)arr[A2], (V)arr[A3], (V)arr[B0], (V)arr[B1], (V)arr[B2], (V)arr[C0],
                                (V)arr[C1], (V)arr[C2], (V)arr[WRK1], (V)arr[WRK2], (V)arr[BND]);
             }
+#endif
             MPI_Allreduce(&lgosa, &gosa, 1, MPI_FLOAT, MPI_SUM, cart);
         }
         MPI_Barrier(cart);
         t1 = MPI_Wtime();
         cp1 = clock();
     }
+#pragma acc update self(block[0:sz])
+#pragma acc exit data delete(block[0:(NARR - 1) * stride + sz], jb[0:4 * lni * MKMAX])
     for (i = i0; i < i0 + lni; i++)
         for (j = j0; j < j0 + lnj; j++)
             for (k = 0; k < MKMAX; k++)
@@ -186,6 +301,9 @@ int main(int argc, char **argv)
     MPI_Type_free(&jplane);
     MPI_Comm_free(&cart);
     free(block);
+#ifdef _OPENACC
+    free(jb);
+#endif
     MPI_Finalize();
     return 0;
 }

@@ -22,6 +22,8 @@
  *            flags xmpc -O2 passes, testsuite/bench/apps/table.sh)
  *   usage:   mpiexec -n P laplace_mpi [NX NY ITER PX NHALO MODE]   (default 2048 2048 1000 1 200 1)
  *   PX = 1: block rows (laplace_xmp_rows); PX = P: block columns (all halos strided).
+ * Built with -fopenacc (the expert baseline of laplace_xacc), u and uu stay in
+ * accelerator memory for the whole run (see the _OPENACC section below); MODE 1 only.
  * Prints the same lines as laplace_seq; `halo` is the time of the halo exchange,
  * `halo1` the median time of one exchange run NHALO times in isolation (each after
  * a barrier; the slowest process's median).
@@ -111,6 +113,72 @@ static void halo_free(struct halo *h)
     if (h->mode != 0 && h->px > 1)
         free(h->sl);
 }
+
+#ifdef _OPENACC
+/* The OpenACC build: the pool (u and uu) is copied to the device once and stays
+ * there; the sweep is two device kernels; an exchange moves only what crosses:
+ * the rows it sends go to the host (acc update self) and the rows it received go
+ * back (acc update device); the columns are packed and unpacked by device kernels
+ * into a device copy of the column buffers, so 2 x lny doubles per side cross
+ * instead of the block. Kernels index from u (a pointer into device memory inside
+ * them), never from a host pointer derived from it. With GCC's host fallback (no
+ * GPU) the updates do nothing and the kernels run on the host. */
+static void sweep_acc(size_t n, size_t w, int jlo, int jhi, int ilo, int ihi, double *u, double *uu)
+{
+    int i, j;
+#pragma acc parallel loop gang vector_length(256) present(u[0:n], uu[0:n])
+    for (j = jlo; j < jhi; j++)
+#pragma acc loop vector
+        for (i = ilo; i < ihi; i++)
+            uu[j * w + i] = 0.25 * (u[(j - 1) * w + i] + u[(j + 1) * w + i] + u[j * w + i - 1] + u[j * w + i + 1]);
+#pragma acc parallel loop gang vector_length(256) present(u[0:n], uu[0:n])
+    for (j = jlo; j < jhi; j++)
+#pragma acc loop vector
+        for (i = ilo; i < ihi; i++)
+            u[j * w + i] = uu[j * w + i];
+}
+
+static void exchange_acc(struct halo *h, double *u, size_t n)
+{
+    size_t w = h->w;
+    int j, lnx = h->lnx, lny = h->lny;
+    double *buf = h->sl; /* sl, sr, rl, rr: lny doubles each */
+    MPI_Status st[8];
+    if (h->up != MPI_PROC_NULL) {
+#pragma acc update self(u[w + 1:lnx])
+    }
+    if (h->down != MPI_PROC_NULL) {
+#pragma acc update self(u[lny * w + 1:lnx])
+    }
+    if (h->px > 1) {
+#pragma acc parallel loop present(u[0:n], buf[0:4 * lny])
+        for (j = 0; j < lny; j++) {
+            buf[j] = u[(j + 1) * w + 1];
+            buf[lny + j] = u[(j + 1) * w + lnx];
+        }
+#pragma acc update self(buf[0:2 * lny])
+    }
+    MPI_Startall(h->n, h->rq);
+    MPI_Waitall(h->n, h->rq, st);
+    if (h->up != MPI_PROC_NULL) {
+#pragma acc update device(u[1:lnx])
+    }
+    if (h->down != MPI_PROC_NULL) {
+#pragma acc update device(u[(lny + 1) * w + 1:lnx])
+    }
+    if (h->px > 1) {
+        int l = h->left != MPI_PROC_NULL, r = h->right != MPI_PROC_NULL;
+#pragma acc update device(buf[2 * lny:2 * lny])
+#pragma acc parallel loop present(u[0:n], buf[0:4 * lny])
+        for (j = 0; j < lny; j++) {
+            if (l)
+                u[(j + 1) * w] = buf[2 * lny + j];
+            if (r)
+                u[(j + 1) * w + lnx + 1] = buf[3 * lny + j];
+        }
+    }
+}
+#endif
 
 /* One Jacobi step over local rows [jlo, jhi) and columns [ilo, ihi) (local
  * indices, the halo ring at 0 and lnx + 1 / lny + 1): the sequential loop form. */
@@ -205,6 +273,20 @@ int main(int argc, char **argv)
     hx.w = w;
     hx.px = px;
     halo_init(&hx, u);
+#ifdef _OPENACC
+    (void)exchange; /* the host versions: unused in this build */
+    (void)sweep;
+    if (hx.mode == 0) {
+        fprintf(stderr, "laplace_mpi: the OpenACC build has MODE 1 only\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+#pragma acc enter data copyin(u[0:stride + cells])
+    if (px > 1) {
+        double *buf = hx.sl; /* GCC 12 -Wall calls it unused: its data clauses do not count */
+#pragma acc enter data create(buf[0:4 * lny])
+        (void)buf;
+    }
+#endif
     {
         /* the interior of the global grid, in local indices */
         int jlo = (j0 < 1 ? 1 : j0) - j0 + 1, jhi = (j0 + lny > ny - 1 ? ny - 1 : j0 + lny) - j0 + 1;
@@ -214,14 +296,21 @@ int main(int argc, char **argv)
         cp0 = clock();
         for (k = 0; k < iter; k++) {
             th = MPI_Wtime();
+#ifdef _OPENACC
+            exchange_acc(&hx, u, cells);
+            halo += MPI_Wtime() - th;
+            sweep_acc(cells, w, jlo, jhi, ilo, ihi, u, uu);
+#else
             exchange(&hx, u);
             halo += MPI_Wtime() - th;
             sweep(w, jlo, jhi, ilo, ihi, u, uu);
+#endif
         }
         MPI_Barrier(hx.cart);
         t1 = MPI_Wtime();
         cp1 = clock();
     }
+#pragma acc update self(u[0:cells])
     for (j = j0; j < j0 + lny; j++)
         for (i = i0; i < i0 + lnx; i++) {
             sum += U(j, i);
@@ -235,7 +324,11 @@ int main(int argc, char **argv)
         for (k = 0; k < nh; k++) {
             MPI_Barrier(hx.cart);
             th = MPI_Wtime();
+#ifdef _OPENACC
+            exchange_acc(&hx, u, cells);
+#else
             exchange(&hx, u);
+#endif
             smp[k] = MPI_Wtime() - th;
         }
         qsort(smp, nh, sizeof(double), cmpd);
@@ -250,6 +343,14 @@ int main(int argc, char **argv)
         printf("cpu %.6f\n", (double)(cp1 - cp0) / CLOCKS_PER_SEC);
         printf("halo1 %.9f\n", gh1);
     }
+#ifdef _OPENACC
+    if (px > 1) {
+        double *buf = hx.sl;
+#pragma acc exit data delete(buf[0:4 * lny])
+        (void)buf;
+    }
+#pragma acc exit data delete(u[0:stride + cells])
+#endif
     halo_free(&hx);
     MPI_Type_free(&hx.col);
     MPI_Comm_free(&hx.cart);

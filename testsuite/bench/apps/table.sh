@@ -28,13 +28,24 @@
 # count is not a compile-time multiple of the vector length, which the sequential
 # programs' compile-time sizes are and run-time MPI block sizes are not.
 #
-#   testsuite/bench/apps/table.sh            full sizes (Laplace 2048^2 x 300, Himeno MIDDLE x 100), N=9 (~35 min)
+#   testsuite/bench/apps/table.sh            full sizes (Laplace 2048^2 x 300, Himeno MIDDLE x 100), N=9 (~50 min; LANGS="c f" ~35)
 #   QUICK=1 testsuite/bench/apps/table.sh    small sizes, N=3 (a smoke test: about a minute; no intervals)
 #
-# Environment: XMPC (driver; default target/release/xmpc), N (rounds), LANGS ("c f"),
+# LANGS=acc adds the XcalableACC rows: laplace_xacc / himeno_xacc (the thesis'
+# listings A.1 / A.2; `xmp contig` = p(1,*) / n(1,*), `xmp strided` = p(NP,*) /
+# n(NP,*)) against the OpenACC builds of laplace_mpi.c / himeno_mpi.c (`mpi`, the
+# expert MPI+OpenACC baseline) and the sequential C programs. ACC=host (default):
+# GCC's OpenACC host fallback, the stand-in where no GPU is lent (kernels and "device"
+# copies on the host; what this measures is the XACC translation's overhead, not a
+# GPU's speed). ACC=nvptx: offload to an NVIDIA GPU (xmpc --acc=nvptx, mpicc
+# -foffload=nvptx-none), with OFFLOAD_ROOT the folder where gcc-12-offload-nvptx,
+# nvptx-tools and libgomp-plugin-nvptx1 were unpacked (default /, the installed
+# packages; see docs/xacc.md); without libcuda at run time it falls back to the host.
+#
+# Environment: XMPC (driver; default target/release/xmpc), N (rounds), LANGS ("c f acc"),
 # NPS ("1 2"), BINDS ("none core"), APPS ("lap him"), LAPLACE_N, LAPLACE_ITER,
 # HIMENO_SIZE, HIMENO_NN, NHALO (2000), BUILD (build dir), MPIEXEC, CC, MPICC, FC,
-# MPIFC, CFLAGS (-O2), FFLAGS (-O2), MPI_CFLAGS, MPI_FFLAGS.
+# MPIFC, CFLAGS (-O2), FFLAGS (-O2), MPI_CFLAGS, MPI_FFLAGS, ACC (host), OFFLOAD_ROOT (/).
 # Exit status 1 when a run fails or a checksum differs from the sequential one.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,7 +64,9 @@ LAPLACE_ITER=${LAPLACE_ITER:-300}
 HIMENO_SIZE=${HIMENO_SIZE:-MIDDLE}
 HIMENO_NN=${HIMENO_NN:-100}
 NHALO=${NHALO:-2000}
-LANGS=${LANGS:-c f}
+LANGS=${LANGS:-c f acc}
+ACC=${ACC:-host}
+OFFLOAD_ROOT=${OFFLOAD_ROOT:-/}
 NPS=${NPS:-1 2}
 BINDS=${BINDS:-none core}
 APPS=${APPS:-lap him}
@@ -89,6 +102,21 @@ for lang in $LANGS; do
         SEQ="$CC $CFLAGS" PAR="$MPICC $MPI_CFLAGS" X="$XMPC $CFLAGS"
         lap=(laplace_seq.c laplace_mpi.c laplace_xmp_rows.c laplace_xmp_2d.c)
         him=(himeno_seq.c himeno_mpi.c himeno_xmp_1d.c himeno_xmp_2d.c)
+    elif [[ $lang == acc ]]; then
+        SEQ="$CC $CFLAGS" PAR="$MPICC $MPI_CFLAGS -fopenacc" X="$XMPC $CFLAGS --acc=$ACC"
+        if [[ $ACC == nvptx ]]; then
+            # mpicc through the offload compiler's driver files (docs/xacc.md)
+            occ=$BUILD/mpicc-offload
+            mkdir -p "$BUILD"
+            printf '#!/bin/sh\nPATH=%s/usr/bin:$PATH exec %s -B%s/usr/lib/gcc/x86_64-linux-gnu/12/ "$@"\n' \
+                "$OFFLOAD_ROOT" "$MPICC" "$OFFLOAD_ROOT" > "$occ"
+            chmod +x "$occ"
+            export XMPC_CC=$occ LD_LIBRARY_PATH="$OFFLOAD_ROOT/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+            PAR="$occ $MPI_CFLAGS -fopenacc -foffload=nvptx-none -foffload-options=nvptx-none=-misa=${XMPC_ACC_ISA:-sm_80}"
+        fi
+        # xmp1 / xmp2.NP: the XACC program with one node along i (contiguous halos) / NP
+        lap=(laplace_seq.c laplace_mpi.c laplace_xacc.c laplace_xacc.c)
+        him=(himeno_seq.c himeno_mpi.c himeno_xacc.c himeno_xacc.c)
     else
         SEQ="$FC $FFLAGS" PAR="$MPIFC $MPI_FFLAGS" X="$XMPC $FFLAGS"
         lap=(laplace_seq.F90 laplace_mpi.f90 laplace_xmp_1d.F laplace_xmp_2d.F90)
@@ -99,13 +127,13 @@ for lang in $LANGS; do
     [[ " $APPS " == *" lap "* ]] && {
         b $SEQ $L -o "$d/lap.seq" "$apps/laplace/${lap[0]}"
         b $PAR -o "$d/lap.mpi" "$apps/laplace/${lap[1]}"
-        b $X $L -o "$d/lap.xmp1" "$apps/laplace/${lap[2]}"
+        b $X $L -DPX=1 -o "$d/lap.xmp1" "$apps/laplace/${lap[2]}"
         for np in $NPS; do b $X $L -DPX=$np -o "$d/lap.xmp2.$np" "$apps/laplace/${lap[3]}"; done
     }
     [[ " $APPS " == *" him "* ]] && {
         b $SEQ $H -o "$d/him.seq" "$apps/himeno/${him[0]}"
         b $PAR $H -o "$d/him.mpi" "$apps/himeno/${him[1]}"
-        b $X $H -o "$d/him.xmp1" "$apps/himeno/${him[2]}"
+        b $X $H -DPJ=1 -o "$d/him.xmp1" "$apps/himeno/${him[2]}"
         for np in $NPS; do b $X $H -DPJ=$np -o "$d/him.xmp2.$np" "$apps/himeno/${him[3]}"; done
     }
 done

@@ -259,6 +259,12 @@ pub fn run_all(areas: &[Area], opts: &Options, work: &Path, progress: &(dyn Fn(&
                 let Some(k) = queue.lock().unwrap().pop_front() else { break };
                 let r = run_area(&areas[k], opts, work, &bin, open_mpi);
                 progress(&r);
+                // Without --keep an area's build (every program statically linked with
+                // the runtime) goes as soon as it is reported: the whole suite's builds
+                // at once took the disk a CI machine had left (No space left on device).
+                if opts.keep.is_none() {
+                    let _ = std::fs::remove_dir_all(work.join(&areas[k].name));
+                }
                 results.lock().unwrap().push(r);
             });
         }
