@@ -284,8 +284,10 @@ int main(int argc, char **argv)
         t1 = MPI_Wtime();
         cp1 = clock();
     }
+#ifdef _OPENACC
 #pragma acc update self(block[0:sz])
 #pragma acc exit data delete(block[0:(NARR - 1) * stride + sz], jb[0:4 * lni * MKMAX])
+#endif
     for (i = i0; i < i0 + lni; i++)
         for (j = j0; j < j0 + lnj; j++)
             for (k = 0; k < MKMAX; k++)

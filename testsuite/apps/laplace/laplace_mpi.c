@@ -310,7 +310,9 @@ int main(int argc, char **argv)
         t1 = MPI_Wtime();
         cp1 = clock();
     }
+#ifdef _OPENACC
 #pragma acc update self(u[0:cells])
+#endif
     for (j = j0; j < j0 + lny; j++)
         for (i = i0; i < i0 + lnx; i++) {
             sum += U(j, i);
