@@ -32,7 +32,7 @@ fn include() -> PathBuf {
 }
 
 fn outdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xmpc-link-{tag}-{}", std::process::id()));
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("xmpc-link-{tag}-{}", std::process::id())); // not the system /tmp
     std::fs::create_dir_all(&d).unwrap();
     d
 }

@@ -19,7 +19,9 @@ fn root() -> &'static Path {
 fn outdir() -> &'static PathBuf {
     static D: OnceLock<PathBuf> = OnceLock::new();
     D.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("xmpc-rt-tests-{}", std::process::id()));
+        // inside target/tmp (Cargo's folder for integration tests), not the system /tmp,
+        // where every run left its programs behind (about 600 MB)
+        let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("xmpc-rt-tests-{}", std::process::id()));
         std::fs::create_dir_all(&d).unwrap();
         d
     })
