@@ -107,7 +107,6 @@ for lang in $LANGS; do
         if [[ $ACC == nvptx ]]; then
             # mpicc through the offload compiler's driver files (docs/xacc.md)
             occ=$BUILD/mpicc-offload
-            mkdir -p "$BUILD"
             printf '#!/bin/sh\nPATH=%s/usr/bin:$PATH exec %s -B%s/usr/lib/gcc/x86_64-linux-gnu/12/ "$@"\n' \
                 "$OFFLOAD_ROOT" "$MPICC" "$OFFLOAD_ROOT" > "$occ"
             chmod +x "$occ"
