@@ -8,10 +8,15 @@
 //! descriptors that the writer's engine executes as plain stores into the
 //! peer's part, then a release increment of the peer's notify counter for the
 //! step: put-only, the receiver only waits (acquire) on its own counter.
-//! Buffers and counters come twice, used by odd and even collectives in turn;
-//! a writer first checks that the receiver has finished the collective before
-//! the previous one (its `done` counter), so a buffer is never overwritten
-//! while it is read, and a fast writer can run one collective ahead.
+//! Buffers and counters come twice, used by odd and even collectives in turn.
+//! A rank raises its `done` counter to a collective's number when it enters the
+//! next one: only then is it through with that collective's buffer (the slice
+//! [`Hybrid::exchange`] returns is read after the call). A writer first checks
+//! that the receiver is through with the collective before the previous one,
+//! so a buffer is never overwritten while it is read, and a fast writer can run
+//! one collective ahead. (Raising `done` at the end of the collective let a
+//! writer that needs nothing from the receiver, a bcast's inner node, overwrite
+//! an exchange's results while the caller still read them.)
 //! Transfers across subclusters are MPI Isend/Irecv on a duplicate of the
 //! communicator (the InfiniBand stand-in).
 
@@ -205,7 +210,7 @@ impl Hybrid {
     /// # Safety
     /// `src` holds every source extent of the chain; every destination extent
     /// lies inside its receiver's registered region.
-    pub unsafe fn start_chain(&mut self, chain: &Chain, src: *const u8, step: usize) {
+    unsafe fn start_chain(&mut self, chain: &Chain, src: *const u8, step: usize) {
         let mut ready: Vec<usize> = vec![];
         for d in chain.descs() {
             let dst = d.dst();
@@ -239,7 +244,7 @@ impl Hybrid {
     }
 
     /// `tcaWaitDMADesc` on the receiving side: `n` more notifies on `step`.
-    pub fn wait_notify(&mut self, step: usize, n: u64) {
+    fn wait_notify(&mut self, step: usize, n: u64) {
         let q = self.q();
         self.expect[q][step] += n;
         let want = self.expect[q][step];
@@ -301,8 +306,11 @@ impl Hybrid {
         }
     }
 
-    fn finish(&mut self) {
+    /// Enters the next collective: this rank is through with the buffers of
+    /// the last one (its callers have read them), which `done` tells writers.
+    fn begin(&mut self) {
         counter(self.bases[self.rank], DONE).store(self.seq, Ordering::Release);
+        self.seq += 1;
     }
 
     fn plan(&mut self, kind: u8, a: usize, b: usize) -> Plan {
@@ -323,7 +331,8 @@ impl Hybrid {
     /// One put-only exchange through the window (a halo update on TCA):
     /// `chain`'s destination offsets index the receivers' work buffers, its
     /// sources `src`; then waits for `incoming` chains from others. Returns
-    /// this rank's work buffer, valid until the collective after next.
+    /// this rank's work buffer, valid until the next collective (the borrow
+    /// of `self` ends there).
     /// All members of the communicator call it together (it counts as one
     /// collective); `None` when a destination lies outside a work buffer or
     /// outside this subcluster.
@@ -338,7 +347,7 @@ impl Hybrid {
                 return None;
             }
         }
-        self.seq += 1;
+        self.begin();
         for d in chain.descs() {
             let base = self.region(d.dst());
             let r = match *d {
@@ -355,7 +364,6 @@ impl Hybrid {
         if incoming > 0 {
             self.wait_notify(0, incoming);
         }
-        self.finish();
         Some(std::slice::from_raw_parts(self.work(self.rank), self.cap))
     }
 
@@ -367,7 +375,7 @@ impl Hybrid {
             // SAFETY: buf is the caller's buffer.
             return unsafe { ffi::xt_mpi_bcast(buf.as_mut_ptr() as *mut c_void, buf.len() as c_int, root as c_int, self.comm) };
         }
-        self.seq += 1;
+        self.begin();
         let work = self.work(self.rank);
         // the root sends straight from the user's buffer (nothing is written
         // into a root's work buffer), the others forward what they received
@@ -377,7 +385,6 @@ impl Hybrid {
             // SAFETY: as above.
             unsafe { std::ptr::copy_nonoverlapping(work, buf.as_mut_ptr(), buf.len()) };
         }
-        self.finish();
     }
 
     /// Hybrid allgather: `send` (one block) from every rank into `recv` (size × block).
@@ -391,7 +398,7 @@ impl Hybrid {
             // SAFETY: caller's buffers of the asserted sizes.
             return unsafe { ffi::xt_mpi_allgather(send.as_ptr() as *const c_void, b as c_int, recv.as_mut_ptr() as *mut c_void, self.comm) };
         }
-        self.seq += 1;
+        self.begin();
         let work = self.work(self.rank);
         let at = if plan.frame == Frame::Blocks { self.rank * b } else { 0 };
         // SAFETY: p × b bytes fit the work buffer (fits()).
@@ -407,7 +414,6 @@ impl Hybrid {
         } else {
             recv.copy_from_slice(w);
         }
-        self.finish();
     }
 
     /// Hybrid allreduce in place of `count` elements of MPI type `ty` with MPI
@@ -419,7 +425,7 @@ impl Hybrid {
             // SAFETY: caller's buffer of count elements.
             return unsafe { ffi::xt_mpi_allreduce(buf.as_mut_ptr() as *mut c_void, count as c_int, ty, op, self.comm) };
         }
-        self.seq += 1;
+        self.begin();
         let work = self.work(self.rank);
         // SAFETY: the message fits the work buffer.
         unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), work, buf.len()) };
@@ -433,7 +439,6 @@ impl Hybrid {
         });
         // SAFETY: as above.
         unsafe { std::ptr::copy_nonoverlapping(work, buf.as_mut_ptr(), buf.len()) };
-        self.finish();
         rc.get()
     }
 }
