@@ -172,6 +172,11 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
     if o.debug {
         args.push("-g".into());
     }
+    // Drop the sections nothing references, as rustc does for its own executables:
+    // the runtime is a Rust staticlib whose objects are whole codegen units, so a
+    // program pulls in most of it otherwise (bcast.c of Omni's suite: 52 MB and
+    // 2.3 s to link against the debug runtime, 40 MB / 1.9 s with this flag).
+    args.push("-Wl,--gc-sections".into());
     args.extend(o.extra.iter().filter(|x| !x.starts_with("-std=")).cloned());
     for obj in objs {
         args.push(obj.display().to_string());

@@ -266,6 +266,8 @@ fn build_with(pre: &[PathBuf], src: &Path, lang: Lang, exe: &Path, libs: &[PathB
         c.arg(format!("-J{}", exe.parent().unwrap_or(Path::new(".")).display()));
     }
     c.args(extra);
+    // unreferenced sections of the Rust archives dropped, as in compile::link_args
+    c.arg("-Wl,--gc-sections");
     c.args(pre).arg(src).args(libs).args(compile::NATIVE_LIBS).arg("-o").arg(exe);
     run_cmd(&mut c, &format!("`{tool}` on {}", src.display())).map(|_| ())
 }

@@ -64,7 +64,7 @@ fn run_a_skeleton_through_the_driver() {
         .arg(&exe)
         .arg(main)
         .arg(lib)
-        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
         .status()
         .unwrap();
     assert!(st.success());
@@ -109,7 +109,7 @@ fn build_skel_src(dir: &Path, src: &Path, name: &str) -> PathBuf {
         .arg(&exe)
         .arg(main)
         .arg(lib)
-        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
         .status()
         .unwrap();
     assert!(st.success());
@@ -249,7 +249,7 @@ fn run_with_the_mpi_back_end() {
         .arg(&exe)
         .arg(&mpimain)
         .arg(&lib)
-        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
         .status()
         .unwrap();
     assert!(st.success());
@@ -265,7 +265,7 @@ fn run_with_the_mpi_back_end() {
     // a threads-only executable is refused before mpiexec starts
     let texe = d.path().join("skel_threads");
     let st = Command::new("cc").arg(format!("-I{}", inc.display())).arg(&src).arg("-o").arg(&texe).arg(main).arg(lib)
-        .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]).status().unwrap();
+        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]).status().unwrap();
     assert!(st.success());
     let o = xmpc(&["bsim", "run", texe.to_str().unwrap(), "-np", "2", "--backend", "mpi"]);
     assert_eq!(o.status.code(), Some(1));
@@ -321,7 +321,7 @@ fn simgrid_export_makes_smpi_compute_what_bsim_computes() {
             .arg(d.path().join(format!("{name}.bsim")))
             .arg(&main)
             .arg(&lib)
-            .args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+            .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
             .status()
             .unwrap();
         assert!(st.success(), "cc {name}.skel.c");

@@ -57,7 +57,7 @@ fn build(name: &str, mpi: bool) -> PathBuf {
         "libxmpc_bsim_main.a"
     }))
     .arg(staticlib());
-    c.args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
+    c.args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
     let out = c
         .output()
         .unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));

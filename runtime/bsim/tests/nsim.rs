@@ -77,7 +77,7 @@ fn exe(name: &str) -> PathBuf {
         .arg("-o")
         .arg(&exe);
     c.arg(libdir().join("libxmpc_bsim_main.a")).arg(staticlib());
-    c.args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
+    c.args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
     let out = c.output().expect("cannot run cc");
     assert!(
         out.status.success(),

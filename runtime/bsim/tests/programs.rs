@@ -65,7 +65,7 @@ fn build_with(name: &str, flags: &[&str]) -> PathBuf {
     }
     c.arg(src(name)).arg("-o").arg(&exe);
     c.arg(libdir().join("libxmpc_bsim_main.a")).arg(staticlib());
-    c.args(["-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
+    c.args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
     let out = c.output().expect("cannot run the C/Fortran compiler");
     assert!(
         out.status.success(),

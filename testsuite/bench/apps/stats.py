@@ -3,12 +3,13 @@
 
 Each run of table.sh is one line: round, key (lang.app.version.decomposition), np,
 bind, wall time, CPU time, halo1 (isolated reflect, s), checksum. Within a round every
-configuration runs once, so a program and its reference (the sequential program at 1
-process, the expert MPI version at 2) ran minutes apart at most, under the same
-neighbours. On this host the wall time of one configuration moves by 10-30% between
-rounds (a 2-vCPU VM whose memory bandwidth and core placement change under it), so a
-ratio of two medians taken over different rounds carries that drift; the ratio of each
-round's pair does not. For each target this prints:
+configuration runs once, and table.sh runs a program right next to its reference (the
+sequential program at 1 process, the expert MPI version at 2; for the reflect, the bound
+run next to the unbound one), so a pair ran seconds apart, under the same neighbours.
+On this host the wall time of one configuration moves by 10-30% between rounds (a
+2-vCPU VM whose memory bandwidth and core placement change under it), so a ratio of
+two medians taken over different rounds carries that drift; the ratio of each round's
+pair does not. For each target this prints:
 
   - `paired`: the median over rounds of (time / reference time in the same round),
   - `95% CI`: a distribution-free confidence interval of that median (order statistics

@@ -139,28 +139,53 @@ done
 
 # ---- configurations: key|np|bind|command ------------------------------------------
 # key = lang.app.version.decomposition; seq runs under mpiexec -n 1 too (same binding).
+# The order puts every judged pair side by side: at 1 process each binding's sequential
+# run right before the versions it is the reference of; at 2 processes, per
+# decomposition, "MPI unbound, xmpc unbound, xmpc bound, MPI bound", so xmpc runs next
+# to its MPI reference and its bound run (the reflect's bound/unbound pair) next to its
+# unbound one, seconds apart. This host's phases last minutes (the on-node reflect takes
+# about 3 us in one and about 8 us in the next, whatever the binding): a pair taken
+# minutes apart mostly measures a phase change.
+cfg() { # lang app version decomposition np bind
+    local d=$BUILD/$1 a=$2 v=$3 dec=$4 np=$5 cmd
+    if [[ $a == lap ]]; then
+        case $v.$dec in
+            seq.-) cmd="$d/lap.seq $LAPLACE_ITER" ;;
+            mpi.contig) cmd="$d/lap.mpi $LAPLACE_N $LAPLACE_N $LAPLACE_ITER 1 $NHALO" ;;
+            xmp.contig) cmd="$d/lap.xmp1 $LAPLACE_ITER $NHALO" ;;
+            mpi.strided) cmd="$d/lap.mpi $LAPLACE_N $LAPLACE_N $LAPLACE_ITER $np $NHALO" ;;
+            xmp.strided) cmd="$d/lap.xmp2.$np $LAPLACE_ITER $NHALO" ;;
+        esac
+    else
+        case $v.$dec in
+            seq.-) cmd="$d/him.seq $HIMENO_NN" ;;
+            mpi.contig) cmd="$d/him.mpi $HIMENO_NN 1" ;;
+            xmp.contig) cmd="$d/him.xmp1 $HIMENO_NN" ;;
+            mpi.strided) cmd="$d/him.mpi $HIMENO_NN $np" ;;
+            xmp.strided) cmd="$d/him.xmp2.$np $HIMENO_NN" ;;
+        esac
+    fi
+    cfgs+=("$1.$a.$v.$dec|$np|$6|$cmd")
+}
 cfgs=()
 for lang in $LANGS; do
-    d=$BUILD/$lang
-    for bind in $BINDS; do
-        for app in $APPS; do
-            if [[ $app == lap ]]; then
-                cfgs+=("$lang.lap.seq.-|1|$bind|$d/lap.seq $LAPLACE_ITER")
-                for np in $NPS; do
-                    cfgs+=("$lang.lap.mpi.contig|$np|$bind|$d/lap.mpi $LAPLACE_N $LAPLACE_N $LAPLACE_ITER 1 $NHALO")
-                    cfgs+=("$lang.lap.xmp.contig|$np|$bind|$d/lap.xmp1 $LAPLACE_ITER $NHALO")
-                    cfgs+=("$lang.lap.mpi.strided|$np|$bind|$d/lap.mpi $LAPLACE_N $LAPLACE_N $LAPLACE_ITER $np $NHALO")
-                    cfgs+=("$lang.lap.xmp.strided|$np|$bind|$d/lap.xmp2.$np $LAPLACE_ITER $NHALO")
+    for app in $APPS; do
+        for bind in $BINDS; do
+            cfg "$lang" "$app" seq - 1 "$bind"
+            for np in $NPS; do
+                [[ $np == 1 ]] || continue
+                for dec in contig strided; do cfg "$lang" "$app" mpi $dec 1 "$bind"; cfg "$lang" "$app" xmp $dec 1 "$bind"; done
+            done
+        done
+        for np in $NPS; do
+            [[ $np == 1 ]] && continue
+            for dec in contig strided; do
+                i=0
+                for bind in $BINDS; do
+                    if ((i++ % 2 == 0)); then vs=(mpi xmp); else vs=(xmp mpi); fi
+                    for v in "${vs[@]}"; do cfg "$lang" "$app" "$v" $dec "$np" "$bind"; done
                 done
-            else
-                cfgs+=("$lang.him.seq.-|1|$bind|$d/him.seq $HIMENO_NN")
-                for np in $NPS; do
-                    cfgs+=("$lang.him.mpi.contig|$np|$bind|$d/him.mpi $HIMENO_NN 1")
-                    cfgs+=("$lang.him.xmp.contig|$np|$bind|$d/him.xmp1 $HIMENO_NN")
-                    cfgs+=("$lang.him.mpi.strided|$np|$bind|$d/him.mpi $HIMENO_NN $np")
-                    cfgs+=("$lang.him.xmp.strided|$np|$bind|$d/him.xmp2.$np $HIMENO_NN")
-                done
-            fi
+            done
         done
     done
 done
