@@ -39,6 +39,8 @@ struct Side<'a> {
     /// per replica of the array (one unless its node set was made with `*`):
     /// exec rank of each node of the node set
     exec_of: Vec<Vec<i32>>,
+    /// coordinates of each node of the node set (computed once: owners() asks per element)
+    coords: Vec<Vec<i64>>,
 }
 
 fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side<'a> {
@@ -95,6 +97,7 @@ fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side
                 node_dim: vec![-1; n],
                 idx,
                 exec_of: vec![],
+                coords: vec![],
             }
         }
         Some(a) => {
@@ -127,7 +130,8 @@ fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side
                         .collect(),
                 );
             }
-            Side { array: Some(a), base: a.base, elem: a.elem, idx, owner, node_dim, off, exec_of }
+            let coords = (0..nodes.size()).map(|l| nodes.coords_of(l)).collect();
+            Side { array: Some(a), base: a.base, elem: a.elem, idx, owner, node_dim, off, exec_of, coords }
         }
     }
 }
@@ -156,24 +160,23 @@ impl Side<'_> {
     }
 
     /// Exec ranks owning the element at per-dim positions `pos` (all if local).
-    fn owners(&self, pos: &[usize], nexec: usize, out: &mut Vec<i32>) {
+    /// `fixed`: scratch (the node coordinates the element's position pins).
+    fn owners(&self, pos: &[usize], nexec: usize, fixed: &mut Vec<i64>, out: &mut Vec<i32>) {
         out.clear();
-        let Some(a) = self.array else {
+        if self.array.is_none() {
             out.extend(0..nexec as i32);
             return;
-        };
-        let nodes = a.template().nodes().unwrap();
-        let mut fixed = vec![-1i64; nodes.dims.len()];
+        }
+        fixed.clear();
+        fixed.resize(self.coords.first().map_or(0, |c| c.len()), -1);
         for (d, &p) in pos.iter().enumerate() {
             if self.node_dim[d] >= 0 {
                 fixed[self.node_dim[d] as usize] = self.owner[d][p];
             }
         }
-        let total = nodes.size();
-        for l in 0..total {
-            let c = nodes.coords_of(l);
-            if c.iter().zip(&fixed).all(|(&x, &f)| f < 0 || x == f) {
-                out.extend(self.exec_of.iter().map(|r| r[l as usize]));
+        for (l, c) in self.coords.iter().enumerate() {
+            if c.iter().zip(fixed.iter()).all(|(&x, &f)| f < 0 || x == f) {
+                out.extend(self.exec_of.iter().map(|r| r[l]));
             }
         }
         if self.exec_of.len() > 1 {
@@ -248,13 +251,15 @@ pub unsafe extern "C" fn xmpc_gmove(
         }
         let mut send: Vec<Vec<u8>> = vec![vec![]; np];
         let mut recv_off: Vec<Vec<usize>> = vec![vec![]; np];
-        let mut selfcopy: Vec<(usize, Vec<u8>)> = vec![];
+        // elements this process sends to itself: destination offsets, and the values
+        // (read now, written after the exchange like the others: sections may overlap)
+        let (mut self_off, mut self_val): (Vec<usize>, Vec<u8>) = (vec![], vec![]);
         let (dl, sl): (Vec<usize>, Vec<usize>) = (d.idx.iter().map(|v| v.len()).collect(), s.idx.iter().map(|v| v.len()).collect());
         let (mut dp, mut sp) = (vec![0; dl.len()], vec![0; sl.len()]);
-        let (mut recvs, mut provs) = (vec![], vec![]);
+        let (mut recvs, mut provs, mut fixed) = (vec![], vec![], vec![]);
         for _ in 0..n {
-            d.owners(&dp, np, &mut recvs);
-            s.owners(&sp, np, &mut provs);
+            d.owners(&dp, np, &mut fixed, &mut recvs);
+            s.owners(&sp, np, &mut fixed, &mut provs);
             let canonical = provs.iter().copied().min().unwrap_or(-1);
             for &r in &recvs {
                 let p = if s.array.is_none() || provs.contains(&r) { r } else { canonical };
@@ -262,7 +267,8 @@ pub unsafe extern "C" fn xmpc_gmove(
                     // SAFETY: this process owns the source element.
                     let v = unsafe { std::slice::from_raw_parts(s.base.add(s.offset(&sp)), elem) };
                     if r == me {
-                        selfcopy.push((d.offset(&dp), v.to_vec()));
+                        self_off.push(d.offset(&dp));
+                        self_val.extend_from_slice(v);
                     } else {
                         send[r as usize].extend_from_slice(v);
                     }
@@ -299,9 +305,9 @@ pub unsafe extern "C" fn xmpc_gmove(
                 e.comm,
             )
         };
-        for (o, v) in selfcopy {
+        for (k, &o) in self_off.iter().enumerate() {
             // SAFETY: this process owns the destination element.
-            unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), d.base.add(o), elem) };
+            unsafe { std::ptr::copy_nonoverlapping(self_val.as_ptr().add(k * elem), d.base.add(o), elem) };
         }
         for p in 0..np {
             for (k, &o) in recv_off[p].iter().enumerate() {
