@@ -90,3 +90,26 @@ pub fn f90_source(lines: usize) -> String {
 }
 
 }
+
+/// The program runners of the Fortran tests: `f` on every item, `XMPC_TEST_JOBS`
+/// (default 2, as `conformance -j 2` on this 2-core machine) at a time; `f` returns
+/// the item's failures and runs. Returns the failures in the items' order, and the
+/// number of runs.
+pub fn par_map<T: Sync>(items: &[T], f: impl Fn(&T) -> (Vec<String>, usize) + Sync) -> (Vec<String>, usize) {
+    let jobs = std::env::var("XMPC_TEST_JOBS").ok().and_then(|v| v.parse().ok()).filter(|&j: &usize| j > 0).unwrap_or(2);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let out = std::sync::Mutex::new(vec![(vec![], 0); items.len()]);
+    std::thread::scope(|sc| {
+        for _ in 0..jobs.min(items.len().max(1)) {
+            sc.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = f(item);
+                out.lock().unwrap()[i] = r;
+            });
+        }
+    });
+    let out = out.into_inner().unwrap();
+    let runs = out.iter().map(|r| r.1).sum();
+    (out.into_iter().flat_map(|r| r.0).collect(), runs)
+}

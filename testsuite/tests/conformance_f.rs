@@ -220,27 +220,29 @@ fn corpus_programs_pass() {
 }
 
 /// Compiles each program with the driver and runs it at each declared process count.
+/// Two programs at a time (as `conformance -j 2`), each in a folder of its own, so the
+/// module files of one never meet another's.
 fn run_programs(what: &str, progs: &[PathBuf]) {
     let tmp = std::env::temp_dir().join(format!("xmpc-conformance-f-{}-{}", what.len(), std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let open_mpi = is_open_mpi();
-    let mut failures = vec![];
-    let mut runs = 0;
-    for p in progs {
+    let (failures, runs) = xmpc_testsuite::par_map(progs, |p| {
+        let mut failures = vec![];
+        let mut runs = 0;
         let name = p.file_stem().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(p).unwrap();
         let nps = header_nps(&text);
         if nps.is_empty() {
-            failures.push(format!("{name}: no `xmpc-test: np=...` header"));
-            continue;
+            return (vec![format!("{name}: no `xmpc-test: np=...` header")], 0);
         }
-        let exe = tmp.join(&name);
+        let dir = tmp.join(&name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = dir.join(&name);
         let flags = header_flags(&text);
         let mut args = vec![p.to_str().unwrap(), "-o", exe.to_str().unwrap()];
         args.extend(flags.iter().map(String::as_str));
-        if let Err(e) = compile(&args, &tmp) {
-            failures.push(format!("{name}: {e}"));
-            continue;
+        if let Err(e) = compile(&args, &dir) {
+            return (vec![format!("{name}: {e}")], 0);
         }
         for np in nps {
             runs += 1;
@@ -251,7 +253,9 @@ fn run_programs(what: &str, progs: &[PathBuf]) {
                 failures.push(format!("{name} np={np}: status {code:?}, timed out {to}, PASS x{passes}\nstdout:\n{so}\nstderr:\n{se}"));
             }
         }
-    }
+        let _ = std::fs::remove_dir_all(&dir);
+        (failures, runs)
+    });
     let _ = std::fs::remove_dir_all(&tmp);
     eprintln!(
         "{what}: {} programs, {runs} runs, {} failures",

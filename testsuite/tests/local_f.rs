@@ -161,8 +161,6 @@ fn local_view_programs_pass() {
     let fixed = progs.iter().filter(|p| p.extension().is_some_and(|e| e == "f")).count();
     assert!(only.is_some() || fixed >= 6, "fixed-form programs: {fixed}");
     let tmp = tmpdir("progs");
-    let mut failures = vec![];
-    let mut runs = 0;
     let oca = have_libcaf();
     if !oca {
         if std::env::var("XMPC_CONFORMANCE_REQUIRE").as_deref() == Ok("1") {
@@ -170,13 +168,17 @@ fn local_view_programs_pass() {
         }
         eprintln!("local_f: the OpenCoarrays builds are skipped: OpenCoarrays not found (apt-get install libcoarrays-mpich-dev)");
     }
-    for p in &progs {
+    // two programs at a time, each in a folder of its own (module files)
+    let (failures, runs) = xmpc_testsuite::par_map(&progs, |p| {
+        let mut failures = vec![];
+        let mut runs = 0;
         let name = p.file_stem().unwrap().to_string_lossy().to_string();
         let nps = header_nps(&std::fs::read_to_string(p).unwrap());
         if nps.is_empty() {
-            failures.push(format!("{name}: no `xmpc-test: np=...` header"));
-            continue;
+            return (vec![format!("{name}: no `xmpc-test: np=...` header")], 0);
         }
+        let tmp = tmp.join(&name);
+        std::fs::create_dir_all(&tmp).unwrap();
         for caf in ["xmpc", "opencoarrays"] {
             if caf == "opencoarrays" && OWN_LIBCAF_ONLY.contains(&name.as_str()) {
                 // refused at translation, located, whether OpenCoarrays is installed or not
@@ -220,7 +222,9 @@ fn local_view_programs_pass() {
                 }
             }
         }
-    }
+        let _ = std::fs::remove_dir_all(&tmp);
+        (failures, runs)
+    });
     let _ = std::fs::remove_dir_all(&tmp);
     eprintln!("local_f: {} programs, {runs} runs, {} failures", progs.len(), failures.len());
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n---\n"));
