@@ -143,28 +143,21 @@ done
 # run right before the versions it is the reference of; at 2 processes, per
 # decomposition, "MPI unbound, xmpc unbound, xmpc bound, MPI bound", so xmpc runs next
 # to its MPI reference and its bound run (the reflect's bound/unbound pair) next to its
-# unbound one, seconds apart. This host's phases last minutes (the on-node reflect takes
-# about 3 us in one and about 8 us in the next, whatever the binding): a pair taken
-# minutes apart mostly measures a phase change.
+# unbound one, seconds apart, where this host's wall times drift by 10-30% over minutes.
+# (The on-node reflect is also bimodal per launch, about 3 or about 8 us: pairing does
+# not remove that; docs/performance.md.)
+# Arguments: Laplace runs ITER [NHALO], its MPI version N N ITER PX NHALO; Himeno runs
+# NN, its MPI version NN PJ (PX / PJ: 1 for contig, np for strided).
 cfg() { # lang app version decomposition np bind
-    local d=$BUILD/$1 a=$2 v=$3 dec=$4 np=$5 cmd
-    if [[ $a == lap ]]; then
-        case $v.$dec in
-            seq.-) cmd="$d/lap.seq $LAPLACE_ITER" ;;
-            mpi.contig) cmd="$d/lap.mpi $LAPLACE_N $LAPLACE_N $LAPLACE_ITER 1 $NHALO" ;;
-            xmp.contig) cmd="$d/lap.xmp1 $LAPLACE_ITER $NHALO" ;;
-            mpi.strided) cmd="$d/lap.mpi $LAPLACE_N $LAPLACE_N $LAPLACE_ITER $np $NHALO" ;;
-            xmp.strided) cmd="$d/lap.xmp2.$np $LAPLACE_ITER $NHALO" ;;
-        esac
-    else
-        case $v.$dec in
-            seq.-) cmd="$d/him.seq $HIMENO_NN" ;;
-            mpi.contig) cmd="$d/him.mpi $HIMENO_NN 1" ;;
-            xmp.contig) cmd="$d/him.xmp1 $HIMENO_NN" ;;
-            mpi.strided) cmd="$d/him.mpi $HIMENO_NN $np" ;;
-            xmp.strided) cmd="$d/him.xmp2.$np $HIMENO_NN" ;;
-        esac
-    fi
+    local d=$BUILD/$1 a=$2 v=$3 dec=$4 np=$5 it pre tail cmd px=1
+    if [[ $a == lap ]]; then it=$LAPLACE_ITER pre="$LAPLACE_N $LAPLACE_N " tail=" $NHALO"; else it=$HIMENO_NN pre= tail=; fi
+    [[ $dec == strided ]] && px=$np
+    case $v.$dec in
+        seq.-) cmd="$d/$a.seq $it" ;;
+        mpi.*) cmd="$d/$a.mpi $pre$it $px$tail" ;;
+        xmp.contig) cmd="$d/$a.xmp1 $it$tail" ;;
+        xmp.strided) cmd="$d/$a.xmp2.$np $it$tail" ;;
+    esac
     cfgs+=("$1.$a.$v.$dec|$np|$6|$cmd")
 }
 cfgs=()
