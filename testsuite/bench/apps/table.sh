@@ -7,7 +7,9 @@
 # one row are interleaved with all others (A B C .. C B A ..) and a load change
 # hits every row alike. Prints the load average before and after, and for Laplace the
 # isolated reflect (halo1: median of NHALO exchanges, each after a barrier) bound and
-# unbound.
+# unbound; the reflect target (bound <= unbound) is then judged by bind.sh over many
+# short launches (REFLECT_L per binding, default 30): the on-node reflect is bimodal
+# per launch, which N rounds cannot separate from a binding effect.
 #
 # The targets are judged on paired ratios (stats.py): per round, the program's wall
 # time over its reference's in the same round (sequential at 1 process, the expert MPI
@@ -18,8 +20,9 @@
 # so the ratio of two medians from different rounds would mostly measure the drift.
 # Targets: xmpc at 1 process <= 1.03x sequential, xmpc at 2 processes <= 1.00x the
 # hand-written MPI version, the MPI version at 1 process <= 1.05x sequential (an
-# expert baseline), reflect bound <= unbound. Raw runs: $BUILD/runs.tsv (one line per
-# run: round, configuration, wall, CPU and halo1 seconds, checksum), outputs $BUILD/runs.log.
+# expert baseline), reflect bound <= unbound (bind.sh). Raw runs: $BUILD/runs.tsv (one
+# line per run: round, configuration, wall, CPU and halo1 seconds, checksum), outputs
+# $BUILD/runs.log; bind.sh's launches: $BUILD/bind/launches.tsv.
 #
 # Flags: the sequential programs get plain CFLAGS/FFLAGS; the xmpc programs get what
 # xmpc adds to -O2 for GCC (src/compile.rs: -fvect-cost-model=cheap, and for gfortran
@@ -44,7 +47,7 @@
 #
 # Environment: XMPC (driver; default target/release/xmpc), N (rounds), LANGS ("c f acc"),
 # NPS ("1 2"), BINDS ("none core"), APPS ("lap him"), LAPLACE_N, LAPLACE_ITER,
-# HIMENO_SIZE, HIMENO_NN, NHALO (2000), BUILD (build dir), MPIEXEC, CC, MPICC, FC,
+# HIMENO_SIZE, HIMENO_NN, NHALO (2000), REFLECT_L (30; 0: no bind.sh), BUILD (build dir), MPIEXEC, CC, MPICC, FC,
 # MPIFC, CFLAGS (-O2), FFLAGS (-O2), MPI_CFLAGS, MPI_FFLAGS, ACC (host), OFFLOAD_ROOT (/).
 # Exit status 1 when a run fails or a checksum differs from the sequential one.
 set -euo pipefail
@@ -210,5 +213,17 @@ done
 
 echo
 python3 "$here/stats.py" "$tsv" "$LANGS" "$APPS" "$NPS" "$BINDS" "$NHALO" || fail=1
+
+# ---- the reflect target: bind.sh, over many short launches per binding -----------------
+refl=
+for lang in $LANGS; do [[ $lang == c || $lang == f ]] && refl+=" $lang.contig $lang.strided"; done
+if [[ -n $refl && " $APPS " == *" lap "* && " $NPS " == *" 2 "* && " $BINDS " == *" none "* && " $BINDS " == *" core "* \
+      && ${REFLECT_L:-30} != 0 ]]; then
+    echo
+    rl=${REFLECT_L:-30} rn=5000
+    [[ -n "${QUICK:-}" ]] && rl=${REFLECT_L:-3} rn=$NHALO
+    L=$rl NHALO=$rn LAPLACE_N=$LAPLACE_N REFLECTS="${refl# }" BUILD=$BUILD/bind XMPC=$XMPC MPIEXEC=$MPIEXEC \
+        MPICC=$MPICC MPIFC=$MPIFC CFLAGS=$CFLAGS FFLAGS=$FFLAGS "$here/bind.sh" || fail=1
+fi
 echo "# load average after: $(load) (timings are only comparable on an otherwise idle machine)"
 exit $fail
