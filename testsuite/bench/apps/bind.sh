@@ -71,7 +71,8 @@ for r in $REFLECTS; do
     done
 done
 ev=context-switches,syscalls:sys_enter_sched_yield,syscalls:sys_enter_futex
-perf stat -x, -e "$ev" true > /dev/null 2>&1 || ev=
+count=(perf stat -x, -e "$ev")
+"${count[@]}" true > /dev/null 2>&1 || count=()
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 echo "# bind: $(date -u +%FT%TZ), $(nproc) CPUs, Laplace ${LAPLACE_N}^2, 2 processes, $L launches per (reflect, version, binding), $NHALO reflects each after a barrier"
 echo "# load average before: $(load)"
@@ -85,11 +86,8 @@ for ((i = 1; i <= L; i++)); do
         for v in $VERSIONS; do
             for bind in "${binds[@]}"; do
                 # shellcheck disable=SC2086
-                if [[ -n $ev ]]; then
-                    out=$(timeout 120 perf stat -x, -e "$ev" "$MPIEXEC" -bind-to $bind -n 2 ${CMD[$r.$v]} 2>&1) || { echo "FAILED: $MPIEXEC -bind-to $bind -n 2 ${CMD[$r.$v]}" >&2; fail=1; continue; }
-                else
-                    out=$(timeout 120 "$MPIEXEC" -bind-to $bind -n 2 ${CMD[$r.$v]} 2>&1) || { echo "FAILED: $MPIEXEC -bind-to $bind -n 2 ${CMD[$r.$v]}" >&2; fail=1; continue; }
-                fi
+                out=$(timeout 120 "${count[@]}" "$MPIEXEC" -bind-to $bind -n 2 ${CMD[$r.$v]} 2>&1) ||
+                    { echo "FAILED: $MPIEXEC -bind-to $bind -n 2 ${CMD[$r.$v]}" >&2; fail=1; continue; }
                 h1=$(awk '$1=="halo1"{print $2 * 1e6}' <<<"$out")
                 c() { awk -F, -v e="$1" '$3==e{print $1 / '"$NHALO"'}' <<<"$out"; }
                 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$r" "$v" "$bind" "${h1:--}" \

@@ -190,6 +190,13 @@ def fisher_greater(a, b, c, d):
     return sum(math.comb(n1, x) * math.comb(n - n1, k - x) for x in range(a, min(n1, k) + 1)) / total
 
 
+def ratio_cell(ratios):
+    """`median [CI] (n)` of sorted bound/unbound ratios, and the verdict against 1.00."""
+    m, lo, hi, verdict = summary(ratios, 1.0)
+    ci = f"[{f3(lo)}-{f3(hi)}]" if lo is not None else "[no CI]"
+    return f"{f3(m)} {ci} ({len(ratios)})", verdict
+
+
 def reflect_main(path):
     """bind.sh's launches: per (reflect, version), L launches unbound and bound in
     back-to-back pairs, each launch's median reflect time (us) and its job's context
@@ -242,19 +249,19 @@ def reflect_main(path):
         pairs = [(core[i][0], none[i][0]) for i in sorted(set(core) & set(none)) if core[i][0] and none[i][0]]
         every = sorted(c / n for c, n in pairs)
         same_mode = sorted(c / n for c, n in pairs if slow(c) == slow(n))
-        cell = lambda rs: (lambda m, lo, hi, _: f"{f3(m)} " + (f"[{f3(lo)}-{f3(hi)}]" if lo is not None else "[no CI]") + f" ({len(rs)})")(*summary(rs, 1.0))
         nc, nn = (sum(1 for x in b.values() if x[0]) for b in (core, none))
         a = sum(1 for x in core.values() if x[0] and slow(x[0]))
         c = sum(1 for x in none.values() if x[0] and slow(x[0]))
         p = fisher_greater(a, nc - a, c, nn - c) if nc and nn else None
-        verdict = "-"
-        if v == "xmp":
-            verdict = summary(same_mode, 1.0)[3]
-            if p is not None and p < 0.05:
-                verdict = "FAIL"
-            if verdict in verdicts:
-                verdicts[verdict] += 1
-        print(fmt.format(refl, v, cell(every), cell(same_mode), f3(p), verdict))
+        all_cell, _ = ratio_cell(every)
+        same_cell, verdict = ratio_cell(same_mode)
+        if v != "xmp":
+            verdict = "-"
+        elif p is not None and p < 0.05:
+            verdict = "FAIL"
+        if verdict in verdicts:
+            verdicts[verdict] += 1
+        print(fmt.format(refl, v, all_cell, same_cell, f3(p), verdict))
     print()
     print(f"reflect targets: {verdicts['ok']} ok, {verdicts['tie']} tie, {verdicts['FAIL']} FAIL")
     return 0

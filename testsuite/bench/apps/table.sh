@@ -168,10 +168,9 @@ for lang in $LANGS; do
     for app in $APPS; do
         for bind in $BINDS; do
             cfg "$lang" "$app" seq - 1 "$bind"
-            for np in $NPS; do
-                [[ $np == 1 ]] || continue
+            if [[ " $NPS " == *" 1 "* ]]; then
                 for dec in contig strided; do cfg "$lang" "$app" mpi $dec 1 "$bind"; cfg "$lang" "$app" xmp $dec 1 "$bind"; done
-            done
+            fi
         done
         for np in $NPS; do
             [[ $np == 1 ]] && continue
