@@ -121,6 +121,8 @@ void __wrap__gfortran_caf_sync_memory(int *stat, char *errmsg, size_t errmsg_len
  * mark: 'xmpc-own-libcaf:XMP0450:FILE:LINE:COL;' */
 #include <stdio.h>
 #include <mpi.h>
+/* runtime/xmp/src/err.rs: MPI_Abort once the launcher can have forwarded stderr */
+void xmpc_rt_abort(int code) __attribute__((noreturn));
 void xmpf_caf_in_task_(const char *mark, size_t len) {
   if (!__real__gfortran_caf_register) return;
   const char *p = memchr(mark, ':', len);
@@ -131,6 +133,5 @@ void xmpf_caf_in_task_(const char *mark, size_t len) {
   fprintf(stderr, "%.*s: error[XMP0450]: coarray feature inside a `task` body, but the program is linked with another libcaf than xmpc's (OpenCoarrays): its images are not the task's nodes; relink with xmpc (XMPC_CAF unset)\n", n,
           mark + off);
   fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  exit(1);
+  xmpc_rt_abort(1);
 }

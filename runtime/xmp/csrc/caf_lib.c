@@ -54,8 +54,7 @@ void caf_fail(const char *fmt, ...) {
   va_end(ap);
   fprintf(stderr, "[image %d] xmpc libcaf: %s\n", caf_me + 1, msg);
   fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  exit(1);
+  xmpc_rt_abort(1);
 }
 
 static void set_stat(int *stat, int v) {
@@ -477,14 +476,12 @@ void CAF(error_stop)(int code, bool quiet) {
   if (!quiet) fprintf(stderr, "ERROR STOP %d\n", code);
   fflush(stdout);
   fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
-  exit(code ? code : 1);
+  xmpc_rt_abort(code ? code : 1);
 }
 void CAF(error_stop_str)(const char *s, size_t len, bool quiet) {
   if (!quiet) fprintf(stderr, "ERROR STOP %.*s\n", (int)len, s);
   fflush(stdout);
   fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  exit(1);
+  xmpc_rt_abort(1);
 }
 

@@ -36,6 +36,9 @@ typedef struct tok {
 } tok_t;
 
 void caf_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* the runtime's abort after an error message (runtime/xmp/src/err.rs): waits until the
+ * launcher can have forwarded stderr, then MPI_Abort with code (exit when MPI is down) */
+void xmpc_rt_abort(int code) __attribute__((noreturn));
 int caf_rank(int image);
 int caf_my_rank(void);
 int caf_images(void);

@@ -51,18 +51,27 @@ fn abort_delay() -> std::time::Duration {
     std::time::Duration::from_millis(ms)
 }
 
+/// Aborts the whole job with `code` (MPI_Abort) once the launcher has had time to
+/// forward what this process just wrote to stderr ([`abort_delay`]); exits with `code`
+/// when MPI is not running. Every error path that prints and then aborts ends here,
+/// the C ones too (libcaf's errors and ERROR STOP, coarray.c's runtime errors).
+#[no_mangle]
+pub extern "C" fn xmpc_rt_abort(code: c_int) -> ! {
+    // SAFETY: plain queries / abort; exit below if MPI is not up.
+    unsafe {
+        if ffi::xs_mpi_active() != 0 {
+            std::thread::sleep(abort_delay());
+            ffi::xs_abort(code);
+        }
+    }
+    std::process::exit(code)
+}
+
 /// Prints the located error, gives the launcher time to forward it, and aborts
 /// the whole job (MPI_Abort, status 1); exits with 1 when MPI is not running.
 pub fn fatal(loc: *const XmpcLoc, what: &str) -> ! {
     print(&message(loc, what));
-    // SAFETY: plain queries / abort; exit(1) below if MPI is not up.
-    unsafe {
-        if ffi::xs_mpi_active() != 0 {
-            std::thread::sleep(abort_delay());
-            ffi::xs_abort(1);
-        }
-    }
-    std::process::exit(1)
+    xmpc_rt_abort(1)
 }
 
 /// An error that every executing node detects identically at the same point (e.g. a
