@@ -245,6 +245,12 @@ long xmpc_rt_fbs_points(void);
 // is out of range (the caller reports it).
 int xmpc_nodes_world_rank(const xmpc_nodes *n, int k);
 
+// Aborts the whole job with `code` (MPI_Abort) once the launcher has had time to
+// forward what this process just wrote to stderr ([`abort_delay`]); exits with `code`
+// when MPI is not running. Every error path that prints and then aborts ends here,
+// the C ones too (libcaf's errors and ERROR STOP, coarray.c's runtime errors).
+void xmpc_rt_abort(int code) __attribute__((noreturn));
+
 // `gmove [in|out]`: dst = src between array sections of equal element count, walked
 // in row-major order. Collective over the executing nodes. A replicated or local
 // destination is written on every owner/node; a local source is read from each
