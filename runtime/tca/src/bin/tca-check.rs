@@ -77,8 +77,15 @@ fn main() {
     let k = match rt::subcluster_from_env() {
         Ok(k) => k.unwrap_or(2),
         Err(e) => {
-            eprintln!("tca-check: {e}");
-            mpi::abort(2)
+            // every rank reads the same environment: one prints, all finalize and exit
+            // (an MPI_Abort right after the print could kill the job before the
+            // launcher forwarded the text)
+            if me == 0 {
+                eprintln!("tca-check: {e}");
+            }
+            // SAFETY: last MPI call, made by every rank.
+            unsafe { rt::mpi_finalize() };
+            std::process::exit(2)
         }
     };
     let rounds: usize = std::env::var("TCA_CHECK_ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
