@@ -13,7 +13,9 @@ pub fn uses_acc(text: &str) -> bool {
         let t = l.trim_start();
         if let Some(r) = t.strip_prefix('#') {
             let r = r.trim_start();
-            return r.strip_prefix("pragma").is_some_and(|x| x.starts_with([' ', '\t']) && x.trim_start().starts_with("acc") && x.trim_start()[3..].starts_with([' ', '\t']));
+            return r
+                .strip_prefix("pragma")
+                .is_some_and(|x| x.starts_with([' ', '\t']) && x.trim_start().starts_with("acc") && x.trim_start()[3..].starts_with([' ', '\t']));
         }
         let low = t.get(..5).map(|s| s.to_ascii_lowercase());
         let fixed = l.get(..5).map(|s| s.to_ascii_lowercase());

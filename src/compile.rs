@@ -25,11 +25,7 @@ pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
 }
 
 /// Splices a translation pass's edits into the text (or passes its diagnostics on).
-fn emit_translated(
-    unit: &FileUnit,
-    text: &str,
-    edits: Result<Vec<xmpc_ir::Edit>, Vec<xmpc_ir::Diag>>,
-) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+fn emit_translated(unit: &FileUnit, text: &str, edits: Result<Vec<xmpc_ir::Edit>, Vec<xmpc_ir::Diag>>) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Ok(vec![e.to_diag(unit.file)]))
 }
 
@@ -228,7 +224,6 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_passes
 /// use a module of an earlier one).
 static XMPMODS: std::sync::Mutex<std::collections::BTreeMap<String, String>> = std::sync::Mutex::new(std::collections::BTreeMap::new());
 
-
 /// The MPI Fortran compiler: `$XMPC_FC`, else `mpif90`.
 pub fn fc() -> String {
     std::env::var("XMPC_FC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "mpif90".into())
@@ -280,8 +275,7 @@ fn fc_is_gfortran10() -> bool {
         Command::new(fc()).arg("--version").output().is_ok_and(|o| {
             let v = String::from_utf8_lossy(&o.stdout);
             let first = v.lines().next().unwrap_or("");
-            first.contains("GNU Fortran")
-                && first.split_whitespace().filter_map(|w| w.split('.').next()?.parse::<u32>().ok()).any(|m| m >= 10)
+            first.contains("GNU Fortran") && first.split_whitespace().filter_map(|w| w.split('.').next()?.parse::<u32>().ok()).any(|m| m >= 10)
         })
     })
 }
@@ -328,8 +322,7 @@ pub fn link_fortran(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), Stri
     let coarrays = !caf.is_empty() && !caf.iter().any(|a| a.contains("--wrap=_gfortran_caf_init"));
     let at = args.len() - 2;
     args.splice(at..at, caf);
-    run_with(&fc(), &args, "set XMPC_FC to your MPI Fortran compiler")
-        .map_err(|e| if coarrays { format!("{e}: {}", crate::coarray::LINK_HINT) } else { e })
+    run_with(&fc(), &args, "set XMPC_FC to your MPI Fortran compiler").map_err(|e| if coarrays { format!("{e}: {}", crate::coarray::LINK_HINT) } else { e })
 }
 
 /// True for an object or archive compiled from Fortran (it references the GNU Fortran

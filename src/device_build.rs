@@ -28,9 +28,7 @@ pub fn find_nvcc() -> Option<(PathBuf, Option<PathBuf>)> {
         let inc = p.parent().and_then(Path::parent).map(|r| r.join("include")).filter(|i| i.is_dir());
         return Some((p, inc));
     }
-    let cache = std::env::var_os("XMPC_CUDA_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/xmpc-cuda")))?;
+    let cache = std::env::var_os("XMPC_CUDA_CACHE").map(PathBuf::from).or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/xmpc-cuda")))?;
     let root = cache.join("nvidia/cu13");
     let nvcc = root.join("bin/nvcc");
     if nvcc.is_file() {
@@ -74,7 +72,12 @@ pub fn build(text: &str, c: &Path) -> Result<String, String> {
             let fatbin = cu.with_extension("fatbin");
             let o = nvcc_command(&nvcc, inc.as_deref(), &cu, &fatbin).output().map_err(|e| format!("cannot run {}: {e}", nvcc.display()))?;
             if !o.status.success() {
-                return Err(format!("nvcc failed on the generated kernels {}:\n{}{}", cu.display(), String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr)));
+                return Err(format!(
+                    "nvcc failed on the generated kernels {}:\n{}{}",
+                    cu.display(),
+                    String::from_utf8_lossy(&o.stdout),
+                    String::from_utf8_lossy(&o.stderr)
+                ));
             }
             let bytes = std::fs::read(&fatbin).map_err(|e| format!("cannot read {}: {e}", fatbin.display()))?;
             out.push_str(&embed(&bytes));
@@ -86,7 +89,10 @@ pub fn build(text: &str, c: &Path) -> Result<String, String> {
 
 /// The fatbin as a C byte array, registered with the runtime at start-up.
 fn embed(bytes: &[u8]) -> String {
-    let mut s = format!("/* xmpc: the device loops' kernels, a CUDA fatbin ({} bytes) */\nstatic const unsigned char _XMP_DEV_FATBIN[] __attribute__((aligned(64))) = {{", bytes.len());
+    let mut s = format!(
+        "/* xmpc: the device loops' kernels, a CUDA fatbin ({} bytes) */\nstatic const unsigned char _XMP_DEV_FATBIN[] __attribute__((aligned(64))) = {{",
+        bytes.len()
+    );
     for (i, b) in bytes.iter().enumerate() {
         if i % 16 == 0 {
             s.push_str("\n   ");

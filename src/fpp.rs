@@ -22,12 +22,7 @@ pub fn wanted(path: &Path, lang: Lang, cpp_flag: bool, has_defs: bool, text: &st
     if !lang.is_fortran() {
         return false;
     }
-    let upper = path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
-        matches!(
-            e,
-            "F" | "F90" | "F95" | "F03" | "F08" | "FOR" | "F77" | "FPP"
-        )
-    });
+    let upper = path.extension().and_then(|e| e.to_str()).is_some_and(|e| matches!(e, "F" | "F90" | "F95" | "F03" | "F08" | "FOR" | "F77" | "FPP"));
     (upper || cpp_flag) && (has_defs || text.lines().any(|l| l.trim_start().starts_with('#')))
 }
 
@@ -67,46 +62,27 @@ pub fn run(path: &Path, lang: Lang, o: &Opts) -> Result<Pre, String> {
     }
     // `#include "xmp_lib.h"`, as the native compile finds it
     cmd.arg(format!("-I{}", crate::compile::include_dir().display()));
-    cmd.arg("-x").arg(if lang == Lang::FortranFixed {
-        "f77-cpp-input"
-    } else {
-        "f95-cpp-input"
-    });
+    cmd.arg("-x").arg(if lang == Lang::FortranFixed { "f77-cpp-input" } else { "f95-cpp-input" });
     cmd.arg(path);
     let out = cmd.output().map_err(|e| format!("cannot run the Fortran preprocessor `{fc} -cpp -E`: {e} (set XMPC_FC to your MPI Fortran compiler)"))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!(
-            "the Fortran preprocessor (`{fc} -cpp -E`) failed on {}:\n{}",
-            path.display(),
-            err.trim_end()
-        ));
+        return Err(format!("the Fortran preprocessor (`{fc} -cpp -E`) failed on {}:\n{}", path.display(), err.trim_end()));
     }
-    Ok(split(
-        &crate::source::decode(&out.stdout),
-        &path.display().to_string(),
-    ))
+    Ok(split(&crate::source::decode(&out.stdout), &path.display().to_string()))
 }
 
 /// Splits preprocessor output into text and line map. Lines before any marker belong to
 /// `main` from line 1.
 pub fn split(out: &str, main: &str) -> Pre {
-    let mut pre = Pre {
-        text: String::with_capacity(out.len()),
-        lines: Vec::new(),
-        files: vec![main.to_string()],
-    };
+    let mut pre = Pre { text: String::with_capacity(out.len()), lines: Vec::new(), files: vec![main.to_string()] };
     let (mut file, mut line) = (0usize, 1usize);
     for l in out.split_inclusive('\n') {
         if let Some((n, name)) = marker(l) {
-            file = pre
-                .files
-                .iter()
-                .position(|f| *f == name)
-                .unwrap_or_else(|| {
-                    pre.files.push(name);
-                    pre.files.len() - 1
-                });
+            file = pre.files.iter().position(|f| *f == name).unwrap_or_else(|| {
+                pre.files.push(name);
+                pre.files.len() - 1
+            });
             line = n;
             continue;
         }
@@ -150,28 +126,14 @@ pub struct Mapper<'p> {
 
 impl<'p> Mapper<'p> {
     pub fn new(pre: &'p Pre, pp: FileId) -> Self {
-        let starts = std::iter::once(0)
-            .chain(pre.text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        Mapper {
-            pre,
-            pp,
-            pp_text: pre.text.clone(),
-            starts,
-            ids: vec![None; pre.files.len()],
-        }
+        let starts = std::iter::once(0).chain(pre.text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        Mapper { pre, pp, pp_text: pre.text.clone(), starts, ids: vec![None; pre.files.len()] }
     }
 
-    fn original(
-        &mut self,
-        f: usize,
-        files: &mut SimpleFiles<String, String>,
-    ) -> Option<(FileId, String)> {
+    fn original(&mut self, f: usize, files: &mut SimpleFiles<String, String>) -> Option<(FileId, String)> {
         if self.ids[f].is_none() {
             let name = &self.pre.files[f];
-            let got = crate::source::read(Path::new(name))
-                .ok()
-                .map(|t| (files.add(name.clone(), t.clone()), t));
+            let got = crate::source::read(Path::new(name)).ok().map(|t| (files.add(name.clone(), t.clone()), t));
             self.ids[f] = Some(got);
         }
         self.ids[f].clone().flatten()
@@ -185,12 +147,7 @@ impl<'p> Mapper<'p> {
 
     /// Byte offset in `text` of `line` (1-based), `col` bytes in, clamped to the line.
     fn offset(text: &str, line: usize, col: usize) -> usize {
-        let start = text
-            .split_inclusive('\n')
-            .take(line.saturating_sub(1))
-            .map(str::len)
-            .sum::<usize>()
-            .min(text.len());
+        let start = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>().min(text.len());
         let len = text[start..].find('\n').unwrap_or(text.len() - start);
         let mut o = start + col.min(len);
         while !text.is_char_boundary(o) {
@@ -206,17 +163,14 @@ impl<'p> Mapper<'p> {
                     continue;
                 }
                 let (k, col) = self.at(lab.range.start);
-                let (ek, ecol) =
-                    self.at(lab.range.end.min(self.pp_text.len()).max(lab.range.start));
+                let (ek, ecol) = self.at(lab.range.end.min(self.pp_text.len()).max(lab.range.start));
                 let (f, line) = self.pre.lines.get(k).copied().unwrap_or((0, 1));
                 let Some((id, text)) = self.original(f, files) else {
                     continue;
                 };
                 let start = Self::offset(&text, line, col);
                 let end = match self.pre.lines.get(ek).copied() {
-                    Some((ef, eline)) if ef == f && eline >= line => {
-                        Self::offset(&text, eline, ecol)
-                    }
+                    Some((ef, eline)) if ef == f && eline >= line => Self::offset(&text, eline, ecol),
                     _ => Self::offset(&text, line, usize::MAX),
                 };
                 lab.file_id = id;
@@ -232,7 +186,8 @@ mod tests {
 
     #[test]
     fn markers_give_the_line_map() {
-        let out = "# 1 \"t.F90\"\n# 1 \"<built-in>\"\n# 1 \"<command-line>\"\n# 1 \"t.F90\"\nprogram t\n\n!$xmp a\n# 1 \"a.h\" 1\n!$xmp b\n# 5 \"t.F90\" 2\nend\n";
+        let out =
+            "# 1 \"t.F90\"\n# 1 \"<built-in>\"\n# 1 \"<command-line>\"\n# 1 \"t.F90\"\nprogram t\n\n!$xmp a\n# 1 \"a.h\" 1\n!$xmp b\n# 5 \"t.F90\" 2\nend\n";
         let p = split(out, "t.F90");
         assert_eq!(p.text, "program t\n\n!$xmp a\n!$xmp b\nend\n");
         assert_eq!(p.origin(1), Some(("t.F90", 1)));
@@ -245,48 +200,12 @@ mod tests {
     #[test]
     fn only_upper_case_or_cpp_with_work_to_do() {
         let p = Path::new;
-        assert!(wanted(
-            p("a.F90"),
-            Lang::FortranFree,
-            false,
-            false,
-            "#ifdef X\n"
-        ));
-        assert!(wanted(
-            p("a.F"),
-            Lang::FortranFixed,
-            false,
-            false,
-            "  # define X\n"
-        ));
-        assert!(!wanted(
-            p("a.F90"),
-            Lang::FortranFree,
-            false,
-            false,
-            "x = 1\n"
-        ));
-        assert!(wanted(
-            p("a.F90"),
-            Lang::FortranFree,
-            false,
-            true,
-            "x = 1\n"
-        ));
-        assert!(!wanted(
-            p("a.f90"),
-            Lang::FortranFree,
-            false,
-            true,
-            "#ifdef X\n"
-        ));
-        assert!(wanted(
-            p("a.f90"),
-            Lang::FortranFree,
-            true,
-            false,
-            "#ifdef X\n"
-        ));
+        assert!(wanted(p("a.F90"), Lang::FortranFree, false, false, "#ifdef X\n"));
+        assert!(wanted(p("a.F"), Lang::FortranFixed, false, false, "  # define X\n"));
+        assert!(!wanted(p("a.F90"), Lang::FortranFree, false, false, "x = 1\n"));
+        assert!(wanted(p("a.F90"), Lang::FortranFree, false, true, "x = 1\n"));
+        assert!(!wanted(p("a.f90"), Lang::FortranFree, false, true, "#ifdef X\n"));
+        assert!(wanted(p("a.f90"), Lang::FortranFree, true, false, "#ifdef X\n"));
         assert!(!wanted(p("a.c"), Lang::C, true, true, "#ifdef X\n"));
     }
 }

@@ -18,7 +18,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{self, termcolor::{ColorChoice, StandardStream}};
+use codespan_reporting::term::{
+    self,
+    termcolor::{ColorChoice, StandardStream},
+};
 use xmpc_ir::{diag::Severity, Diag, Lang, Program};
 
 const EXAMPLES: &str = "\
@@ -279,16 +282,16 @@ fn run_tool(tool: &Tool) -> ExitCode {
                 ExitCode::from(2)
             }
             Ok(()) => match xmpc_prof_report::run_report(args) {
-            Ok(paths) => {
-                for p in paths {
-                    eprintln!("wrote {}", p.display());
+                Ok(paths) => {
+                    for p in paths {
+                        eprintln!("wrote {}", p.display());
+                    }
+                    ExitCode::SUCCESS
                 }
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(1)
-            }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
             },
         },
         Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
@@ -531,9 +534,8 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
         Some(LangArg::C) => Lang::C,
         Some(LangArg::Fortran) => Lang::FortranFree,
         Some(LangArg::Fixed) => Lang::FortranFixed,
-        None => Lang::from_path(&name).ok_or_else(|| {
-            Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)"))
-        })?,
+        None => Lang::from_path(&name)
+            .ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?,
     };
     let text = source::read(path).map_err(|e| {
         eprintln!("error: {e}");
@@ -616,12 +618,7 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
 
 /// Lowers the XMP/C local view of a C file (`xmpc_passes::xmp_c::coarray`); its
 /// errors are reported against the original text.
-fn lower_local_view(
-    name: &str,
-    text: String,
-    lang: Lang,
-    colour: Colour,
-) -> Result<(String, Option<xmpc_passes::xmp_c::coarray::Lowered>), Failure> {
+fn lower_local_view(name: &str, text: String, lang: Lang, colour: Colour) -> Result<(String, Option<xmpc_passes::xmp_c::coarray::Lowered>), Failure> {
     use xmpc_passes::xmp_c::coarray;
     if lang != Lang::C || !coarray::uses_local_view(&text) {
         return Ok((text, None));

@@ -11,7 +11,14 @@ use super::{report, source_lang, write_output, Cli, Failure};
 
 /// The modelled text of a parsed file, parsed again (diagnostics name the file
 /// `NAME (modelled)` from here on).
-pub fn reload(cli: &Cli, name: &str, lang: Lang, text: &str, unit: &FileUnit, files: &SimpleFiles<String, String>) -> Result<(String, FileUnit, SimpleFiles<String, String>), Failure> {
+pub fn reload(
+    cli: &Cli,
+    name: &str,
+    lang: Lang,
+    text: &str,
+    unit: &FileUnit,
+    files: &SimpleFiles<String, String>,
+) -> Result<(String, FileUnit, SimpleFiles<String, String>), Failure> {
     let edits = xmpc_passes::mpiete::model(unit, text).map_err(|d| {
         report(files, &d, cli.color);
         Failure::Input
@@ -37,7 +44,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     }
     let path: &Path = &cli.file[0];
     let name = path.display().to_string();
-    let lang = source_lang(cli, path).ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?;
+    let lang = source_lang(cli, path)
+        .ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?;
     let text = super::source::read(path).map_err(|e| {
         eprintln!("error: {e}");
         Failure::Input

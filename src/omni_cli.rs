@@ -58,12 +58,8 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 ];
 
 /// Options of Omni's pipeline stages xmpc does not have (`--Wp`, `--Wf`, `--Wx`, `--Wb`).
-const STAGE_OPTS: &[(&str, &str)] = &[
-    ("--Wp", "Omni's preprocessor"),
-    ("--Wf", "Omni's front end"),
-    ("--Wx", "Omni's XcodeML translator"),
-    ("--Wb", "Omni's back end"),
-];
+const STAGE_OPTS: &[(&str, &str)] =
+    &[("--Wp", "Omni's preprocessor"), ("--Wf", "Omni's front end"), ("--Wx", "Omni's XcodeML translator"), ("--Wb", "Omni's back end")];
 
 /// Rewrites an Omni command line (without the program name) into `xmpc`'s, or lists
 /// every flag that is not supported.
@@ -209,7 +205,10 @@ mod tests {
         assert_eq!(t(Which::Xmpcc, "-c ./chk/chk.c -o chk.o"), x(&["-c", "./chk/chk.c", "-o", "chk.o"]));
         // array.x: $(XCC) -o $@ $< -lm
         assert_eq!(t(Which::Xmpcc, "-o array.x array.c -lm"), x(&["-o", "array.x", "array.c", "-lm"]));
-        assert_eq!(t(Which::Xmpcc, "-I inc -Iinc2 -D N=4 -L lib -l m -O3 -g a.c"), x(&["-I", "inc", "-Iinc2", "-D", "N=4", "-L", "lib", "-l", "m", "-O3", "-g", "a.c"]));
+        assert_eq!(
+            t(Which::Xmpcc, "-I inc -Iinc2 -D N=4 -L lib -l m -O3 -g a.c"),
+            x(&["-I", "inc", "-Iinc2", "-D", "N=4", "-L", "lib", "-l", "m", "-O3", "-g", "a.c"])
+        );
     }
 
     #[test]

@@ -222,7 +222,8 @@ impl Prepared {
     }
 
     pub fn predict(&self, m: &Machine, mca: Option<&View>) -> Result<Prediction, String> {
-        let defines: Vec<(String, String)> = self.args.define.iter().map(|d| if d.contains('=') { kv(d) } else { Ok((d.clone(), "1".into())) }).collect::<Result<_, _>>()?;
+        let defines: Vec<(String, String)> =
+            self.args.define.iter().map(|d| if d.contains('=') { kv(d) } else { Ok((d.clone(), "1".into())) }).collect::<Result<_, _>>()?;
         let sets: Vec<(String, String)> = self.args.set.iter().map(|s| kv(s)).collect::<Result<_, _>>()?;
         let mut rows = Vec::new();
         let mut total = 0.0;
@@ -274,7 +275,9 @@ impl Prepared {
         for r in &p.rows {
             let loc = format!("{}:{}:{}", self.name, r.line, r.col);
             match (&r.per_exec, &r.count) {
-                (Ok(t), Ok(c)) => s.push_str(&format!("block {} {loc} per_exec {t:.4e} s roofline {:.4e} s count {c} total {:.4e} s\n", r.id, r.roofline, t * c)),
+                (Ok(t), Ok(c)) => {
+                    s.push_str(&format!("block {} {loc} per_exec {t:.4e} s roofline {:.4e} s count {c} total {:.4e} s\n", r.id, r.roofline, t * c))
+                }
                 (Ok(t), Err(e)) => s.push_str(&format!("block {} {loc} per_exec {t:.4e} s roofline {:.4e} s count ? ({e})\n", r.id, r.roofline)),
                 (Err(e), _) => s.push_str(&format!("block {} {loc} not modelled: {e}\n", r.id)),
             }
@@ -433,7 +436,13 @@ fn sweep(s: &SweepArgs) -> Result<(), String> {
 /// With `core.incore = "llvm-mca"` the program (`native`: as the native compiler sees
 /// it) is compiled and its loops timed by llvm-mca; a loop it cannot time keeps the
 /// pipe table's time, said on stderr once per block.
-pub fn skeleton_model(unit: &FileUnit, src: &str, spec: &str, file: usize, native: &Source) -> Result<xmpc_passes::skel::Options, Result<String, Vec<xmpc_ir::Diag>>> {
+pub fn skeleton_model(
+    unit: &FileUnit,
+    src: &str,
+    spec: &str,
+    file: usize,
+    native: &Source,
+) -> Result<xmpc_passes::skel::Options, Result<String, Vec<xmpc_ir::Diag>>> {
     let path = spec.strip_prefix("psim:").ok_or_else(|| Ok(format!("--model {spec}: expected psim:MACHINE.toml")))?;
     let m = Machine::load(Path::new(path)).map_err(Ok)?;
     let mca = m.incore_llvm_mca().then(|| View::new(native, &m));

@@ -58,22 +58,13 @@ static WARNED: std::sync::Mutex<BTreeSet<u32>> = std::sync::Mutex::new(BTreeSet:
 impl View {
     pub fn new(s: &Source, m: &Machine) -> View {
         let Some(mca) = mca::find() else {
-            return View::Missing(
-                "llvm-mca not found (Debian package llvm-14, or set XMPC_LLVM_MCA)".into(),
-            );
+            return View::Missing("llvm-mca not found (Debian package llvm-14, or set XMPC_LLVM_MCA)".into());
         };
         if !mca.is_file() {
-            return View::Missing(format!(
-                "llvm-mca not found: XMPC_LLVM_MCA={} is not a file",
-                mca.display()
-            ));
+            return View::Missing(format!("llvm-mca not found: XMPC_LLVM_MCA={} is not a file", mca.display()));
         }
         let fortran = s.lang != Lang::C;
-        let cc = if fortran {
-            crate::compile::fc()
-        } else {
-            crate::compile::cc()
-        };
+        let cc = if fortran { crate::compile::fc() } else { crate::compile::cc() };
         let mut extra: Vec<String> = s.defines.iter().map(|d| format!("-D{d}")).collect();
         for i in s.includes {
             // compiled in a scratch directory: include directories by absolute path
@@ -86,22 +77,10 @@ impl View {
         }
         if fortran {
             extra.push("-fallow-argument-mismatch".into());
-            extra.push(
-                if s.lang == Lang::FortranFixed {
-                    "-ffixed-form"
-                } else {
-                    "-ffree-form"
-                }
-                .into(),
-            );
+            extra.push(if s.lang == Lang::FortranFixed { "-ffixed-form" } else { "-ffree-form" }.into());
         }
         match mca::compile(&cc, s.name, s.text, m.compiler.march.as_deref(), &extra) {
-            Ok(asm) => View::Ready {
-                mca,
-                loops: mca::loops(&asm, s.name),
-                cpu: m.compiler.march.clone(),
-                cache: RefCell::new(HashMap::new()),
-            },
+            Ok(asm) => View::Ready { mca, loops: mca::loops(&asm, s.name), cpu: m.compiler.march.clone(), cache: RefCell::new(HashMap::new()) },
             Err(e) => View::Failed(e),
         }
     }
@@ -111,7 +90,11 @@ impl View {
         match self {
             View::Missing(e) => format!("# {e}: in-core figures from the pipe table only\n"),
             View::Failed(e) => format!("# llvm-mca: no comparison: {e}\n"),
-            View::Ready { mca, cpu, .. } => format!("# llvm-mca: {} -mcpu={} on the -O2 assembly; `llvm-mca` cy/it is per source iteration (a pass over the loop / its lanes)\n", mca.display(), cpu.as_deref().unwrap_or("host")),
+            View::Ready { mca, cpu, .. } => format!(
+                "# llvm-mca: {} -mcpu={} on the -O2 assembly; `llvm-mca` cy/it is per source iteration (a pass over the loop / its lanes)\n",
+                mca.display(),
+                cpu.as_deref().unwrap_or("host")
+            ),
         }
     }
 
@@ -119,37 +102,21 @@ impl View {
     pub fn timed(&self, line: u32) -> Result<Timed, String> {
         let (mca, loops, cpu, cache) = match self {
             View::Missing(e) | View::Failed(e) => return Err(e.clone()),
-            View::Ready {
-                mca,
-                loops,
-                cpu,
-                cache,
-            } => (mca, loops, cpu, cache),
+            View::Ready { mca, loops, cpu, cache } => (mca, loops, cpu, cache),
         };
         if let Some(r) = cache.borrow().get(&line) {
             return r.clone();
         }
         let r = (|| {
-            let l = mca::pick(loops, line)
-                .ok_or_else(|| format!("no innermost loop holds line {line} in the assembly"))?;
+            let l = mca::pick(loops, line).ok_or_else(|| format!("no innermost loop holds line {line} in the assembly"))?;
             // compilers turn copies into a memcpy call per column (gfortran) or a `rep
             // movsq` (gcc, short constant rows): llvm-mca would time the call or guess the
             // string instruction, not the copy
-            if let Some((_, c)) = l
-                .insns
-                .iter()
-                .find(|(_, i)| i.starts_with("call") || i.starts_with("rep"))
-            {
-                return Err(format!(
-                    "not comparable: the loop holding line {line} runs `{c}`"
-                ));
+            if let Some((_, c)) = l.insns.iter().find(|(_, i)| i.starts_with("call") || i.starts_with("rep")) {
+                return Err(format!("not comparable: the loop holding line {line} runs `{c}`"));
             }
             let per_pass = mca::run(mca, &l.body(), cpu.as_deref())?;
-            Ok(Timed {
-                per_pass,
-                lanes: l.lanes(),
-                insns: l.insns.len(),
-            })
+            Ok(Timed { per_pass, lanes: l.lanes(), insns: l.insns.len() })
         })();
         cache.borrow_mut().insert(line, r.clone());
         r
@@ -162,7 +129,13 @@ impl View {
             return None;
         }
         Some(match self.timed(line) {
-            Ok(t) => format!("    llvm-mca: {:.3} cy/it ({:.3} per pass, {} lanes, {} instructions) | psim in-core {psim:.2} cy/it\n", t.per_pass / t.lanes, t.per_pass, t.lanes, t.insns),
+            Ok(t) => format!(
+                "    llvm-mca: {:.3} cy/it ({:.3} per pass, {} lanes, {} instructions) | psim in-core {psim:.2} cy/it\n",
+                t.per_pass / t.lanes,
+                t.per_pass,
+                t.lanes,
+                t.insns
+            ),
             Err(e) => format!("    llvm-mca: {e} | psim in-core {psim:.2} cy/it\n"),
         })
     }
@@ -178,9 +151,6 @@ impl View {
 
 impl xmpc_psim::InCore for View {
     fn time(&self, line: u32) -> Result<Mca, String> {
-        self.timed(line).map(|t| Mca {
-            cycles: t.per_pass / t.lanes,
-            lanes: t.lanes,
-        })
+        self.timed(line).map(|t| Mca { cycles: t.per_pass / t.lanes, lanes: t.lanes })
     }
 }

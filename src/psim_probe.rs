@@ -474,16 +474,27 @@ pub fn probe(quick: bool) -> Result<Machine, String> {
 /// fit in memory.
 fn socket_stream(exe: &std::path::Path, budget: &str, size: u64, n: u32, vector: bool) -> Result<f64, String> {
     let each = (size / u64::from(n.max(1))).max(16 << 20).min(size) / 64 * 64;
-    let kids: Vec<_> = (0..n).map(|_| Command::new(exe).args([if vector { "svector" } else { "socket" }, budget, &each.to_string()]).stdout(std::process::Stdio::piped()).spawn()).collect::<Result<_, _>>().map_err(|e| format!("cannot run the probe: {e}"))?;
+    let kids: Vec<_> = (0..n)
+        .map(|_| Command::new(exe).args([if vector { "svector" } else { "socket" }, budget, &each.to_string()]).stdout(std::process::Stdio::piped()).spawn())
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("cannot run the probe: {e}"))?;
     let mut total = 0.0;
     for k in kids {
         let out = k.wait_with_output().map_err(|e| format!("the probe failed: {e}"))?;
-        let ns: f64 = String::from_utf8_lossy(&out.stdout).split_whitespace().nth(2).and_then(|v| v.parse().ok()).filter(|v: &f64| *v > 0.0).ok_or("the node-wide stream printed no time")?;
+        let ns: f64 = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .nth(2)
+            .and_then(|v| v.parse().ok())
+            .filter(|v: &f64| *v > 0.0)
+            .ok_or("the node-wide stream printed no time")?;
         total += 8.0 / ns;
     }
     Ok(total)
 }
 
 fn cpu_name() -> String {
-    std::fs::read_to_string("/proc/cpuinfo").ok().and_then(|t| t.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|s| s.trim().to_string())).unwrap_or_else(|| std::env::consts::ARCH.to_string())
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| t.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|s| s.trim().to_string()))
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }

@@ -13,7 +13,14 @@ use super::{compile, report, source_lang, write_output, Cli, Emit, Failure, Inst
 
 /// True when the command line asks for one of these passes.
 pub fn wanted(cli: &Cli) -> bool {
-    cli.skeletonize || cli.instrument.is_some() || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson)) || cli.times.is_some() || cli.measure || cli.check || cli.model.is_some() || cli.strict_times
+    cli.skeletonize
+        || cli.instrument.is_some()
+        || matches!(cli.emit, Some(Emit::Blocks | Emit::BlocksJson))
+        || cli.times.is_some()
+        || cli.measure
+        || cli.check
+        || cli.model.is_some()
+        || cli.strict_times
 }
 
 /// Options that only make sense together.
@@ -60,7 +67,8 @@ fn fail(msg: String) -> Failure {
 
 fn load(cli: &Cli, path: &Path) -> Result<Loaded, Failure> {
     let name = path.display().to_string();
-    let lang = source_lang(cli, path).ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?;
+    let lang = source_lang(cli, path)
+        .ok_or_else(|| Failure::Usage(format!("cannot tell the language of '{name}' from its extension (use --lang=c|fortran|fixed)")))?;
     let text = super::source::read(path).map_err(fail)?;
     let mut files = SimpleFiles::new();
     let file = files.add(name.clone(), text.clone());
@@ -107,7 +115,8 @@ pub fn run(cli: &Cli) -> Result<(), Failure> {
     let mut opts = skel::Options { strict_times: cli.strict_times, ..Default::default() };
     if let Some(spec) = &cli.model {
         let file = l.unit.file;
-        let native = super::psim_mca::Source { name: &l.name, text: &l.text, lang: l.unit.lang, defines: &cli.define, includes: &cli.include, file: &cli.file[0] };
+        let native =
+            super::psim_mca::Source { name: &l.name, text: &l.text, lang: l.unit.lang, defines: &cli.define, includes: &cli.include, file: &cli.file[0] };
         opts = super::psim_cmd::skeleton_model(&l.unit, &l.text, spec, file, &native).map_err(|e| match e {
             Ok(msg) => fail(msg),
             Err(d) => diag_err(&l, d),
@@ -177,7 +186,12 @@ fn instrumented(l: &Loaded, mode: InstrumentArg, simplify: bool) -> Result<Strin
         for n in &s.notes {
             eprintln!("xmpc: {}: {n}", l.name);
         }
-        eprintln!("xmpc: {}: --simplify: {} loop(s) capped at 2 iterations, {} statement(s) after the region commented out", l.name, s.capped.len(), s.dropped_stmts);
+        eprintln!(
+            "xmpc: {}: --simplify: {} loop(s) capped at 2 iterations, {} statement(s) after the region commented out",
+            l.name,
+            s.capped.len(),
+            s.dropped_stmts
+        );
     }
     let mut edits = blocks::instrument_except(&l.unit, &l.text, &map.blocks, m, &s.dropped)?;
     edits.extend(s.edits);
@@ -406,5 +420,8 @@ fn trace_file(dir: &Path, rank: usize) -> Option<PathBuf> {
 
 /// A trace line without its virtual times (fields that look like `t=...`).
 fn comparable(line: &str) -> String {
-    line.split_whitespace().filter(|w| !(w.starts_with("t=") || w.starts_with("time=") || w.starts_with("t0=") || w.starts_with("t1="))).collect::<Vec<_>>().join(" ")
+    line.split_whitespace()
+        .filter(|w| !(w.starts_with("t=") || w.starts_with("time=") || w.starts_with("t0=") || w.starts_with("t1=")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

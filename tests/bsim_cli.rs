@@ -264,8 +264,16 @@ fn run_with_the_mpi_back_end() {
     assert!(rep.contains("\"backend\": \"mpi\""), "{rep}");
     // a threads-only executable is refused before mpiexec starts
     let texe = d.path().join("skel_threads");
-    let st = Command::new("cc").arg(format!("-I{}", inc.display())).arg(&src).arg("-o").arg(&texe).arg(main).arg(lib)
-        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]).status().unwrap();
+    let st = Command::new("cc")
+        .arg(format!("-I{}", inc.display()))
+        .arg(&src)
+        .arg("-o")
+        .arg(&texe)
+        .arg(main)
+        .arg(lib)
+        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+        .status()
+        .unwrap();
     assert!(st.success());
     let o = xmpc(&["bsim", "run", texe.to_str().unwrap(), "-np", "2", "--backend", "mpi"]);
     assert_eq!(o.status.code(), Some(1));
@@ -290,7 +298,10 @@ fn latest_time(out: &str) -> f64 {
 fn simgrid_export_makes_smpi_compute_what_bsim_computes() {
     let have = |c: &str| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success() || !o.stdout.is_empty() || !o.stderr.is_empty());
     if !(have("smpirun") && have("smpicc")) {
-        assert!(std::env::var_os("XMPC_REQUIRE_SMPI").is_none(), "XMPC_REQUIRE_SMPI is set but smpirun/smpicc are not installed (Debian package libsimgrid-dev)");
+        assert!(
+            std::env::var_os("XMPC_REQUIRE_SMPI").is_none(),
+            "XMPC_REQUIRE_SMPI is set but smpirun/smpicc are not installed (Debian package libsimgrid-dev)"
+        );
         eprintln!("skipped: smpirun/smpicc not installed (Debian package libsimgrid-dev); testsuite/bench/bsim/run.sh compares where SMPI exists");
         return;
     }

@@ -188,7 +188,13 @@ mod malformed {
             if *name == "unsupported_coarray" {
                 continue;
             }
-            let ext = if *lang == C { "c" } else if name.contains("fixed") { "f" } else { "f90" };
+            let ext = if *lang == C {
+                "c"
+            } else if name.contains("fixed") {
+                "f"
+            } else {
+                "f90"
+            };
             let file = format!("{name}.{ext}");
             let path = super::write(d.path(), &file, src.as_bytes());
             let out = d.path().join(format!("{name}.out"));

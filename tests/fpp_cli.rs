@@ -7,30 +7,16 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn run(exe: &str, args: &[&str], dir: &Path) -> Output {
-    Command::new(exe)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("xmpc runs")
+    Command::new(exe).args(args).current_dir(dir).output().expect("xmpc runs")
 }
 
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
 
 fn have_fc() -> bool {
-    let fc = std::env::var("XMPC_FC")
-        .ok()
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "mpif90".into());
-    let ok = Command::new(fc)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let fc = std::env::var("XMPC_FC").ok().filter(|s| !s.is_empty()).unwrap_or_else(|| "mpif90".into());
+    let ok = Command::new(fc).arg("--version").output().is_ok_and(|o| o.status.success());
     if !ok {
         eprintln!("fpp_cli: skipped (no Fortran compiler)");
     }
@@ -60,18 +46,12 @@ fn ifdef_branch_is_chosen_by_define() {
     assert!(o.status.success(), "{}", text(&o));
     let s = String::from_utf8_lossy(&o.stdout);
     // listed at the original lines: the chosen template is line 4
-    assert!(
-        s.contains("t.F90:4:1: template") && s.contains("[1:20]") && !s.contains("[1:10]"),
-        "{s}"
-    );
+    assert!(s.contains("t.F90:4:1: template") && s.contains("[1:20]") && !s.contains("[1:10]"), "{s}");
     assert!(s.contains("t.F90:8:1: distribute"), "{s}");
     assert!(!text(&o).contains("XMP0203"), "{}", text(&o));
     let o = run(x, &["t.F90", "--emit=directives"], d.path());
     let s = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        s.contains("t.F90:6:1: template") && s.contains("[1:10]") && !s.contains("[1:20]"),
-        "{s}"
-    );
+    assert!(s.contains("t.F90:6:1: template") && s.contains("[1:10]") && !s.contains("[1:20]"), "{s}");
 }
 
 #[test]
@@ -112,21 +92,9 @@ fn error_in_an_included_file_names_that_file() {
         return;
     }
     let d = tempfile::tempdir().unwrap();
-    std::fs::write(
-        d.path().join("dirs.h"),
-        "! directives\n!$xmp distribute tt(block) onto q\n",
-    )
-    .unwrap();
-    std::fs::write(
-        d.path().join("m.F90"),
-        "program t\n!$xmp nodes p(2)\n!$xmp template tt(10)\n#include \"dirs.h\"\nend program\n",
-    )
-    .unwrap();
-    let o = run(
-        env!("CARGO_BIN_EXE_xmpc"),
-        &["m.F90", "--emit=source", "--color=never"],
-        d.path(),
-    );
+    std::fs::write(d.path().join("dirs.h"), "! directives\n!$xmp distribute tt(block) onto q\n").unwrap();
+    std::fs::write(d.path().join("m.F90"), "program t\n!$xmp nodes p(2)\n!$xmp template tt(10)\n#include \"dirs.h\"\nend program\n").unwrap();
+    let o = run(env!("CARGO_BIN_EXE_xmpc"), &["m.F90", "--emit=source", "--color=never"], d.path());
     let s = text(&o);
     assert!(!o.status.success(), "{s}");
     assert!(s.contains("dirs.h:2:"), "{s}");
@@ -142,29 +110,13 @@ fn xmpf90_cpp_preprocesses_a_lower_case_f90() {
     let x = env!("CARGO_BIN_EXE_xmpc");
     // without -cpp a .f90 is not preprocessed: the directive in `#ifdef` is refused
     let o = run(x, &["t.f90", "--emit=directives", "-DFOO"], d.path());
-    assert!(
-        !String::from_utf8_lossy(&o.stdout).contains("[1:20]"),
-        "{}",
-        text(&o)
-    );
-    let o = run(
-        env!("CARGO_BIN_EXE_xmpf90"),
-        &["-cpp", "-DFOO", "t.f90", "-c"],
-        d.path(),
-    );
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("[1:20]"), "{}", text(&o));
+    let o = run(env!("CARGO_BIN_EXE_xmpf90"), &["-cpp", "-DFOO", "t.f90", "-c"], d.path());
     assert!(o.status.success(), "{}", text(&o));
     assert!(d.path().join("t.o").is_file());
-    let o = run(
-        x,
-        &["--native-flag=-cpp", "t.f90", "--emit=directives", "-DFOO"],
-        d.path(),
-    );
+    let o = run(x, &["--native-flag=-cpp", "t.f90", "--emit=directives", "-DFOO"], d.path());
     let s = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        s.contains("t.f90:4:1: template") && s.contains("[1:20]"),
-        "{}",
-        text(&o)
-    );
+    assert!(s.contains("t.f90:4:1: template") && s.contains("[1:20]"), "{}", text(&o));
 }
 
 #[test]
@@ -202,7 +154,11 @@ fn undefine_reaches_the_preprocessor_and_the_native_compile() {
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("t.F90:6:1: template") && s.contains("[1:10]") && !s.contains("[1:20]"), "{s}");
     // C: the native compile gets it after xmpc's own -D_XCALABLEMP
-    std::fs::write(d.path().join("c.c"), "#include <stdio.h>\nint main(void) {\n#ifdef _XCALABLEMP\n  puts(\"xmp\");\n#else\n  puts(\"plain\");\n#endif\n  return 0;\n}\n").unwrap();
+    std::fs::write(
+        d.path().join("c.c"),
+        "#include <stdio.h>\nint main(void) {\n#ifdef _XCALABLEMP\n  puts(\"xmp\");\n#else\n  puts(\"plain\");\n#endif\n  return 0;\n}\n",
+    )
+    .unwrap();
     for (flag, want) in [(None, "xmp"), (Some("-U_XCALABLEMP"), "plain")] {
         let mut a = vec!["c.c", "-o", "c"];
         a.extend(flag);

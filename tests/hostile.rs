@@ -52,7 +52,8 @@ fn multibyte_characters_at_block_ends_do_not_panic() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("mb.c:5:1-5:1"), "{}", String::from_utf8_lossy(&o.stdout));
     let f = write(d.path(), "mb.f90", "program p\n  integer :: a\n  a = 1 ! 日本\nend program\n".as_bytes());
     no_crash(&xmpc(&[&f, "--emit=blocks"]));
-    let m = write(d.path(), "name.c", "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); mpiete日本語(1); MPI_Finalize(); return 0; }\n".as_bytes());
+    let m =
+        write(d.path(), "name.c", "#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); mpiete日本語(1); MPI_Finalize(); return 0; }\n".as_bytes());
     no_crash(&xmpc(&[&m, "--emit=blocks"]));
     no_crash(&xmpc(&[&m, "--skeletonize", "-o", d.path().join("s.c").to_str().unwrap()]));
 }

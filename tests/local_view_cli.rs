@@ -23,10 +23,7 @@ fn coarray_source_is_lowered_to_runtime_calls() {
     assert!(t.contains("#include \"xmpc_coarray.h\""), "{t}");
     assert!(t.contains("__attribute__((section(\"xmpc_coarrays\"), aligned(16))) int a[10];"), "{t}");
     assert!(t.contains("xmpc_co_put(\"") && t.contains(", 6, (1), (void *)&a[0]"), "put at line 6: {t}");
-    assert!(
-        t.contains("xmpc_co_post(\"") && t.contains("xmpc_nodes_world_rank(_XMP_NODES_p, (1)), (3));"),
-        "{t}"
-    );
+    assert!(t.contains("xmpc_co_post(\"") && t.contains("xmpc_nodes_world_rank(_XMP_NODES_p, (1)), (3));"), "{t}");
     assert!(t.contains("xmpc_co_register(__start_xmpc_coarrays"), "{t}");
     assert!(!t.contains(":["), "no coarray syntax left: {t}");
 }
@@ -49,11 +46,7 @@ fn open_ended_section_of_a_pointer_does_not_compile() {
     // `[:]` takes its extent from sizeof: a pointer would silently give 2 elements.
     let d = tempfile::tempdir().unwrap();
     let src = d.path().join("ptr.c");
-    std::fs::write(
-        &src,
-        "#include <xmp.h>\nint a[8]:[*];\nint main(void) {\n  int *p = a;\n  int b[8];\n  b[0:8] = p[:]:[0];\n  return b[0];\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&src, "#include <xmp.h>\nint a[8]:[*];\nint main(void) {\n  int *p = a;\n  int b[8];\n  b[0:8] = p[:]:[0];\n  return b[0];\n}\n").unwrap();
     let exe = d.path().join("ptr");
     let o = xmpc(&[src.to_str().unwrap(), "-o", exe.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);

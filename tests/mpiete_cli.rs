@@ -33,8 +33,18 @@ fn predict_from_files() {
     let tr = d.path().join("tr");
     std::fs::create_dir(&tr).unwrap();
     // rank 0 computes 2 s and sends 1000 B; rank 1 receives (T_comm 1.5 s) and computes 3 s
-    write_trace(&tr, 0, 2, &[Event::Block(1), Event::Isend { id: 0, req: 1, peer: 1, tag: 0, comm: 0, bytes: 1000 }, Event::Wait { id: 0, req: 1, src: -1, tag: -1, bytes: 0 }]);
-    write_trace(&tr, 1, 2, &[Event::Irecv { id: 0, req: 1, peer: 0, tag: 0, comm: 0, bytes: 1000 }, Event::Wait { id: 0, req: 1, src: 0, tag: 0, bytes: 1000 }, Event::Block(2)]);
+    write_trace(
+        &tr,
+        0,
+        2,
+        &[Event::Block(1), Event::Isend { id: 0, req: 1, peer: 1, tag: 0, comm: 0, bytes: 1000 }, Event::Wait { id: 0, req: 1, src: -1, tag: -1, bytes: 0 }],
+    );
+    write_trace(
+        &tr,
+        1,
+        2,
+        &[Event::Irecv { id: 0, req: 1, peer: 0, tag: 0, comm: 0, bytes: 1000 }, Event::Wait { id: 0, req: 1, src: 0, tag: 0, bytes: 1000 }, Event::Block(2)],
+    );
     std::fs::write(d.path().join("c.json"), BLOCKTIMES).unwrap();
     std::fs::write(d.path().join("n.json"), COMM).unwrap();
     let j = d.path().join("p.json");
@@ -45,7 +55,7 @@ fn predict_from_files() {
     assert!(out.contains("predicted time: 6.500000 s"), "{out}");
     let js = std::fs::read_to_string(&j).unwrap();
     assert!(js.contains("\"comm_s\": 3.5"), "{js}"); // waiting from 0 to 2 + 1.5
-    // --jitter without spreads in the data: the plain prediction, with a warning
+                                                     // --jitter without spreads in the data: the plain prediction, with a warning
     let o = xmpc(&["mpiete", "predict", "--compute", &p("c.json"), "--comm", &p("n.json"), "--program", &p("tr"), "--jitter", "3"]);
     assert!(o.status.success() && stderr(&o).contains("no block has a spread"), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains("predicted time: 6.500000 s"));
@@ -56,9 +66,13 @@ fn predict_from_files() {
     assert!(o.status.success() && out.contains("mean of 400 jittered replays"), "{out}{}", stderr(&o));
     let t: f64 = out.split_whitespace().nth(2).unwrap().parse().unwrap();
     assert!((t - 6.5).abs() < 0.1 && t != 6.5, "{out}"); // E = 6.5; the mean of 400 draws: sd 0.025
-    // --network: the message crosses an NSIM torus (2 routers, 1 link, 1000 B at 1 GB/s:
-    // about a microsecond) instead of T_comm; with --jitter as well
-    std::fs::write(d.path().join("ring8.toml"), "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n").unwrap();
+                                                         // --network: the message crosses an NSIM torus (2 routers, 1 link, 1000 B at 1 GB/s:
+                                                         // about a microsecond) instead of T_comm; with --jitter as well
+    std::fs::write(
+        d.path().join("ring8.toml"),
+        "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n",
+    )
+    .unwrap();
     let (c, net, trd) = (p("c.json"), p("ring8.toml"), p("tr"));
     for extra in [&[][..], &["--jitter", "3"][..]] {
         let mut args = vec!["mpiete", "predict", "--compute", &c, "--network", &net, "--program", &trd];
@@ -80,7 +94,10 @@ fn predict_from_files() {
     assert!(!d.path().join("m2.json").exists());
     // dump
     let o = xmpc(&["mpiete", "dump", &p("tr/trace.1.bin")]);
-    assert_eq!(String::from_utf8_lossy(&o.stdout), "# rank 1 of 2\nirecv block=0 req=1 peer=0 tag=0 comm=0 bytes=1000\nwait block=0 req=1 src=0 tag=0 bytes=1000\nblock 2\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "# rank 1 of 2\nirecv block=0 req=1 peer=0 tag=0 comm=0 bytes=1000\nwait block=0 req=1 src=0 tag=0 bytes=1000\nblock 2\n"
+    );
 
     // bad inputs: exit 1, one clear line, no JSON written
     std::fs::remove_file(&j).unwrap();
@@ -116,7 +133,8 @@ fn blocks_flag() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("2 comm "), "{}", String::from_utf8_lossy(&o.stdout));
     // an error: nothing written
     let g = d.path().join("q.f90");
-    std::fs::write(&g, "program q\n  use mpi\n  integer :: ierr, a\n  a = 1; call MPI_Send(a, 1, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierr)\nend program q\n").unwrap();
+    std::fs::write(&g, "program q\n  use mpi\n  integer :: ierr, a\n  a = 1; call MPI_Send(a, 1, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, ierr)\nend program q\n")
+        .unwrap();
     let out = d.path().join("out.f90");
     let o = xmpc(&["--blocks", g.to_str().unwrap(), "-o", out.to_str().unwrap(), "--color=never"]);
     assert_eq!(o.status.code(), Some(1));
@@ -252,7 +270,12 @@ int main(int argc, char **argv) {
 
     // code after the region that declares a variable stays (a note says why)
     let g = d.path().join("t.c");
-    std::fs::write(&g, src.replace("    if (rank == 0) printf", "    int z = rank;\n    if (z == 0) printf").replace("y);\n    MPI_Finalize();\n    return 0;", "y);\n    MPI_Finalize();\n    return z;")).unwrap();
+    std::fs::write(
+        &g,
+        src.replace("    if (rank == 0) printf", "    int z = rank;\n    if (z == 0) printf")
+            .replace("y);\n    MPI_Finalize();\n    return 0;", "y);\n    MPI_Finalize();\n    return z;"),
+    )
+    .unwrap();
     let out = d.path().join("t_c.c");
     let o = xmpc(&["--blocks", "--instrument=compute", "--simplify", g.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));

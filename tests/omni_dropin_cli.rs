@@ -64,7 +64,11 @@ fn an_omni_makefile_builds_unchanged() {
     let d = tempfile::tempdir().unwrap();
     let bin = bin_dir(d.path());
     std::fs::create_dir(d.path().join("chk")).unwrap();
-    std::fs::write(d.path().join("chk/chk.c"), "#include <stdio.h>\nvoid chk_int(int e, int r) { if (e == 0 && r == 0) printf(\"PASS\\n\"); else printf(\"ERROR %d %d\\n\", e, r); }\n").unwrap();
+    std::fs::write(
+        d.path().join("chk/chk.c"),
+        "#include <stdio.h>\nvoid chk_int(int e, int r) { if (e == 0 && r == 0) printf(\"PASS\\n\"); else printf(\"ERROR %d %d\\n\", e, r); }\n",
+    )
+    .unwrap();
     std::fs::write(
         d.path().join("t.c"),
         r#"#include <stdio.h>
@@ -92,7 +96,8 @@ int main(void) {
     let mk = "ONESIDED_LIB=$(shell xmpf90 --show-env | sed -n '/ONESIDED_LIB=/p' | sed 's/ONESIDED_LIB=//' | sed \"s/\\\"//g\")\nXCC = xmpcc\nCFLAG =\nifeq ($(ONESIDED_LIB),MPI3)\n\tCFLAG = -D_MPI3\nendif\n\nchk.o: ./chk/chk.c\n\t$(XCC) -c $^ -o $@\n\n%.x: %.c chk.o\n\t$(XCC) ${CFLAG} -omp --tmp --Wn\"-DFROM_WN=7 -O2\" --Wl\"-Wl,-Map,t.map\" -o $@ $< ./chk.o -lm\n";
     std::fs::write(d.path().join("Makefile"), mk).unwrap();
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
-    let o = Command::new("make").arg("t.x").env("PATH", &path).env_remove("MAKEFLAGS").current_dir(d.path()).output().expect("make runs (apt-get install make)");
+    let o =
+        Command::new("make").arg("t.x").env("PATH", &path).env_remove("MAKEFLAGS").current_dir(d.path()).output().expect("make runs (apt-get install make)");
     assert!(o.status.success(), "{}", text(&o));
     let log = String::from_utf8_lossy(&o.stdout);
     assert!(log.contains("-D_MPI3"), "xmpf90 --show-env did not answer MPI3:\n{log}");

@@ -115,7 +115,11 @@ fn sweep_of_bandwidth_moves_the_memory_bound_block() {
     let o = xmpc(&["psim", "sweep", &p, "--machine", &m, "--np", "2", "--set", "n=200000000", "--param", "bandwidth", "--values", "5,10,20,1000"]);
     assert!(o.status.success(), "{}", err(&o));
     let s = out(&o);
-    let rows: Vec<Vec<f64>> = s.lines().filter(|l| !l.starts_with('#') && !l.trim_start().starts_with("bandwidth")).map(|l| l.split_whitespace().filter_map(|w| w.parse().ok()).collect()).collect();
+    let rows: Vec<Vec<f64>> = s
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim_start().starts_with("bandwidth"))
+        .map(|l| l.split_whitespace().filter_map(|w| w.parse().ok()).collect())
+        .collect();
     assert_eq!(rows.len(), 4, "{s}");
     let total: Vec<f64> = rows.iter().map(|r| *r.last().unwrap()).collect();
     assert!(total[0] > total[1] && total[1] > total[2] && total[2] > total[3], "{s}");
@@ -170,47 +174,21 @@ fn blocktimes_table_has_every_rank_and_feeds_the_skeletonizer() {
 #[test]
 fn verbose_prints_llvm_mca_next_to_the_pipe_table() {
     let (_d, m, p) = setup();
-    let o = xmpc(&[
-        "psim",
-        "predict",
-        &p,
-        "--machine",
-        &m,
-        "--np",
-        "2",
-        "--set",
-        "n=200000000",
-        "-v",
-    ]);
+    let o = xmpc(&["psim", "predict", &p, "--machine", &m, "--np", "2", "--set", "n=200000000", "-v"]);
     assert!(o.status.success(), "{}", err(&o));
     let s = out(&o);
     if xmpc_psim::mca::find().is_none() {
-        assert!(
-            std::env::var_os("XMPC_REQUIRE_LLVM_MCA").is_none(),
-            "XMPC_REQUIRE_LLVM_MCA is set (CI installs llvm-14) but llvm-mca was not found"
-        );
+        assert!(std::env::var_os("XMPC_REQUIRE_LLVM_MCA").is_none(), "XMPC_REQUIRE_LLVM_MCA is set (CI installs llvm-14) but llvm-mca was not found");
         eprintln!("verbose_prints_llvm_mca_next_to_the_pipe_table: llvm-mca is not installed (Debian package llvm-14): only the message is checked");
         assert_eq!(s.matches("# llvm-mca not found").count(), 1, "{s}");
         return;
     }
     // the triad's nest (line 17, a[i] = b[i] + s * c[i]): one comparison line after it
     let lines: Vec<&str> = s.lines().collect();
-    let at = lines
-        .iter()
-        .position(|l| l.contains("nest [i:") && l.contains("loads 2 stores 1"))
-        .unwrap_or_else(|| panic!("{s}"));
-    let cmp = lines
-        .iter()
-        .skip(at + 1)
-        .find(|l| l.contains("llvm-mca:"))
-        .unwrap_or_else(|| panic!("{s}"));
+    let at = lines.iter().position(|l| l.contains("nest [i:") && l.contains("loads 2 stores 1")).unwrap_or_else(|| panic!("{s}"));
+    let cmp = lines.iter().skip(at + 1).find(|l| l.contains("llvm-mca:")).unwrap_or_else(|| panic!("{s}"));
     assert!(cmp.contains("psim in-core 1.50 cy/it"), "{cmp}");
-    let cy: f64 = cmp
-        .split_whitespace()
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap_or_else(|_| panic!("{cmp}"));
+    let cy: f64 = cmp.split_whitespace().nth(1).unwrap().parse().unwrap_or_else(|_| panic!("{cmp}"));
     // 2 loads, a multiply, an add, a store, the loop's increment, compare and branch:
     // between 1 and 4 cycles on any x86 core llvm-mca knows
     assert!((1.0..=4.0).contains(&cy), "{cmp}");
@@ -244,12 +222,7 @@ int main(int argc, char **argv) {
 
 fn per_exec(s: &str) -> f64 {
     let l = block_line(s, "count 10");
-    l.split_whitespace()
-        .skip_while(|w| *w != "per_exec")
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap()
+    l.split_whitespace().skip_while(|w| *w != "per_exec").nth(1).unwrap().parse().unwrap()
 }
 
 fn xmpc_env(args: &[&str], llvm_mca: &str) -> Output {
@@ -267,27 +240,10 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     let p = d.path().join("div.c").display().to_string();
     std::fs::write(&p, DIV).unwrap();
     let mm = d.path().join("mca.toml").display().to_string();
-    std::fs::write(
-        &mm,
-        MACHINE.replace(
-            "libm_cycles = 50",
-            "libm_cycles = 50\nincore = \"llvm-mca\"",
-        ),
-    )
-    .unwrap();
+    std::fs::write(&mm, MACHINE.replace("libm_cycles = 50", "libm_cycles = 50\nincore = \"llvm-mca\"")).unwrap();
     let predict = |machine: &str, mca: Option<&str>, v: bool| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_xmpc"));
-        c.args([
-            "psim",
-            "predict",
-            &p,
-            "--machine",
-            machine,
-            "--np",
-            "2",
-            "--set",
-            "n=1000",
-        ]);
+        c.args(["psim", "predict", &p, "--machine", machine, "--np", "2", "--set", "n=1000"]);
         if v {
             c.arg("-v");
         }
@@ -305,19 +261,9 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     let o = predict(&mm, Some("/nonexistent"), false);
     assert_eq!(per_exec(&out(&o)), table);
     let e = err(&o);
-    let said: Vec<&str> = e
-        .lines()
-        .filter(|l| l.contains("llvm-mca cannot time"))
-        .collect();
-    assert!(
-        said.iter().any(|l| l.contains("XMPC_LLVM_MCA=/nonexistent")
-            && l.contains("in-core time from the pipe table")),
-        "{e}"
-    );
-    let ids: Vec<&str> = said
-        .iter()
-        .map(|l| l.split("block ").nth(1).unwrap().split(':').next().unwrap())
-        .collect();
+    let said: Vec<&str> = e.lines().filter(|l| l.contains("llvm-mca cannot time")).collect();
+    assert!(said.iter().any(|l| l.contains("XMPC_LLVM_MCA=/nonexistent") && l.contains("in-core time from the pipe table")), "{e}");
+    let ids: Vec<&str> = said.iter().map(|l| l.split("block ").nth(1).unwrap().split(':').next().unwrap()).collect();
     let mut uniq = ids.clone();
     uniq.dedup();
     assert_eq!(ids, uniq, "once per block: {e}");
@@ -334,14 +280,7 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     let sk = d.path().join("skel.c");
     let skel = |machine: &str, mca: Option<&str>| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_xmpc"));
-        c.args([
-            p.as_str(),
-            "--skeletonize",
-            "--model",
-            &format!("psim:{machine}"),
-            "-o",
-            sk.to_str().unwrap(),
-        ]);
+        c.args([p.as_str(), "--skeletonize", "--model", &format!("psim:{machine}"), "-o", sk.to_str().unwrap()]);
         if let Some(x) = mca {
             c.env("XMPC_LLVM_MCA", x);
         }
@@ -354,10 +293,7 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     assert_eq!(sk_none, sk_table);
     assert!(e.contains("llvm-mca cannot time"), "{e}");
     if xmpc_psim::mca::find().is_none() {
-        assert!(
-            std::env::var_os("XMPC_REQUIRE_LLVM_MCA").is_none(),
-            "XMPC_REQUIRE_LLVM_MCA is set (CI installs llvm-14) but llvm-mca was not found"
-        );
+        assert!(std::env::var_os("XMPC_REQUIRE_LLVM_MCA").is_none(), "XMPC_REQUIRE_LLVM_MCA is set (CI installs llvm-14) but llvm-mca was not found");
         eprintln!("incore_llvm_mca...: llvm-mca is not installed (Debian package llvm-14): only the fallback is checked");
         return;
     }
@@ -367,37 +303,17 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     assert!(!err(&o).contains("llvm-mca cannot time"), "{}", err(&o));
     // llvm-mca's figure for the divide's nest: "llvm-mca: X cy/it (P per pass, L lanes, ..."
     let lines: Vec<&str> = s.lines().collect();
-    let at = lines
-        .iter()
-        .position(|l| l.contains("nest [i:") && l.contains("loads 2 stores 1"))
-        .unwrap_or_else(|| panic!("{s}"));
+    let at = lines.iter().position(|l| l.contains("nest [i:") && l.contains("loads 2 stores 1")).unwrap_or_else(|| panic!("{s}"));
     assert!(lines[at].contains("(in-core: llvm-mca)"), "{}", lines[at]);
-    let cmp = lines
-        .iter()
-        .skip(at + 1)
-        .find(|l| l.contains("llvm-mca:"))
-        .unwrap_or_else(|| panic!("{s}"));
+    let cmp = lines.iter().skip(at + 1).find(|l| l.contains("llvm-mca:")).unwrap_or_else(|| panic!("{s}"));
     let w: Vec<&str> = cmp.split_whitespace().collect();
-    let (per_pass, lanes): (f64, f64) = (
-        w[3].trim_start_matches('(')
-            .parse()
-            .unwrap_or_else(|_| panic!("{cmp}")),
-        w[6].parse().unwrap_or_else(|_| panic!("{cmp}")),
-    );
+    let (per_pass, lanes): (f64, f64) =
+        (w[3].trim_start_matches('(').parse().unwrap_or_else(|_| panic!("{cmp}")), w[6].parse().unwrap_or_else(|_| panic!("{cmp}")));
     let cy = per_pass / lanes;
-    assert!(
-        cmp.contains("psim in-core 10.00 cy/it"),
-        "the table's figure next to it: {cmp}"
-    );
+    assert!(cmp.contains("psim in-core 10.00 cy/it"), "the table's figure next to it: {cmp}");
     let mca = per_exec(&s);
-    assert!(
-        (mca - 500.0 * cy / 2e9).abs() < 1e-3 * mca,
-        "{mca} s against llvm-mca's {cy} cy/it: {cmp}"
-    );
-    assert!(
-        (mca / table - 1.0).abs() > 0.2,
-        "llvm-mca's {mca} s against the table's {table} s"
-    );
+    assert!((mca - 500.0 * cy / 2e9).abs() < 1e-3 * mca, "{mca} s against llvm-mca's {cy} cy/it: {cmp}");
+    assert!((mca / table - 1.0).abs() > 0.2, "llvm-mca's {mca} s against the table's {table} s");
     // a sweep of lanes says that llvm-mca's loops do not move
     let o = xmpc(&["psim", "sweep", &p, "--machine", &mm, "--np", "2", "--set", "n=1000", "--param", "lanes", "--values", "1,8"]);
     assert!(o.status.success() && out(&o).starts_with("# note: in-core from llvm-mca"), "{}", out(&o));
@@ -407,13 +323,8 @@ fn incore_llvm_mca_is_the_in_core_time_and_falls_back_with_a_message() {
     let (sk_mca, e) = skel(&mm, None);
     assert!(!e.contains("llvm-mca cannot time"), "{e}");
     let has_cy = |t: &str| {
-        let call = t
-            .lines()
-            .find(|l| l.contains("BSIM_Add_time(") && l.contains("(double)(size)"))
-            .unwrap_or_else(|| panic!("{t}"));
-        call.split(|c: char| !(c.is_ascii_digit() || ".e".contains(c)))
-            .filter_map(|w| w.parse::<f64>().ok())
-            .any(|x| (x - cy).abs() < 1e-9 * cy)
+        let call = t.lines().find(|l| l.contains("BSIM_Add_time(") && l.contains("(double)(size)")).unwrap_or_else(|| panic!("{t}"));
+        call.split(|c: char| !(c.is_ascii_digit() || ".e".contains(c))).filter_map(|w| w.parse::<f64>().ok()).any(|x| (x - cy).abs() < 1e-9 * cy)
     };
     assert!(has_cy(&sk_mca), "{cy} in {sk_mca}");
     assert!(!has_cy(&sk_table), "{sk_table}");
@@ -433,7 +344,8 @@ fn ranks_of_a_node_share_its_memory_bandwidth() {
         f.display().to_string()
     };
     let shared = mach("shared.toml", MACHINE.replace("cores = 1", "cores = 4").replace("bandwidth_gbs = 10", "bandwidth_gbs = 10\nsocket_bandwidth_gbs = 10"));
-    let slow = |bw: &str| mach(&format!("bw{bw}.toml"), MACHINE.replace("cores = 1", "cores = 4").replace("bandwidth_gbs = 10", &format!("bandwidth_gbs = {bw}")));
+    let slow =
+        |bw: &str| mach(&format!("bw{bw}.toml"), MACHINE.replace("cores = 1", "cores = 4").replace("bandwidth_gbs = 10", &format!("bandwidth_gbs = {bw}")));
     let plain = mach("plain.toml", MACHINE.replace("cores = 1", "cores = 4"));
     let triad = |m: &str, extra: &[&str]| -> (f64, String) {
         let mut a = vec!["psim", "predict", &p, "--machine", m, "--np", "2", "--set", "n=200000000"];
@@ -489,7 +401,10 @@ fn skeleton_shares_memory_with_the_platforms_node() {
         f.display().to_string()
     };
     let compute = |k: u32| -> f64 {
-        let o = Command::new(env!("CARGO_BIN_EXE_xmpc")).args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", &plat(k), "--", "200000000"]).output().unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_xmpc"))
+            .args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", &plat(k), "--", "200000000"])
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}{}", out(&o), err(&o));
         let s = out(&o);
         let l = s.lines().find(|l| l.trim_start().starts_with("compute")).unwrap_or_else(|| panic!("{s}"));
@@ -530,7 +445,10 @@ fn fortran_skeleton_declares_and_asks_the_node() {
     let run = |k: u32| -> f64 {
         let p = d.path().join(format!("p{k}.toml"));
         std::fs::write(&p, format!("name = \"t\"\n[network]\nlatency = 1e-6\nbandwidth = 1e9\n[nodes]\nranks_per_node = {k}\n")).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_xmpc")).args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", p.to_str().unwrap()]).output().unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_xmpc"))
+            .args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", p.to_str().unwrap()])
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}{}", out(&o), err(&o));
         let s = out(&o);
         let l = s.lines().find(|l| l.trim_start().starts_with("compute")).unwrap_or_else(|| panic!("{s}"));

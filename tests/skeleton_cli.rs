@@ -72,7 +72,11 @@ fn check_and_run_every_skeleton() {
         let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", &golden_out], d.path());
         assert!(o.status.success(), "{rel}: {}", text(&o));
         let golden = golden_skeleton(rel);
-        assert_eq!(std::fs::read_to_string(d.path().join(&golden_out)).unwrap().trim_end(), golden.trim_end(), "{rel}: the golden skeleton is what xmpc writes");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join(&golden_out)).unwrap().trim_end(),
+            golden.trim_end(),
+            "{rel}: the golden skeleton is what xmpc writes"
+        );
         let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "--check", "--np", "4", "--run-args", args, "-o", "skel"], d.path());
         assert!(o.status.success() && text(&o).contains("send the same messages"), "{rel}: {}", text(&o));
         let mut a = vec!["bsim", "run", "./skel", "-np", "2", "--"];
@@ -123,8 +127,12 @@ fn per_rank_times_reach_each_rank() {
     for (rel, args) in [("c/cg.c", "200 3"), ("f/cg.f", "200 3")] {
         let src = mpi(rel);
         let o = xmpc(&[&src, "--emit=blocks"], d.path());
-        let ids: Vec<String> = String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.contains(" compute ")).map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
-        let entries: Vec<String> = ids.iter().map(|id| format!("{{\"id\":{id},\"mean_s\":1.5e-3,\"count\":2,\"per_rank\":[{{\"mean_s\":1e-3,\"count\":1}},{{\"mean_s\":2e-3,\"count\":1}}]}}")).collect();
+        let ids: Vec<String> =
+            String::from_utf8_lossy(&o.stdout).lines().filter(|l| l.contains(" compute ")).map(|l| l.split_whitespace().next().unwrap().to_string()).collect();
+        let entries: Vec<String> = ids
+            .iter()
+            .map(|id| format!("{{\"id\":{id},\"mean_s\":1.5e-3,\"count\":2,\"per_rank\":[{{\"mean_s\":1e-3,\"count\":1}},{{\"mean_s\":2e-3,\"count\":1}}]}}"))
+            .collect();
         let t = d.path().join("pr.json");
         std::fs::write(&t, format!("{{\"format\":\"xmpc-blocktimes/1\",\"source\":\"x\",\"ranks\":2,\"blocks\":[{}]}}", entries.join(","))).unwrap();
         let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", "pr_skel"], d.path());
@@ -261,7 +269,13 @@ fn instrumented_run_and_measure() {
     assert!(o.status.success(), "{}", text(&o));
     let out = d.path().join("m");
     std::fs::create_dir_all(&out).unwrap();
-    let o = Command::new("mpiexec").args(["-n", "2", "./cg_t", "300", "7"]).env("MPIETE_MODE", "compute").env("MPIETE_OUT", &out).current_dir(d.path()).output().unwrap();
+    let o = Command::new("mpiexec")
+        .args(["-n", "2", "./cg_t", "300", "7"])
+        .env("MPIETE_MODE", "compute")
+        .env("MPIETE_OUT", &out)
+        .current_dir(d.path())
+        .output()
+        .unwrap();
     assert!(o.status.success() && text(&o).contains("CHECK OK"), "{}", text(&o));
     let json = std::fs::read_to_string(out.join("blocktimes.json")).unwrap();
     let blocks = String::from_utf8(xmpc(&[&src, "--emit=blocks"], d.path()).stdout).unwrap();
@@ -312,7 +326,8 @@ fn time_model_scales_with_the_problem() {
     let t = d.path().join("t.json");
     let blocks = String::from_utf8(xmpc(&[src.to_str().unwrap(), "--emit=blocks"], d.path()).stdout).unwrap();
     let first = blocks.lines().find(|l| l.contains("compute") && !l.contains("time(")).unwrap().split_whitespace().next().unwrap().to_string();
-    std::fs::write(&t, format!("{{\"format\":\"xmpc-blocktimes/1\",\"source\":\"m\",\"ranks\":1,\"blocks\":[{{\"id\":{first},\"mean_s\":0,\"count\":1}}]}}")).unwrap();
+    std::fs::write(&t, format!("{{\"format\":\"xmpc-blocktimes/1\",\"source\":\"m\",\"ranks\":1,\"blocks\":[{{\"id\":{first},\"mean_s\":0,\"count\":1}}]}}"))
+        .unwrap();
     let o = xmpc(&[src.to_str().unwrap(), "--skeletonize", "--times", t.to_str().unwrap(), "-o", "model_skel"], d.path());
     assert!(o.status.success(), "{}", text(&o));
     for n in [100.0, 2500.0] {

@@ -9,12 +9,7 @@ use xmpc_frontend::directive::{parse, DirLang, DirectiveText};
 use xmpc_ir::directive::Directive;
 
 fn header(d: &Directive) -> String {
-    format!(
-        "attaches_to_next: {}  opens_block: {}  closes_block: {}",
-        d.attaches_to_next(),
-        d.opens_block().unwrap_or("-"),
-        d.closes_block().unwrap_or("-")
-    )
+    format!("attaches_to_next: {}  opens_block: {}  closes_block: {}", d.attaches_to_next(), d.opens_block().unwrap_or("-"), d.closes_block().unwrap_or("-"))
 }
 
 fn render(src: &DirectiveText, lang: DirLang) -> Directive {
@@ -43,12 +38,7 @@ fn valid_directives_from_sources() {
     for (name, lang, src) in VALID_SOURCES {
         let text = extract(src, *lang);
         let d = render(&text, *lang);
-        let snap = format!(
-            "source:\n{src}\njoined: {:?}\ndirective span text: {:?}\n{}\n{d}\n",
-            text.text,
-            &src[d.span.range()],
-            header(&d)
-        );
+        let snap = format!("source:\n{src}\njoined: {:?}\ndirective span text: {:?}\n{}\n{d}\n", text.text, &src[d.span.range()], header(&d));
         insta::assert_snapshot!(*name, snap);
     }
 }
@@ -57,16 +47,47 @@ fn valid_directives_from_sources() {
 fn attachment_rules() {
     let att = |lang, s: &str| render(&dt(s), lang);
     // C: directives that take the next statement.
-    for s in ["xmp loop on t(i)", "xmp task on p(1)", "xmp tasks", "xmp gmove", "xmp array on t(1:n)", "xmp device loop on t(i)", "xmp device replicate (a)", "acc parallel loop", "acc kernels", "acc data copy(a)", "acc loop", "acc host_data use_device(a)", "acc serial", "acc atomic"] {
+    for s in [
+        "xmp loop on t(i)",
+        "xmp task on p(1)",
+        "xmp tasks",
+        "xmp gmove",
+        "xmp array on t(1:n)",
+        "xmp device loop on t(i)",
+        "xmp device replicate (a)",
+        "acc parallel loop",
+        "acc kernels",
+        "acc data copy(a)",
+        "acc loop",
+        "acc host_data use_device(a)",
+        "acc serial",
+        "acc atomic",
+    ] {
         let d = att(DirLang::C, s);
         assert!(d.attaches_to_next(), "{s}");
         assert_eq!(d.opens_block(), None, "{s}");
     }
-    for s in ["xmp barrier", "xmp reflect (a)", "acc update host(a)", "acc wait", "xmp nodes p(4)", "xmp reduction(+:s)", "acc enter data copyin(a)", "xmp device replicate_sync in (a)"] {
+    for s in [
+        "xmp barrier",
+        "xmp reflect (a)",
+        "acc update host(a)",
+        "acc wait",
+        "xmp nodes p(4)",
+        "xmp reduction(+:s)",
+        "acc enter data copyin(a)",
+        "xmp device replicate_sync in (a)",
+    ] {
         assert!(!att(DirLang::C, s).attaches_to_next(), "{s}");
     }
     // Fortran: blocks closed by `end`.
-    for (s, b) in [("xmp task on p(1)", "task"), ("xmp tasks", "tasks"), ("xmp device replicate (a)", "device replicate"), ("acc parallel", "parallel"), ("acc data copy(a)", "data"), ("ACC KERNELS", "kernels")] {
+    for (s, b) in [
+        ("xmp task on p(1)", "task"),
+        ("xmp tasks", "tasks"),
+        ("xmp device replicate (a)", "device replicate"),
+        ("acc parallel", "parallel"),
+        ("acc data copy(a)", "data"),
+        ("ACC KERNELS", "kernels"),
+    ] {
         let d = att(DirLang::Fortran, s);
         assert_eq!(d.opens_block(), Some(b), "{s}");
         assert!(!d.attaches_to_next(), "{s}");
@@ -76,7 +97,9 @@ fn attachment_rules() {
         assert!(d.attaches_to_next(), "{s}");
         assert_eq!(d.opens_block(), None, "{s}");
     }
-    for (s, b) in [("xmp end task", "task"), ("xmp end device replicate", "device replicate"), ("acc end parallel loop", "parallel loop"), ("acc end data", "data")] {
+    for (s, b) in
+        [("xmp end task", "task"), ("xmp end device replicate", "device replicate"), ("acc end parallel loop", "parallel loop"), ("acc end data", "data")]
+    {
         assert_eq!(att(DirLang::Fortran, s).closes_block(), Some(b), "{s}");
     }
     assert_eq!(att(DirLang::C, "acc parallel loop gang").name(), "acc parallel loop");

@@ -80,7 +80,9 @@ fn spans_are_mapped() {
 
 #[test]
 fn expression_errors() {
-    for (lang, s) in [(DirLang::C, "a +"), (DirLang::C, "(a"), (DirLang::C, "a b"), (DirLang::Fortran, "a .xor. b"), (DirLang::Fortran, "a **"), (DirLang::C, "")] {
+    for (lang, s) in
+        [(DirLang::C, "a +"), (DirLang::C, "(a"), (DirLang::C, "a b"), (DirLang::Fortran, "a .xor. b"), (DirLang::Fortran, "a **"), (DirLang::C, "")]
+    {
         let src = DirectiveText { text: s.into(), map: OffsetMap::identity(0) };
         assert!(parse_expr(&src, lang, 0).is_err(), "{s}");
     }

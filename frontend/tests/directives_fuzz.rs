@@ -36,16 +36,65 @@ fn every_prefix_of_every_valid_case() {
 #[test]
 fn garbage() {
     let fixed = [
-        "", " ", "\n", "xmp", "acc", "xmp ", "XMP", "xmp 並列 ループ", "acc 並列", "xmp loop on t(ｉ)", "xmp nodes p(４)",
-        "xmp reflect (a) width(/", "xmp reflect (a) width(//", "xmp loop on t(i) reduction(max:m/", "xmp loop on t(i) reduction(max:m//",
-        "xmp template t[", "xmp template t[]]", "xmp nodes p(2)[2](3)", "xmp \\", "xmp loop on t(i) \\", "xmp a'", "xmp wait_async (\"",
-        "xmp wait_async ('", "xmp wait_async (\"\\", "xmp &", "xmp loop on t(i) &", "xmp loop on t(i) &\n", "xmp loop &\n!$xmp", "xmp loop &\n!$xmp&",
-        "xmp wait_async (1.e)", "xmp wait_async (1.eq)", "xmp wait_async (.a)", "xmp wait_async (1..2)", "xmp wait_async (0x)",
-        "acc \u{0}", "xmp \u{0}", "xmp wait_async (a\u{7f})", "\u{feff}xmp barrier", "xmp end", "xmp end device", "xmp device",
-        "xmp loop (i) on t(i) reduction(+:s,", "xmp loop (i) on t(i) reduction(+:s, max", "xmp loop (i) on t(i) reduction(+:s, max:",
-        "xmp nodes p(4) =", "xmp nodes (4) ::", "xmp distribute t(gblock(", "xmp distribute t(gblock(*", "xmp static_desc ::",
-        "xmp loop on t(i) peel_and_wait(", "xmp loop on t(i) peel_and_wait(t,", "xmp wait_async (a ? b", "xmp wait_async (a ? b :",
-        "xmp wait_async ((int", "xmp wait_async (sizeof", "xmp wait_async (a->", "xmp wait_async (s%", "ｘｍｐ barrier", "xmp\u{3000}barrier",
+        "",
+        " ",
+        "\n",
+        "xmp",
+        "acc",
+        "xmp ",
+        "XMP",
+        "xmp 並列 ループ",
+        "acc 並列",
+        "xmp loop on t(ｉ)",
+        "xmp nodes p(４)",
+        "xmp reflect (a) width(/",
+        "xmp reflect (a) width(//",
+        "xmp loop on t(i) reduction(max:m/",
+        "xmp loop on t(i) reduction(max:m//",
+        "xmp template t[",
+        "xmp template t[]]",
+        "xmp nodes p(2)[2](3)",
+        "xmp \\",
+        "xmp loop on t(i) \\",
+        "xmp a'",
+        "xmp wait_async (\"",
+        "xmp wait_async ('",
+        "xmp wait_async (\"\\",
+        "xmp &",
+        "xmp loop on t(i) &",
+        "xmp loop on t(i) &\n",
+        "xmp loop &\n!$xmp",
+        "xmp loop &\n!$xmp&",
+        "xmp wait_async (1.e)",
+        "xmp wait_async (1.eq)",
+        "xmp wait_async (.a)",
+        "xmp wait_async (1..2)",
+        "xmp wait_async (0x)",
+        "acc \u{0}",
+        "xmp \u{0}",
+        "xmp wait_async (a\u{7f})",
+        "\u{feff}xmp barrier",
+        "xmp end",
+        "xmp end device",
+        "xmp device",
+        "xmp loop (i) on t(i) reduction(+:s,",
+        "xmp loop (i) on t(i) reduction(+:s, max",
+        "xmp loop (i) on t(i) reduction(+:s, max:",
+        "xmp nodes p(4) =",
+        "xmp nodes (4) ::",
+        "xmp distribute t(gblock(",
+        "xmp distribute t(gblock(*",
+        "xmp static_desc ::",
+        "xmp loop on t(i) peel_and_wait(",
+        "xmp loop on t(i) peel_and_wait(t,",
+        "xmp wait_async (a ? b",
+        "xmp wait_async (a ? b :",
+        "xmp wait_async ((int",
+        "xmp wait_async (sizeof",
+        "xmp wait_async (a->",
+        "xmp wait_async (s%",
+        "ｘｍｐ barrier",
+        "xmp\u{3000}barrier",
     ];
     for s in fixed {
         no_panic(s, DirLang::C);
@@ -58,9 +107,8 @@ fn garbage() {
         no_panic(&s, DirLang::Fortran);
     }
     // Pseudo-random soup over the characters the grammar cares about.
-    let alphabet: Vec<char> = "xmpacc loop on t(i)[]:,*+-/%&|^!~<>=?.'\"\\\n\t0123456789 block gblock reduction width async periodic 並列ü:: .and. ** //"
-        .chars()
-        .collect();
+    let alphabet: Vec<char> =
+        "xmpacc loop on t(i)[]:,*+-/%&|^!~<>=?.'\"\\\n\t0123456789 block gblock reduction width async periodic 並列ü:: .and. ** //".chars().collect();
     let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
     for _ in 0..3000 {
         let mut s = String::from(if seed & 1 == 0 { "xmp " } else { "acc " });

@@ -8,9 +8,7 @@ fn corpus() -> Vec<(PathBuf, Lang)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testsuite/corpus");
     let mut v = Vec::new();
     for (dir, lang) in [("f90", Lang::FortranFree), ("f", Lang::FortranFixed)] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir)).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
         files.retain(|p| Lang::from_path(p.to_str().unwrap_or("")) == Some(lang));
         files.sort();
         v.extend(files.into_iter().map(|p| (p, lang)));
@@ -142,8 +140,7 @@ fn corpus_tiles_and_parses_cleanly() {
 
 fn is_dir_line(l: &str) -> bool {
     let t = l.trim_start().to_ascii_lowercase();
-    (t.starts_with("!$xmp") || t.starts_with("!$acc") || l.to_ascii_lowercase().starts_with("c$xmp") || l.starts_with("*$xmp"))
-        && t.len() > 1
+    (t.starts_with("!$xmp") || t.starts_with("!$acc") || l.to_ascii_lowercase().starts_with("c$xmp") || l.starts_with("*$xmp")) && t.len() > 1
 }
 
 /// Fixed-form column-6 or free-form `&` continuation of a directive.

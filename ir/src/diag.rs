@@ -11,10 +11,7 @@ pub type Diag = Diagnostic<FileId>;
 
 /// Builds an error with a code, a message and a primary label.
 pub fn error(code: &str, msg: impl std::fmt::Display, file: FileId, span: crate::Span, label: impl std::fmt::Display) -> Diag {
-    Diagnostic::error()
-        .with_code(code)
-        .with_message(msg)
-        .with_labels(vec![Label::primary(file, span.range()).with_message(label)])
+    Diagnostic::error().with_code(code).with_message(msg).with_labels(vec![Label::primary(file, span.range()).with_message(label)])
 }
 
 /// The closest candidate for a "did you mean" hint. Ties go to the alphabetically

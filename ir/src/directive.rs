@@ -281,43 +281,123 @@ pub enum NodesMapping {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum DirectiveKind {
-    Nodes { names: Vec<Name>, dims: Vec<NodeDim>, spelling: Spelling, mapping: Option<NodesMapping> },
-    Template { names: Vec<Name>, shape: TemplateShape },
-    Distribute { names: Vec<Name>, dists: DistList, onto: Ref },
-    Align { names: Vec<Name>, source: Vec<AlignSrc>, with: Ref },
-    Shadow { names: Vec<Name>, widths: Vec<ShadowWidth> },
-    TemplateFix { dists: Option<DistList>, name: Name, shape: Option<TemplateShape> },
+    Nodes {
+        names: Vec<Name>,
+        dims: Vec<NodeDim>,
+        spelling: Spelling,
+        mapping: Option<NodesMapping>,
+    },
+    Template {
+        names: Vec<Name>,
+        shape: TemplateShape,
+    },
+    Distribute {
+        names: Vec<Name>,
+        dists: DistList,
+        onto: Ref,
+    },
+    Align {
+        names: Vec<Name>,
+        source: Vec<AlignSrc>,
+        with: Ref,
+    },
+    Shadow {
+        names: Vec<Name>,
+        widths: Vec<ShadowWidth>,
+    },
+    TemplateFix {
+        dists: Option<DistList>,
+        name: Name,
+        shape: Option<TemplateShape>,
+    },
     Loop(LoopDir),
-    Reflect { vars: Vec<Name>, widths: Option<Vec<Width>>, trailers: Trailers },
-    ReduceShadow { vars: Vec<Name>, widths: Option<Vec<Width>>, trailers: Trailers },
-    Reduction { reductions: Vec<Reduction>, on: Option<Ref>, trailers: Trailers },
+    Reflect {
+        vars: Vec<Name>,
+        widths: Option<Vec<Width>>,
+        trailers: Trailers,
+    },
+    ReduceShadow {
+        vars: Vec<Name>,
+        widths: Option<Vec<Width>>,
+        trailers: Trailers,
+    },
+    Reduction {
+        reductions: Vec<Reduction>,
+        on: Option<Ref>,
+        trailers: Trailers,
+    },
     /// Each variable is a name or an array section (`a[2:5]`, `a(1:n)`).
-    Bcast { vars: Vec<Ref>, from: Option<Ref>, on: Option<Ref>, trailers: Trailers },
-    Barrier { on: Option<Ref>, trailers: Trailers },
-    Task { on: Ref, nocomm: bool, trailers: Trailers },
-    Tasks { nowait: bool },
-    Gmove { mode: Option<GmoveMode>, trailers: Trailers },
-    Array { on: Ref, trailers: Trailers },
-    WaitAsync { ids: Vec<Expr>, on: Option<Ref> },
-    StaticDesc { names: Vec<Name> },
+    Bcast {
+        vars: Vec<Ref>,
+        from: Option<Ref>,
+        on: Option<Ref>,
+        trailers: Trailers,
+    },
+    Barrier {
+        on: Option<Ref>,
+        trailers: Trailers,
+    },
+    Task {
+        on: Ref,
+        nocomm: bool,
+        trailers: Trailers,
+    },
+    Tasks {
+        nowait: bool,
+    },
+    Gmove {
+        mode: Option<GmoveMode>,
+        trailers: Trailers,
+    },
+    Array {
+        on: Ref,
+        trailers: Trailers,
+    },
+    WaitAsync {
+        ids: Vec<Expr>,
+        on: Option<Ref>,
+    },
+    StaticDesc {
+        names: Vec<Name>,
+    },
     /// Fortran `save_desc :: p, t, a`: the descriptors of these nodes, templates and
     /// aligned arrays survive the procedure's return (built at its first call only).
-    SaveDesc { names: Vec<Name> },
+    SaveDesc {
+        names: Vec<Name>,
+    },
     /// Fortran `local_alias la => ga`: `la` names the local section of the aligned
     /// array `ga` (shadows included, Omni's bounds).
-    LocalAlias { local: Name, global: Name },
+    LocalAlias {
+        local: Name,
+        global: Name,
+    },
     /// Fortran `end task`, `end tasks`, `end device replicate`: the block name closed.
     End(String),
-    DeviceReplicate { vars: Vec<Name> },
-    DeviceReplicateSync { dir: SyncDir, vars: Vec<Name> },
+    DeviceReplicate {
+        vars: Vec<Name>,
+    },
+    DeviceReplicateSync {
+        dir: SyncDir,
+        vars: Vec<Name>,
+    },
     DeviceLoop(LoopDir),
     DeviceResetWeight(Expr),
-    ReflectInit { vars: Vec<Name>, widths: Option<Vec<Width>>, trailers: Trailers },
-    ReflectDo { vars: Vec<Name>, trailers: Trailers },
+    ReflectInit {
+        vars: Vec<Name>,
+        widths: Option<Vec<Width>>,
+        trailers: Trailers,
+    },
+    ReflectDo {
+        vars: Vec<Name>,
+        trailers: Trailers,
+    },
     /// OpenACC, kept verbatim. `construct` is the canonical construct (`parallel loop`,
     /// `enter data`, `end parallel`; lower case); `text` is everything after the `acc`
     /// sentinel exactly as written (construct and clauses).
-    Acc { construct: String, text: String },
+    Acc {
+        construct: String,
+        text: String,
+    },
 }
 
 impl DirectiveKind {

@@ -30,7 +30,11 @@ pub enum ExprKind {
     /// Fortran / directive triplet `lower:upper[:stride]`, each part optional.
     Triplet(Option<Box<Expr>>, Option<Box<Expr>>, Option<Box<Expr>>),
     /// `s.f`, `s->f` (arrow), Fortran `s%f`.
-    Member { base: Box<Expr>, field: String, arrow: bool },
+    Member {
+        base: Box<Expr>,
+        field: String,
+        arrow: bool,
+    },
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     Cast(String, Box<Expr>),
     SizeOf(Box<Expr>),

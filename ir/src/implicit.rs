@@ -62,4 +62,3 @@ fn split_specs(s: &str) -> Vec<String> {
     out.push(cur);
     out
 }
-

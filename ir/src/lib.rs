@@ -15,8 +15,8 @@ pub mod span;
 pub mod xml;
 
 pub use diag::{Diag, FileId};
-pub use edit::Edit;
 pub use directive::Directive;
+pub use edit::Edit;
 pub use expr::{BinOp, Expr, ExprKind, UnOp};
 pub use span::{OffsetMap, Span};
 
@@ -161,18 +161,46 @@ pub enum StmtKind {
     Expr(Expr),
     /// Fortran assignment `lhs = rhs` (also `=>`).
     Assign(Expr, Expr),
-    If { cond: Expr, then: Box<Stmt>, els: Option<Box<Stmt>> },
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+    },
     /// C `for`.
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
     /// Fortran counted `do` (`do i = l, u[, s]`, also `do 10 i = ...`).
-    Do { var: Expr, lower: Expr, upper: Expr, step: Option<Expr>, end_label: Option<String>, body: Box<Stmt> },
+    Do {
+        var: Expr,
+        lower: Expr,
+        upper: Expr,
+        step: Option<Expr>,
+        end_label: Option<String>,
+        body: Box<Stmt>,
+    },
     /// C `while`, Fortran `do while`, Fortran bare `do` (cond = None).
-    While { cond: Option<Expr>, body: Box<Stmt> },
+    While {
+        cond: Option<Expr>,
+        body: Box<Stmt>,
+    },
     /// C `do ... while`.
-    DoWhile { body: Box<Stmt>, cond: Expr },
-    Switch { cond: Expr, body: Box<Stmt> },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    Switch {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
     /// Fortran `call name(args)`.
-    Call { name: String, args: Vec<Expr> },
+    Call {
+        name: String,
+        args: Vec<Expr>,
+    },
     Return(Option<Expr>),
     Goto(String),
     /// Fortran `stop [code]` / `error stop`.
@@ -266,10 +294,19 @@ pub enum Type {
     Pointer(TypeId),
     /// Array of `elem` with one entry per dimension, in source order
     /// (C: outermost first; Fortran: column-major order as declared).
-    Array { elem: TypeId, dims: Vec<Dim> },
+    Array {
+        elem: TypeId,
+        dims: Vec<Dim>,
+    },
     /// C struct/union, Fortran derived type.
-    Struct { tag: Option<String>, fields: Vec<(String, TypeId)> },
-    Function { ret: TypeId, params: Vec<TypeId> },
+    Struct {
+        tag: Option<String>,
+        fields: Vec<(String, TypeId)>,
+    },
+    Function {
+        ret: TypeId,
+        params: Vec<TypeId>,
+    },
 }
 
 /// One array dimension. C `a[N]`: `lower = None, upper = Some(N)` meaning extent N.

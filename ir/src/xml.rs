@@ -267,7 +267,13 @@ impl Xml {
                 self.open("declarations", &attrs);
                 for &id in ids {
                     if let Some(sym) = scope.and_then(|t| t.symbols.get(id)) {
-                        let el = if f { "varDecl" } else if sym.sclass == StorageClass::Func { "functionDecl" } else { "varDecl" };
+                        let el = if f {
+                            "varDecl"
+                        } else if sym.sclass == StorageClass::Func {
+                            "functionDecl"
+                        } else {
+                            "varDecl"
+                        };
                         self.open(el, &[]);
                         self.leaf("name", &[("type", &type_name(sym.ty))], &sym.name);
                         if let Some(v) = &sym.init {
@@ -436,7 +442,13 @@ impl Xml {
                 }
             }),
             ExprKind::Member { base, field, arrow } => {
-                let el = if *arrow { "memberRef" } else if self.fortran { "FmemberRef" } else { "memberRef" };
+                let el = if *arrow {
+                    "memberRef"
+                } else if self.fortran {
+                    "FmemberRef"
+                } else {
+                    "memberRef"
+                };
                 let kind = if *arrow { "arrow" } else { "dot" };
                 self.open(el, &[("member", field), ("access", kind)]);
                 self.expr(base);

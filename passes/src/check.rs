@@ -230,18 +230,30 @@ impl Checker<'_> {
                     let Some(&(rank, decl)) = self.template(n, env) else { continue };
                     if dists.dists.len() != rank {
                         self.diags.push(
-                            xmpc_ir::diag::error("XMP0107", format!("`distribute` gives {} format(s) for the {rank}-dimensional template `{}`", dists.dists.len(), n.name), self.file, n.span, format!("template with {rank} dimension(s)"))
-                                .with_labels(vec![Label::secondary(self.file, decl.range()).with_message("declared here")])
-                                .with_notes(vec![format!("help: give one format (block, cyclic, gblock or *) per template dimension, {rank} in all")]),
+                            xmpc_ir::diag::error(
+                                "XMP0107",
+                                format!("`distribute` gives {} format(s) for the {rank}-dimensional template `{}`", dists.dists.len(), n.name),
+                                self.file,
+                                n.span,
+                                format!("template with {rank} dimension(s)"),
+                            )
+                            .with_labels(vec![Label::secondary(self.file, decl.range()).with_message("declared here")])
+                            .with_notes(vec![format!("help: give one format (block, cyclic, gblock or *) per template dimension, {rank} in all")]),
                         );
                     }
                     let distributed = dists.dists.iter().filter(|d| d.format != DistFormat::Dup).count();
                     if let Some(&(nrank, ndecl)) = env.nodes.get(&k(&onto.name.name)) {
                         if onto.subs.is_none() && distributed != nrank && dists.dists.len() == rank {
                             self.diags.push(
-                                xmpc_ir::diag::error("XMP0108", format!("`distribute` distributes {distributed} dimension(s) onto the {nrank}-dimensional nodes `{}`", onto.name.name), self.file, onto.name.span, "here")
-                                    .with_labels(vec![Label::secondary(self.file, ndecl.range()).with_message("declared here")])
-                                    .with_notes(vec!["help: the number of formats other than `*` must equal the number of node dimensions".into()]),
+                                xmpc_ir::diag::error(
+                                    "XMP0108",
+                                    format!("`distribute` distributes {distributed} dimension(s) onto the {nrank}-dimensional nodes `{}`", onto.name.name),
+                                    self.file,
+                                    onto.name.span,
+                                    "here",
+                                )
+                                .with_labels(vec![Label::secondary(self.file, ndecl.range()).with_message("declared here")])
+                                .with_notes(vec!["help: the number of formats other than `*` must equal the number of node dimensions".into()]),
                             );
                         }
                     }
@@ -252,7 +264,11 @@ impl Checker<'_> {
                 if let (Some(trank), Some(subs)) = (trank, &with.subs) {
                     if subs.len() != trank {
                         let decl = env.templates[&k(&with.name.name)].1;
-                        self.rank_error(with.span, format!("`align` subscripts the {trank}-dimensional template `{}` with {} subscript(s)", with.name.name, subs.len()), decl);
+                        self.rank_error(
+                            with.span,
+                            format!("`align` subscripts the {trank}-dimensional template `{}` with {} subscript(s)", with.name.name, subs.len()),
+                            decl,
+                        );
                     }
                 }
                 for n in names {
@@ -273,7 +289,10 @@ impl Checker<'_> {
                     }
                 }
             }
-            DirectiveKind::Reflect { vars, .. } | DirectiveKind::ReduceShadow { vars, .. } | DirectiveKind::ReflectInit { vars, .. } | DirectiveKind::ReflectDo { vars, .. } => {
+            DirectiveKind::Reflect { vars, .. }
+            | DirectiveKind::ReduceShadow { vars, .. }
+            | DirectiveKind::ReflectInit { vars, .. }
+            | DirectiveKind::ReflectDo { vars, .. } => {
                 for n in vars {
                     self.aligned_array(n, env);
                 }
@@ -289,7 +308,9 @@ impl Checker<'_> {
                 self.template(&on.name, env);
             }
             DirectiveKind::Task { on, .. } => self.nodes_ref(on, env, true),
-            DirectiveKind::Barrier { on: Some(r), .. } | DirectiveKind::Reduction { on: Some(r), .. } | DirectiveKind::WaitAsync { on: Some(r), .. } => self.nodes_ref(r, env, true),
+            DirectiveKind::Barrier { on: Some(r), .. } | DirectiveKind::Reduction { on: Some(r), .. } | DirectiveKind::WaitAsync { on: Some(r), .. } => {
+                self.nodes_ref(r, env, true)
+            }
             DirectiveKind::Bcast { from, on, .. } => {
                 for r in from.iter().chain(on.iter()) {
                     self.nodes_ref(r, env, true);
@@ -301,7 +322,8 @@ impl Checker<'_> {
 
     fn rank_error(&mut self, at: Span, msg: String, decl: Span) {
         self.diags.push(
-            xmpc_ir::diag::error("XMP0104", msg, self.file, at, "rank mismatch").with_labels(vec![Label::secondary(self.file, decl.range()).with_message("declared here")]),
+            xmpc_ir::diag::error("XMP0104", msg, self.file, at, "rank mismatch")
+                .with_labels(vec![Label::secondary(self.file, decl.range()).with_message("declared here")]),
         );
     }
 
@@ -385,11 +407,18 @@ impl Checker<'_> {
         match body {
             Some(s) if is_loop(s) => {}
             other => {
-                let mut d = xmpc_ir::diag::error("XMP0106", format!("`{}` directive is not followed by a loop", p.dir.name()), self.file, p.dir.name_span, "expects a loop next");
+                let mut d = xmpc_ir::diag::error(
+                    "XMP0106",
+                    format!("`{}` directive is not followed by a loop", p.dir.name()),
+                    self.file,
+                    p.dir.name_span,
+                    "expects a loop next",
+                );
                 if let Some(s) = other {
                     d = d.with_labels(vec![Label::secondary(self.file, s.span.range()).with_message("this is not a loop")]);
                 }
-                let hint = if self.fortran { "help: put the `do` loop right after the directive" } else { "help: put the `for` loop right after the directive" };
+                let hint =
+                    if self.fortran { "help: put the `do` loop right after the directive" } else { "help: put the `for` loop right after the directive" };
                 self.diags.push(d.with_notes(vec![hint.into()]));
             }
         }

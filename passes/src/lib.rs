@@ -5,7 +5,7 @@ pub mod blocks;
 pub mod check;
 pub mod literals;
 pub mod mpiete;
-pub mod xmp_c;
 pub mod skel;
+pub mod xmp_c;
 pub mod xmp_f;
 pub mod xmp_model;

@@ -111,7 +111,13 @@ impl Lit<'_> {
         match eval(e) {
             Const::Value(v) => Some(v),
             Const::TooBig(s) => {
-                self.error("XMP0110", "integer literal too large (it does not fit in 64 bits and would wrap)".into(), s, "too large", "sizes, bounds and widths must fit in 64-bit integers");
+                self.error(
+                    "XMP0110",
+                    "integer literal too large (it does not fit in 64 bits and would wrap)".into(),
+                    s,
+                    "too large",
+                    "sizes, bounds and widths must fit in 64-bit integers",
+                );
                 None
             }
             Const::Unknown => None,
@@ -128,7 +134,13 @@ impl Lit<'_> {
             if let Some(v) = self.value(e) {
                 if v < 0 {
                     let t = self.text(e.span).to_string();
-                    self.error("XMP0110", format!("negative {what} width `{t}`"), e.span, "must be 0 or more", &format!("a {what} width is the number of elements beside each node's block: 0 or more"));
+                    self.error(
+                        "XMP0110",
+                        format!("negative {what} width `{t}`"),
+                        e.span,
+                        "must be 0 or more",
+                        &format!("a {what} width is the number of elements beside each node's block: 0 or more"),
+                    );
                 }
             }
         }
@@ -145,7 +157,13 @@ impl Lit<'_> {
             match (self.value(lo), self.value(hi)) {
                 (Some(l), Some(h)) if h < l => {
                     let t = self.text(d.span).to_string();
-                    self.error("XMP0110", format!("template dimension `{t}` is empty (upper bound {h} below lower bound {l})"), d.span, "empty", "a template dimension needs at least one index");
+                    self.error(
+                        "XMP0110",
+                        format!("template dimension `{t}` is empty (upper bound {h} below lower bound {l})"),
+                        d.span,
+                        "empty",
+                        "a template dimension needs at least one index",
+                    );
                     bounds.push(None);
                 }
                 (Some(l), Some(h)) => bounds.push(Some((l, h))),
@@ -168,7 +186,13 @@ impl Lit<'_> {
                     if let Some(v) = v {
                         if !(1..=MAX_NODES).contains(&v) {
                             let t = self.text(e.span).to_string();
-                            self.error("XMP0110", format!("node set size `{t}` is out of range"), e.span, "not a number of nodes", &format!("a node-set dimension holds 1 to {MAX_NODES} nodes (`*` takes what is left)"));
+                            self.error(
+                                "XMP0110",
+                                format!("node set size `{t}` is out of range"),
+                                e.span,
+                                "not a number of nodes",
+                                &format!("a node-set dimension holds 1 to {MAX_NODES} nodes (`*` takes what is left)"),
+                            );
                         }
                     }
                     sizes.push(v);
@@ -215,7 +239,13 @@ impl Lit<'_> {
                         if v < 1 {
                             let t = self.text(e.span).to_string();
                             let f = if d.format == DistFormat::Block { "block" } else { "cyclic" };
-                            self.error("XMP0110", format!("`{f}({t})`: the width must be at least 1"), e.span, "not a width", &format!("`{f}(n)` gives each node n consecutive indices at a time; n must be 1 or more"));
+                            self.error(
+                                "XMP0110",
+                                format!("`{f}({t})`: the width must be at least 1"),
+                                e.span,
+                                "not a width",
+                                &format!("`{f}(n)` gives each node n consecutive indices at a time; n must be 1 or more"),
+                            );
                         }
                     }
                 }
@@ -227,7 +257,9 @@ impl Lit<'_> {
                     }
                 }
             }
-            DirectiveKind::Reflect { vars, widths, .. } | DirectiveKind::ReduceShadow { vars, widths, .. } | DirectiveKind::ReflectInit { vars, widths, .. } => {
+            DirectiveKind::Reflect { vars, widths, .. }
+            | DirectiveKind::ReduceShadow { vars, widths, .. }
+            | DirectiveKind::ReflectInit { vars, widths, .. } => {
                 for w in widths.iter().flatten() {
                     self.width(w, "reflect");
                 }
@@ -236,7 +268,9 @@ impl Lit<'_> {
             DirectiveKind::ReflectDo { vars, .. } => self.no_shadow(vars, shadowed, aligned, kind),
             DirectiveKind::Task { on, .. } | DirectiveKind::Array { on, .. } => self.on_ref(on),
             DirectiveKind::Loop(l) | DirectiveKind::DeviceLoop(l) => self.on_ref(&l.on),
-            DirectiveKind::Barrier { on: Some(r), .. } | DirectiveKind::Reduction { on: Some(r), .. } | DirectiveKind::WaitAsync { on: Some(r), .. } => self.on_ref(r),
+            DirectiveKind::Barrier { on: Some(r), .. } | DirectiveKind::Reduction { on: Some(r), .. } | DirectiveKind::WaitAsync { on: Some(r), .. } => {
+                self.on_ref(r)
+            }
             DirectiveKind::Bcast { from, on, .. } => {
                 for r in from.iter().chain(on.iter()) {
                     self.on_ref(r);
@@ -256,7 +290,18 @@ impl Lit<'_> {
         for n in vars {
             let k = self.key(&n.name);
             if aligned.contains(&k) && !shadowed.contains(&k) {
-                self.error("XMP0112", format!("`{what}` of `{}`, which has no `shadow` declaration", n.name), n.span, "no shadow", &format!("declare its shadow (`shadow {}{}1{}`), or remove the `{what}`", n.name, if self.fortran { "(" } else { "[" }, if self.fortran { ")" } else { "]" }));
+                self.error(
+                    "XMP0112",
+                    format!("`{what}` of `{}`, which has no `shadow` declaration", n.name),
+                    n.span,
+                    "no shadow",
+                    &format!(
+                        "declare its shadow (`shadow {}{}1{}`), or remove the `{what}`",
+                        n.name,
+                        if self.fortran { "(" } else { "[" },
+                        if self.fortran { ")" } else { "]" }
+                    ),
+                );
             }
         }
     }
@@ -299,10 +344,20 @@ impl Lit<'_> {
                         let what = if node_dims.is_some() { "node set" } else { "template" };
                         self.error(
                             "XMP0111",
-                            format!("`{}`: index `{t}` is outside the {what} (dimension {} runs from {} to {})", self.text(r.span).to_string(), i + 1, range.0, range.1),
+                            format!(
+                                "`{}`: index `{t}` is outside the {what} (dimension {} runs from {} to {})",
+                                self.text(r.span).to_string(),
+                                i + 1,
+                                range.0,
+                                range.1
+                            ),
                             e.span,
                             "out of range",
-                            if node_dims.is_some() && r.spelling == Spelling::Round { "node references in round brackets count from 1; in square brackets (C) from 0" } else { "use an index inside the declared shape" },
+                            if node_dims.is_some() && r.spelling == Spelling::Round {
+                                "node references in round brackets count from 1; in square brackets (C) from 0"
+                            } else {
+                                "use an index inside the declared shape"
+                            },
                         );
                     }
                 }

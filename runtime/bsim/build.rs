@@ -12,12 +12,7 @@ fn main() {
     println!("cargo:rerun-if-changed=csrc/bsim_main.c");
     println!("cargo:rerun-if-changed=csrc/bsim_mpi_main.c");
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
-    cc::Build::new()
-        .file("csrc/bsim_main.c")
-        .opt_level(2)
-        .warnings(true)
-        .cargo_metadata(false)
-        .compile("xmpc_bsim_main");
+    cc::Build::new().file("csrc/bsim_main.c").opt_level(2).warnings(true).cargo_metadata(false).compile("xmpc_bsim_main");
     // OUT_DIR = target/<profile>/build/<pkg>-<hash>/out
     let profile_dir = out.ancestors().nth(3).map(PathBuf::from);
     let mut libs = vec!["libxmpc_bsim_main.a"];
@@ -25,19 +20,14 @@ fn main() {
     match mpi.found.then_some(mpi.includes) {
         Some(inc) => {
             let mut b = cc::Build::new();
-            b.file("csrc/bsim_mpi_main.c")
-                .opt_level(2)
-                .warnings(true)
-                .cargo_metadata(false);
+            b.file("csrc/bsim_mpi_main.c").opt_level(2).warnings(true).cargo_metadata(false);
             for i in inc {
                 b.include(i);
             }
             b.compile("xmpc_bsim_mpi");
             libs.push("libxmpc_bsim_mpi.a");
         }
-        None => println!(
-            "cargo:warning=mpicc not found: libxmpc_bsim_mpi.a (the mpi back end) is not built"
-        ),
+        None => println!("cargo:warning=mpicc not found: libxmpc_bsim_mpi.a (the mpi back end) is not built"),
     }
     if let Some(d) = profile_dir {
         for l in libs {

@@ -14,11 +14,7 @@ include!("src/funcs.rs");
 fn main() {
     println!("cargo:rerun-if-changed=csrc/shim.c");
     println!("cargo:rerun-if-changed=src/funcs.rs");
-    for v in [
-        "XMPC_MPI_INCLUDE",
-        "XMPC_MPI_LIBDIR",
-        "XMPC_MPI_LIBS",
-    ] {
+    for v in ["XMPC_MPI_INCLUDE", "XMPC_MPI_LIBDIR", "XMPC_MPI_LIBS"] {
         println!("cargo:rerun-if-env-changed={v}");
     }
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
@@ -39,24 +35,15 @@ fn main() {
         flags.libdirs = vec![l];
     }
     if let Ok(l) = env::var("XMPC_MPI_LIBS") {
-        flags.libs = l
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
+        flags.libs = l.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
     }
     if flags.libs.is_empty() {
-        println!(
-            "cargo:warning=xmpc-prof: could not find MPI via mpicc -show; assuming -lmpi (set XMPC_MPICC or XMPC_MPI_* )"
-        );
+        println!("cargo:warning=xmpc-prof: could not find MPI via mpicc -show; assuming -lmpi (set XMPC_MPICC or XMPC_MPI_* )");
         flags.libs.push("mpi".into());
     }
 
     let mut b = cc::Build::new();
-    b.file("csrc/shim.c")
-        .include(&out)
-        .opt_level(2)
-        .flag_if_supported("-fno-strict-aliasing");
+    b.file("csrc/shim.c").include(&out).opt_level(2).flag_if_supported("-fno-strict-aliasing");
     for i in &flags.includes {
         b.include(i);
     }
@@ -72,14 +59,7 @@ fn main() {
     // rustc's version script for a cdylib exports only Rust symbols; the
     // MPI/PMPI entry points are C, so export them with a second script.
     let map = out.join("xmpc_prof.map");
-    std::fs::write(
-        &map,
-        "{\n  global:\n    MPI_*;\n    mpi_*;\n    xmpc_prof_*;\n};\n",
-    )
-    .unwrap();
-    println!(
-        "cargo:rustc-cdylib-link-arg=-Wl,--version-script={}",
-        map.display()
-    );
+    std::fs::write(&map, "{\n  global:\n    MPI_*;\n    mpi_*;\n    xmpc_prof_*;\n};\n").unwrap();
+    println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={}", map.display());
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libxmpc_prof.so");
 }

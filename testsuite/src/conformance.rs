@@ -137,8 +137,7 @@ pub fn parse_header(text: &str) -> Result<(Vec<u32>, Option<Vec<String>>), Strin
 /// Every `*.c` program under `dir`, sorted by name.
 pub fn discover(dir: &Path) -> Result<Vec<Program>, String> {
     let rd = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> =
-        rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+    let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
     paths.sort();
     let mut out = Vec::new();
     for path in paths {
@@ -191,9 +190,7 @@ impl Options {
             mpiexec: std::env::var("MPIEXEC").unwrap_or_else(|_| "mpiexec".into()),
             work: profile_dir.join("conformance"),
             timeout: Duration::from_secs(60),
-            xmpc_flags: std::env::var("XMPC_FLAGS")
-                .map(|s| s.split_whitespace().map(String::from).collect())
-                .unwrap_or_default(),
+            xmpc_flags: std::env::var("XMPC_FLAGS").map(|s| s.split_whitespace().map(String::from).collect()).unwrap_or_default(),
             fast: false,
             verbose: false,
             run_env: Vec::new(),
@@ -321,18 +318,13 @@ pub fn run_program(p: &Program, nps: &[u32], opts: &Options, open_mpi: bool) -> 
     let compile_err = match compiled {
         Err(e) => Some(format!("cannot run {}: {e}", opts.xmpc.display())),
         Ok((Some(0), _, _, _)) if exe.is_file() => None,
-        Ok((code, so, se, to)) => Some(format!(
-            "compile failed ({}):\n{}",
-            if to { "timeout".to_string() } else { format!("status {code:?}") },
-            tail(&format!("{so}{se}"), 15)
-        )),
+        Ok((code, so, se, to)) => {
+            Some(format!("compile failed ({}):\n{}", if to { "timeout".to_string() } else { format!("status {code:?}") }, tail(&format!("{so}{se}"), 15)))
+        }
     };
     if let Some(msg) = compile_err {
         let secs = t0.elapsed().as_secs_f64();
-        return nps
-            .iter()
-            .map(|&np| RunResult { program: p.name.clone(), family: p.family, np, passed: false, detail: msg.clone(), seconds: secs })
-            .collect();
+        return nps.iter().map(|&np| RunResult { program: p.name.clone(), family: p.family, np, passed: false, detail: msg.clone(), seconds: secs }).collect();
     }
     let mut results = Vec::new();
     for &np in nps {
@@ -434,16 +426,7 @@ pub fn report(results: &[RunResult]) -> String {
     let (mut tp, mut tr, mut tpass, mut tfail) = (0, 0, 0, 0);
     for (fam, row) in &rows {
         let nps: Vec<String> = row.nps.iter().map(|n| n.to_string()).collect();
-        let _ = writeln!(
-            s,
-            "{:<16} {:>8} {:>6} {:>7} {:>7}  {}",
-            fam,
-            row.programs.len(),
-            row.passed + row.failed,
-            row.passed,
-            row.failed,
-            nps.join(",")
-        );
+        let _ = writeln!(s, "{:<16} {:>8} {:>6} {:>7} {:>7}  {}", fam, row.programs.len(), row.passed + row.failed, row.passed, row.failed, nps.join(","));
         tp += row.programs.len();
         tr += row.passed + row.failed;
         tpass += row.passed;

@@ -15,9 +15,8 @@ pub fn corpus_dir() -> PathBuf {
 
 /// Every corpus file of one language, sorted by path.
 pub fn corpus_files(sub: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(corpus_dir().join(sub))
-        .map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect())
-        .unwrap_or_default();
+    let mut v: Vec<PathBuf> =
+        std::fs::read_dir(corpus_dir().join(sub)).map(|rd| rd.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect()).unwrap_or_default();
     v.sort();
     v
 }
@@ -58,37 +57,36 @@ pub fn run_text(name: &str, text: &str, lang: Lang) -> Run {
 /// Generated inputs for throughput measurements (`benches/pipeline.rs`,
 /// `examples/pipeline_once.rs`): realistic XMP code repeated to `lines` lines.
 pub mod generated {
-pub fn c_source(lines: usize) -> String {
-    let mut s = String::from("#include <stdio.h>\n#pragma xmp nodes p(*)\n#pragma xmp template t(0:999)\n#pragma xmp distribute t(block) onto p\ndouble a[1000], b[1000];\n#pragma xmp align [i] with t(i) :: a, b\n#pragma xmp shadow a[1:1]\n");
-    let mut k = 0;
-    let mut n = s.lines().count();
-    while n < lines {
-        let piece = format!(
+    pub fn c_source(lines: usize) -> String {
+        let mut s = String::from("#include <stdio.h>\n#pragma xmp nodes p(*)\n#pragma xmp template t(0:999)\n#pragma xmp distribute t(block) onto p\ndouble a[1000], b[1000];\n#pragma xmp align [i] with t(i) :: a, b\n#pragma xmp shadow a[1:1]\n");
+        let mut k = 0;
+        let mut n = s.lines().count();
+        while n < lines {
+            let piece = format!(
             "\n/* kernel {k}: 日本語のコメント */\nstatic double kernel{k}(int n, double w)\n{{\n  double sum = 0.0;\n  int i;\n#pragma xmp reflect (a)\n#pragma xmp loop on t(i) reduction(+:sum)\n  for (i = 1; i < n - 1; i++) {{\n    b[i] = w * (a[i - 1] + a[i + 1]) + (1.0 - w) * a[i];\n    sum += b[i] * b[i];\n  }}\n  if (sum > 1.0e3) {{\n    printf(\"big %d %f\\n\", n, sum);\n  }} else {{\n    sum = sum / 2;\n  }}\n  return sum;\n}}\n"
         );
-        n += piece.matches('\n').count();
-        s.push_str(&piece);
-        k += 1;
+            n += piece.matches('\n').count();
+            s.push_str(&piece);
+            k += 1;
+        }
+        s
     }
-    s
-}
 
-pub fn f90_source(lines: usize) -> String {
-    let mut s = String::from("module data\n  implicit none\n  integer, parameter :: n = 1000\n  real(8) :: a(n), b(n)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align (i) with t(i) :: a, b\n!$xmp shadow a(1:1)\ncontains\n");
-    let mut k = 0;
-    let mut n = s.lines().count();
-    while n < lines {
-        let piece = format!(
+    pub fn f90_source(lines: usize) -> String {
+        let mut s = String::from("module data\n  implicit none\n  integer, parameter :: n = 1000\n  real(8) :: a(n), b(n)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align (i) with t(i) :: a, b\n!$xmp shadow a(1:1)\ncontains\n");
+        let mut k = 0;
+        let mut n = s.lines().count();
+        while n < lines {
+            let piece = format!(
             "\n  ! kernel {k}: 日本語のコメント\n  subroutine kernel{k}(m, w, total)\n    integer, intent(in) :: m\n    real(8), intent(in) :: w\n    real(8), intent(out) :: total\n    integer :: i\n    total = 0.0d0\n!$xmp reflect (a)\n!$xmp loop on t(i) reduction(+:total)\n    do i = 2, m - 1\n      b(i) = w * (a(i - 1) + a(i + 1)) + (1.0d0 - w) * a(i)\n      total = total + b(i) ** 2\n    end do\n    if (total > 1.0d3) then\n      print *, 'big', m, total\n    else\n      total = total / 2\n    end if\n  end subroutine kernel{k}\n"
         );
-        n += piece.matches('\n').count();
-        s.push_str(&piece);
-        k += 1;
+            n += piece.matches('\n').count();
+            s.push_str(&piece);
+            k += 1;
+        }
+        s.push_str("end module data\n");
+        s
     }
-    s.push_str("end module data\n");
-    s
-}
-
 }
 
 /// The program runners of the Fortran tests: `f` on every item, `XMPC_TEST_JOBS`

@@ -8,7 +8,7 @@ use xmpc_testsuite::omni::{self, classify::Class, snapshot, Options};
 
 const USAGE: &str = "\
 usage: xmpc-testsuite omni SUITE-DIR [options]
-  Builds each SUITE-DIR/<area>/C with its own Makefile (XCC=xmpcc, xmpc's drop-in),
+  Builds each SUITE-DIR/<area>/C (or /F) with its own Makefile (XCC=xmpcc, XFC=xmpf90: xmpc's drop-ins),
   runs every `run:` line under mpiexec -n N and classifies it: pass, refused (an xmpc
   diagnostic), cc-fail / ld-fail (native compile / link), xmpc-ice (xmpc panicked),
   wrong (ERROR/Error printed), abort (non-zero exit), crash (signal), timeout.
@@ -86,10 +86,7 @@ pub fn main(args: &[String]) -> ExitCode {
         return ExitCode::from(2);
     }
     o.suite = suite.clone();
-    let name = std::fs::canonicalize(&suite)
-        .ok()
-        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "suite".into());
+    let name = std::fs::canonicalize(&suite).ok().and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())).unwrap_or_else(|| "suite".into());
     let snap_path = snap.unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("omni").join(format!("{name}.json")));
     let mut areas = match omni::discover(&suite) {
         Ok(a) => a,

@@ -32,11 +32,7 @@ fn conformance_fast_subset() {
     let sel = conformance::select(&programs, &o);
     let results = conformance::run_all(&sel, &o, &|_| {});
     let report = conformance::report(&results);
-    let failures: Vec<String> = results
-        .iter()
-        .filter(|r| !r.passed)
-        .map(|r| format!("{} np={}: {}", r.program, r.np, r.detail))
-        .collect();
+    let failures: Vec<String> = results.iter().filter(|r| !r.passed).map(|r| format!("{} np={}: {}", r.program, r.np, r.detail)).collect();
     eprintln!("{report}");
     assert!(failures.is_empty(), "{report}\n{}", failures.join("\n\n"));
 }

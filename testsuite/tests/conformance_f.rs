@@ -46,22 +46,10 @@ fn tools_ready(what: &str) -> bool {
     let require = std::env::var("XMPC_CONFORMANCE_REQUIRE").as_deref() == Ok("1");
     let mut missing = vec![];
     if !xmpc().is_file() {
-        missing.push(format!(
-            "no xmpc driver at {} (cargo build -p xmpc -p xmpc-rt, or set XMPC)",
-            xmpc().display()
-        ));
+        missing.push(format!("no xmpc driver at {} (cargo build -p xmpc -p xmpc-rt, or set XMPC)", xmpc().display()));
     }
-    for tool in [
-        mpiexec(),
-        std::env::var("XMPC_FC").unwrap_or_else(|_| "mpif90".into()),
-    ] {
-        if Command::new(&tool)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_err()
-        {
+    for tool in [mpiexec(), std::env::var("XMPC_FC").unwrap_or_else(|_| "mpif90".into())] {
+        if Command::new(&tool).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_err() {
             missing.push(format!("`{tool}` not found"));
         }
     }
@@ -101,19 +89,12 @@ fn header_flags(text: &str) -> Vec<String> {
 }
 
 fn is_open_mpi() -> bool {
-    Command::new(mpiexec())
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
+    Command::new(mpiexec()).arg("--version").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("Open MPI"))
 }
 
 /// Runs `cmd` with a time limit; (status code, stdout, stderr, timed out).
 fn run_limited(mut cmd: Command, limit: Duration) -> (Option<i32>, String, String, bool) {
-    let mut child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
     let mut so = child.stdout.take().unwrap();
     let mut se = child.stderr.take().unwrap();
     let t_out = std::thread::spawn(move || {
@@ -139,12 +120,7 @@ fn run_limited(mut cmd: Command, limit: Duration) -> (Option<i32>, String, Strin
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    (
-        status,
-        t_out.join().unwrap_or_default(),
-        t_err.join().unwrap_or_default(),
-        timed_out,
-    )
+    (status, t_out.join().unwrap_or_default(), t_err.join().unwrap_or_default(), timed_out)
 }
 
 fn mpirun(exe: &Path, np: u32, open_mpi: bool) -> (Option<i32>, String, String, bool) {
@@ -157,19 +133,11 @@ fn mpirun(exe: &Path, np: u32, open_mpi: bool) -> (Option<i32>, String, String, 
 }
 
 fn compile(args: &[&str], dir: &Path) -> Result<(), String> {
-    let out = Command::new(xmpc())
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .map_err(|e| e.to_string())?;
+    let out = Command::new(xmpc()).args(args).current_dir(dir).output().map_err(|e| e.to_string())?;
     if out.status.success() {
         Ok(())
     } else {
-        Err(format!(
-            "xmpc {} failed:\n{}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr)
-        ))
+        Err(format!("xmpc {} failed:\n{}", args.join(" "), String::from_utf8_lossy(&out.stderr)))
     }
 }
 
@@ -182,23 +150,11 @@ fn fortran_programs_pass() {
     let mut progs: Vec<PathBuf> = std::fs::read_dir(programs_dir())
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            matches!(
-                p.extension().and_then(|e| e.to_str()),
-                Some("f90" | "f" | "F90" | "F")
-            )
-        })
-        .filter(|p| {
-            only.as_deref()
-                .is_none_or(|o| p.file_stem().is_some_and(|s| s == o))
-        })
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("f90" | "f" | "F90" | "F")))
+        .filter(|p| only.as_deref().is_none_or(|o| p.file_stem().is_some_and(|s| s == o)))
         .collect();
     progs.sort();
-    assert!(
-        only.is_some() || progs.len() >= 60,
-        "expected at least 60 Fortran programs, found {}",
-        progs.len()
-    );
+    assert!(only.is_some() || progs.len() >= 60, "expected at least 60 Fortran programs, found {}", progs.len());
     run_programs("conformance_f", &progs);
 }
 
@@ -210,10 +166,7 @@ fn corpus_programs_pass() {
         return;
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut progs: Vec<PathBuf> = ["f90", "f"]
-        .iter()
-        .flat_map(|d| std::fs::read_dir(root.join(d)).unwrap().filter_map(|e| e.ok().map(|e| e.path())))
-        .collect();
+    let mut progs: Vec<PathBuf> = ["f90", "f"].iter().flat_map(|d| std::fs::read_dir(root.join(d)).unwrap().filter_map(|e| e.ok().map(|e| e.path()))).collect();
     progs.sort();
     assert!(progs.len() >= 15, "corpus: {} programs", progs.len());
     run_programs("conformance_f corpus", &progs);
@@ -257,17 +210,8 @@ fn run_programs(what: &str, progs: &[PathBuf]) {
         (failures, runs)
     });
     let _ = std::fs::remove_dir_all(&tmp);
-    eprintln!(
-        "{what}: {} programs, {runs} runs, {} failures",
-        progs.len(),
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n---\n")
-    );
+    eprintln!("{what}: {} programs, {runs} runs, {} failures", progs.len(), failures.len());
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n---\n"));
 }
 
 /// `stop n`, `error stop` and `call exit(n)` statuses reach mpiexec (non-zero), and a
@@ -288,11 +232,7 @@ fn exit_statuses_reach_mpiexec() {
         ("fixedstop", "      program s\nc$xmp nodes p(*)\n      stop 4\n      end\n", false),
     ];
     for (name, src, ok) in cases {
-        let ext = if name.starts_with("fixed") {
-            "f"
-        } else {
-            "f90"
-        };
+        let ext = if name.starts_with("fixed") { "f" } else { "f90" };
         let f = tmp.join(format!("{name}.{ext}"));
         std::fs::write(&f, src).unwrap();
         let exe = tmp.join(name);
@@ -304,10 +244,7 @@ fn exit_statuses_reach_mpiexec() {
                 assert_eq!(code, Some(0), "{name} np={np}: {so}{se}");
                 assert!(!so.contains("not reached"), "{name}: ran past stop");
             } else {
-                assert!(
-                    code.is_some_and(|c| c != 0),
-                    "{name} np={np}: status {code:?} should be non-zero\n{so}{se}"
-                );
+                assert!(code.is_some_and(|c| c != 0), "{name} np={np}: status {code:?} should be non-zero\n{so}{se}");
             }
         }
     }
@@ -334,10 +271,7 @@ fn assumed_shape_mismatch_is_a_runtime_error() {
     assert!(code.is_some_and(|c| c != 0), "asmis: status {code:?}\n{so}{se}");
     assert!(!so.contains("not reached"), "asmis: ran on\n{so}");
     let all = format!("{so}{se}");
-    assert!(
-        all.contains("asmis.f90:9: align: the actual argument has 8 elements in dimension 1"),
-        "asmis: no located error\n{all}"
-    );
+    assert!(all.contains("asmis.f90:9: align: the actual argument has 8 elements in dimension 1"), "asmis: no located error\n{all}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -370,11 +304,7 @@ fn multi_file_with_module() {
         for np in [1, 2, 4] {
             let (code, so, se, _) = mpirun(&tmp.join(exe), np, open_mpi);
             assert_eq!(code, Some(0), "{exe} np={np}: {so}{se}");
-            assert_eq!(
-                so.lines().filter(|l| l.trim() == "PASS").count(),
-                1,
-                "{exe} np={np}: {so}"
-            );
+            assert_eq!(so.lines().filter(|l| l.trim() == "PASS").count(), 1, "{exe} np={np}: {so}");
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
@@ -442,27 +372,13 @@ fn fixed_form_directive_error_column() {
     let src = "      program bad\n      integer a(10)\nc$xmp template t(10)\nc$xmp distribute t(blok) onto p\n      a(1) = 1\n      end\n";
     // and a continued directive: `blah` on the continuation line, column 15
     let src2 = "      program bad\n      integer a(10)\nc$xmp template t(10)\n!$xmp distribute t(block)\n!$xmp& onto p blah\n      a(1) = 1\n      end\n";
-    for (name, text, want) in [
-        ("bad.f", src, "bad.f:4:20"),
-        ("bad2.f", src2, "bad2.f:5:15"),
-    ] {
+    for (name, text, want) in [("bad.f", src, "bad.f:4:20"), ("bad2.f", src2, "bad2.f:5:15")] {
         let f = tmp.join(name);
         std::fs::write(&f, text).unwrap();
-        let out = Command::new(xmpc())
-            .arg(&f)
-            .arg("-o")
-            .arg(tmp.join("bad"))
-            .output()
-            .unwrap();
+        let out = Command::new(xmpc()).arg(&f).arg("-o").arg(tmp.join("bad")).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr).to_string();
-        assert!(
-            !out.status.success(),
-            "a malformed directive must fail:\n{err}"
-        );
-        assert!(
-            err.contains(want),
-            "diagnostic should point at {want}:\n{err}"
-        );
+        assert!(!out.status.success(), "a malformed directive must fail:\n{err}");
+        assert!(err.contains(want), "diagnostic should point at {want}:\n{err}");
         assert!(!tmp.join("bad").exists(), "no executable on error");
     }
     let _ = std::fs::remove_dir_all(&tmp);

@@ -288,8 +288,7 @@ fn libcaf_choice_and_refusals() {
         "program st\n  integer :: a[*]\n  a = image_status(1)\n  sync all\n  if (a == 0 .and. this_image() == 1) print *, 'PASS'\nend program st\n",
     )
     .unwrap();
-    let out =
-        Command::new(xmpc()).args(["st.f90", "-o", "st"]).current_dir(&tmp).env_remove("XMPC_CAF").env_remove("XMPC_CAF_LIBS").output().unwrap();
+    let out = Command::new(xmpc()).args(["st.f90", "-o", "st"]).current_dir(&tmp).env_remove("XMPC_CAF").env_remove("XMPC_CAF_LIBS").output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     if have_libcaf() {
         assert!(out.status.success(), "{err}");
@@ -321,7 +320,11 @@ fn programs_without_coarrays_link_no_coarray_library() {
         return;
     }
     let tmp = tmpdir("plain");
-    std::fs::write(tmp.join("plain.f90"), "program plain\n  integer :: x(3)\n!$xmp nodes p(*)\n  x = [1, 2, 3]\n  if (sum(x) == 6) print *, 'PASS'\nend program plain\n").unwrap();
+    std::fs::write(
+        tmp.join("plain.f90"),
+        "program plain\n  integer :: x(3)\n!$xmp nodes p(*)\n  x = [1, 2, 3]\n  if (sum(x) == 6) print *, 'PASS'\nend program plain\n",
+    )
+    .unwrap();
     compile(&["plain.f90", "-o", "plain"], &tmp).unwrap();
     let bin = std::fs::read(tmp.join("plain")).unwrap();
     assert!(!bin.windows(7).any(|w| w == b"libcaf_"), "a program without coarrays needs libcaf");
@@ -345,7 +348,8 @@ fn unsupported_coarray_uses_are_refused_with_located_diagnostics() {
         return;
     }
     let tmp = tmpdir("neg");
-    let task = "program tk\n  integer :: a[*]\n!$xmp nodes p(*)\n!$xmp task on p(1)\n  if (this_image() == 1) a = 1\n  sync all\n!$xmp end task\nend program tk\n";
+    let task =
+        "program tk\n  integer :: a[*]\n!$xmp nodes p(*)\n!$xmp task on p(1)\n  if (this_image() == 1) a = 1\n  sync all\n!$xmp end task\nend program tk\n";
     let taskf = "      program tf\n      integer a[*]\nc$xmp nodes p(*)\nc$xmp task on p(1)\n      call co_sum(a)\nc$xmp end task\n      end\n";
     let cases: &[(&str, &str, &str, &[&str])] = &[
         ("task.f90", task, "opencoarrays", &["XMP0450", "task.f90:5:3", "task.f90:6:3", "OpenCoarrays"]),
@@ -413,11 +417,6 @@ fn coarrays_in_a_task_are_never_linked_with_another_libcaf() {
     .unwrap();
     compile(&["td.f90", "-o", "td"], &tmp).unwrap();
     let (code, so, se, _) = mpirun(&tmp.join("td"), 2);
-    assert!(
-        code != Some(0)
-            && !so.contains("PASS")
-            && se.contains("deallocating a coarray inside a `task`"),
-        "{code:?}\n{so}\n{se}"
-    );
+    assert!(code != Some(0) && !so.contains("PASS") && se.contains("deallocating a coarray inside a `task`"), "{code:?}\n{so}\n{se}");
     let _ = std::fs::remove_dir_all(&tmp);
 }

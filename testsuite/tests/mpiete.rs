@@ -164,24 +164,44 @@ fn npb_programs_automatic_pipeline() {
     // loops at 2 iterations, nothing after the region.
     let cases: [(&str, &str, &[&str], Expect, Expect); 3] = [
         ("ep", "testsuite/mpiete/ep.F90", &["16", "4"], |_, _, _| 1, |_, _, after| usize::from(!after)),
-        ("cg", "testsuite/mpiete/cg.F90", &["64", "10"], |f, depth, _| if f == "halo" { 11 } else if depth == 1 { 10 } else { 1 }, |f, depth, after| {
-            if after {
-                0
-            } else if f == "halo" || depth == 1 {
-                2
-            } else {
-                1
-            }
-        }),
-        ("lu", "testsuite/mpiete/lu.F", &["40", "16", "2"], |_, depth, _| if depth == 2 { 2 * 15 } else { 1 }, |_, depth, after| {
-            if after {
-                0
-            } else if depth == 2 {
-                2 * 2
-            } else {
-                1
-            }
-        }),
+        (
+            "cg",
+            "testsuite/mpiete/cg.F90",
+            &["64", "10"],
+            |f, depth, _| {
+                if f == "halo" {
+                    11
+                } else if depth == 1 {
+                    10
+                } else {
+                    1
+                }
+            },
+            |f, depth, after| {
+                if after {
+                    0
+                } else if f == "halo" || depth == 1 {
+                    2
+                } else {
+                    1
+                }
+            },
+        ),
+        (
+            "lu",
+            "testsuite/mpiete/lu.F",
+            &["40", "16", "2"],
+            |_, depth, _| if depth == 2 { 2 * 15 } else { 1 },
+            |_, depth, after| {
+                if after {
+                    0
+                } else if depth == 2 {
+                    2 * 2
+                } else {
+                    1
+                }
+            },
+        ),
     ];
     let model = CommModel::constant(1e-6, 1e9);
     for (snap, rel, args, plain_n, simple_n) in cases {
@@ -303,7 +323,10 @@ fn gather_scatter_modelled() {
         assert!(low.contains("mpiete_gather(") && low.contains("mpiete_scatter("), "{file}: {modelled}");
         if file.ends_with(".c") {
             assert!(modelled.contains("int mpiete_gather(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);"));
-            modelled = modelled.replace("#include \"mpiete.h\"", "void mpiete_region_begin(void); void mpiete_region_end(void); void mpiete_block_begin(int); void mpiete_block_end(int);");
+            modelled = modelled.replace(
+                "#include \"mpiete.h\"",
+                "void mpiete_region_begin(void); void mpiete_region_end(void); void mpiete_block_begin(int); void mpiete_block_end(int);",
+            );
         }
         let exe = build(d.path(), &format!("m_{file}"), &modelled);
         let out = d.path().join(format!("{file}.traces"));
@@ -362,7 +385,10 @@ fn v_collectives_modelled() {
         }
         if file.ends_with(".c") {
             assert!(modelled.contains("int mpiete_scatterv(const void *, const int *, const int *, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);"));
-            modelled = modelled.replace("#include \"mpiete.h\"", "void mpiete_region_begin(void); void mpiete_region_end(void); void mpiete_block_begin(int); void mpiete_block_end(int);");
+            modelled = modelled.replace(
+                "#include \"mpiete.h\"",
+                "void mpiete_region_begin(void); void mpiete_region_end(void); void mpiete_block_begin(int); void mpiete_block_end(int);",
+            );
         }
         let exe = build(d.path(), &format!("m_{file}"), &modelled);
         let out = d.path().join(format!("{file}.traces"));

@@ -9,26 +9,100 @@ const HEAD: &str = "#pragma xmp nodes p(4)\n#pragma xmp template t(0:99)\n#pragm
 /// (name, language, source, expected code, fixed source that must be clean)
 fn cases() -> Vec<(&'static str, Lang, String, &'static str, String)> {
     let c = |body: &str| format!("{HEAD}{body}int main(void) {{ return 0; }}\n");
-    let f = |body: &str| format!("program main\n  real(8) :: a(100), b(100, 100)\n!$xmp nodes p(4)\n!$xmp template t(100)\n!$xmp distribute t(block) onto p\n{body}end program main\n");
+    let f = |body: &str| {
+        format!("program main\n  real(8) :: a(100), b(100, 100)\n!$xmp nodes p(4)\n!$xmp template t(100)\n!$xmp distribute t(block) onto p\n{body}end program main\n")
+    };
     vec![
         ("c_undeclared_template", Lang::C, c("#pragma xmp align a[i] with tt(i)\n"), "XMP0102", c("#pragma xmp align a[i] with t(i)\n")),
-        ("c_undeclared_nodes", Lang::C, format!("{HEAD}#pragma xmp template u(0:9)\n#pragma xmp distribute u(block) onto q\n"), "XMP0101", format!("{HEAD}#pragma xmp template u(0:9)\n#pragma xmp distribute u(block) onto p\n")),
-        ("c_distribute_unknown_template", Lang::C, format!("{HEAD}#pragma xmp distribute s(block) onto p\n"), "XMP0102", format!("{HEAD}#pragma xmp template s(0:9)\n#pragma xmp distribute s(block) onto p\n")),
+        (
+            "c_undeclared_nodes",
+            Lang::C,
+            format!("{HEAD}#pragma xmp template u(0:9)\n#pragma xmp distribute u(block) onto q\n"),
+            "XMP0101",
+            format!("{HEAD}#pragma xmp template u(0:9)\n#pragma xmp distribute u(block) onto p\n"),
+        ),
+        (
+            "c_distribute_unknown_template",
+            Lang::C,
+            format!("{HEAD}#pragma xmp distribute s(block) onto p\n"),
+            "XMP0102",
+            format!("{HEAD}#pragma xmp template s(0:9)\n#pragma xmp distribute s(block) onto p\n"),
+        ),
         ("c_undeclared_array", Lang::C, c("#pragma xmp align x[i] with t(i)\n"), "XMP0103", c("#pragma xmp align a[i] with t(i)\n")),
         ("c_align_rank_mismatch", Lang::C, c("#pragma xmp align b[i] with t(i)\n"), "XMP0104", c("#pragma xmp align b[i][*] with t(i)\n")),
         ("c_align_template_subscripts", Lang::C, c("#pragma xmp align a[i] with t(i, j)\n"), "XMP0104", c("#pragma xmp align a[i] with t(i)\n")),
-        ("c_shadow_rank", Lang::C, c("#pragma xmp align a[i] with t(i)\n#pragma xmp shadow a[1][1]\n"), "XMP0104", c("#pragma xmp align a[i] with t(i)\n#pragma xmp shadow a[1]\n")),
-        ("c_reflect_not_aligned", Lang::C, format!("{HEAD}int main(void) {{\n#pragma xmp reflect (a)\n  return 0;\n}}\n"), "XMP0109", format!("{HEAD}#pragma xmp align a[i] with t(i)\n#pragma xmp shadow a[1]\nint main(void) {{\n#pragma xmp reflect (a)\n  return 0;\n}}\n")),
-        ("c_loop_not_followed_by_loop", Lang::C, format!("{HEAD}int main(void) {{\n  int i = 0;\n#pragma xmp loop on t(i)\n  a[i] = 1.0;\n  return 0;\n}}\n"), "XMP0106", format!("{HEAD}int main(void) {{\n  int i = 0;\n#pragma xmp loop on t(i)\n  for (i = 0; i < 100; i++) a[i] = 1.0;\n  return 0;\n}}\n")),
-        ("c_loop_at_end_of_block", Lang::C, format!("{HEAD}int main(void) {{\n#pragma xmp loop on t(i)\n}}\n"), "XMP0106", format!("{HEAD}int main(void) {{\n  int i;\n#pragma xmp loop on t(i)\n  for (i = 0; i < 100; i++) ;\n}}\n")),
-        ("c_distribute_format_count", Lang::C, format!("{HEAD}#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block) onto p\n"), "XMP0107", format!("{HEAD}#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block, *) onto p\n")),
-        ("c_distribute_nodes_rank", Lang::C, format!("{HEAD}#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block, block) onto p\n"), "XMP0108", format!("{HEAD}#pragma xmp nodes q(2,2)\n#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block, block) onto q\n")),
-        ("c_task_on_unknown_nodes", Lang::C, format!("{HEAD}int main(void) {{\n#pragma xmp task on pp(1)\n  {{ }}\n  return 0;\n}}\n"), "XMP0101", format!("{HEAD}int main(void) {{\n#pragma xmp task on p(1)\n  {{ }}\n  return 0;\n}}\n")),
-        ("c_bcast_from_unknown", Lang::C, format!("{HEAD}int main(void) {{\n  int x = 0;\n#pragma xmp bcast (x) from r(1)\n  return x;\n}}\n"), "XMP0101", format!("{HEAD}int main(void) {{\n  int x = 0;\n#pragma xmp bcast (x) from p(1)\n  return x;\n}}\n")),
+        (
+            "c_shadow_rank",
+            Lang::C,
+            c("#pragma xmp align a[i] with t(i)\n#pragma xmp shadow a[1][1]\n"),
+            "XMP0104",
+            c("#pragma xmp align a[i] with t(i)\n#pragma xmp shadow a[1]\n"),
+        ),
+        (
+            "c_reflect_not_aligned",
+            Lang::C,
+            format!("{HEAD}int main(void) {{\n#pragma xmp reflect (a)\n  return 0;\n}}\n"),
+            "XMP0109",
+            format!("{HEAD}#pragma xmp align a[i] with t(i)\n#pragma xmp shadow a[1]\nint main(void) {{\n#pragma xmp reflect (a)\n  return 0;\n}}\n"),
+        ),
+        (
+            "c_loop_not_followed_by_loop",
+            Lang::C,
+            format!("{HEAD}int main(void) {{\n  int i = 0;\n#pragma xmp loop on t(i)\n  a[i] = 1.0;\n  return 0;\n}}\n"),
+            "XMP0106",
+            format!("{HEAD}int main(void) {{\n  int i = 0;\n#pragma xmp loop on t(i)\n  for (i = 0; i < 100; i++) a[i] = 1.0;\n  return 0;\n}}\n"),
+        ),
+        (
+            "c_loop_at_end_of_block",
+            Lang::C,
+            format!("{HEAD}int main(void) {{\n#pragma xmp loop on t(i)\n}}\n"),
+            "XMP0106",
+            format!("{HEAD}int main(void) {{\n  int i;\n#pragma xmp loop on t(i)\n  for (i = 0; i < 100; i++) ;\n}}\n"),
+        ),
+        (
+            "c_distribute_format_count",
+            Lang::C,
+            format!("{HEAD}#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block) onto p\n"),
+            "XMP0107",
+            format!("{HEAD}#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block, *) onto p\n"),
+        ),
+        (
+            "c_distribute_nodes_rank",
+            Lang::C,
+            format!("{HEAD}#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block, block) onto p\n"),
+            "XMP0108",
+            format!("{HEAD}#pragma xmp nodes q(2,2)\n#pragma xmp template t2(0:9, 0:9)\n#pragma xmp distribute t2(block, block) onto q\n"),
+        ),
+        (
+            "c_task_on_unknown_nodes",
+            Lang::C,
+            format!("{HEAD}int main(void) {{\n#pragma xmp task on pp(1)\n  {{ }}\n  return 0;\n}}\n"),
+            "XMP0101",
+            format!("{HEAD}int main(void) {{\n#pragma xmp task on p(1)\n  {{ }}\n  return 0;\n}}\n"),
+        ),
+        (
+            "c_bcast_from_unknown",
+            Lang::C,
+            format!("{HEAD}int main(void) {{\n  int x = 0;\n#pragma xmp bcast (x) from r(1)\n  return x;\n}}\n"),
+            "XMP0101",
+            format!("{HEAD}int main(void) {{\n  int x = 0;\n#pragma xmp bcast (x) from p(1)\n  return x;\n}}\n"),
+        ),
         ("f_undeclared_template", Lang::FortranFree, f("!$xmp align a(i) with tt(i)\n"), "XMP0102", f("!$xmp align a(i) with t(i)\n")),
         ("f_align_rank", Lang::FortranFree, f("!$xmp align b(i) with t(i)\n"), "XMP0104", f("!$xmp align b(*, i) with t(i)\n")),
-        ("f_case_insensitive_names_are_fine", Lang::FortranFree, f("!$xmp align A(i) with T(i)\n!$xmp shadow a(1)\n!$xmp reflect (B)\n"), "XMP0109", f("!$xmp align A(i) with T(i)\n!$xmp shadow a(1)\n!$xmp reflect (A)\n")),
-        ("f_loop_not_followed_by_do", Lang::FortranFree, f("!$xmp align a(i) with t(i)\n  integer :: i\n!$xmp loop on t(i)\n  a(1) = 0\n"), "XMP0106", f("!$xmp align a(i) with t(i)\n  integer :: i\n!$xmp loop on t(i)\n  do i = 1, 100\n    a(i) = 0\n  end do\n")),
+        (
+            "f_case_insensitive_names_are_fine",
+            Lang::FortranFree,
+            f("!$xmp align A(i) with T(i)\n!$xmp shadow a(1)\n!$xmp reflect (B)\n"),
+            "XMP0109",
+            f("!$xmp align A(i) with T(i)\n!$xmp shadow a(1)\n!$xmp reflect (A)\n"),
+        ),
+        (
+            "f_loop_not_followed_by_do",
+            Lang::FortranFree,
+            f("!$xmp align a(i) with t(i)\n  integer :: i\n!$xmp loop on t(i)\n  a(1) = 0\n"),
+            "XMP0106",
+            f("!$xmp align a(i) with t(i)\n  integer :: i\n!$xmp loop on t(i)\n  do i = 1, 100\n    a(i) = 0\n  end do\n"),
+        ),
     ]
 }
 

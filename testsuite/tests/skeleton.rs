@@ -62,7 +62,13 @@ fn block_lists() {
                 assert!(bs[i - 1].span.end <= b.span.start, "{rel}: blocks {} and {} overlap", i, i + 1);
             }
         }
-        let mpi_calls = text.lines().filter(|l| !is_comment(l, unit.lang) && l.to_ascii_lowercase().contains("call mpi_") || (unit.lang == Lang::C && l.trim_start().starts_with("MPI_") && l.contains('('))).count();
+        let mpi_calls = text
+            .lines()
+            .filter(|l| {
+                !is_comment(l, unit.lang) && l.to_ascii_lowercase().contains("call mpi_")
+                    || (unit.lang == Lang::C && l.trim_start().starts_with("MPI_") && l.contains('('))
+            })
+            .count();
         let comm = bs.iter().filter(|b| b.kind != BlockKind::Compute && b.call.as_deref().is_some_and(|c| !c.eq_ignore_ascii_case("mpi_wtime"))).count();
         assert!(comm >= mpi_calls, "{rel}: {comm} comm blocks for {mpi_calls} MPI call statements");
         insta::assert_snapshot!(format!("blocks_{}", snap_name(rel)), blocks::listing(rel, &text, &bs));

@@ -44,12 +44,7 @@ const SNAPSHOTS: &[&str] = &[
 fn translate(name: &str, text: &str) -> Result<String, Vec<String>> {
     let lang = Lang::from_path(name).unwrap();
     let parsed = xmpc_frontend::parse_source(0, name, text, lang);
-    let errs: Vec<String> = parsed
-        .diags
-        .iter()
-        .filter(|d| d.severity >= Severity::Error)
-        .map(|d| format!("{:?}: {}", d.code, d.message))
-        .collect();
+    let errs: Vec<String> = parsed.diags.iter().filter(|d| d.severity >= Severity::Error).map(|d| format!("{:?}: {}", d.code, d.message)).collect();
     assert!(errs.is_empty(), "{name}: front-end errors: {errs:?}");
     let edits = xmpc_passes::xmp_f::translate(&parsed.unit, text).map_err(|ds| {
         ds.iter()
@@ -57,11 +52,7 @@ fn translate(name: &str, text: &str) -> Result<String, Vec<String>> {
                 let at = d.labels.first().map_or(0, |l| l.range.start);
                 let line = text[..at].matches('\n').count() + 1;
                 let col = at - text[..at].rfind('\n').map_or(0, |p| p + 1) + 1;
-                format!(
-                    "{}:{line}:{col}: {}",
-                    d.code.clone().unwrap_or_default(),
-                    d.message
-                )
+                format!("{}:{line}:{col}: {}", d.code.clone().unwrap_or_default(), d.message)
             })
             .collect::<Vec<_>>()
     })?;
@@ -99,31 +90,20 @@ fn every_program_translates_and_fixed_form_stays_in_72_columns() {
             continue;
         };
         let out = translate(&name, &text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        assert!(
-            out.contains("call xmpf_init()"),
-            "{name}: no runtime initialisation"
-        );
-        assert!(
-            out.to_ascii_lowercase().contains("subroutine xmpf_main"),
-            "{name}: main program not wrapped"
-        );
+        assert!(out.contains("call xmpf_init()"), "{name}: no runtime initialisation");
+        assert!(out.to_ascii_lowercase().contains("subroutine xmpf_main"), "{name}: main program not wrapped");
         if lang == Lang::FortranFixed {
             for (k, line) in out.lines().enumerate() {
                 let first = line.chars().next().unwrap_or(' ');
                 if matches!(first, 'c' | 'C' | '*' | '!') {
                     continue;
                 }
-                assert!(
-                    line.chars().count() <= 72,
-                    "{name}:{}: longer than 72 columns: {line:?}",
-                    k + 1
-                );
+                assert!(line.chars().count() <= 72, "{name}:{}: longer than 72 columns: {line:?}", k + 1);
                 if line.len() > 6 && line[..5].trim().is_empty() && !line[5..6].trim().is_empty() {
                     continue; // continuation line
                 }
                 assert!(
-                    line.trim().is_empty()
-                        || line.len() >= 6 && line[..6].trim().chars().all(|c| c.is_ascii_digit()),
+                    line.trim().is_empty() || line.len() >= 6 && line[..6].trim().chars().all(|c| c.is_ascii_digit()),
                     "{name}:{}: statement in columns 1-6: {line:?}",
                     k + 1
                 );
@@ -294,10 +274,7 @@ fn unsupported_forms_are_located_errors() {
     for (name, src, want) in cases {
         match translate(name, src) {
             Ok(out) => panic!("{name}: translated, expected {want}:\n{out}"),
-            Err(e) => assert!(
-                e.iter().any(|d| d.starts_with(want)),
-                "{name}: want {want}, got {e:?}"
-            ),
+            Err(e) => assert!(e.iter().any(|d| d.starts_with(want)), "{name}: want {want}, got {e:?}"),
         }
     }
 }
@@ -379,10 +356,9 @@ fn save_desc_builds_once_and_frees_nothing() {
         } else if l == "end if" {
             guarded = false;
         }
-        let builder = ["call xmpf_nodes(", "call xmpf_template(", "call xmpf_distribute(", "call xmpf_array_shadow(xmpf_d_b"]
-            .iter()
-            .any(|b| l.starts_with(b))
-            || l.starts_with("call xmpf_array(xmpf_d_b") || l.starts_with("call xmpf_array(xmpf_d_c");
+        let builder = ["call xmpf_nodes(", "call xmpf_template(", "call xmpf_distribute(", "call xmpf_array_shadow(xmpf_d_b"].iter().any(|b| l.starts_with(b))
+            || l.starts_with("call xmpf_array(xmpf_d_b")
+            || l.starts_with("call xmpf_array(xmpf_d_c");
         assert_eq!(builder, guarded && builder, "{l}: not under the saved flag");
         if l.starts_with("allocate(b(") || l.starts_with("call xmpf_array_attach(xmpf_d_b") {
             assert!(guarded, "{l}: the storage must be made once");

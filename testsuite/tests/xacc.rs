@@ -49,7 +49,10 @@ fn xacc_translation_snapshots() {
 fn laplace_data_clauses_and_staging() {
     let text = std::fs::read_to_string(root().join("testsuite/corpus/c/xacc_laplace.c")).unwrap();
     let out = translate("xacc_laplace.c", &text).unwrap();
-    assert!(out.contains("#pragma acc data copy(_XMP_ADDR_u[0:_XMP_acc_elems(_XMP_DESC_u, 2)]) copyin(_XMP_ADDR_uu[0:_XMP_acc_elems(_XMP_DESC_uu, 2)])"), "{out}");
+    assert!(
+        out.contains("#pragma acc data copy(_XMP_ADDR_u[0:_XMP_acc_elems(_XMP_DESC_u, 2)]) copyin(_XMP_ADDR_uu[0:_XMP_acc_elems(_XMP_DESC_uu, 2)])"),
+        "{out}"
+    );
     assert!(!out.contains("present(u, uu)") && !out.contains("copy(u)"), "an aligned array left in a data clause:\n{out}");
     assert!(out.contains("xmpc_reflect_init(&_XMP_LOC_61, _XMP_DESC_uu, NULL, NULL, NULL);"));
     let rd = out.find("xmpc_reflect_do(&_XMP_LOC_69, _XMP_DESC_uu, -1);").expect("reflect_do call");
@@ -90,9 +93,19 @@ fn refused_forms_are_located() {
     const HEAD: &str = "#pragma xmp nodes p(*)\n#pragma xmp template t(0:99)\n#pragma xmp distribute t(block) onto p\ndouble a[100];\n#pragma xmp align a[i] with t(i)\n#pragma xmp shadow a[1]\n";
     let cases: &[(&str, &str, &str, &str)] = &[
         ("section_of_aligned", "void g(void) {\n#pragma acc data copy(a[0:10])\n  { }\n}\n", "XMP0304", "a section of the aligned array `a`"),
-        ("private_aligned", "void g(void) { int i;\n#pragma acc parallel loop private(a)\n  for (i = 0; i < 3; i++) ; }\n", "XMP0304", "OpenACC `private` clause"),
+        (
+            "private_aligned",
+            "void g(void) { int i;\n#pragma acc parallel loop private(a)\n  for (i = 0; i < 3; i++) ; }\n",
+            "XMP0304",
+            "OpenACC `private` clause",
+        ),
         ("task_acc", "void g(void) {\n#pragma xmp task on p(1) acc\n  { }\n}\n", "XMP0304", "`task` with the `acc` clause"),
-        ("loop_acc", "void g(void) { int i;\n#pragma xmp loop on t(i) acc\n  for (i = 0; i < 100; i++) a[i] = 0; }\n", "XMP0304", "`loop` with the `acc` clause"),
+        (
+            "loop_acc",
+            "void g(void) { int i;\n#pragma xmp loop on t(i) acc\n  for (i = 0; i < 100; i++) a[i] = 0; }\n",
+            "XMP0304",
+            "`loop` with the `acc` clause",
+        ),
         ("reflect_init_rank", "void g(void) {\n#pragma xmp reflect_init (a) width(1, 1) acc\n}\n", "XMP0303", "2 width(s) for `a` of rank 1"),
     ];
     for (name, body, code, what) in cases {
@@ -100,7 +113,10 @@ fn refused_forms_are_located() {
         match translate(&format!("{name}.c"), &text) {
             Ok(out) => panic!("{name}: translated without an error:\n{out}"),
             Err(r) => {
-                assert!(r.contains(&format!("error[{code}]")) && r.contains(what) && r.contains(&format!("{name}.c:")), "{name}: expected {code} `{what}`, got\n{r}");
+                assert!(
+                    r.contains(&format!("error[{code}]")) && r.contains(what) && r.contains(&format!("{name}.c:")),
+                    "{name}: expected {code} `{what}`, got\n{r}"
+                );
             }
         }
     }
@@ -149,11 +165,8 @@ fn appendix_a_programs_run_on_tca_subclusters() {
             return Err(format!("{name} np={np}: no TCA chain inside a subcluster:\n{stderr}"));
         }
         // [reflect chains, Memcpy, Memcpy2D, packed, bytes, halos over MPI]
-        let reflects: Vec<Vec<u64>> = stderr
-            .lines()
-            .filter_map(|l| l.strip_prefix("xmpc tca reflect: "))
-            .map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect())
-            .collect();
+        let reflects: Vec<Vec<u64>> =
+            stderr.lines().filter_map(|l| l.strip_prefix("xmpc tca reflect: ")).map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect()).collect();
         if reflects.len() != np as usize || reflects.iter().any(|r| r.len() != 6) {
             return Err(format!("{name} np={np}: {} reflect reports for {np} processes:\n{stderr}", reflects.len()));
         }

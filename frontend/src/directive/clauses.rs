@@ -198,19 +198,11 @@ pub(crate) struct Clauses {
 }
 
 /// Every clause word of the language, for "not allowed here" messages.
-const ALL_CLAUSES: &[&str] = &[
-    "reduction", "expand", "margin", "peel_and_wait", "async", "acc", "host", "profile", "width", "on", "from", "nocomm",
-    "nowait", "in", "out",
-];
+const ALL_CLAUSES: &[&str] =
+    &["reduction", "expand", "margin", "peel_and_wait", "async", "acc", "host", "profile", "width", "on", "from", "nocomm", "nowait", "in", "out"];
 
 /// Pairs that exclude each other.
-const CONFLICTS: &[(&str, &str)] = &[
-    ("acc", "host"),
-    ("in", "out"),
-    ("expand", "margin"),
-    ("expand", "peel_and_wait"),
-    ("margin", "peel_and_wait"),
-];
+const CONFLICTS: &[(&str, &str)] = &[("acc", "host"), ("in", "out"), ("expand", "margin"), ("expand", "peel_and_wait"), ("margin", "peel_and_wait")];
 
 impl P<'_> {
     /// Clauses in any order until the end of the directive; each at most once except
@@ -237,11 +229,16 @@ impl P<'_> {
             };
             if word != "reduction" {
                 if let Some((_, first)) = seen.iter().find(|(s, _)| *s == word) {
-                    return Err(PErr::new("XMP0013", format!("duplicate '{word}' clause"), t.span, "given again here")
-                        .also(*first, "first given here"));
+                    return Err(PErr::new("XMP0013", format!("duplicate '{word}' clause"), t.span, "given again here").also(*first, "first given here"));
                 }
                 for (a, b) in CONFLICTS {
-                    let other = if *a == word { b } else if *b == word { a } else { continue };
+                    let other = if *a == word {
+                        b
+                    } else if *b == word {
+                        a
+                    } else {
+                        continue;
+                    };
                     if let Some((_, s)) = seen.iter().find(|(s, _)| s == other) {
                         return Err(PErr::new("XMP0014", format!("'{word}' conflicts with '{other}'"), t.span, "conflicting clause")
                             .also(*s, format!("'{other}' given here"))

@@ -40,11 +40,10 @@ impl Tok {
 }
 
 const C_PUNCT: &[&str] = &[
-    "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "::", "(", ")", "[", "]", ",", ":", "+", "-", "*",
-    "/", "%", "&", "|", "^", "!", "~", "<", ">", "=", "?", ".",
+    "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "::", "(", ")", "[", "]", ",", ":", "+", "-", "*", "/", "%", "&", "|", "^", "!", "~",
+    "<", ">", "=", "?", ".",
 ];
-const F_PUNCT: &[&str] =
-    &["**", "//", "/=", "==", "<=", ">=", "::", "=>", "(", ")", "[", "]", ",", ":", "+", "-", "*", "/", "%", "<", ">", "="];
+const F_PUNCT: &[&str] = &["**", "//", "/=", "==", "<=", ">=", "::", "=>", "(", ")", "[", "]", ",", ":", "+", "-", "*", "/", "%", "<", ">", "="];
 
 /// Fortran dot-operators and logical literals.
 const DOT_WORDS: &[&str] = &["and", "or", "not", "eqv", "neqv", "eq", "ne", "lt", "le", "gt", "ge", "true", "false"];
@@ -88,15 +87,12 @@ impl Lexer<'_> {
                     }
                 }
                 b'\\' if !fortran && matches!(self.at(1), b'\n' | b'\r') => self.i += 1,
-                b'/' if !fortran && self.at(1) == b'*' => {
-                    match self.text[self.i + 2..].find("*/") {
-                        Some(k) => self.i += k + 4,
-                        None => {
-                            return Err(PErr::new("XMP0002", "unterminated comment", Span::new(start, start + 2), "comment starts here")
-                                .help("close it with '*/'"))
-                        }
+                b'/' if !fortran && self.at(1) == b'*' => match self.text[self.i + 2..].find("*/") {
+                    Some(k) => self.i += k + 4,
+                    None => {
+                        return Err(PErr::new("XMP0002", "unterminated comment", Span::new(start, start + 2), "comment starts here").help("close it with '*/'"))
                     }
-                }
+                },
                 b'/' if !fortran && self.at(1) == b'/' => self.skip_line(),
                 b'!' if fortran => self.skip_line(),
                 b'&' if fortran => self.continuation(),
@@ -205,9 +201,7 @@ impl Lexer<'_> {
                 self.digits();
             }
             let exp: &[u8] = if fortran { b"eEdDqQ" } else { b"eE" };
-            if exp.contains(&self.at(0))
-                && (self.at(1).is_ascii_digit() || (matches!(self.at(1), b'+' | b'-') && self.at(2).is_ascii_digit()))
-            {
+            if exp.contains(&self.at(0)) && (self.at(1).is_ascii_digit() || (matches!(self.at(1), b'+' | b'-') && self.at(2).is_ascii_digit())) {
                 real = true;
                 self.i += 2;
                 self.digits();
@@ -260,13 +254,8 @@ impl Lexer<'_> {
                 if self.s.get(e) == Some(&b'.') {
                     e += 1;
                 }
-                Err(PErr::new(
-                    "XMP0001",
-                    format!("unknown operator '{}'", &self.text[start..e]),
-                    Span::new(start, e),
-                    "not a Fortran operator",
-                )
-                .help("expected .and., .or., .not., .eqv., .neqv., .eq., .ne., .lt., .le., .gt., .ge., .true. or .false."))
+                Err(PErr::new("XMP0001", format!("unknown operator '{}'", &self.text[start..e]), Span::new(start, e), "not a Fortran operator")
+                    .help("expected .and., .or., .not., .eqv., .neqv., .eq., .ne., .lt., .le., .gt., .ge., .true. or .false."))
             }
         }
     }

@@ -246,12 +246,7 @@ impl<'a> P<'a> {
     }
     /// A round `(a, b)` or square `[b][a]` list. With `normalise`, square lists are
     /// reversed into round order. Fortran rejects the square form.
-    pub fn shaped<T>(
-        &mut self,
-        what: &str,
-        normalise: bool,
-        mut f: impl FnMut(&mut Self, Spelling) -> PResult<T>,
-    ) -> PResult<(Vec<T>, Spelling)> {
+    pub fn shaped<T>(&mut self, what: &str, normalise: bool, mut f: impl FnMut(&mut Self, Spelling) -> PResult<T>) -> PResult<(Vec<T>, Spelling)> {
         let start = self.pos_start();
         let sp = match self.shape_opens() {
             Some(s) => s,
@@ -273,14 +268,9 @@ impl<'a> P<'a> {
         };
         if let Some(other) = self.shape_opens() {
             if other != sp {
-                return Err(PErr::new(
-                    "XMP0023",
-                    "round and square spellings mixed",
-                    self.peek().span,
-                    "this continues a shape written in the other spelling",
-                )
-                .also(Span::new(start, self.last_end), "first part")
-                .help("write either p(2,3) (round, Fortran order) or p[3][2] (square, C order)"));
+                return Err(PErr::new("XMP0023", "round and square spellings mixed", self.peek().span, "this continues a shape written in the other spelling")
+                    .also(Span::new(start, self.last_end), "first part")
+                    .help("write either p(2,3) (round, Fortran order) or p[3][2] (square, C order)"));
             }
         }
         Ok((v, sp))
@@ -413,7 +403,6 @@ impl<'a> P<'a> {
         let (dists, spelling) = self.shaped("a distribution format", true, |p, _| p.dist())?;
         Ok(DistList { dists, spelling })
     }
-
 }
 
 // -------------------------------------------------------------------- bounds

@@ -8,16 +8,35 @@ use xmpc_ir::directive::*;
 use xmpc_ir::Span;
 
 const DIRECTIVES: &[&str] = &[
-    "nodes", "template", "distribute", "align", "shadow", "template_fix", "loop", "reflect", "reduce_shadow", "reduction",
-    "bcast", "barrier", "task", "tasks", "gmove", "array", "wait_async", "static_desc", "device", "reflect_init",
-    "reflect_do", "save_desc", "local_alias", "end",
+    "nodes",
+    "template",
+    "distribute",
+    "align",
+    "shadow",
+    "template_fix",
+    "loop",
+    "reflect",
+    "reduce_shadow",
+    "reduction",
+    "bcast",
+    "barrier",
+    "task",
+    "tasks",
+    "gmove",
+    "array",
+    "wait_async",
+    "static_desc",
+    "device",
+    "reflect_init",
+    "reflect_do",
+    "save_desc",
+    "local_alias",
+    "end",
 ];
 /// Fortran-only directives (Omni's Fortran front end; C has `static_desc`).
 const FORTRAN_ONLY: &[&str] = &["save_desc", "local_alias"];
 /// XMP directives xmpc recognises but does not implement (local view, coarrays, ...).
-const UNSUPPORTED: &[&str] = &[
-    "post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "critical",
-];
+const UNSUPPORTED: &[&str] = &["post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "critical"];
 const DEVICE: &[&str] = &["replicate", "replicate_sync", "loop", "reset_weight"];
 const TRAILERS: [&str; 4] = ["async", "acc", "host", "profile"];
 
@@ -196,8 +215,13 @@ fn decl<T>(p: &mut P, dir: &str, what: &str, mut spec: impl FnMut(&mut P) -> PRe
     let t = spec(p)?;
     if p.eat_p("::").is_none() {
         if p.at_eof() {
-            return Err(PErr::new("XMP0025", format!("'{dir}' names nothing"), p.derived_since(start), format!("this spec is not followed by ':: {what}-list'"))
-                .help(format!("put the name first ({dir} x...) or add ':: x, y' after the spec")));
+            return Err(PErr::new(
+                "XMP0025",
+                format!("'{dir}' names nothing"),
+                p.derived_since(start),
+                format!("this spec is not followed by ':: {what}-list'"),
+            )
+            .help(format!("put the name first ({dir} x...) or add ':: x, y' after the spec")));
         }
         return Err(p.expected("'::' and a name list"));
     }
@@ -223,12 +247,18 @@ fn nodes(p: &mut P) -> PResult<DirectiveKind> {
 /// Array dimensions: `[..][..]` in C, `(.., ..)` in Fortran, in the array's own order.
 fn array_dims<T>(p: &mut P, what: &str, f: impl FnMut(&mut P, Spelling) -> PResult<T>) -> PResult<Vec<T>> {
     if p.is_p(".") || p.is_p("%") {
-        return Err(PErr::new("XMP0005", "a component of a structure component (`s%t%a`, `s.t.a`) as a distributed array is not supported", p.peek().span, "nested member")
-            .help("align a component of the outer type (`align b%a(i) ...`), or a separate array"));
+        return Err(PErr::new(
+            "XMP0005",
+            "a component of a structure component (`s%t%a`, `s.t.a`) as a distributed array is not supported",
+            p.peek().span,
+            "nested member",
+        )
+        .help("align a component of the outer type (`align b%a(i) ...`), or a separate array"));
     }
     if p.lang == DirLang::C && p.is_p("(") {
-        return Err(PErr::new("XMP0022", "C arrays take square brackets", p.peek().span, "expected '['")
-            .help("write a[i][j], one bracket per dimension in C order"));
+        return Err(
+            PErr::new("XMP0022", "C arrays take square brackets", p.peek().span, "expected '['").help("write a[i][j], one bracket per dimension in C order")
+        );
     }
     Ok(p.shaped(what, false, f)?.0)
 }

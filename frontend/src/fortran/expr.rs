@@ -58,9 +58,7 @@ pub fn lower<'a>(l: &mut Lower<'a>, k: Node<'a>) -> Expr {
             }
             _ => ExprKind::Verbatim(text.to_string()),
         },
-        "unary_expression" | "logical_expression" | "math_expression" | "relational_expression" | "concatenation_expression"
-            if !k.has_error() =>
-        {
+        "unary_expression" | "logical_expression" | "math_expression" | "relational_expression" | "concatenation_expression" if !k.has_error() => {
             operator(l, k).unwrap_or_else(|| ExprKind::Verbatim(text.to_string()))
         }
         "call_expression" if !k.has_error() => {

@@ -171,9 +171,7 @@ fn line_rewrite(
     let lead = line.len() - line.trim_start_matches([' ']).len();
     let bang_lead = b[lead] == b'!' && lead != 5;
     if matches!(first, b'c' | b'C' | b'*' | b'd' | b'D' | b'!') || bang_lead {
-        let sentinel = first != b' '
-            && line.len() >= 5
-            && (b[1..5].eq_ignore_ascii_case(b"$xmp") || b[1..5].eq_ignore_ascii_case(b"$acc"));
+        let sentinel = first != b' ' && line.len() >= 5 && (b[1..5].eq_ignore_ascii_case(b"$xmp") || b[1..5].eq_ignore_ascii_case(b"$acc"));
         if first != b' ' {
             out[ls] = b'!';
         }

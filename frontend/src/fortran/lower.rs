@@ -8,10 +8,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 use xmpc_ir::diag::{Diagnostic, Label};
 use xmpc_ir::directive::Directive;
-use xmpc_ir::{
-    Diag, Expr, FileId, FuncKind, Function, Item, Module, Pragma, Span, StmtKind, StorageClass, Stmt, Symbol,
-    SymbolTable, Type, TypeId, TypeTable,
-};
+use xmpc_ir::{Diag, Expr, FileId, FuncKind, Function, Item, Module, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, TypeTable};
 
 /// A directive found by the sentinel scan: parsed (or not) and where it is.
 pub struct Dir {
@@ -447,9 +444,7 @@ impl<'a> Lower<'a> {
             },
             "keyword_statement" if !k.has_error() => self.keyword(k),
             "stop_statement" if !k.has_error() => StmtKind::Stop(self.named(k).first().map(|e| self.expr(*e))),
-            "variable_declaration" | "variable_modification" | "common_statement" | "parameter_statement" if !k.has_error() => {
-                StmtKind::Decl(self.decl(k))
-            }
+            "variable_declaration" | "variable_modification" | "common_statement" | "parameter_statement" if !k.has_error() => StmtKind::Decl(self.decl(k)),
             _ => return out.extend(self.verbatim_split(k)),
         };
         out.push(Stmt { span, label: None, kind });
@@ -613,7 +608,6 @@ impl<'a> Lower<'a> {
     pub fn expr(&mut self, k: Node<'a>) -> Expr {
         super::expr::lower(self, k)
     }
-
 }
 
 /// Puts a labelled DO's terminal statement into the innermost loop that shares the

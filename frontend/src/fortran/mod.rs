@@ -51,7 +51,16 @@ pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
     let Some(tree) = tree else {
         // Only without a grammar: keep everything as text.
         let all = Span::new(0, text.len());
-        let unit = FileUnit { file, name: name.into(), lang, len: text.len(), types: Default::default(), globals: Default::default(), items: vec![xmpc_ir::Item::Verbatim(all)], host_errors: vec![all] };
+        let unit = FileUnit {
+            file,
+            name: name.into(),
+            lang,
+            len: text.len(),
+            types: Default::default(),
+            globals: Default::default(),
+            items: vec![xmpc_ir::Item::Verbatim(all)],
+            host_errors: vec![all],
+        };
         return Parsed { unit, diags };
     };
     let root = tree.root_node();
@@ -70,10 +79,11 @@ pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
     }
     for sp in &host_errors {
         diags.push(
-            Diagnostic::warning()
-                .with_code("XMP0200")
-                .with_message("cannot parse this Fortran; it is kept as written")
-                .with_labels(vec![Label::primary(file, sp.range()).with_message("not understood")]),
+            Diagnostic::warning().with_code("XMP0200").with_message("cannot parse this Fortran; it is kept as written").with_labels(vec![Label::primary(
+                file,
+                sp.range(),
+            )
+            .with_message("not understood")]),
         );
     }
     diags.append(&mut l.diags);

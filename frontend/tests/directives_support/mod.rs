@@ -315,11 +315,7 @@ pub const VALID: &[(&str, DirLang, &str)] = &[
 pub const VALID_SOURCES: &[(&str, DirLang, &str)] = &[
     ("src_c_pragma_offset", C, "int a[N];\n#pragma xmp align a[i] with t(i)\n"),
     ("src_c_backslash", C, "#pragma xmp reflect (a) \\\n    width(1:1) async(2)\nint x;\n"),
-    (
-        "src_f_free_continued",
-        F,
-        "program p\n!$xmp loop (i) on t(i) &\n!$xmp& reduction(+:s) &\n!$xmp&   async(1)\ndo i = 1, n\n",
-    ),
+    ("src_f_free_continued", F, "program p\n!$xmp loop (i) on t(i) &\n!$xmp& reduction(+:s) &\n!$xmp&   async(1)\ndo i = 1, n\n"),
     ("src_f_fixed_continued", F, "      PROGRAM T\nC$XMP DISTRIBUTE T(BLOCK,\nC$XMP&CYCLIC) ONTO P\n      END\n"),
     ("src_f_acc_continued", F, "!$acc parallel loop &\n!$acc& present(a)\n"),
 ];

@@ -122,7 +122,13 @@ struct KState {
 
 impl<'a> Counter<'a> {
     pub fn new(unit: &'a FileUnit, src: &'a str, core: &'a Core) -> Self {
-        let defines = src.lines().filter_map(|l| l.trim_start().strip_prefix("#define ")).filter_map(|r| r.split_whitespace().next()).filter(|n| !n.contains('(')).map(String::from).collect();
+        let defines = src
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("#define "))
+            .filter_map(|r| r.split_whitespace().next())
+            .filter(|n| !n.contains('('))
+            .map(String::from)
+            .collect();
         let mut funcs = HashMap::new();
         for f in unit.functions() {
             funcs.insert(norm(unit.lang, &f.name), f);
@@ -200,7 +206,9 @@ impl<'a> Counter<'a> {
                     l.push((v, t));
                     self.list(&[body], sc, &l, out, depth);
                 }
-                None => self.problems.push(Problem { span: s.span, msg: "loop whose trip count the model cannot read (counted `for (i = a; i < b; i++)` forms only)".into() }),
+                None => self
+                    .problems
+                    .push(Problem { span: s.span, msg: "loop whose trip count the model cannot read (counted `for (i = a; i < b; i++)` forms only)".into() }),
             },
             StmtKind::Do { var, lower, upper, step, body, .. } => {
                 let v = var.ident().map(|x| sc.name(x)).unwrap_or_default();
@@ -304,12 +312,18 @@ impl<'a> Counter<'a> {
                     m.insert(v.clone(), mid.clone());
                 }
                 None => {
-                    self.problems.push(Problem { span, msg: format!("trip count depends on the loop variable `{v}`, whose range is not known: give the block a `time(...)` model") });
+                    self.problems.push(Problem {
+                        span,
+                        msg: format!("trip count depends on the loop variable `{v}`, whose range is not known: give the block a `time(...)` model"),
+                    });
                     return t;
                 }
             }
         }
-        self.notes.push(format!("a trip count depends on the enclosing loop variable(s) {}: its value at their midpoint is used (exact when affine)", outer.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>().join(", ")));
+        self.notes.push(format!(
+            "a trip count depends on the enclosing loop variable(s) {}: its value at their midpoint is used (exact when affine)",
+            outer.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>().join(", ")
+        ));
         t.subst(&m)
     }
 
@@ -639,7 +653,8 @@ impl<'a> Counter<'a> {
     /// Records an array reference.
     fn array_ref(&mut self, name: &str, subs: &[&Expr], store: bool, sc: &Scope<'a>, st: &mut KState) {
         if let Some(s) = subs.iter().find(|s| matches!(s.kind, ExprKind::Triplet(..) | ExprKind::Star)) {
-            self.problems.push(Problem { span: s.span, msg: format!("array section `{name}(...:...)`: Fortran array syntax is not modelled (write the loop)") });
+            self.problems
+                .push(Problem { span: s.span, msg: format!("array section `{name}(...:...)`: Fortran array syntax is not modelled (write the loop)") });
         }
         let mut bytes = 8.0;
         let index = (|| {
@@ -685,7 +700,8 @@ impl<'a> Counter<'a> {
         }
         match lhs_target(l, self.lang(), &|n| self.is_array(&norm(self.lang(), n), sc)) {
             Target::Scalar(n) if self.lang().is_fortran() && self.is_array(&norm(self.lang(), n), sc) => {
-                self.problems.push(Problem { span: l.span, msg: format!("whole-array assignment to `{n}`: Fortran array syntax is not modelled (write the loop)") });
+                self.problems
+                    .push(Problem { span: l.span, msg: format!("whole-array assignment to `{n}`: Fortran array syntax is not modelled (write the loop)") });
             }
             Target::Scalar(n) => {
                 let n = sc.name(&norm(self.lang(), n));
@@ -874,7 +890,10 @@ impl<'a> Counter<'a> {
                     inv = false;
                 }
             }
-            ExprKind::Index(..) | ExprKind::Call(..) | ExprKind::Assign(..) | ExprKind::Unary(UnOp::PostInc | UnOp::PreInc | UnOp::PostDec | UnOp::PreDec | UnOp::Deref, _) => inv = false,
+            ExprKind::Index(..)
+            | ExprKind::Call(..)
+            | ExprKind::Assign(..)
+            | ExprKind::Unary(UnOp::PostInc | UnOp::PreInc | UnOp::PostDec | UnOp::PreDec | UnOp::Deref, _) => inv = false,
             _ => {}
         });
         inv
@@ -1128,7 +1147,6 @@ impl<'a> Counter<'a> {
         }
     }
 }
-
 
 /// `(x(n, 0:m+1), y(...))` → the (lower, upper) texts of `name`'s dimensions.
 fn parse_allocate(t: &str, name: &str) -> Option<Vec<(Option<String>, String)>> {

@@ -229,7 +229,9 @@ impl Values {
                     _ => return None,
                 }
             }
-            ExprKind::Call(c, args) if args.len() == 1 && matches!(c.ident().map(|n| n.to_ascii_lowercase()).as_deref(), Some("dble" | "real" | "sqrt" | "int")) => {
+            ExprKind::Call(c, args)
+                if args.len() == 1 && matches!(c.ident().map(|n| n.to_ascii_lowercase()).as_deref(), Some("dble" | "real" | "sqrt" | "int")) =>
+            {
                 let x = self.eval(&args[0], lang)?.f();
                 match c.ident()?.to_ascii_lowercase().as_str() {
                     "sqrt" => V::R(x.sqrt()),

@@ -47,7 +47,10 @@ impl BlockModel {
     pub fn diags(&self, file: usize) -> Vec<Diag> {
         self.problems
             .iter()
-            .map(|(sp, m)| diag::error("XMP0700", format!("psim cannot model compute block {}", self.id), file, *sp, m.clone()).with_notes(vec!["help: mark the block `compute time(EXPR)` to give its time by hand".into()]))
+            .map(|(sp, m)| {
+                diag::error("XMP0700", format!("psim cannot model compute block {}", self.id), file, *sp, m.clone())
+                    .with_notes(vec!["help: mark the block `compute time(EXPR)` to give its time by hand".into()])
+            })
             .collect()
     }
 }

@@ -31,14 +31,8 @@ impl AsmLoop {
             let op = w.next().unwrap_or("");
             let args = w.collect::<Vec<_>>().join(" ");
             let base = op.strip_prefix('v').unwrap_or(op);
-            let arith = [
-                "add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub", "fnmadd",
-                "fnmsub",
-            ]
-            .iter()
-            .any(|a| base.starts_with(a));
-            let moves =
-                (base.starts_with("movup") || base.starts_with("movap")) && args.contains('(');
+            let arith = ["add", "sub", "mul", "div", "sqrt", "max", "min", "fmadd", "fmsub", "fnmadd", "fnmsub"].iter().any(|a| base.starts_with(a));
+            let moves = (base.starts_with("movup") || base.starts_with("movap")) && args.contains('(');
             if base.ends_with("pd") && (arith || moves) {
                 let w = if args.contains("%zmm") {
                     8.0
@@ -56,10 +50,7 @@ impl AsmLoop {
 
 fn is_label(t: &str) -> Option<&str> {
     let l = t.strip_suffix(':')?;
-    (!l.is_empty()
-        && l.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._$".contains(c)))
-    .then_some(l)
+    (!l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || "._$".contains(c))).then_some(l)
 }
 
 /// The innermost loops of `asm` (GNU as, AT&T syntax, with `.loc` lines): a backward
@@ -67,10 +58,7 @@ fn is_label(t: &str) -> Option<&str> {
 /// those of the file whose name ends with `source` (`.file N "name"`); other files' lines
 /// (headers, inlined library code) count as 0.
 pub fn loops(asm: &str, source: &str) -> Vec<AsmLoop> {
-    let base = Path::new(source)
-        .file_name()
-        .and_then(|s| s.to_str())
-        .unwrap_or(source);
+    let base = Path::new(source).file_name().and_then(|s| s.to_str()).unwrap_or(source);
     let mut main_files: Vec<String> = Vec::new();
     let mut insns: Vec<(u32, String)> = Vec::new();
     let mut labels: Vec<(String, usize)> = Vec::new();
@@ -89,9 +77,7 @@ pub fn loops(asm: &str, source: &str) -> Vec<AsmLoop> {
             // .file N "name"  or  .file N "dir" "name"
             let mut w = rest.split_whitespace();
             if let (Some(n), Some(last)) = (w.next(), rest.split('"').rev().nth(1)) {
-                if n.parse::<u32>().is_ok()
-                    && Path::new(last).file_name().and_then(|s| s.to_str()) == Some(base)
-                {
+                if n.parse::<u32>().is_ok() && Path::new(last).file_name().and_then(|s| s.to_str()) == Some(base) {
                     main_files.push(n.to_string());
                 }
             }
@@ -99,15 +85,8 @@ pub fn loops(asm: &str, source: &str) -> Vec<AsmLoop> {
         }
         if let Some(rest) = t.strip_prefix(".loc") {
             let mut w = rest.split_whitespace();
-            let (f, l) = (
-                w.next().unwrap_or(""),
-                w.next().and_then(|l| l.parse().ok()).unwrap_or(0),
-            );
-            line = if main_files.iter().any(|m| m == f) {
-                l
-            } else {
-                0
-            };
+            let (f, l) = (w.next().unwrap_or(""), w.next().and_then(|l| l.parse().ok()).unwrap_or(0));
+            line = if main_files.iter().any(|m| m == f) { l } else { 0 };
             continue;
         }
         if t.starts_with('.') {
@@ -131,18 +110,8 @@ pub fn loops(asm: &str, source: &str) -> Vec<AsmLoop> {
             }
         }
     }
-    let inner = |&(s, e): &(usize, usize)| {
-        !ranges
-            .iter()
-            .any(|&(s2, e2)| s <= s2 && e2 <= e && (s2, e2) != (s, e))
-    };
-    ranges
-        .iter()
-        .filter(|r| inner(r))
-        .map(|&(s, e)| AsmLoop {
-            insns: insns[s..=e].to_vec(),
-        })
-        .collect()
+    let inner = |&(s, e): &(usize, usize)| !ranges.iter().any(|&(s2, e2)| s <= s2 && e2 <= e && (s2, e2) != (s, e));
+    ranges.iter().filter(|r| inner(r)).map(|&(s, e)| AsmLoop { insns: insns[s..=e].to_vec() }).collect()
 }
 
 /// The innermost loop with the most instructions from source line `line` (the first
@@ -160,11 +129,7 @@ pub fn pick(loops: &[AsmLoop], line: u32) -> Option<&AsmLoop> {
 
 /// Cycles per iteration from llvm-mca's summary (`Iterations:`, `Total Cycles:`).
 pub fn parse_summary(out: &str) -> Option<f64> {
-    let get = |k: &str| {
-        out.lines()
-            .find_map(|l| l.trim().strip_prefix(k))
-            .and_then(|v| v.trim().parse::<f64>().ok())
-    };
+    let get = |k: &str| out.lines().find_map(|l| l.trim().strip_prefix(k)).and_then(|v| v.trim().parse::<f64>().ok());
     let (it, cy) = (get("Iterations:")?, get("Total Cycles:")?);
     (it > 0.0).then(|| cy / it)
 }
@@ -175,9 +140,7 @@ pub fn find() -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     let path = std::env::var_os("PATH")?;
-    let names: Vec<String> = std::iter::once("llvm-mca".to_string())
-        .chain((11..=20).rev().map(|v| format!("llvm-mca-{v}")))
-        .collect();
+    let names: Vec<String> = std::iter::once("llvm-mca".to_string()).chain((11..=20).rev().map(|v| format!("llvm-mca-{v}"))).collect();
     for n in &names {
         for d in std::env::split_paths(&path) {
             let p = d.join(n);
@@ -203,73 +166,40 @@ pub fn run(mca: &Path, body: &str, cpu: Option<&str>) -> Result<f64, String> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", mca.display()))?;
-    ch.stdin
-        .take()
-        .expect("piped")
-        .write_all(body.as_bytes())
-        .map_err(|e| format!("llvm-mca's input: {e}"))?;
-    let o = ch
-        .wait_with_output()
-        .map_err(|e| format!("llvm-mca: {e}"))?;
+    ch.stdin.take().expect("piped").write_all(body.as_bytes()).map_err(|e| format!("llvm-mca's input: {e}"))?;
+    let o = ch.wait_with_output().map_err(|e| format!("llvm-mca: {e}"))?;
     let err = String::from_utf8_lossy(&o.stderr);
     if !o.status.success() {
-        return Err(format!(
-            "llvm-mca failed: {}",
-            err.lines().next().unwrap_or("")
-        ));
+        return Err(format!("llvm-mca failed: {}", err.lines().next().unwrap_or("")));
     }
-    if let Some(l) = err
-        .lines()
-        .find(|l| l.contains("not a recognized processor"))
-    {
+    if let Some(l) = err.lines().find(|l| l.contains("not a recognized processor")) {
         return Err(format!("llvm-mca: {}", l.trim()));
     }
-    parse_summary(&String::from_utf8_lossy(&o.stdout))
-        .ok_or_else(|| "llvm-mca printed no summary".into())
+    parse_summary(&String::from_utf8_lossy(&o.stdout)).ok_or_else(|| "llvm-mca printed no summary".into())
 }
 
 /// The assembly of the program `text` (named `name`: its extension picks the language
 /// and its base name is the `.file` the `.loc` lines point at) by `cc` (`-O2 -g -S`,
 /// `-march=` when given, then `extra`), compiled in a scratch directory.
-pub fn compile(
-    cc: &str,
-    name: &str,
-    text: &str,
-    march: Option<&str>,
-    extra: &[String],
-) -> Result<String, String> {
-    let base = Path::new(name)
-        .file_name()
-        .ok_or_else(|| format!("{name}: no file name"))?;
+pub fn compile(cc: &str, name: &str, text: &str, march: Option<&str>, extra: &[String]) -> Result<String, String> {
+    let base = Path::new(name).file_name().ok_or_else(|| format!("{name}: no file name"))?;
     let dir = std::env::temp_dir().join(format!("xmpc-psim-mca-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let (src, out) = (dir.join(base), dir.join("block.s"));
-    let r = std::fs::write(&src, text)
-        .map_err(|e| format!("{}: {e}", src.display()))
-        .and_then(|_| {
-            let mut c = Command::new(cc);
-            c.args(["-O2", "-g", "-S", "-o"]).arg(&out);
-            if let Some(a) = march {
-                c.arg(format!("-march={a}"));
-            }
-            c.args(extra)
-                .arg(&src)
-                .current_dir(&dir)
-                .output()
-                .map_err(|e| format!("cannot run {cc}: {e}"))
-        });
+    let r = std::fs::write(&src, text).map_err(|e| format!("{}: {e}", src.display())).and_then(|_| {
+        let mut c = Command::new(cc);
+        c.args(["-O2", "-g", "-S", "-o"]).arg(&out);
+        if let Some(a) = march {
+            c.arg(format!("-march={a}"));
+        }
+        c.args(extra).arg(&src).current_dir(&dir).output().map_err(|e| format!("cannot run {cc}: {e}"))
+    });
     let asm = std::fs::read_to_string(&out);
     let _ = std::fs::remove_dir_all(&dir);
     let r = r?;
     if !r.status.success() {
         let e = String::from_utf8_lossy(&r.stderr);
-        return Err(format!(
-            "{cc} -S failed: {}",
-            e.lines()
-                .find(|l| l.contains("rror"))
-                .unwrap_or(e.lines().next().unwrap_or(""))
-                .trim()
-        ));
+        return Err(format!("{cc} -S failed: {}", e.lines().find(|l| l.contains("rror")).unwrap_or(e.lines().next().unwrap_or("")).trim()));
     }
     asm.map_err(|e| format!("{cc} wrote no assembly: {e}"))
 }

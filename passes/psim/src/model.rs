@@ -83,7 +83,17 @@ pub fn groups(k: &Kernel, vars: &[String], line: f64) -> Vec<Group> {
         }
         let Some(off) = rest else {
             // not affine: its own stream, a whole line per access
-            out.push((vec![], Group { array: r.array.clone(), offsets: vec![Poly::default()], stores: r.store, bytes: line, elem: r.elem_bytes, moves: vec![true; vars.len()] }));
+            out.push((
+                vec![],
+                Group {
+                    array: r.array.clone(),
+                    offsets: vec![Poly::default()],
+                    stores: r.store,
+                    bytes: line,
+                    elem: r.elem_bytes,
+                    moves: vec![true; vars.len()],
+                },
+            ));
             continue;
         };
         let cin = inner.map(|_| coefs.last().cloned().unwrap_or_default()).unwrap_or_default();
@@ -167,7 +177,8 @@ pub fn write_traffic(gs: &[Group]) -> f64 {
 pub fn working_set(gs: &[Group], loops: &[(String, E)]) -> E {
     let mut w = E::num(0.0);
     for g in gs {
-        let iterations = loops.iter().zip(g.moves.iter().chain(std::iter::repeat(&true))).filter(|(_, m)| **m).fold(E::num(1.0), |a, ((_, t), _)| E::mul(a, t.clone()));
+        let iterations =
+            loops.iter().zip(g.moves.iter().chain(std::iter::repeat(&true))).filter(|(_, m)| **m).fold(E::num(1.0), |a, ((_, t), _)| E::mul(a, t.clone()));
         let span = match (g.offsets.first(), g.offsets.last()) {
             (Some(a), Some(b)) => b.sub(a).scale(g.elem).to_e(),
             _ => E::num(0.0),

@@ -179,7 +179,15 @@ impl E {
     fn print(&self, f: bool) -> String {
         let num = |x: f64| {
             let s = if x == x.trunc() && x.abs() < 1e15 { format!("{x:.1}") } else { format!("{x:e}") };
-            let s = if f { if s.contains('e') { s.replace('e', "d") } else { format!("{s}d0") } } else { s };
+            let s = if f {
+                if s.contains('e') {
+                    s.replace('e', "d")
+                } else {
+                    format!("{s}d0")
+                }
+            } else {
+                s
+            };
             if x < 0.0 {
                 format!("({s})")
             } else {
@@ -188,7 +196,13 @@ impl E {
         };
         match self {
             E::Num(x) => num(*x),
-            E::Var(v) if v == NODE_RANKS => if f { "dble(bsim_node_ranks())".into() } else { "(double)BSIM_Node_ranks()".into() },
+            E::Var(v) if v == NODE_RANKS => {
+                if f {
+                    "dble(bsim_node_ranks())".into()
+                } else {
+                    "(double)BSIM_Node_ranks()".into()
+                }
+            }
             E::Var(v) => {
                 if f {
                     format!("dble({v})")

@@ -270,10 +270,7 @@ struct Fake;
 impl xmpc_psim::InCore for Fake {
     fn time(&self, line: u32) -> Result<model::Mca, String> {
         if line == 7 {
-            Ok(model::Mca {
-                cycles: 3.25 / 2.0,
-                lanes: 2.0,
-            })
+            Ok(model::Mca { cycles: 3.25 / 2.0, lanes: 2.0 })
         } else {
             Err(format!("no loop at line {line}"))
         }
@@ -286,10 +283,7 @@ fn incore_from_llvm_mca_replaces_the_pipe_table() {
     let unit = parse("t.c", src);
     let blocks = xmpc_passes::blocks::find(&unit, src).unwrap();
     let loop_block = |m: &Machine, i: Option<&dyn xmpc_psim::InCore>| {
-        xmpc_psim::model_blocks_with(&unit, src, &blocks, m, i)
-            .into_iter()
-            .find(|b| b.nests.iter().any(|(n, _)| !n.loops.is_empty()))
-            .unwrap()
+        xmpc_psim::model_blocks_with(&unit, src, &blocks, m, i).into_iter().find(|b| b.nests.iter().any(|(n, _)| !n.loops.is_empty())).unwrap()
     };
     let mut m = machine("none");
     // `table`: the provider is not asked
@@ -301,44 +295,23 @@ fn incore_from_llvm_mca_replaces_the_pipe_table() {
     let nm = &b.nests[0].1;
     // T_OL = llvm-mca's 1.625 cy/it; T_nOL = max(2 loads / 2, 1 store / 1) / 2 lanes = 0.5;
     // the table's figure is kept for comparison
-    assert_eq!(
-        (nm.t_ol, nm.t_nol, nm.table_incore, nm.lanes),
-        (1.625, 0.5, 1.5, 2.0)
-    );
+    assert_eq!((nm.t_ol, nm.t_nol, nm.table_incore, nm.lanes), (1.625, 0.5, 1.5, 2.0));
     assert!(b.fallbacks.is_empty(), "{:?}", b.fallbacks);
     // in cache (n = 1000, L2): ECM max(1.625, 0.5 + 1 (L2->L1)) = 1.625, the in-core time
     let e = env(&[("n", 1000.0)]);
-    assert!(
-        (b.seconds.eval(&e).unwrap() - 1000.0 * 1.625 / 2e9).abs() < 1e-15,
-        "{}",
-        b.seconds
-    );
+    assert!((b.seconds.eval(&e).unwrap() - 1000.0 * 1.625 / 2e9).abs() < 1e-15, "{}", b.seconds);
     // from memory: max(1.625, 0.5 + 1 + 6.4) = 7.9 (T_nOL at the assembly's lanes)
     let e = env(&[("n", 1e8)]);
-    assert!(
-        (b.seconds.eval(&e).unwrap() - 1e8 * 7.9 / 2e9).abs() < 1e-9,
-        "{}",
-        b.seconds
-    );
+    assert!((b.seconds.eval(&e).unwrap() - 1e8 * 7.9 / 2e9).abs() < 1e-9, "{}", b.seconds);
     // no provider, or one that cannot time the loop: the table's time, and the reason
-    for (i, why) in [
-        (None, "llvm-mca was not run"),
-        (Some(&Fake as &dyn xmpc_psim::InCore), ""),
-    ] {
+    for (i, why) in [(None, "llvm-mca was not run"), (Some(&Fake as &dyn xmpc_psim::InCore), "")] {
         let src2 = src.replace("    for (i = 0;", "\n    for (i = 0;");
         let unit2 = parse("t.c", &src2);
         let blocks2 = xmpc_passes::blocks::find(&unit2, &src2).unwrap();
-        let b = xmpc_psim::model_blocks_with(&unit2, &src2, &blocks2, &m, i)
-            .into_iter()
-            .find(|b| b.nests.iter().any(|(n, _)| !n.loops.is_empty()))
-            .unwrap();
+        let b = xmpc_psim::model_blocks_with(&unit2, &src2, &blocks2, &m, i).into_iter().find(|b| b.nests.iter().any(|(n, _)| !n.loops.is_empty())).unwrap();
         let nm = &b.nests[0].1;
         assert_eq!((nm.t_ol, nm.t_nol, nm.mca), (1.5, 1.0, None));
-        let want = if why.is_empty() {
-            "line 8: no loop at line 8".to_string()
-        } else {
-            format!("line 8: {why}")
-        };
+        let want = if why.is_empty() { "line 8: no loop at line 8".to_string() } else { format!("line 8: {why}") };
         assert_eq!(b.fallbacks, vec![want]);
     }
 }
@@ -355,7 +328,8 @@ fn reuse_cost_adds_the_cache_hits_of_a_stencil_streaming_from_memory() {
     let at = |n: f64| env(&[("n", n), (xmpc_psim::sym::NODE_RANKS, 2.0)]);
     // (T_OL, T_nOL, ECM cycles out of cache, ECM cycles in cache) with `memory` lines added
     let ecm = |memory: &str, cores: u32| {
-        let src = include_str!("round.toml").replace("latency_ns = 80", &format!("latency_ns = 80\n{memory}")).replace("cores = 1", &format!("cores = {cores}"));
+        let src =
+            include_str!("round.toml").replace("latency_ns = 80", &format!("latency_ns = 80\n{memory}")).replace("cores = 1", &format!("cores = {cores}"));
         let m = Machine::parse(&format!("{src}[compiler]\noverlap = \"full\"\n")).unwrap();
         let nm = models("s.c", STENCIL_C, &m).into_iter().flat_map(|b| b.nests).find(|(n, _)| n.loops.len() == 2).unwrap().1;
         (nm.t_ol, nm.t_nol, nm.ecm.eval(&at(10000.0)).unwrap(), nm.ecm.eval(&at(100.0)).unwrap())

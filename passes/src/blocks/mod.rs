@@ -18,9 +18,9 @@
 //! Block IDs count from 1 in source order and depend only on the source text.
 
 mod instrument;
+pub mod pragma;
 pub mod procs;
 pub mod simplify;
-pub mod pragma;
 pub mod text;
 pub mod walk;
 
@@ -137,7 +137,13 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
     f.run_all(&funcs);
     for (i, l) in f.lines.iter().enumerate() {
         if !f.used[i] {
-            f.diags.push(diag::error("XMP0301", "bsim directive is not before a statement of a function that communicates", f.file, l.span, "not attached to any statement"));
+            f.diags.push(diag::error(
+                "XMP0301",
+                "bsim directive is not before a statement of a function that communicates",
+                f.file,
+                l.span,
+                "not attached to any statement",
+            ));
         }
     }
     diags.extend(f.diags);
@@ -345,7 +351,10 @@ impl<'a> Finder<'a> {
         let stmts: Vec<&Stmt> = stmts
             .iter()
             .copied()
-            .filter(|s| !(matches!(s.kind, StmtKind::Verbatim) && self.lines.iter().any(|l| l.span.start >= s.span.start && l.span.start < s.span.end.max(s.span.start + 1))))
+            .filter(|s| {
+                !(matches!(s.kind, StmtKind::Verbatim)
+                    && self.lines.iter().any(|l| l.span.start >= s.span.start && l.span.start < s.span.end.max(s.span.start + 1)))
+            })
             .collect();
         let n = stmts.len();
         // Directive lines in the gap before statement k (k == n: after the last).
@@ -377,9 +386,19 @@ impl<'a> Finder<'a> {
                         region = Some((d, i, last));
                     }
                     BsimDir::EndCompute | BsimDir::EndKeep => {
-                        let opened = (0..k).any(|j| gaps[j].iter().any(|&e| matches!((&self.lines[e].dir, &d), (BsimDir::Compute { .. }, BsimDir::EndCompute) | (BsimDir::Keep, BsimDir::EndKeep))));
+                        let opened = (0..k).any(|j| {
+                            gaps[j].iter().any(|&e| {
+                                matches!((&self.lines[e].dir, &d), (BsimDir::Compute { .. }, BsimDir::EndCompute) | (BsimDir::Keep, BsimDir::EndKeep))
+                            })
+                        });
                         if !opened && self.record {
-                            self.diags.push(diag::error("XMP0302", "`end` without a matching bsim region in the same statement list", self.file, self.lines[i].span, "no `compute`/`keep` opens it"));
+                            self.diags.push(diag::error(
+                                "XMP0302",
+                                "`end` without a matching bsim region in the same statement list",
+                                self.file,
+                                self.lines[i].span,
+                                "no `compute`/`keep` opens it",
+                            ));
                         }
                     }
                 }
@@ -440,7 +459,8 @@ impl<'a> Finder<'a> {
                     // A declaration's initial value computes its variable like an
                     // assignment (the declaration itself always stays).
                     if let StmtKind::Decl(ids) = &s.kind {
-                        let reads: Vec<String> = ids.iter().filter_map(|&i| self.inits.get(i)).filter(|(n, _)| self.control.contains(n)).flat_map(|(_, r)| r.clone()).collect();
+                        let reads: Vec<String> =
+                            ids.iter().filter_map(|&i| self.inits.get(i)).filter(|(n, _)| self.control.contains(n)).flat_map(|(_, r)| r.clone()).collect();
                         self.add_control(reads);
                     }
                     // Text the IR does not model (`select case`...) that communicates:
@@ -498,7 +518,13 @@ impl<'a> Finder<'a> {
         if self.record {
             for &i in &gaps[n] {
                 if matches!(self.lines[i].dir, BsimDir::Compute { .. } | BsimDir::Keep) {
-                    self.diags.push(diag::error("XMP0304", "bsim directive is not followed by a statement", self.file, self.lines[i].span, "nothing to apply it to"));
+                    self.diags.push(diag::error(
+                        "XMP0304",
+                        "bsim directive is not followed by a statement",
+                        self.file,
+                        self.lines[i].span,
+                        "nothing to apply it to",
+                    ));
                 }
             }
         }
@@ -601,7 +627,11 @@ fn loop_vars(s: &Stmt, lang: Lang) -> Vec<String> {
 fn child_seqs(s: &Stmt) -> Vec<(Vec<&Stmt>, usize, usize)> {
     let kids: Vec<&Stmt> = match &s.kind {
         StmtKind::If { then, els, .. } => std::iter::once(&**then).chain(els.as_deref()).collect(),
-        StmtKind::For { body, .. } | StmtKind::Do { body, .. } | StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::Switch { body, .. } => vec![body],
+        StmtKind::For { body, .. }
+        | StmtKind::Do { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::Switch { body, .. } => vec![body],
         StmtKind::Pragma(p) => p.body.iter().map(|b| &**b).collect(),
         StmtKind::Compound(v) => return vec![(v.iter().collect(), s.span.start, s.span.end)],
         _ => vec![],
@@ -624,9 +654,42 @@ pub fn spec_stmt(t: &str) -> bool {
     let w: String = l.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     matches!(
         w.as_str(),
-        "use" | "implicit" | "include" | "common" | "dimension" | "data" | "save" | "external" | "intrinsic" | "equivalence" | "parameter" | "interface"
-            | "type" | "integer" | "real" | "double" | "doubleprecision" | "logical" | "character" | "complex" | "format" | "entry" | "namelist" | "contains"
-            | "end" | "private" | "public" | "procedure" | "module" | "target" | "pointer" | "allocatable" | "import" | "block" | "enddo" | "endif"
+        "use"
+            | "implicit"
+            | "include"
+            | "common"
+            | "dimension"
+            | "data"
+            | "save"
+            | "external"
+            | "intrinsic"
+            | "equivalence"
+            | "parameter"
+            | "interface"
+            | "type"
+            | "integer"
+            | "real"
+            | "double"
+            | "doubleprecision"
+            | "logical"
+            | "character"
+            | "complex"
+            | "format"
+            | "entry"
+            | "namelist"
+            | "contains"
+            | "end"
+            | "private"
+            | "public"
+            | "procedure"
+            | "module"
+            | "target"
+            | "pointer"
+            | "allocatable"
+            | "import"
+            | "block"
+            | "enddo"
+            | "endif"
     ) || l.starts_with('#')
 }
 

@@ -9,7 +9,9 @@ use xmpc_ir::{diag, Diag, FileId, Lang, Span};
 #[derive(Clone, Debug, PartialEq)]
 pub enum BsimDir {
     /// `compute [time(expr)]`: the next statement, or up to `end compute`.
-    Compute { time: Option<String> },
+    Compute {
+        time: Option<String>,
+    },
     EndCompute,
     /// `keep`: the next statement, or up to `end keep`, stays in the skeleton.
     Keep,

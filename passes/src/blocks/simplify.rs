@@ -189,7 +189,10 @@ impl Ctx<'_> {
     /// The conditions shared by both languages: no kept statement or directive in the
     /// loop, and its variable `v` steers no communication.
     fn free(&self, s: &Stmt, v: &str) -> bool {
-        !(self.map.kept.iter().any(|k| inside(*k, s.span)) || self.map.directives.iter().any(|d| inside(*d, s.span)) || self.callee_reads(s).contains(v) || self.sensitive(s).contains(v))
+        !(self.map.kept.iter().any(|k| inside(*k, s.span))
+            || self.map.directives.iter().any(|d| inside(*d, s.span))
+            || self.callee_reads(s).contains(v)
+            || self.sensitive(s).contains(v))
     }
 
     /// The edit capping a C counted `for` (module doc), or None.

@@ -6,11 +6,7 @@ use xmpc_ir::{Expr, ExprKind, Lang, Stmt, StmtKind, UnOp};
 
 /// True for an MPI routine name (C: `MPI_` prefix; Fortran: any case).
 pub fn is_mpi(name: &str, lang: Lang) -> bool {
-    let mpi = if lang == Lang::C {
-        name.starts_with("MPI_")
-    } else {
-        name.len() > 4 && name.as_bytes()[..4].eq_ignore_ascii_case(b"mpi_")
-    };
+    let mpi = if lang == Lang::C { name.starts_with("MPI_") } else { name.len() > 4 && name.as_bytes()[..4].eq_ignore_ascii_case(b"mpi_") };
     // `mpiete_allreduce` etc. from the MPIETE modelling transform communicate too
     mpi || crate::mpiete::is_p2p_collective(name)
 }
@@ -265,11 +261,27 @@ pub fn buffer_args(name: &str) -> &'static [usize] {
         _ => l,
     };
     match l.as_str() {
-        "mpi_send" | "mpi_isend" | "mpi_ssend" | "mpi_issend" | "mpi_rsend" | "mpi_irsend" | "mpi_bsend" | "mpi_ibsend" | "mpi_recv" | "mpi_irecv"
-        | "mpi_send_init" | "mpi_recv_init" | "mpi_bcast" | "mpi_ibcast" | "mpi_sendrecv_replace" => &[0],
+        "mpi_send"
+        | "mpi_isend"
+        | "mpi_ssend"
+        | "mpi_issend"
+        | "mpi_rsend"
+        | "mpi_irsend"
+        | "mpi_bsend"
+        | "mpi_ibsend"
+        | "mpi_recv"
+        | "mpi_irecv"
+        | "mpi_send_init"
+        | "mpi_recv_init"
+        | "mpi_bcast"
+        | "mpi_ibcast"
+        | "mpi_sendrecv_replace" => &[0],
         "mpi_sendrecv" => &[0, 5],
-        "mpi_reduce" | "mpi_allreduce" | "mpi_iallreduce" | "mpi_ireduce" | "mpi_scan" | "mpi_exscan" | "mpi_reduce_scatter" | "mpi_reduce_scatter_block" => &[0, 1],
-        "mpi_gather" | "mpi_scatter" | "mpi_allgather" | "mpi_alltoall" | "mpi_gatherv" | "mpi_allgatherv" | "mpi_igather" | "mpi_iallgather" | "mpi_ialltoall" => &[0, 3],
+        "mpi_reduce" | "mpi_allreduce" | "mpi_iallreduce" | "mpi_ireduce" | "mpi_scan" | "mpi_exscan" | "mpi_reduce_scatter" | "mpi_reduce_scatter_block" => {
+            &[0, 1]
+        }
+        "mpi_gather" | "mpi_scatter" | "mpi_allgather" | "mpi_alltoall" | "mpi_gatherv" | "mpi_allgatherv" | "mpi_igather" | "mpi_iallgather"
+        | "mpi_ialltoall" => &[0, 3],
         "mpi_scatterv" => &[0, 4],
         "mpi_alltoallv" => &[0, 4],
         _ => &[],
@@ -284,7 +296,9 @@ pub fn escapes(s: &Stmt) -> bool {
             StmtKind::Return(_) | StmtKind::Goto(_) | StmtKind::Stop(_) => true,
             StmtKind::Break => !(in_loop || in_switch),
             StmtKind::Continue => !in_loop,
-            StmtKind::For { .. } | StmtKind::Do { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => s.children().iter().any(|c| go(c, true, in_switch)),
+            StmtKind::For { .. } | StmtKind::Do { .. } | StmtKind::While { .. } | StmtKind::DoWhile { .. } => {
+                s.children().iter().any(|c| go(c, true, in_switch))
+            }
             StmtKind::Switch { .. } => s.children().iter().any(|c| go(c, in_loop, true)),
             _ => s.children().iter().any(|c| go(c, in_loop, in_switch)),
         }

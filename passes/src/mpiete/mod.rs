@@ -14,7 +14,8 @@ use crate::blocks::text::{fortran_place, indent_of, line_start, FortranPlace};
 use xmpc_ir::{Diag, Edit, Expr, FileUnit, Function, Item, Lang, Span, Stmt, StmtKind};
 
 /// Collectives rewritten to libxmpc_mpiete's point-to-point versions (same arguments).
-const COLLECTIVES: &[&str] = &["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter", "gatherv", "scatterv", "allgatherv", "alltoallv"];
+const COLLECTIVES: &[&str] =
+    &["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter", "gatherv", "scatterv", "allgatherv", "alltoallv"];
 
 /// How one MPI call is rewritten.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,7 +152,12 @@ impl<'a> Cx<'a> {
         let k = kind_of(name)?;
         let fortran = self.lang().is_fortran();
         if args.len() != arity(k, fortran) {
-            self.error("XMP0601", st.span, format!("{name} takes {} arguments{}, found {}", arity(k, fortran), if fortran { " (with ierr)" } else { "" }, args.len()), "the modelling transform cannot rewrite this call");
+            self.error(
+                "XMP0601",
+                st.span,
+                format!("{name} takes {} arguments{}, found {}", arity(k, fortran), if fortran { " (with ierr)" } else { "" }, args.len()),
+                "the modelling transform cannot rewrite this call",
+            );
             return None;
         }
         let a: Vec<&str> = args.iter().map(|e| self.text(e)).collect();
@@ -234,7 +240,12 @@ impl<'a> Cx<'a> {
                 self.edits.push(Edit::replace(span, fcall(&calls[0].0, &calls[0].1, ind, fixed)));
             }
             _ => {
-                self.error("XMP0602", st.span, format!("{name} shares its line with another statement"), "put it on a line of its own for the modelling transform");
+                self.error(
+                    "XMP0602",
+                    st.span,
+                    format!("{name} shares its line with another statement"),
+                    "put it on a line of its own for the modelling transform",
+                );
                 return None;
             }
         }
@@ -258,7 +269,15 @@ impl<'a> Cx<'a> {
         for s in &f.body {
             let t = self.src[s.span.range()].trim_start().to_ascii_lowercase();
             let spec = matches!(s.kind, StmtKind::Decl(_))
-                || (matches!(s.kind, StmtKind::Verbatim) && (t.starts_with("use") || t.starts_with("implicit") || t.starts_with("include") || t.starts_with("parameter") || t.starts_with("common") || t.starts_with("save") || t.starts_with("data") || t.starts_with("#")));
+                || (matches!(s.kind, StmtKind::Verbatim)
+                    && (t.starts_with("use")
+                        || t.starts_with("implicit")
+                        || t.starts_with("include")
+                        || t.starts_with("parameter")
+                        || t.starts_with("common")
+                        || t.starts_with("save")
+                        || t.starts_with("data")
+                        || t.starts_with("#")));
             if spec {
                 at = Some(s.span.end);
             } else if at.is_some() || !matches!(s.kind, StmtKind::Verbatim) {

@@ -51,7 +51,12 @@ pub fn cut(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span]) -> (
         let mut real = false;
         let mut buf = false;
         for (sp, t) in &toks {
-            if !same(t, &c.sym.name) || sp.start < c.scope.start || sp.start >= c.scope.end || in_any(replaced, sp.start) || (c.decl.start <= sp.start && sp.start < c.decl.end) {
+            if !same(t, &c.sym.name)
+                || sp.start < c.scope.start
+                || sp.start >= c.scope.end
+                || in_any(replaced, sp.start)
+                || (c.decl.start <= sp.start && sp.start < c.decl.end)
+            {
                 continue;
             }
             if in_any(&buffers, sp.start) {
@@ -143,7 +148,9 @@ fn collect<'a>(unit: &'a FileUnit, src: &str, table: &'a SymbolTable, s: &Stmt, 
             Lang::C => matches!(sym.sclass, StorageClass::Auto | StorageClass::Static),
             _ => matches!(sym.sclass, StorageClass::Auto | StorageClass::Static) && !params.contains(&id),
         };
-        let bad_attr = sym.attrs.iter().any(|a| matches!(a.as_str(), "parameter" | "allocatable" | "pointer" | "target" | "save" | "const") || a.starts_with("common") || a.starts_with("intent"));
+        let bad_attr = sym.attrs.iter().any(|a| {
+            matches!(a.as_str(), "parameter" | "allocatable" | "pointer" | "target" | "save" | "const") || a.starts_with("common") || a.starts_with("intent")
+        });
         if !ok_class || bad_attr || sym.init.is_some() || dims.iter().any(|d| d.deferred || d.upper.is_none()) {
             continue;
         }

@@ -74,14 +74,19 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
                 };
                 match text::wrap(src, unit.lang, b.span, &before, &after) {
                     Ok(e) => edits.extend(e),
-                    Err(msg) => diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id))),
+                    Err(msg) => {
+                        diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
+                    }
                 }
                 let (l, c) = blocks::line_col(src, b.span.start);
                 let why = match &opts.times_name {
                     Some(n) => format!("the time table {n} has no entry for it"),
                     None => "no time(...) and no time table".to_string(),
                 };
-                notes.push(format!("{l}:{c}: compute block {} has no time ({why}): it runs in the skeleton and is charged its measured host time (--strict-times refuses)", b.id));
+                notes.push(format!(
+                    "{l}:{c}: compute block {} has no time ({why}): it runs in the skeleton and is charged its measured host time (--strict-times refuses)",
+                    b.id
+                ));
                 continue;
             }
         };
@@ -95,7 +100,9 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
                 replaced.push(span);
                 edits.push(Edit::replace(span, text));
             }
-            Err(msg) => diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id))),
+            Err(msg) => {
+                diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
+            }
         }
     }
     if !diags.is_empty() {
@@ -124,13 +131,21 @@ type DiagFn = Box<dyn Fn(usize) -> Diag>;
 fn rank_decls(unit: &FileUnit, src: &str, funcs: &[String], name: &str) -> Vec<Edit> {
     let mut out = Vec::new();
     for f in unit.functions().into_iter().filter(|f| funcs.contains(&f.name)) {
-        let spec_end = f.body.iter().filter(|s| matches!(s.kind, xmpc_ir::StmtKind::Decl(_)) || (matches!(s.kind, xmpc_ir::StmtKind::Verbatim) && blocks::spec_stmt(&src[s.span.range()]))).map(|s| s.span.end).max();
+        let spec_end = f
+            .body
+            .iter()
+            .filter(|s| {
+                matches!(s.kind, xmpc_ir::StmtKind::Decl(_)) || (matches!(s.kind, xmpc_ir::StmtKind::Verbatim) && blocks::spec_stmt(&src[s.span.range()]))
+            })
+            .map(|s| s.span.end)
+            .max();
         let at = match spec_end {
             Some(e) => text::next_line(src, e.saturating_sub(1)),
             None => text::next_line(src, f.span.start),
         };
         let nl = if src[..at].ends_with('\n') { "" } else { "\n" };
-        let decl = if unit.lang == Lang::FortranFixed { format!("      integer {name}\n      external {name}\n") } else { format!("  integer, external :: {name}\n") };
+        let decl =
+            if unit.lang == Lang::FortranFixed { format!("      integer {name}\n      external {name}\n") } else { format!("  integer, external :: {name}\n") };
         out.push(Edit::insert(at, format!("{nl}{decl}")));
     }
     out
@@ -154,8 +169,9 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
             None => "no time table was given".to_string(),
         };
         return Err(Box::new(move |file| {
-            diag::error("XMP0312", format!("compute block {id} has no time"), file, span, format!("block {id}: {why}"))
-                .with_notes(vec![format!("help: measure block times with `--measure`, give a table with `--times FILE`, or mark the block `compute time(EXPR)`")])
+            diag::error("XMP0312", format!("compute block {id} has no time"), file, span, format!("block {id}: {why}")).with_notes(vec![format!(
+                "help: measure block times with `--measure`, give a table with `--times FILE`, or mark the block `compute time(EXPR)`"
+            )])
         }));
     };
     let mean = times::literal(e.mean_s, fortran);

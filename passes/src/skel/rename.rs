@@ -78,7 +78,12 @@ pub fn rename(src: &str, lang: Lang, skip: &[Span]) -> Vec<Edit> {
             out.push(Edit::insert(sp.start, l));
             continue;
         }
-        if lang != Lang::C && t.eq_ignore_ascii_case("mpi") && k > 0 && toks[k - 1].1.eq_ignore_ascii_case("use") && line_of(src, toks[k - 1].0.start) == line_of(src, sp.start) {
+        if lang != Lang::C
+            && t.eq_ignore_ascii_case("mpi")
+            && k > 0
+            && toks[k - 1].1.eq_ignore_ascii_case("use")
+            && line_of(src, toks[k - 1].0.start) == line_of(src, sp.start)
+        {
             let l = if t.as_bytes()[0].is_ascii_lowercase() { "l" } else { "L" };
             out.push(Edit::insert(sp.start, l));
         }

@@ -23,13 +23,23 @@ fn c_edits(unit: &FileUnit, src: &str) -> Vec<Edit> {
         let s = t.get(id);
         let is_fn = matches!(unit.types.get(s.ty), Type::Function { .. });
         let konst = s.attrs.iter().any(|a| a == "const");
-        !is_fn && !konst && if want_static { s.sclass == StorageClass::Static } else { !matches!(s.sclass, StorageClass::Extern | StorageClass::Typedef | StorageClass::Func) }
+        !is_fn
+            && !konst
+            && if want_static {
+                s.sclass == StorageClass::Static
+            } else {
+                !matches!(s.sclass, StorageClass::Extern | StorageClass::Typedef | StorageClass::Func)
+            }
     };
     for it in &unit.items {
         match it {
             Item::Decl(s) => {
                 if let StmtKind::Decl(ids) = &s.kind {
-                    if !ids.is_empty() && ids.iter().all(|&id| is_var(&unit.globals, id, false)) && !src[s.span.range()].contains("_Thread_local") && !src[s.span.range()].contains("BSIM_RANK_VAR") {
+                    if !ids.is_empty()
+                        && ids.iter().all(|&id| is_var(&unit.globals, id, false))
+                        && !src[s.span.range()].contains("_Thread_local")
+                        && !src[s.span.range()].contains("BSIM_RANK_VAR")
+                    {
                         out.push(Edit::insert(s.span.start, "BSIM_RANK_VAR "));
                     }
                 }

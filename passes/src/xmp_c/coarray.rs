@@ -99,11 +99,7 @@ fn lex(src: &str) -> (Vec<Tok>, Vec<Pragma>) {
                     let body = src[off..e].replace("\\\n", "  ");
                     // strip comments
                     let body = strip_comments(&body);
-                    pragmas.push(Pragma {
-                        span: Span::new(i, e),
-                        body,
-                        body_off: off,
-                    });
+                    pragmas.push(Pragma { span: Span::new(i, e), body, body_off: off });
                 }
             }
             i = e;
@@ -221,11 +217,7 @@ fn strip_comments(s: &str) -> String {
 #[derive(Clone, Debug)]
 enum Sub {
     Index(String),
-    Sec {
-        start: Option<String>,
-        len: Option<String>,
-        stride: Option<String>,
-    },
+    Sec { start: Option<String>, len: Option<String>, stride: Option<String> },
 }
 
 /// `obj[subs]...:[co]...` found in the token stream.
@@ -291,11 +283,7 @@ impl Ref {
                 strd.push(format!("(long)sizeof({}){st}", self.zeros(d + 1)));
             }
         }
-        let (c, s) = if cnt.is_empty() {
-            ("0".to_string(), "0".to_string())
-        } else {
-            (cnt.join(", "), strd.join(", "))
-        };
+        let (c, s) = if cnt.is_empty() { ("0".to_string(), "0".to_string()) } else { (cnt.join(", "), strd.join(", ")) };
         format!("{{{}, sizeof({}), {{{c}}}, {{{s}}}}}", cnt.len(), self.first())
     }
 }
@@ -428,11 +416,7 @@ impl<'a> Lx<'a> {
                 let parts = self.split(o + 1, c, ":");
                 match parts.len() {
                     1 => Sub::Index(self.text(o + 1, c)),
-                    _ => Sub::Sec {
-                        start: self.opt(parts[0]),
-                        len: parts.get(1).and_then(|&p| self.opt(p)),
-                        stride: parts.get(2).and_then(|&p| self.opt(p)),
-                    },
+                    _ => Sub::Sec { start: self.opt(parts[0]), len: parts.get(1).and_then(|&p| self.opt(p)), stride: parts.get(2).and_then(|&p| self.opt(p)) },
                 }
             })
             .collect();
@@ -445,14 +429,7 @@ impl<'a> Lx<'a> {
             k = c + 1;
         }
         let span = self.span(b0, k);
-        Some(Ref {
-            t0: b0,
-            t1: k,
-            base,
-            subs,
-            co,
-            span,
-        })
+        Some(Ref { t0: b0, t1: k, base, subs, co, span })
     }
 
     /// A plain reference `obj[subs]` (no coindex) spanning exactly tokens [a, b).
@@ -477,22 +454,11 @@ impl<'a> Lx<'a> {
             let parts = self.split(j + 1, c, ":");
             subs.push(match parts.len() {
                 1 => Sub::Index(self.text(j + 1, c)),
-                _ => Sub::Sec {
-                    start: self.opt(parts[0]),
-                    len: parts.get(1).and_then(|&p| self.opt(p)),
-                    stride: parts.get(2).and_then(|&p| self.opt(p)),
-                },
+                _ => Sub::Sec { start: self.opt(parts[0]), len: parts.get(1).and_then(|&p| self.opt(p)), stride: parts.get(2).and_then(|&p| self.opt(p)) },
             });
             j = c + 1;
         }
-        Some(Ref {
-            t0: a,
-            t1: b,
-            base,
-            subs,
-            co: vec![],
-            span: self.span(a, b),
-        })
+        Some(Ref { t0: a, t1: b, base, subs, co: vec![], span: self.span(a, b) })
     }
 
     fn image(&mut self, r: &Ref) -> String {
@@ -506,22 +472,11 @@ impl<'a> Lx<'a> {
                 "xmpc_co_image({}, {line}, {}, (long[]){{{}}}, (long[]){{{}}})",
                 c_str(&self.name),
                 c.len(),
-                c[..c.len() - 1]
-                    .iter()
-                    .map(|s| format!("(long)({s})"))
-                    .chain(std::iter::once("0".into()))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                c[..c.len() - 1].iter().map(|s| format!("(long)({s})")).chain(std::iter::once("0".into())).collect::<Vec<_>>().join(", "),
                 r.co.iter().map(|s| format!("(long)({s})")).collect::<Vec<_>>().join(", ")
             ),
             Some(c) => {
-                self.diags.push(err(
-                    self.file,
-                    r.span,
-                    format!("`{name}` has {} codimensions; the reference gives {}", c.len(), r.co.len()),
-                    "coindex",
-                    None,
-                ));
+                self.diags.push(err(self.file, r.span, format!("`{name}` has {} codimensions; the reference gives {}", c.len(), r.co.len()), "coindex", None));
                 "0".into()
             }
             None => {
@@ -681,8 +636,7 @@ impl<'a> Lx<'a> {
         // put: `r = rhs;` at a statement start
         if after == "=" && self.stmt_start_ok(r.t0) {
             let Some(semi) = self.stmt_end(r.t1 + 1) else {
-                self.diags
-                    .push(err(self.file, r.span, "cannot find the end of this assignment", "coindexed", None));
+                self.diags.push(err(self.file, r.span, "cannot find the end of this assignment", "coindexed", None));
                 return r.t1;
             };
             let rhs = self.plain_ref(r.t1 + 1, semi);
@@ -791,10 +745,7 @@ impl<'a> Lx<'a> {
             return;
         }
         let target = if name == "xmp_atomic_define" { args[0] } else { args[1] };
-        let other = self.text(
-            if name == "xmp_atomic_define" { args[1].0 } else { args[0].0 },
-            if name == "xmp_atomic_define" { args[1].1 } else { args[0].1 },
-        );
+        let other = self.text(if name == "xmp_atomic_define" { args[1].0 } else { args[0].0 }, if name == "xmp_atomic_define" { args[1].1 } else { args[0].1 });
         // coindexed?
         let colon = (target.0..target.1).find(|&k| self.t(k) == ":" && self.t(k + 1) == "[");
         let (obj, img) = match colon {
@@ -857,34 +808,22 @@ impl<'a> Lx<'a> {
         let rest = body[word.len()..].trim();
         let file = c_str(&self.name);
         let line = self.line(p.span.start);
-        let wspan = Span::new(
-            p.body_off + (p.body.len() - p.body.trim_start().len()),
-            p.body_off + (p.body.len() - p.body.trim_start().len()) + word.len(),
-        );
+        let wspan = Span::new(p.body_off + (p.body.len() - p.body.trim_start().len()), p.body_off + (p.body.len() - p.body.trim_start().len()) + word.len());
         let code = match word.as_str() {
             "coarray" => {
                 // names : [codims]
                 let Some((names, co)) = rest.split_once(':') else {
-                    self.diags
-                        .push(err(self.file, p.span, "coarray: expected `names : [codimensions]`", "directive", None));
+                    self.diags.push(err(self.file, p.span, "coarray: expected `names : [codimensions]`", "directive", None));
                     return;
                 };
-                let co: Vec<String> = co
-                    .trim()
-                    .trim_start_matches('[')
-                    .trim_end_matches(']')
-                    .split("][")
-                    .map(|s| s.trim().to_string())
-                    .collect();
+                let co: Vec<String> = co.trim().trim_start_matches('[').trim_end_matches(']').split("][").map(|s| s.trim().to_string()).collect();
                 if co.last().map(String::as_str) != Some("*") {
-                    self.diags
-                        .push(err(self.file, p.span, "coarray: the last codimension must be `*`", "directive", None));
+                    self.diags.push(err(self.file, p.span, "coarray: the last codimension must be `*`", "directive", None));
                     return;
                 }
                 for n in names.split(',').map(str::trim) {
                     if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                        self.diags
-                            .push(err(self.file, p.span, format!("coarray: `{n}` is not a name"), "directive", None));
+                        self.diags.push(err(self.file, p.span, format!("coarray: `{n}` is not a name"), "directive", None));
                         return;
                     }
                     self.coarrays.push((n.to_string(), co.clone()));
@@ -970,13 +909,7 @@ impl<'a> Lx<'a> {
                     (!co.contains("][")).then(|| (obj.trim().to_string(), co.trim().to_string()))
                 });
                 let Some((obj, img)) = parsed else {
-                    self.diags.push(err(
-                        self.file,
-                        p.span,
-                        format!("{word}: expected `{word}(lock-variable:[image])`"),
-                        "directive",
-                        None,
-                    ));
+                    self.diags.push(err(self.file, p.span, format!("{word}: expected `{word}(lock-variable:[image])`"), "directive", None));
                     return;
                 };
                 format!("xmpc_co_{word}({file}, {line}, &({obj}), ({img}));")
@@ -1060,10 +993,7 @@ pub fn uses_local_view(src: &str) -> bool {
     src.contains(":[") || src.contains(": [") || src.contains("xmp_atomic_") || {
         let (_, pr) = lex(src);
         pr.iter().any(|p| {
-            matches!(
-                p.body.split_whitespace().next().map(|w| w.split('(').next().unwrap_or(w)),
-                Some("coarray" | "post" | "wait" | "lock" | "unlock")
-            )
+            matches!(p.body.split_whitespace().next().map(|w| w.split('(').next().unwrap_or(w)), Some("coarray" | "post" | "wait" | "lock" | "unlock"))
         })
     }
 }
@@ -1094,13 +1024,7 @@ pub fn lower(src: &str, name: &str, file: usize) -> Result<Lowered, Vec<Diag>> {
     for (s, e, t) in edits {
         if s < pos {
             // overlapping edits: an internal error, reported rather than mis-translated
-            return Err(vec![err(
-                file,
-                Span::new(s, e),
-                "xmpc: overlapping local-view rewrites (please report)",
-                "here",
-                None,
-            )]);
+            return Err(vec![err(file, Span::new(s, e), "xmpc: overlapping local-view rewrites (please report)", "here", None)]);
         }
         text.push_str(&src[pos..s]);
         text.push_str(&t);
@@ -1160,12 +1084,7 @@ mod tests {
     #[test]
     fn open_ended_sections_assert_an_array() {
         let l = low("int a[4]:[*];\nvoid f(int *q){ q[0:4] = a[:]:[1]; }\n");
-        assert!(
-            l.text
-                .contains("_Static_assert(!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))"),
-            "{}",
-            l.text
-        );
+        assert!(l.text.contains("_Static_assert(!__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))"), "{}", l.text);
         let l = low("int a[4]:[*];\nvoid f(int *q){ q[0:4] = a[0:4]:[1]; }\n");
         assert!(!l.text.contains("needs an array"), "explicit lengths need no assertion: {}", l.text);
     }
@@ -1179,12 +1098,7 @@ mod tests {
     #[test]
     fn post_wait_lock() {
         let l = low("#pragma xmp nodes p[4]\nint l:[*];\nvoid f(int t){\n#pragma xmp post (p(3), t)\n#pragma xmp wait (p[0])\n#pragma xmp wait\n#pragma xmp lock(l:[1])\n}\n");
-        assert!(
-            l.text
-                .contains("xmpc_co_post(\"t.c\", 4, xmpc_nodes_world_rank(_XMP_NODES_p, ((3) - 1)), (t));"),
-            "{}",
-            l.text
-        );
+        assert!(l.text.contains("xmpc_co_post(\"t.c\", 4, xmpc_nodes_world_rank(_XMP_NODES_p, ((3) - 1)), (t));"), "{}", l.text);
         assert!(l.text.contains("xmpc_co_wait(\"t.c\", 5, xmpc_nodes_world_rank(_XMP_NODES_p, (0)), 0, 0);"));
         assert!(l.text.contains("xmpc_co_wait(\"t.c\", 6, -1, 0, 0);"));
         assert!(l.text.contains("xmpc_co_lock(\"t.c\", 7, &(l), (1));"));
@@ -1194,11 +1108,6 @@ mod tests {
     #[test]
     fn multi_codimension_image() {
         let l = low("int a:[2][*];\nvoid f(void){ a:[1][3] = 5; }\n");
-        assert!(
-            l.text
-                .contains("xmpc_co_image(\"t.c\", 2, 2, (long[]){(long)(2), 0}, (long[]){(long)(1), (long)(3)})"),
-            "{}",
-            l.text
-        );
+        assert!(l.text.contains("xmpc_co_image(\"t.c\", 2, 2, (long[]){(long)(2), 0}, (long[]){(long)(1), (long)(3)})"), "{}", l.text);
     }
 }

@@ -21,9 +21,9 @@ pub const KERNELS_END: &str = "#endif /* xmpc-device-kernels end */";
 
 /// Functions a kernel may call (the CUDA math library has them all).
 const DEVICE_CALLS: &[&str] = &[
-    "sqrt", "sqrtf", "rsqrt", "rsqrtf", "exp", "expf", "log", "logf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "fabs", "fabsf", "pow",
-    "powf", "floor", "floorf", "ceil", "ceilf", "fmin", "fmax", "fminf", "fmaxf", "abs", "labs", "cbrt", "exp2", "log2", "log10", "tanh", "atan",
-    "atan2", "asin", "acos", "fma",
+    "sqrt", "sqrtf", "rsqrt", "rsqrtf", "exp", "expf", "log", "logf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "fabs", "fabsf", "pow", "powf", "floor",
+    "floorf", "ceil", "ceilf", "fmin", "fmax", "fminf", "fmaxf", "abs", "labs", "cbrt", "exp2", "log2", "log10", "tanh", "atan", "atan2", "asin", "acos",
+    "fma",
 ];
 
 #[derive(Default)]
@@ -129,7 +129,12 @@ impl<'a> Tr<'a> {
                 return None;
             }
             if ar.fmts.iter().any(|f| *f != Fmt::Linear) {
-                self.dev_error(format!("`{name}` is distributed cyclically: its rows are not contiguous, which the work-sharing split needs"), span, "cyclic array", Some("distribute the template by block or gblock"));
+                self.dev_error(
+                    format!("`{name}` is distributed cyclically: its rows are not contiguous, which the work-sharing split needs"),
+                    span,
+                    "cyclic array",
+                    Some("distribute the template by block or gblock"),
+                );
                 return None;
             }
             let (storage, desc, nd) = (ar.storage.clone(), ar.desc.clone(), ar.ndims);
@@ -137,9 +142,16 @@ impl<'a> Tr<'a> {
             return Some((storage, bytes));
         }
         match self.lookup_var(name) {
-            Some(Var::Plain(t)) if matches!(self.unit.types.get(*t), Type::Array { .. }) && self.scopes[0].vars.contains_key(name) => Some((name.to_string(), format!("sizeof({name})"))),
+            Some(Var::Plain(t)) if matches!(self.unit.types.get(*t), Type::Array { .. }) && self.scopes[0].vars.contains_key(name) => {
+                Some((name.to_string(), format!("sizeof({name})")))
+            }
             Some(_) => {
-                self.dev_error(format!("`{name}` is not a file-scope array"), span, "cannot be replicated", Some("replicate file-scope arrays (distributed or not)"));
+                self.dev_error(
+                    format!("`{name}` is not a file-scope array"),
+                    span,
+                    "cannot be replicated",
+                    Some("replicate file-scope arrays (distributed or not)"),
+                );
                 None
             }
             None => {
@@ -185,7 +197,12 @@ impl<'a> Tr<'a> {
         let subs = l.on.subs.as_deref().unwrap_or(&[]);
         let sub_ok = subs.len() == 1 && matches!(&subs[0].kind, SubKind::Expr(e) if e.ident() == Some(lv.var.as_str()));
         if !sub_ok || l.indices.len() > 1 {
-            self.dev_error("a device loop works on one template dimension: `on t(i)` with the loop variable itself", l.on.span, "not supported", Some("write `device loop on t(i)` over a 1-D template, the loop `for (i = lo; i < hi; i++)`"));
+            self.dev_error(
+                "a device loop works on one template dimension: `on t(i)` with the loop variable itself",
+                l.on.span,
+                "not supported",
+                Some("write `device loop on t(i)` over a 1-D template, the loop `for (i = lo; i < hi; i++)`"),
+            );
             return;
         }
         if lv.down || lv.step != "1" {
@@ -243,7 +260,13 @@ impl<'a> Tr<'a> {
         let name = format!("_XMP_DEV_FUNC_{k}");
         // ---- args struct, CPU body, GPU body (host C, before the function)
         let mut pre = String::new();
-        let _ = writeln!(pre, "/* xmpc: {} ({}:{}) */", comment_safe(&one_line(&self.src[p.dir.span.range()], false)), comment_safe(&self.unit.name), self.line_of(p.dir.span.start));
+        let _ = writeln!(
+            pre,
+            "/* xmpc: {} ({}:{}) */",
+            comment_safe(&one_line(&self.src[p.dir.span.range()], false)),
+            comment_safe(&self.unit.name),
+            self.line_of(p.dir.span.start)
+        );
         let _ = writeln!(pre, "struct {name}_ARGS {{");
         for r in &arrs {
             let _ = writeln!(pre, "    __typeof__({}) {};", r.rep_decl_host(), r.name);
@@ -335,7 +358,10 @@ impl<'a> Tr<'a> {
         // ---- the launcher, in place of the loop
         let t = self.templs[ti].cname.clone();
         let (lo_t, hi_t) = (lv.lo.clone(), lv.hi.clone());
-        let mut code = format!("{}\n{ind}{{\n{ind}    xmpc_sched _XMP_sched;\n{ind}    xmpc_loop_sched({loc}, {t}, 0, {lo_t}, {hi_t}, 1, &_XMP_sched);", self.dir_comment(p));
+        let mut code = format!(
+            "{}\n{ind}{{\n{ind}    xmpc_sched _XMP_sched;\n{ind}    xmpc_loop_sched({loc}, {t}, 0, {lo_t}, {hi_t}, 1, &_XMP_sched);",
+            self.dir_comment(p)
+        );
         let inits: Vec<String> = arrs.iter().map(|r| r.rep.clone()).chain(caps.iter().map(|c| c.name.clone())).chain(std::iter::once("0".into())).collect();
         let _ = write!(code, "\n{ind}    struct {name}_ARGS _XMP_args = {{{}}};", inits.join(", "));
         let written: Vec<&RepUse> = arrs.iter().filter(|r| r.written).collect();
@@ -345,10 +371,21 @@ impl<'a> Tr<'a> {
             let reps: Vec<String> = written.iter().map(|r| format!("(void *){}", r.rep)).collect();
             let offs: Vec<String> = written.iter().map(|r| r.row_base(self)).collect();
             let rows: Vec<String> = written.iter().map(|r| format!("(long){}", r.row_bytes(self))).collect();
-            let _ = write!(code, "\n{ind}    void *const _XMP_wrep[] = {{{}}};\n{ind}    const long _XMP_woff[] = {{{}}}, _XMP_wrow[] = {{{}}};", reps.join(", "), offs.join(", "), rows.join(", "));
+            let _ = write!(
+                code,
+                "\n{ind}    void *const _XMP_wrep[] = {{{}}};\n{ind}    const long _XMP_woff[] = {{{}}}, _XMP_wrow[] = {{{}}};",
+                reps.join(", "),
+                offs.join(", "),
+                rows.join(", ")
+            );
         }
         let (ops, tys): (Vec<String>, Vec<String>) = reds.iter().map(|(_, ty, op)| (red_code(*op).to_string(), ty_code(ty).to_string())).unzip();
-        let _ = write!(code, "\n{ind}    static const int _XMP_red_ops[] = {{{}}}, _XMP_red_types[] = {{{}}};", if ops.is_empty() { "0".into() } else { ops.join(", ") }, if tys.is_empty() { "0".into() } else { tys.join(", ") });
+        let _ = write!(
+            code,
+            "\n{ind}    static const int _XMP_red_ops[] = {{{}}}, _XMP_red_types[] = {{{}}};",
+            if ops.is_empty() { "0".into() } else { ops.join(", ") },
+            if tys.is_empty() { "0".into() } else { tys.join(", ") }
+        );
         let _ = write!(
             code,
             "\n{ind}    xmpc_dev_loop_desc _XMP_d = {{\"{}:{}\", _XMP_sched.first, _XMP_sched.last, {name}_CPU, {name}_GPU, &_XMP_args, {}, _XMP_red_ops, _XMP_red_types, _XMP_red, {}, {}, {}, {}, {}}};",
@@ -411,7 +448,12 @@ impl<'a> Tr<'a> {
                     _ => String::new(),
                 };
                 if ty.is_empty() || !v.locs.is_empty() {
-                    self.dev_error(format!("reduction variable `{}` must be a scalar double, float, int or long", v.name.name), v.name.span, "not supported in a device loop", None);
+                    self.dev_error(
+                        format!("reduction variable `{}` must be a scalar double, float, int or long", v.name.name),
+                        v.name.span,
+                        "not supported in a device loop",
+                        None,
+                    );
                     return None;
                 }
                 out.push((v.name.name.clone(), ty, op));
@@ -475,7 +517,11 @@ impl<'a> Tr<'a> {
         }
         for (n, sp) in &callees {
             if !DEVICE_CALLS.contains(&n.as_str()) {
-                errs.push((*sp, format!("the device loop calls `{n}`, which a GPU kernel cannot call"), Some("only the math functions (sqrt, exp, fabs, pow, ...) can be called in a device loop")));
+                errs.push((
+                    *sp,
+                    format!("the device loop calls `{n}`, which a GPU kernel cannot call"),
+                    Some("only the math functions (sqrt, exp, fabs, pow, ...) can be called in a device loop"),
+                ));
             }
         }
         for (n, sp) in names {
@@ -488,7 +534,11 @@ impl<'a> Tr<'a> {
             if let Some(a) = self.dist(&n) {
                 let elem = self.dev_elem_type(&n).unwrap_or_default();
                 if self.dev_rep_of(&n).is_none() {
-                    errs.push((sp, format!("`{n}` is used in a device loop but is not in an enclosing `device replicate` list"), Some("list it in `#pragma xmp device replicate (...)` around the loop")));
+                    errs.push((
+                        sp,
+                        format!("`{n}` is used in a device loop but is not in an enclosing `device replicate` list"),
+                        Some("list it in `#pragma xmp device replicate (...)` around the loop"),
+                    ));
                     continue;
                 }
                 arrs.push(RepUse { inner: self.arrs[a].storage.clone(), name: n, rep: String::new(), elem, rest_dims: vec![], dist: Some(a), written: false });
@@ -498,7 +548,11 @@ impl<'a> Tr<'a> {
             match self.unit.types.get(t).clone() {
                 Type::Array { dims, .. } => {
                     if self.dev_rep_of(&n).is_none() {
-                        errs.push((sp, format!("`{n}` is used in a device loop but is not in an enclosing `device replicate` list"), Some("list it in `#pragma xmp device replicate (...)` around the loop")));
+                        errs.push((
+                            sp,
+                            format!("`{n}` is used in a device loop but is not in an enclosing `device replicate` list"),
+                            Some("list it in `#pragma xmp device replicate (...)` around the loop"),
+                        ));
                         continue;
                     }
                     let elem = self.dev_elem_type(&n).unwrap_or_default();
@@ -518,11 +572,21 @@ impl<'a> Tr<'a> {
             let Some(b) = base.ident() else { continue };
             if let Some(r) = arrs.iter_mut().find(|r| r.name == b) {
                 if first.and_then(|e| e.ident()) != Some(var) {
-                    errs.push((w.span, format!("`{b}` is written at a row other than the iteration's own (`{b}[{var}]...`): the CPU and GPU parts would lose each other's rows"), None));
+                    errs.push((
+                        w.span,
+                        format!(
+                            "`{b}` is written at a row other than the iteration's own (`{b}[{var}]...`): the CPU and GPU parts would lose each other's rows"
+                        ),
+                        None,
+                    ));
                 }
                 r.written = true;
             } else if caps.iter().any(|c| c.name == b) {
-                errs.push((w.span, format!("the device loop assigns `{b}`, a variable of the enclosing code: each task would have its own copy"), Some("use a reduction clause, or declare the variable inside the loop body")));
+                errs.push((
+                    w.span,
+                    format!("the device loop assigns `{b}`, a variable of the enclosing code: each task would have its own copy"),
+                    Some("use a reduction clause, or declare the variable inside the loop body"),
+                ));
             }
         }
         if errs.is_empty() {
@@ -718,8 +782,20 @@ fn red_identity(op: RedOp, ty: &str) -> &'static str {
         (RedOp::Prod, _) => "1",
         (RedOp::Max, true) => "-HUGE_VAL",
         (RedOp::Min, true) => "HUGE_VAL",
-        (RedOp::Max, false) => if ty == "int" { "INT_MIN" } else { "LONG_MIN" },
-        _ => if ty == "int" { "INT_MAX" } else { "LONG_MAX" },
+        (RedOp::Max, false) => {
+            if ty == "int" {
+                "INT_MIN"
+            } else {
+                "LONG_MIN"
+            }
+        }
+        _ => {
+            if ty == "int" {
+                "INT_MAX"
+            } else {
+                "LONG_MAX"
+            }
+        }
     }
 }
 fn red_combine(op: RedOp, v: &str) -> String {

@@ -17,15 +17,13 @@
 mod cexpr;
 pub mod coarray;
 
-pub use xmpc_ir::Edit;
-pub use stmt::device::{KERNELS_BEGIN, KERNELS_END};
 use crate::xmp_model::on_ref;
 use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, splice};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
-use xmpc_ir::directive::{
-    AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, Name, NodesMapping, RedOp, Ref, ShadowWidth, SubKind, TemplateShape, Width,
-};
+pub use stmt::device::{KERNELS_BEGIN, KERNELS_END};
+use xmpc_ir::directive::{AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, Name, NodesMapping, RedOp, Ref, ShadowWidth, SubKind, TemplateShape, Width};
+pub use xmpc_ir::Edit;
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
 
 /// Translates one C file. Errors are located diagnostics; on error no edit is returned.
@@ -1104,7 +1102,11 @@ impl<'a> Tr<'a> {
             // node's part is a separate pointer declared after the variable.
             Site::After(at) => {
                 let (var, field) = n.name.split_once('.').unwrap_or((&n.name, ""));
-                let text = format!(" static __typeof__({var}.{field}{}) *restrict _XMP_ADDR_{cname}; /* xmpc: the node's part of `{}` */", "[0]".repeat(ndims), n.name);
+                let text = format!(
+                    " static __typeof__({var}.{field}{}) *restrict _XMP_ADDR_{cname}; /* xmpc: the node's part of `{}` */",
+                    "[0]".repeat(ndims),
+                    n.name
+                );
                 self.edit(Span::new(at, at), text);
             }
         }

@@ -5,8 +5,8 @@ use super::*;
 /// XMP-dev: `device replicate`, `replicate_sync`, `loop`, `reset_weight`.
 #[path = "device.rs"]
 pub(super) mod device;
-use crate::xmp_model::reduction;
 use crate::xmp_model::loop_sched::{self, LoopPlan, RangeKind};
+use crate::xmp_model::reduction;
 
 /// One level of a work-shared loop nest.
 struct Level<'a> {
@@ -103,10 +103,7 @@ impl<'a> Tr<'a> {
             Some(_) => {
                 // the declared return type: the text before the name, less storage classes
                 let head = &self.src[f.span.start..f.name_span.start];
-                let ty: Vec<&str> = head
-                    .split_whitespace()
-                    .filter(|w| !matches!(*w, "static" | "inline" | "extern" | "__inline" | "__inline__"))
-                    .collect();
+                let ty: Vec<&str> = head.split_whitespace().filter(|w| !matches!(*w, "static" | "inline" | "extern" | "__inline" | "__inline__")).collect();
                 let ty = ty.join(" ");
                 self.edit(Span::new(s.span.start, s.span.start + 6), format!("{{ {ty} _XMP_ret ="));
                 self.edit(Span::new(end, end), format!(" {frees}return _XMP_ret; }}"));
@@ -641,9 +638,10 @@ impl<'a> Tr<'a> {
                     self.stmt(b);
                 }
             }
-            DirectiveKind::DeviceReplicate { .. } | DirectiveKind::DeviceReplicateSync { .. } | DirectiveKind::DeviceLoop(_) | DirectiveKind::DeviceResetWeight(_) => {
-                self.device_dir(p)
-            }
+            DirectiveKind::DeviceReplicate { .. }
+            | DirectiveKind::DeviceReplicateSync { .. }
+            | DirectiveKind::DeviceLoop(_)
+            | DirectiveKind::DeviceResetWeight(_) => self.device_dir(p),
             DirectiveKind::ReduceShadow { vars, widths, trailers } => {
                 // adds (`+`) each shadow into its owner; the element type picks the addition
                 let loc = self.loc(p);
@@ -875,7 +873,8 @@ impl<'a> Tr<'a> {
             }
             let (_, array) = self.c_type_of(name);
             if !array {
-                let _ = write!(out, "\n{ind}if (xmpc_nodes_rank({nodes}) > 0) {name} = {}; /* Omni: restart on all but the first node */", restart.c_value(name));
+                let _ =
+                    write!(out, "\n{ind}if (xmpc_nodes_rank({nodes}) > 0) {name} = {}; /* Omni: restart on all but the first node */", restart.c_value(name));
                 continue;
             }
             let Ok(count) = reduction::element_count(&self.red_shape(name, true)) else { continue };
@@ -1136,10 +1135,7 @@ impl<'a> Tr<'a> {
                 let (elo, ehi) = if w.unbound {
                     (format!("_XMP_olo_{v} - {wl}"), format!("_XMP_ohi_{v} + {wu}"))
                 } else {
-                    (
-                        format!("(_XMP_olo_{v} - {wl} < {lo} ? {lo} : _XMP_olo_{v} - {wl})"),
-                        format!("(_XMP_ohi_{v} + {wu} > {hi} ? {hi} : _XMP_ohi_{v} + {wu})"),
-                    )
+                    (format!("(_XMP_olo_{v} - {wl} < {lo} ? {lo} : _XMP_olo_{v} - {wl})"), format!("(_XMP_ohi_{v} + {wu} > {hi} ? {hi} : _XMP_ohi_{v} + {wu})"))
                 };
                 let _ = write!(
                     head,
@@ -1222,7 +1218,13 @@ impl<'a> Tr<'a> {
     /// The `loop` option resolved by the shared model and checked against this nest:
     /// a non-zero width needs a block-like dimension run by an upward step-1 loop.
     fn loop_plan<'p>(&mut self, p: &Pragma, l: &'p LoopDir, ti: usize, levels: &[Level<'a>]) -> Option<LoopPlan<'p>> {
-        let rank = self.templs[ti].dists.as_ref().map(Vec::len).or_else(|| self.templs[ti].bounds.as_ref().map(Vec::len)).or(l.on.subs.as_ref().map(Vec::len)).unwrap_or(0);
+        let rank = self.templs[ti]
+            .dists
+            .as_ref()
+            .map(Vec::len)
+            .or_else(|| self.templs[ti].bounds.as_ref().map(Vec::len))
+            .or(l.on.subs.as_ref().map(Vec::len))
+            .unwrap_or(0);
         let res = loop_sched::plan(l.option.as_ref(), rank, p.dir.span).and_then(|plan| {
             for (d, w) in plan.widths.iter().enumerate() {
                 let Some(w) = w else { continue };
@@ -1838,9 +1840,7 @@ fn for_init(s: &Stmt) -> Option<&Stmt> {
 /// Whether `text` contains `word` as a whole C identifier.
 fn mentions_word(text: &str, word: &str) -> bool {
     let id = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(word).any(|(i, _)| {
-        !text[..i].chars().next_back().is_some_and(id) && !text[i + word.len()..].chars().next().is_some_and(id)
-    })
+    text.match_indices(word).any(|(i, _)| !text[..i].chars().next_back().is_some_and(id) && !text[i + word.len()..].chars().next().is_some_and(id))
 }
 
 /// The loop directly nested in a loop body (`for` or `{ for }`), OpenACC directives
@@ -1888,4 +1888,3 @@ impl StartSpan for Span {
         Span::new(self.start, self.start + 3.min(self.len()))
     }
 }
-

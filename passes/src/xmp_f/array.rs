@@ -53,7 +53,12 @@ impl<'a> Tr<'a> {
             return;
         };
         if arr.templ != lc(&on.name.name) {
-            self.err("XMP0406", on.name.span, &format!("`array on {}`: '{name}' is aligned with template '{}'", on.name.name, arr.templ), "name the template of the left-hand array");
+            self.err(
+                "XMP0406",
+                on.name.span,
+                &format!("`array on {}`: '{name}' is aligned with template '{}'", on.name.name, arr.templ),
+                "name the template of the left-hand array",
+            );
             return;
         }
         let Some((th, _, fmts)) = u.templs.get(&arr.templ).cloned() else {
@@ -234,7 +239,15 @@ impl<'a> Tr<'a> {
 
     /// `name(...)` with its sectioned dimensions shifted; `scalars` gives the text of
     /// non-section subscripts.
-    fn cut_ref_with(&mut self, name: &str, subs: &[Option<(String, String, String)>], scalars: &[String], cuts: &[Option<Cut>], span: Span, err: &mut bool) -> Option<String> {
+    fn cut_ref_with(
+        &mut self,
+        name: &str,
+        subs: &[Option<(String, String, String)>],
+        scalars: &[String],
+        cuts: &[Option<Cut>],
+        span: Span,
+        err: &mut bool,
+    ) -> Option<String> {
         let nsec = subs.iter().filter(|s| s.is_some()).count();
         if nsec != cuts.len() {
             self.err("XMP0406", span, &format!("'{name}' has {nsec} section dimensions, the left side {}", cuts.len()), "not conformable");

@@ -73,8 +73,21 @@ pub(crate) fn statement_uses_coarrays(code: &str, fixed: bool) -> bool {
         }
     }
     const CALLS: &[&str] = &[
-        "this_image(", "num_images(", "image_index(", "co_sum(", "co_min(", "co_max(", "co_broadcast(", "co_reduce(",
-        "lcobound(", "ucobound(", "codimension", "lock_type", "event_type", "atomic_define(", "atomic_ref(",
+        "this_image(",
+        "num_images(",
+        "image_index(",
+        "co_sum(",
+        "co_min(",
+        "co_max(",
+        "co_broadcast(",
+        "co_reduce(",
+        "lcobound(",
+        "ucobound(",
+        "codimension",
+        "lock_type",
+        "event_type",
+        "atomic_define(",
+        "atomic_ref(",
     ];
     let is_word_start = |s: &str, k: usize| k == 0 || !s.as_bytes()[k - 1].is_ascii_alphanumeric() && s.as_bytes()[k - 1] != b'_';
     for w in CALLS {

@@ -23,12 +23,7 @@ pub(super) struct DistArgs {
 
 /// True when a dimension is `gblock(*)` (its mapping array comes with `template_fix`).
 pub(super) fn deferred(dists: &DistList) -> bool {
-    dists.dists.iter().any(|x| {
-        x.format == DistFormat::GBlock
-            && x.arg
-                .as_ref()
-                .is_none_or(|e| matches!(e.kind, ExprKind::Star))
-    })
+    dists.dists.iter().any(|x| x.format == DistFormat::GBlock && x.arg.as_ref().is_none_or(|e| matches!(e.kind, ExprKind::Star)))
 }
 
 impl Tr<'_> {
@@ -60,12 +55,7 @@ impl Tr<'_> {
             args.push("0".into());
             if let Some(ExprKind::Ident(n)) = arg.map(|e| &e.kind) {
                 if matches!(self.cur_type(&lc(n)), Some((_, false))) {
-                    self.err(
-                        "XMP0406",
-                        x.span,
-                        &format!("the gblock mapping `{n}` is not an array"),
-                        "give an integer array of one block size per node",
-                    );
+                    self.err("XMP0406", x.span, &format!("the gblock mapping `{n}` is not an array"), "give an integer array of one block size per node");
                     ok = false;
                     continue;
                 }
@@ -89,17 +79,8 @@ impl Tr<'_> {
                 }
             }
         }
-        let maps = if maps.is_empty() {
-            "[integer(8) :: 0]".to_string()
-        } else {
-            format!("[integer(8) :: {}]", maps.join(", "))
-        };
-        ok.then_some(DistArgs {
-            formats,
-            args,
-            maps,
-            offsets,
-        })
+        let maps = if maps.is_empty() { "[integer(8) :: 0]".to_string() } else { format!("[integer(8) :: {}]", maps.join(", ")) };
+        ok.then_some(DistArgs { formats, args, maps, offsets })
     }
 
     /// The `xmpf_distribute` call of template handle `th` onto node set `nh`.
@@ -117,19 +98,11 @@ impl Tr<'_> {
     /// `template_fix(dists) t(...)`: the distribution that follows the fix (after the
     /// `xmpf_template_fix` call). The formats must be those of the template's
     /// `distribute`, `gblock(*)` standing for `gblock(m)`.
-    pub(super) fn template_fix_dist(
-        &mut self,
-        span: Span,
-        name: &str,
-        dists: &DistList,
-        u: &mut Unit,
-    ) -> Option<String> {
+    pub(super) fn template_fix_dist(&mut self, span: Span, name: &str, dists: &DistList, u: &mut Unit) -> Option<String> {
         let key = lc(name);
         let (th, tnd, known) = u.templs.get(&key).cloned()?;
         let nh = u.onto.get(&key).cloned()?;
-        if dists.dists.len() != tnd
-            || (!known.is_empty() && known.iter().zip(&dists.dists).any(|(k, x)| *k != x.format))
-        {
+        if dists.dists.len() != tnd || (!known.is_empty() && known.iter().zip(&dists.dists).any(|(k, x)| *k != x.format)) {
             self.err(
                 "XMP0406",
                 span,

@@ -9,11 +9,7 @@ use xmpc_ir::{FuncKind, Function, Item, Stmt, StmtKind, Type};
 
 impl<'a> Tr<'a> {
     fn implicit_texts(&self, body: &[Stmt]) -> Vec<String> {
-        body.iter()
-            .filter(|s| matches!(s.kind, StmtKind::Verbatim))
-            .map(|s| lc(self.text(s.span)))
-            .filter(|t| t.trim_start().starts_with("implicit"))
-            .collect()
+        body.iter().filter(|s| matches!(s.kind, StmtKind::Verbatim)).map(|s| lc(self.text(s.span))).filter(|t| t.trim_start().starts_with("implicit")).collect()
     }
 
     /// The result type of the function `key` among the units being translated

@@ -31,63 +31,32 @@ impl<'a> Tr<'a> {
         }
     }
 
-    fn local_alias(
-        &mut self,
-        d: &Directive,
-        local: &Name,
-        global: &Name,
-        f: &View<'a>,
-        u: &mut Unit,
-    ) {
+    fn local_alias(&mut self, d: &Directive, local: &Name, global: &Name, f: &View<'a>, u: &mut Unit) {
         let (lkey, gkey) = (lc(&local.name), lc(&global.name));
         let Some(arr) = u.arrays.get(&gkey).cloned() else {
             let msg = if f.symbols.lookup(&gkey).is_some() {
-                format!(
-                    "global array '{}' of local_alias is not aligned",
-                    global.name
-                )
+                format!("global array '{}' of local_alias is not aligned", global.name)
             } else {
-                format!(
-                    "global array '{}' of local_alias is not declared",
-                    global.name
-                )
+                format!("global array '{}' of local_alias is not declared", global.name)
             };
-            self.err(
-                "XMP0402",
-                global.span,
-                &msg,
-                "local_alias needs an array aligned by an align directive of this unit",
-            );
+            self.err("XMP0402", global.span, &msg, "local_alias needs an array aligned by an align directive of this unit");
             return;
         };
         if arr.cyclic {
             self.err(
                 "XMP0403",
                 global.span,
-                &format!(
-                    "local_alias of '{}', aligned with a cyclic template dimension",
-                    global.name
-                ),
+                &format!("local_alias of '{}', aligned with a cyclic template dimension", global.name),
                 "not supported: xmpc keeps such an array whole on every node",
             );
             return;
         }
         if u.arrays.contains_key(&lkey) {
-            self.err(
-                "XMP0404",
-                local.span,
-                &format!("local alias '{}' is aligned", local.name),
-                "the local alias must be a plain array",
-            );
+            self.err("XMP0404", local.span, &format!("local alias '{}' is aligned", local.name), "the local alias must be a plain array");
             return;
         }
         if self.declared_as_coarray(f, &lkey) {
-            self.err(
-                "XMP0403",
-                local.span,
-                &format!("local alias '{}' is a coarray", local.name),
-                "not supported",
-            );
+            self.err("XMP0403", local.span, &format!("local alias '{}' is a coarray", local.name), "not supported");
             return;
         }
         let Some(sym) = f.symbols.lookup(&lkey) else {
@@ -108,26 +77,22 @@ impl<'a> Tr<'a> {
             );
             return;
         };
-        let plain = !sym
-            .attrs
-            .iter()
-            .any(|a| matches!(a.as_str(), "allocatable" | "pointer" | "save" | "target"))
-            && sym.sclass != xmpc_ir::StorageClass::Param;
+        let plain =
+            !sym.attrs.iter().any(|a| matches!(a.as_str(), "allocatable" | "pointer" | "save" | "target")) && sym.sclass != xmpc_ir::StorageClass::Param;
         if !plain || !dims.iter().all(|x| x.deferred && x.upper.is_none()) {
-            self.err("XMP0404", local.span, &format!("local alias '{}' must be declared as an assumed-shape array", local.name), "declare it `type :: la(:)` or `type :: la(0:)`, without allocatable, pointer, save or target, not a dummy");
+            self.err(
+                "XMP0404",
+                local.span,
+                &format!("local alias '{}' must be declared as an assumed-shape array", local.name),
+                "declare it `type :: la(:)` or `type :: la(0:)`, without allocatable, pointer, save or target, not a dummy",
+            );
             return;
         }
         if dims.len() != arr.ndims {
             self.err(
                 "XMP0406",
                 d.span,
-                &format!(
-                    "local alias '{}' has rank {}, '{}' has rank {}",
-                    local.name,
-                    dims.len(),
-                    global.name,
-                    arr.ndims
-                ),
+                &format!("local alias '{}' has rank {}, '{}' has rank {}", local.name, dims.len(), global.name, arr.ndims),
                 "rank mismatch",
             );
             return;
@@ -143,40 +108,26 @@ impl<'a> Tr<'a> {
         });
         let lty = ety(self, *elem);
         let (Some(lty), Some(gty)) = (lty, gty) else {
-            self.err(
-                "XMP0404",
-                local.span,
-                &format!("local alias '{}': element type not supported", local.name),
-                "",
-            );
+            self.err("XMP0404", local.span, &format!("local alias '{}': element type not supported", local.name), "");
             return;
         };
         if lty != gty {
             self.err(
                 "XMP0404",
                 d.span,
-                &format!(
-                    "element type of local alias '{}' ({lty}) differs from '{}' ({gty})",
-                    local.name, global.name
-                ),
+                &format!("element type of local alias '{}' ({lty}) differs from '{}' ({gty})", local.name, global.name),
                 "type mismatch",
             );
             return;
         }
         // Omni's lower bounds: 0 in distributed dims, the declared ones elsewhere
-        let tfmt = u
-            .templs
-            .get(&arr.templ)
-            .map(|t| t.2.clone())
-            .unwrap_or_default();
+        let tfmt = u.templs.get(&arr.templ).map(|t| t.2.clone()).unwrap_or_default();
         let lbs: Vec<String> = arr
             .talign
             .iter()
             .enumerate()
             .map(|(k, ta)| match ta {
-                Some((td, _)) if tfmt.get(*td).is_some_and(|f| *f != DistFormat::Dup) => {
-                    "0:".to_string()
-                }
+                Some((td, _)) if tfmt.get(*td).is_some_and(|f| *f != DistFormat::Dup) => "0:".to_string(),
                 _ => format!("lbound({}, {}):", global.name, k + 1),
             })
             .collect();
@@ -190,12 +141,7 @@ impl<'a> Tr<'a> {
             Type::Basic(s) => s.clone(),
             _ => unreachable!("checked above"),
         };
-        u.redecl.push((
-            local.name.clone(),
-            format!("{etxt}, pointer, contiguous"),
-            dims.len(),
-            local.span,
-        ));
+        u.redecl.push((local.name.clone(), format!("{etxt}, pointer, contiguous"), dims.len(), local.span));
     }
 
     /// `key` is declared with a codimension (`x(:)[*]`, `codimension`): a

@@ -60,12 +60,7 @@ impl Tr<'_> {
         let low = lc(name);
         let (tname, comp) = low.split_once('%').unwrap_or((&low, ""));
         let Some((th, tnd, tfmt)) = u.templs.get(&lc(&with.name.name)).cloned() else {
-            self.err(
-                "XMP0402",
-                with.name.span,
-                "unknown template",
-                "not declared by a template directive in this unit",
-            );
+            self.err("XMP0402", with.name.span, "unknown template", "not declared by a template directive in this unit");
             return;
         };
         if syms.lookup(tname).is_some() {
@@ -82,24 +77,11 @@ impl Tr<'_> {
         };
         let nd = c.dl.len();
         if source.len() != nd {
-            self.err(
-                "XMP0406",
-                dspan,
-                &format!(
-                    "align source has {} subscripts, '{name}' has {nd} dimensions",
-                    source.len()
-                ),
-                "rank mismatch",
-            );
+            self.err("XMP0406", dspan, &format!("align source has {} subscripts, '{name}' has {nd} dimensions", source.len()), "rank mismatch");
             return;
         }
         let Some(esize) = elem_size(&c.etxt) else {
-            self.err(
-                "XMP0404",
-                dspan,
-                &format!("aligned component of type {}", c.etxt),
-                "element type not supported",
-            );
+            self.err("XMP0404", dspan, &format!("aligned component of type {}", c.etxt), "element type not supported");
             return;
         };
         let Some(map) = self.align_map(source, with, tnd, &tfmt, &c.dl) else {
@@ -109,10 +91,7 @@ impl Tr<'_> {
             None => None,
             Some((sspan, ws)) if ws.len() == nd => Some((*sspan, self.shadow_widths(ws))),
             Some((sspan, ws)) => {
-                let msg = format!(
-                    "shadow gives {} widths, '{name}' has {nd} dimensions",
-                    ws.len()
-                );
+                let msg = format!("shadow gives {} widths, '{name}' has {nd} dimensions", ws.len());
                 self.err("XMP0406", *sspan, &msg, "rank mismatch");
                 return;
             }
@@ -134,10 +113,7 @@ impl Tr<'_> {
         }
         // the component: allocatable, of the local block's bounds
         let colons = vec![":"; nd].join(",");
-        self.edits.push(Edit {
-            span: Span::new(c.at.0, c.at.1),
-            text: format!("{}, allocatable :: {comp}({colons})", c.etxt),
-        });
+        self.edits.push(Edit { span: Span::new(c.at.0, c.at.1), text: format!("{}, allocatable :: {comp}({colons})", c.etxt) });
         for v in vars {
             let var = lc(&v.name);
             self.add_target(v.span, &ty);
@@ -145,8 +121,7 @@ impl Tr<'_> {
             let h = format!("xmpf_d_{var}__{comp}");
             let loc = self.loc(dspan, "align");
             u.decls.insert(format!("integer(8) :: {h}"));
-            u.decls
-                .insert("integer(8) :: xmpf_lb(7), xmpf_ex(7)".into());
+            u.decls.insert("integer(8) :: xmpf_lb(7), xmpf_ex(7)".into());
             u.decls.insert("type(xmpf_cptr) :: xmpf_cp".into());
             u.need_cbind = true;
             let mut lines = vec![format!(
@@ -162,33 +137,18 @@ impl Tr<'_> {
             }
             if let Some((sspan, (lo, hi, full))) = &widths {
                 let sl = self.loc(*sspan, "shadow");
-                lines.push(format!(
-                    "call xmpf_array_shadow({h}, {sl}, {nd}, {}, {}, [integer :: {}])",
-                    self.i8list(lo),
-                    self.i8list(hi),
-                    full.join(", ")
-                ));
+                lines.push(format!("call xmpf_array_shadow({h}, {sl}, {nd}, {}, {}, [integer :: {}])", self.i8list(lo), self.i8list(hi), full.join(", ")));
             }
             lines.push(format!("xmpf_ex(1:{nd}) = {}", self.i8list(&c.ext)));
-            lines.push(format!(
-                "call xmpf_array_layout({h}, {loc}, {nd}, {}, xmpf_lb, xmpf_ex)",
-                self.i8list(&c.dl)
-            ));
-            let bnds: Vec<String> = (1..=nd)
-                .map(|k| format!("xmpf_lb({k}):xmpf_lb({k})+xmpf_ex({k})-1"))
-                .collect();
+            lines.push(format!("call xmpf_array_layout({h}, {loc}, {nd}, {}, xmpf_lb, xmpf_ex)", self.i8list(&c.dl)));
+            let bnds: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):xmpf_lb({k})+xmpf_ex({k})-1")).collect();
             lines.push(format!("allocate({key}({}))", bnds.join(", ")));
-            lines.push(format!(
-                "call xmpf_array_attach({h}, {loc}, {nd}, xmpf_ex, {key})"
-            ));
+            lines.push(format!("call xmpf_array_attach({h}, {loc}, {nd}, xmpf_ex, {key})"));
             u.setup.extend(lines);
             u.frees.push(format!("call xmpf_array_free({h})"));
             let cyc_full = map.cyclic
                 && widths.as_ref().is_some_and(|(_, (_, _, full))| {
-                    map.talign.iter().zip(full).all(|(ta, f)| {
-                        !matches!(ta, Some((k, _)) if tfmt.get(*k) == Some(&DistFormat::Cyclic))
-                            || f == "1"
-                    })
+                    map.talign.iter().zip(full).all(|(ta, f)| !matches!(ta, Some((k, _)) if tfmt.get(*k) == Some(&DistFormat::Cyclic)) || f == "1")
                 });
             let arr = Arr {
                 handle: h,
@@ -206,17 +166,8 @@ impl Tr<'_> {
     }
 
     /// The declaration of component `comp` in the definition of type `tname` in `body`.
-    fn find_component(
-        &mut self,
-        body: &[Stmt],
-        tname: &str,
-        comp: &str,
-        dspan: Span,
-    ) -> Option<Comp> {
-        let def = body.iter().find(|s| {
-            matches!(s.kind, StmtKind::Verbatim)
-                && type_def_name(self.text(s.span)).as_deref() == Some(tname)
-        });
+    fn find_component(&mut self, body: &[Stmt], tname: &str, comp: &str, dspan: Span) -> Option<Comp> {
+        let def = body.iter().find(|s| matches!(s.kind, StmtKind::Verbatim) && type_def_name(self.text(s.span)).as_deref() == Some(tname));
         let Some(def) = def else {
             self.err(
                 "XMP0404",
@@ -237,9 +188,7 @@ impl Tr<'_> {
             let (spec, ents) = match code_l.split_once("::") {
                 Some((s, e)) => (s.trim().to_string(), e.trim().to_string()),
                 None => match code_l.split_once(' ') {
-                    Some((s, e)) if !s.starts_with("type") && !s.starts_with("end") => {
-                        (s.trim().to_string(), e.trim().to_string())
-                    }
+                    Some((s, e)) if !s.starts_with("type") && !s.starts_with("end") => (s.trim().to_string(), e.trim().to_string()),
                     _ => continue,
                 },
             };
@@ -269,11 +218,7 @@ impl Tr<'_> {
                     dl.clear();
                     break;
                 }
-                ext.push(if l == "1" {
-                    h
-                } else {
-                    format!("({h}) - ({l}) + 1")
-                });
+                ext.push(if l == "1" { h } else { format!("({h}) - ({l}) + 1") });
                 dl.push(l);
             }
             if dl.is_empty() {
@@ -287,37 +232,15 @@ impl Tr<'_> {
             }
             let s = start + lead;
             let etxt = code.trim_start()[..spec.len()].trim().to_string();
-            return Some(Comp {
-                at: (s, start + code.len()),
-                etxt,
-                dl,
-                ext,
-            });
+            return Some(Comp { at: (s, start + code.len()), etxt, dl, ext });
         }
-        self.err(
-            "XMP0404",
-            dspan,
-            &format!("type `{tname}` has no component `{comp}`"),
-            "not a component of the type",
-        );
+        self.err("XMP0404", dspan, &format!("type `{tname}` has no component `{comp}`"), "not a component of the type");
         None
     }
 
     /// Per array dim, the template dim of its align index (`t(i)`, `t(i + c)`).
-    fn align_map(
-        &mut self,
-        source: &[AlignSrc],
-        with: &Ref,
-        tnd: usize,
-        tfmt: &[DistFormat],
-        dl: &[String],
-    ) -> Option<AlignMap> {
-        let mut m = AlignMap {
-            adim: vec![],
-            aoff: vec![],
-            talign: vec![],
-            cyclic: false,
-        };
+    fn align_map(&mut self, source: &[AlignSrc], with: &Ref, tnd: usize, tfmt: &[DistFormat], dl: &[String]) -> Option<AlignMap> {
+        let mut m = AlignMap { adim: vec![], aoff: vec![], talign: vec![], cyclic: false };
         let tsubs = with.subs.clone().unwrap_or_default();
         for (d, s) in source.iter().enumerate() {
             let AlignSrc::Index(ix) = s else {
@@ -334,41 +257,23 @@ impl Tr<'_> {
                     let lt = lc(&t);
                     if lt == ln {
                         found = Some((k, "0".to_string()));
-                    } else if lt.starts_with(&ln) && matches!(lt.as_bytes()[ln.len()], b'+' | b'-')
-                    {
+                    } else if lt.starts_with(&ln) && matches!(lt.as_bytes()[ln.len()], b'+' | b'-') {
                         // `t` and its lower case `lt` may differ in length past ASCII
                         found = t.get(ln.len()..).map(|r| (k, r.to_string()));
                     }
                 }
             }
             let Some((k, c)) = found else {
-                self.err(
-                    "XMP0406",
-                    ix.span,
-                    &format!(
-                        "align index '{}' does not appear in the template subscripts",
-                        ix.name
-                    ),
-                    "use `t(i)` or `t(i+c)`",
-                );
+                self.err("XMP0406", ix.span, &format!("align index '{}' does not appear in the template subscripts", ix.name), "use `t(i)` or `t(i+c)`");
                 return None;
             };
             if k >= tnd {
-                self.err(
-                    "XMP0406",
-                    with.span,
-                    "align target has more subscripts than the template has dimensions",
-                    "",
-                );
+                self.err("XMP0406", with.span, "align target has more subscripts than the template has dimensions", "");
                 return None;
             }
             m.cyclic |= tfmt.get(k) == Some(&DistFormat::Cyclic);
             m.adim.push(k.to_string());
-            m.aoff.push(if c == "0" {
-                dl[d].clone()
-            } else {
-                format!("({}) + ({c})", dl[d])
-            });
+            m.aoff.push(if c == "0" { dl[d].clone() } else { format!("({}) + ({c})", dl[d]) });
             m.talign.push(Some((k, c)));
         }
         Some(m)
@@ -397,33 +302,17 @@ impl Tr<'_> {
     /// Refuses what the translation cannot follow: variables of the type that are
     /// dummies, arrays, pointers or allocatable; the type named outside this unit's
     /// body; a variable used other than through a component (`c%x`).
-    fn member_uses_ok(
-        &mut self,
-        body: &[Stmt],
-        ty: &str,
-        vars: &[&xmpc_ir::Symbol],
-        dspan: Span,
-    ) -> bool {
+    fn member_uses_ok(&mut self, body: &[Stmt], ty: &str, vars: &[&xmpc_ir::Symbol], dspan: Span) -> bool {
         for v in vars {
             let bad = match self.unit.types.get(v.ty) {
                 Type::Array { .. } => Some("an array"),
                 _ if v.sclass == xmpc_ir::StorageClass::Param => Some("a dummy argument"),
-                _ if v.attrs.iter().any(|a| a == "pointer" || a == "allocatable") => {
-                    Some("a pointer or allocatable")
-                }
+                _ if v.attrs.iter().any(|a| a == "pointer" || a == "allocatable") => Some("a pointer or allocatable"),
                 _ => None,
             };
             if let Some(what) = bad {
-                let msg = format!(
-                    "`{}` of a type with a distributed component is {what}",
-                    v.name
-                );
-                self.err(
-                    "XMP0405",
-                    v.span,
-                    &msg,
-                    "not supported: declare plain scalar variables of the type",
-                );
+                let msg = format!("`{}` of a type with a distributed component is {what}", v.name);
+                self.err("XMP0405", v.span, &msg, "not supported: declare plain scalar variables of the type");
                 return false;
             }
         }
@@ -440,9 +329,7 @@ impl Tr<'_> {
                 self.err(
                     "XMP0405",
                     dspan,
-                    &format!(
-                        "{ty} with a distributed component is also used outside this program unit"
-                    ),
+                    &format!("{ty} with a distributed component is also used outside this program unit"),
                     "not supported: keep the type and its variables in one program unit",
                 );
                 return false;
@@ -475,16 +362,8 @@ impl Tr<'_> {
                 for v in vars {
                     if let Some(p) = whole_use(line, &lc(&v.name)) {
                         let at = start + p;
-                        let msg = format!(
-                            "the structure `{}` with a distributed component is used as a whole",
-                            v.name
-                        );
-                        self.err(
-                            "XMP0405",
-                            Span::new(at, at + v.name.len()),
-                            &msg,
-                            "only its components (`c%a(i)`) may be used",
-                        );
+                        let msg = format!("the structure `{}` with a distributed component is used as a whole", v.name);
+                        self.err("XMP0405", Span::new(at, at + v.name.len()), &msg, "only its components (`c%a(i)`) may be used");
                         return false;
                     }
                 }
@@ -501,12 +380,7 @@ impl Tr<'_> {
                 return Some(format!("{b}%{field}"));
             }
         }
-        self.err(
-            "XMP0403",
-            e.span,
-            "gmove operand must be an array, an array section or an element",
-            "",
-        );
+        self.err("XMP0403", e.span, "gmove operand must be an array, an array section or an element", "");
         None
     }
 
@@ -529,22 +403,11 @@ impl Tr<'_> {
         }
         let at = ls + p + close + 1;
         // attributes need `::` (`type(b) c` in fixed form)
-        let text = if squeezed.contains("::") {
-            ", target"
-        } else {
-            ", target ::"
-        };
-        if self
-            .edits
-            .iter()
-            .any(|e| e.span.start == at && e.text == text)
-        {
+        let text = if squeezed.contains("::") { ", target" } else { ", target ::" };
+        if self.edits.iter().any(|e| e.span.start == at && e.text == text) {
             return;
         }
-        self.edits.push(Edit {
-            span: Span::new(at, at),
-            text: text.into(),
-        });
+        self.edits.push(Edit { span: Span::new(at, at), text: text.into() });
     }
 }
 
@@ -559,11 +422,7 @@ fn type_def_name(text: &str) -> Option<String> {
         Some((_, n)) => n,
         None => rest,
     };
-    let n: String = name
-        .trim()
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
+    let n: String = name.trim().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
     (!n.is_empty()).then_some(n)
 }
 
@@ -589,9 +448,7 @@ fn split_top(s: &str) -> Vec<String> {
 }
 
 fn entity_name(e: &str) -> String {
-    e.chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect()
+    e.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect()
 }
 
 /// Offset of `type(b)` (blanks allowed) in lower-case `s`.
@@ -601,11 +458,7 @@ fn find_type_ref(s: &str, ty: &str) -> Option<usize> {
     while let Some(p) = s[from..].find("type") {
         let at = from + p;
         let ok_l = at == 0 || !(b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_');
-        let tail: String = s[at..]
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .take(ty.len())
-            .collect();
+        let tail: String = s[at..].chars().filter(|c| !c.is_whitespace()).take(ty.len()).collect();
         if ok_l && tail == ty {
             return Some(at);
         }
@@ -640,8 +493,7 @@ fn whole_use(text: &str, v: &str) -> Option<usize> {
             // bytes: `i` may be inside a multi-byte character (a fixed-form `C`
             // comment line, a name the parser took as one)
             _ if b[i..].starts_with(v.as_bytes()) => {
-                let ok_l = i == 0
-                    || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'%');
+                let ok_l = i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'%');
                 let e = i + v.len();
                 let ok_r = e >= b.len() || !(b[e].is_ascii_alphanumeric() || b[e] == b'_');
                 if ok_l && ok_r && !text[e..].trim_start().starts_with('%') {

@@ -36,23 +36,16 @@ mod order;
 mod save_desc;
 mod xacc;
 
-use xmpc_ir::Edit;
-use crate::xmp_model::on_ref;
 use crate::xmp_model::loop_sched::{self, RangeKind};
+use crate::xmp_model::on_ref;
 use std::collections::{BTreeSet, HashMap};
-use xmpc_ir::directive::{
-    AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind,
-};
-use xmpc_ir::{
-    Diag, Expr, ExprKind, FileUnit, FuncKind, Function, Item, Lang, Pragma, Span, Stmt, StmtKind,
-    SymbolTable, Type,
-};
+use xmpc_ir::directive::{AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind};
+use xmpc_ir::Edit;
+use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, FuncKind, Function, Item, Lang, Pragma, Span, Stmt, StmtKind, SymbolTable, Type};
 
 /// True when the file uses XMP (directives or library calls) or has a main program.
 pub fn needs_runtime(unit: &FileUnit, src: &str) -> bool {
-    !unit.pragmas().is_empty()
-        || src.to_ascii_lowercase().contains("xmp_")
-        || unit.functions().iter().any(|f| f.kind == FuncKind::Program)
+    !unit.pragmas().is_empty() || src.to_ascii_lowercase().contains("xmp_") || unit.functions().iter().any(|f| f.kind == FuncKind::Program)
 }
 
 /// Translates one Fortran file.
@@ -64,11 +57,7 @@ pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
 /// from other files: `find(name)` gives such a module's description (written when
 /// its file was translated, see `modinfo`). Also returns the descriptions of this
 /// file's modules that have XMP declarations: (lower-case name, text).
-pub fn translate_with_modules(
-    unit: &FileUnit,
-    src: &str,
-    find: &dyn Fn(&str) -> Option<String>,
-) -> Result<Translated, Vec<Diag>> {
+pub fn translate_with_modules(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<String>) -> Result<Translated, Vec<Diag>> {
     translate_mapped(unit, src, find, &|_| None)
 }
 
@@ -82,12 +71,7 @@ pub type Origin<'a> = &'a dyn Fn(usize) -> Option<(String, usize)>;
 
 /// [`translate_with_modules`] of a preprocessed source: the file and line passed to
 /// the runtime for its messages are the original ones (`origin`).
-pub fn translate_mapped(
-    unit: &FileUnit,
-    src: &str,
-    find: &dyn Fn(&str) -> Option<String>,
-    origin: Origin,
-) -> Result<Translated, Vec<Diag>> {
+pub fn translate_mapped(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<String>, origin: Origin) -> Result<Translated, Vec<Diag>> {
     translate_for(unit, src, find, origin, true)
 }
 
@@ -97,13 +81,7 @@ pub fn translate_mapped(
 /// (XMP0450) are refused then; with xmpc's libcaf they are translated, and a task body
 /// using coarrays calls `xmpf_caf_in_task(MARK)` (docs/local-view.md): the driver
 /// refuses to link such an object with another libcaf, naming the location in MARK.
-pub fn translate_for(
-    unit: &FileUnit,
-    src: &str,
-    find: &dyn Fn(&str) -> Option<String>,
-    origin: Origin,
-    own_libcaf: bool,
-) -> Result<Translated, Vec<Diag>> {
+pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<String>, origin: Origin, own_libcaf: bool) -> Result<Translated, Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
     if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
         return Ok((vec![], vec![]));
@@ -149,13 +127,10 @@ pub fn translate_for(
                 }
                 t.hosts.pop();
             }
-            Item::Verbatim(sp) => t.no_directives_in(*sp, "XMP directive in Fortran the front end could not parse", "see the XMP0200 warning; the directive would be dropped"),
-            Item::Pragma(p) => t.err(
-                "XMP0401",
-                p.dir.span,
-                "XMP directive outside a program unit",
-                "not supported",
-            ),
+            Item::Verbatim(sp) => {
+                t.no_directives_in(*sp, "XMP directive in Fortran the front end could not parse", "see the XMP0200 warning; the directive would be dropped")
+            }
+            Item::Pragma(p) => t.err("XMP0401", p.dir.span, "XMP directive outside a program unit", "not supported"),
             _ => {}
         }
     }
@@ -165,11 +140,7 @@ pub fn translate_for(
     if t.fixed {
         t.drop_sequence_fields();
     }
-    let infos = t
-        .local_mods
-        .iter()
-        .filter_map(|m| t.mods.get(m).filter(|u| !u.is_empty()).map(|u| (m.clone(), modinfo::write(m, u))))
-        .collect();
+    let infos = t.local_mods.iter().filter_map(|m| t.mods.get(m).filter(|u| !u.is_empty()).map(|u| (m.clone(), modinfo::write(m, u)))).collect();
     Ok((t.edits, infos))
 }
 
@@ -329,8 +300,7 @@ impl<'a> Tr<'a> {
     }
 
     fn err(&mut self, code: &str, span: Span, msg: &str, label: &str) {
-        self.diags
-            .push(xmpc_ir::diag::error(code, msg, self.unit.file, span, label));
+        self.diags.push(xmpc_ir::diag::error(code, msg, self.unit.file, span, label));
     }
     fn text(&self, s: Span) -> &'a str {
         &self.src[s.start..s.end]
@@ -402,9 +372,7 @@ impl<'a> Tr<'a> {
             pos += 1;
         }
         loop {
-            let e = self.src[pos..]
-                .find('\n')
-                .map_or(self.src.len(), |p| pos + p);
+            let e = self.src[pos..].find('\n').map_or(self.src.len(), |p| pos + p);
             let line = &self.src[self.line_start(pos)..e];
             let cont = if self.fixed {
                 // next line with a non-blank, non-zero column 6 (not a comment)
@@ -441,10 +409,7 @@ impl<'a> Tr<'a> {
                 format!("int({s}, 8)")
             }
         };
-        format!(
-            "[integer(8) :: {}]",
-            v.iter().map(one).collect::<Vec<_>>().join(", ")
-        )
+        format!("[integer(8) :: {}]", v.iter().map(one).collect::<Vec<_>>().join(", "))
     }
 
     fn func(&mut self, f: &'a Function) {
@@ -604,39 +569,20 @@ impl<'a> Tr<'a> {
             if first_exec.is_some() {
                 // its setup would run before the statements it follows (which may set
                 // the sizes it uses)
-                self.err(
-                    "XMP0407",
-                    d.span,
-                    "declarative XMP directive after the first executable statement",
-                    "move it to the specification part",
-                );
+                self.err("XMP0407", d.span, "declarative XMP directive after the first executable statement", "move it to the specification part");
                 continue;
             }
             let loc = |me: &Self, w: &str| me.loc(d.span, w);
             match &d.kind {
-                DirectiveKind::Nodes {
-                    names,
-                    dims,
-                    mapping,
-                    ..
-                } => {
+                DirectiveKind::Nodes { names, dims, mapping, .. } => {
                     for n in names {
                         let h = format!("xmpf_n_{}", lc(&n.name));
                         u.decls.insert(format!("integer(8) :: {h}"));
-                        let sizes: Vec<String> = dims
-                            .iter()
-                            .map(|x| x.size.as_ref().map_or("0".into(), |e| self.ex(e)))
-                            .collect();
+                        let sizes: Vec<String> = dims.iter().map(|x| x.size.as_ref().map_or("0".into(), |e| self.ex(e))).collect();
                         match mapping {
                             Some(NodesMapping::Ref(r)) => {
-                                let Some((ph, pnd)) = u.nodes.get(&lc(&r.name.name)).cloned()
-                                else {
-                                    self.err(
-                                        "XMP0402",
-                                        r.name.span,
-                                        "unknown node set",
-                                        "not declared by a nodes directive in this unit",
-                                    );
+                                let Some((ph, pnd)) = u.nodes.get(&lc(&r.name.name)).cloned() else {
+                                    self.err("XMP0402", r.name.span, "unknown node set", "not declared by a nodes directive in this unit");
                                     continue;
                                 };
                                 let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
@@ -657,12 +603,7 @@ impl<'a> Tr<'a> {
                                     self.i8list(&st)
                                 ));
                             }
-                            _ => u.setup.push(format!(
-                                "call xmpf_nodes({h}, {}, {}, {})",
-                                loc(self, "nodes"),
-                                dims.len(),
-                                self.i8list(&sizes)
-                            )),
+                            _ => u.setup.push(format!("call xmpf_nodes({h}, {}, {}, {})", loc(self, "nodes"), dims.len(), self.i8list(&sizes))),
                         }
                         u.nodes.insert(lc(&n.name), (h, dims.len()));
                     }
@@ -672,16 +613,8 @@ impl<'a> Tr<'a> {
                         let h = format!("xmpf_t_{}", lc(&n.name));
                         u.decls.insert(format!("integer(8) :: {h}"));
                         let fixed = shape.dims.iter().all(|x| x.bounds.is_some());
-                        let lo: Vec<String> = shape
-                            .dims
-                            .iter()
-                            .map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.0)))
-                            .collect();
-                        let hi: Vec<String> = shape
-                            .dims
-                            .iter()
-                            .map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.1)))
-                            .collect();
+                        let lo: Vec<String> = shape.dims.iter().map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.0))).collect();
+                        let hi: Vec<String> = shape.dims.iter().map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.1))).collect();
                         u.setup.push(format!(
                             "call xmpf_template({h}, {}, {}, {}, {}, {})",
                             loc(self, "template"),
@@ -695,23 +628,13 @@ impl<'a> Tr<'a> {
                 }
                 DirectiveKind::Distribute { names, dists, onto } => {
                     let Some((nh, _)) = u.nodes.get(&lc(&onto.name.name)).cloned() else {
-                        self.err(
-                            "XMP0402",
-                            onto.name.span,
-                            "unknown node set",
-                            "not declared by a nodes directive in this unit",
-                        );
+                        self.err("XMP0402", onto.name.span, "unknown node set", "not declared by a nodes directive in this unit");
                         continue;
                     };
                     let Some(da) = self.dist_args(dists, true) else { continue };
                     for n in names {
                         let Some(t) = u.templs.get_mut(&lc(&n.name)) else {
-                            self.err(
-                                "XMP0402",
-                                n.span,
-                                "unknown template",
-                                "not declared by a template directive in this unit",
-                            );
+                            self.err("XMP0402", n.span, "unknown template", "not declared by a template directive in this unit");
                             continue;
                         };
                         t.2 = dists.dists.iter().map(|x| x.format).collect();
@@ -722,11 +645,7 @@ impl<'a> Tr<'a> {
                         }
                     }
                 }
-                DirectiveKind::Align {
-                    names,
-                    source,
-                    with,
-                } => {
+                DirectiveKind::Align { names, source, with } => {
                     for n in names {
                         aligns.push((n.name.clone(), d.span, source.clone(), with.clone()));
                     }
@@ -747,16 +666,7 @@ impl<'a> Tr<'a> {
                 self.member_array(f.body, f.symbols, &mut u, name, *dspan, source, with, shadows.get(&lc(name)));
                 continue;
             }
-            self.array(
-                f.body,
-                f.symbols,
-                &mut u,
-                name,
-                *dspan,
-                source,
-                with,
-                shadows.get(&lc(name)),
-            );
+            self.array(f.body, f.symbols, &mut u, name, *dspan, source, with, shadows.get(&lc(name)));
         }
         self.local_aliases(&late, f, &mut u); // local_alias.rs
         self.save_descs(&late, f, is_main, &mut u); // save_desc.rs
@@ -800,19 +710,14 @@ impl<'a> Tr<'a> {
             for s in &setup_here {
                 text.push_str(&format!("{IND}{s}\n"));
             }
-            self.edits.push(Edit {
-                span: Span::new(at, at),
-                text,
-            });
+            self.edits.push(Edit { span: Span::new(at, at), text });
         }
         if u.need_cbind {
             let e = self.stmt_end(f.name_span.end);
             self.edits.push(Edit {
                 span: Span::new(e, e),
-                text: format!("\n{IND}use, intrinsic :: iso_c_binding, only: xmpf_cptr => c_ptr,\n{IND}&  xmpf_cfp => c_f_pointer").replace(
-                    ",\n      &  xmpf_cfp",
-                    if self.fixed { ",\n     &  xmpf_cfp" } else { ", &\n      &  xmpf_cfp" },
-                ),
+                text: format!("\n{IND}use, intrinsic :: iso_c_binding, only: xmpf_cptr => c_ptr,\n{IND}&  xmpf_cfp => c_f_pointer")
+                    .replace(",\n      &  xmpf_cfp", if self.fixed { ",\n     &  xmpf_cfp" } else { ", &\n      &  xmpf_cfp" }),
             });
         }
         u
@@ -822,15 +727,7 @@ impl<'a> Tr<'a> {
     fn triplet(&self, sub: Option<&xmpc_ir::directive::Sub>) -> (String, String, String) {
         match sub.map(|s| &s.kind) {
             Some(SubKind::Expr(e)) => (self.ex(e), self.ex(e), "1".into()),
-            Some(SubKind::Triplet {
-                lower: Some(l),
-                upper: Some(h),
-                stride,
-            }) => (
-                self.ex(l),
-                self.ex(h),
-                stride.as_ref().map_or("1".into(), |s| self.ex(s)),
-            ),
+            Some(SubKind::Triplet { lower: Some(l), upper: Some(h), stride }) => (self.ex(l), self.ex(h), stride.as_ref().map_or("1".into(), |s| self.ex(s))),
             _ => ("1".into(), "1".into(), "0".into()),
         }
     }
@@ -962,12 +859,7 @@ impl<'a> Tr<'a> {
     ) {
         let key = lc(name);
         let Some((th, tnd, tfmt)) = u.templs.get(&lc(&with.name.name)).cloned() else {
-            self.err(
-                "XMP0402",
-                with.name.span,
-                "unknown template",
-                "not declared by a template directive in this unit",
-            );
+            self.err("XMP0402", with.name.span, "unknown template", "not declared by a template directive in this unit");
             return;
         };
         let Some(sym) = syms.lookup(&key) else {
@@ -980,12 +872,7 @@ impl<'a> Tr<'a> {
             return;
         };
         let Type::Array { elem, dims } = self.unit.types.get(sym.ty) else {
-            self.err(
-                "XMP0404",
-                dspan,
-                &format!("'{name}' is not an array"),
-                "align needs an array",
-            );
+            self.err("XMP0404", dspan, &format!("'{name}' is not an array"), "align needs an array");
             return;
         };
         let alloc = sym.attrs.iter().any(|a| a == "allocatable") && dims.iter().all(|d| d.deferred);
@@ -993,10 +880,7 @@ impl<'a> Tr<'a> {
         let saved = sym.attrs.iter().any(|a| a == "save");
         let dummy = param && !dims.iter().any(|d| d.deferred);
         // `a(:)`, `a(0:, :)`: the IR does not tell `:` from `*`, the declaration does
-        let assumed = param
-            && !alloc
-            && dims.iter().all(|d| d.deferred && d.upper.is_none())
-            && !self.assumed_size(body, syms, &key);
+        let assumed = param && !alloc && dims.iter().all(|d| d.deferred && d.upper.is_none()) && !self.assumed_size(body, syms, &key);
         if sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc && !assumed) {
             self.err(
                 "XMP0405",
@@ -1020,44 +904,23 @@ impl<'a> Tr<'a> {
         let etxt = match self.unit.types.get(*elem) {
             Type::Basic(s) => s.clone(),
             _ => {
-                self.err(
-                    "XMP0404",
-                    dspan,
-                    "aligned array of a derived type",
-                    "not supported",
-                );
+                self.err("XMP0404", dspan, "aligned array of a derived type", "not supported");
                 return;
             }
         };
         let Some(esize) = elem_size(&etxt) else {
-            self.err(
-                "XMP0404",
-                dspan,
-                &format!("aligned array of type {etxt}"),
-                "element type not supported",
-            );
+            self.err("XMP0404", dspan, &format!("aligned array of type {etxt}"), "element type not supported");
             return;
         };
         let nd = dims.len();
         if source.len() != nd {
-            self.err(
-                "XMP0406",
-                dspan,
-                &format!(
-                    "align source has {} subscripts, '{name}' has {nd} dimensions",
-                    source.len()
-                ),
-                "rank mismatch",
-            );
+            self.err("XMP0406", dspan, &format!("align source has {} subscripts, '{name}' has {nd} dimensions", source.len()), "rank mismatch");
             return;
         }
         let (dl, ext) = if alloc {
             // set from the bounds of the `allocate` statement
             u.decls.insert(format!("integer(8) :: xmpf_dl_{key}({nd}), xmpf_ex_{key}({nd})"));
-            (
-                (1..=nd).map(|k| format!("xmpf_dl_{key}({k})")).collect::<Vec<_>>(),
-                (1..=nd).map(|k| format!("xmpf_ex_{key}({k})")).collect::<Vec<_>>(),
-            )
+            ((1..=nd).map(|k| format!("xmpf_dl_{key}({k})")).collect::<Vec<_>>(), (1..=nd).map(|k| format!("xmpf_ex_{key}({k})")).collect::<Vec<_>>())
         } else {
             self.decl_bounds(dims)
         };
@@ -1082,8 +945,7 @@ impl<'a> Tr<'a> {
                     let ln = lc(&ix.name);
                     if lt == ln {
                         found = Some((k, "0".to_string()));
-                    } else if lt.starts_with(&ln) && matches!(lt.as_bytes()[ln.len()], b'+' | b'-')
-                    {
+                    } else if lt.starts_with(&ln) && matches!(lt.as_bytes()[ln.len()], b'+' | b'-') {
                         found = Some((k, t[ln.len()..].to_string()));
                     }
                 }
@@ -1091,12 +953,7 @@ impl<'a> Tr<'a> {
             match found {
                 Some((k, c)) => {
                     if k >= tnd {
-                        self.err(
-                            "XMP0406",
-                            with.span,
-                            "align target has more subscripts than the template has dimensions",
-                            "",
-                        );
+                        self.err("XMP0406", with.span, "align target has more subscripts than the template has dimensions", "");
                         return;
                     }
                     if tfmt.get(k) == Some(&DistFormat::Cyclic) {
@@ -1104,22 +961,10 @@ impl<'a> Tr<'a> {
                     }
                     adim.push(k.to_string());
                     talign.push(Some((k, c.clone())));
-                    aoff.push(if c == "0" {
-                        dl[d].clone()
-                    } else {
-                        format!("({}) + ({c})", dl[d])
-                    });
+                    aoff.push(if c == "0" { dl[d].clone() } else { format!("({}) + ({c})", dl[d]) });
                 }
                 None => {
-                    self.err(
-                        "XMP0406",
-                        ix.span,
-                        &format!(
-                            "align index '{}' does not appear in the template subscripts",
-                            ix.name
-                        ),
-                        "use `t(i)` or `t(i+c)`",
-                    );
+                    self.err("XMP0406", ix.span, &format!("align index '{}' does not appear in the template subscripts", ix.name), "use `t(i)` or `t(i+c)`");
                     return;
                 }
             }
@@ -1127,8 +972,7 @@ impl<'a> Tr<'a> {
         let h = format!("xmpf_d_{key}");
         let loc = self.loc(dspan, "align");
         u.decls.insert(format!("integer(8) :: {h}"));
-        u.decls
-            .insert("integer(8) :: xmpf_lb(7), xmpf_ex(7)".into());
+        u.decls.insert("integer(8) :: xmpf_lb(7), xmpf_ex(7)".into());
         u.decls.insert("type(xmpf_cptr) :: xmpf_cp".into());
         u.need_cbind = true;
         // shadow widths (lo, hi, full) per dim, Fortran text
@@ -1136,12 +980,7 @@ impl<'a> Tr<'a> {
             None => None,
             Some((sspan, ws)) => {
                 if ws.len() != nd {
-                    self.err(
-                        "XMP0406",
-                        *sspan,
-                        &format!("shadow gives {} widths, '{name}' has {nd} dimensions", ws.len()),
-                        "rank mismatch",
-                    );
+                    self.err("XMP0406", *sspan, &format!("shadow gives {} widths, '{name}' has {nd} dimensions", ws.len()), "rank mismatch");
                     return;
                 }
                 let (mut lo, mut hi, mut full) = (vec![], vec![], vec![]);
@@ -1231,22 +1070,13 @@ impl<'a> Tr<'a> {
         }
         if let Some((sspan, lo, hi, full)) = &widths {
             let sl = self.loc(*sspan, "shadow");
-            lines.push(format!(
-                "call xmpf_array_shadow({h}, {sl}, {nd}, {}, {}, [integer :: {}])",
-                self.i8list(lo),
-                self.i8list(hi),
-                full.join(", ")
-            ));
+            lines.push(format!("call xmpf_array_shadow({h}, {sl}, {nd}, {}, {}, [integer :: {}])", self.i8list(lo), self.i8list(hi), full.join(", ")));
         }
         // an allocatable (not a pointer: gfortran then knows that two arrays do not
         // overlap, and vectorises and turns copies into memcpy as for plain arrays)
         // of the local block's bounds, handed to the runtime as its storage
-        lines
-            .push(format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext)));
-        lines.push(format!(
-            "call xmpf_array_layout({h}, {loc}, {nd}, {}, xmpf_lb, xmpf_ex)",
-            self.i8list(&dl)
-        ));
+        lines.push(format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext)));
+        lines.push(format!("call xmpf_array_layout({h}, {loc}, {nd}, {}, xmpf_lb, xmpf_ex)", self.i8list(&dl)));
         let mut known = false;
         let bnds: Vec<String> = (1..=nd)
             .map(|k| {
@@ -1269,17 +1099,7 @@ impl<'a> Tr<'a> {
         lines.push(format!("call xmpf_array_attach({h}, {loc}, {nd}, xmpf_ex, {name})"));
         u.arrays.insert(
             key.clone(),
-            Arr {
-                handle: h.clone(),
-                ndims: nd,
-                dl: dl.clone(),
-                ext: ext.clone(),
-                esize,
-                cyclic,
-                cyc_full,
-                templ: lc(&with.name.name),
-                talign,
-            },
+            Arr { handle: h.clone(), ndims: nd, dl: dl.clone(), ext: ext.clone(), esize, cyclic, cyc_full, templ: lc(&with.name.name), talign },
         );
         // a `save` array keeps its runtime array, handle and contents across calls:
         // made at the first call only
@@ -1316,10 +1136,7 @@ impl<'a> Tr<'a> {
                 continue;
             };
             let names: Vec<String> = ids.iter().map(|&i| syms.get(i).name.clone()).collect();
-            let mine: Vec<&(String, String, usize, Span)> = arrs
-                .iter()
-                .filter(|a| names.contains(&lc(&a.0)) && !done.contains(&lc(&a.0)))
-                .collect();
+            let mine: Vec<&(String, String, usize, Span)> = arrs.iter().filter(|a| names.contains(&lc(&a.0)) && !done.contains(&lc(&a.0))).collect();
             if mine.is_empty() {
                 continue;
             }
@@ -1331,7 +1148,12 @@ impl<'a> Tr<'a> {
                 // fixed form: the declaration starts past column 72 of its line (found by
                 // the fortran_front fuzz target: a line of escaped non-UTF-8 bytes before
                 // it), where nothing can be rewritten
-                self.err("XMP0404", mine[0].3, &format!("cannot rewrite the declaration of '{}'", mine[0].0), "in fixed form a statement ends at column 72: declare the aligned array within columns 7 to 72");
+                self.err(
+                    "XMP0404",
+                    mine[0].3,
+                    &format!("cannot rewrite the declaration of '{}'", mine[0].0),
+                    "in fixed form a statement ends at column 72: declare the aligned array within columns 7 to 72",
+                );
                 continue;
             }
             // a trailing comment stays where it is
@@ -1341,23 +1163,19 @@ impl<'a> Tr<'a> {
             let text = &self.src[s.span.start..end];
             let low = lc(text);
             let dspan = mine[0].3;
-            if text.contains('&')
-                || text.contains('\n')
-                || text.contains('!')
-                || low.trim_start().starts_with("dimension")
-                || low.contains(';')
-            {
-                self.err("XMP0404", dspan, &format!("cannot rewrite the declaration of '{}'", mine[0].0), "declare an aligned array on one line as `type :: name(dims)`, without continuation, comment or dimension attribute");
+            if text.contains('&') || text.contains('\n') || text.contains('!') || low.trim_start().starts_with("dimension") || low.contains(';') {
+                self.err(
+                    "XMP0404",
+                    dspan,
+                    &format!("cannot rewrite the declaration of '{}'", mine[0].0),
+                    "declare an aligned array on one line as `type :: name(dims)`, without continuation, comment or dimension attribute",
+                );
                 continue;
             }
             // start of the entity list
             let start = match low.find("::") {
                 Some(p) => p + 2,
-                None => names
-                    .iter()
-                    .filter_map(|n| find_word(&low, n, 0))
-                    .min()
-                    .unwrap_or(0),
+                None => names.iter().filter_map(|n| find_word(&low, n, 0)).min().unwrap_or(0),
             };
             let prefix = match low.find("::") {
                 Some(p) => text[..p].trim_end(),
@@ -1381,26 +1199,12 @@ impl<'a> Tr<'a> {
                 }
             }
             ents.push(cur.trim().to_string());
-            let ent_name = |e: &str| {
-                lc(&e
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect::<String>())
-            };
-            let kept: Vec<&String> = ents
-                .iter()
-                .filter(|e| !mine.iter().any(|m| lc(&m.0) == ent_name(e)))
-                .collect();
+            let ent_name = |e: &str| lc(&e.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>());
+            let kept: Vec<&String> = ents.iter().filter(|e| !mine.iter().any(|m| lc(&m.0) == ent_name(e))).collect();
             let mut out = String::new();
             if !kept.is_empty() {
                 let sep = if low.contains("::") { " :: " } else { " " };
-                out.push_str(&format!(
-                    "{prefix}{sep}{}",
-                    kept.iter()
-                        .map(|s| s.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+                out.push_str(&format!("{prefix}{sep}{}", kept.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")));
             }
             for (k, m) in mine.iter().enumerate() {
                 let colons = vec![":"; m.2].join(",");
@@ -1411,19 +1215,11 @@ impl<'a> Tr<'a> {
                 out.push_str(&format!("{} :: {}({colons})", m.1, m.0));
                 done.insert(lc(&m.0));
             }
-            self.edits.push(Edit {
-                span: Span::new(s.span.start, end),
-                text: out,
-            });
+            self.edits.push(Edit { span: Span::new(s.span.start, end), text: out });
         }
         for a in arrs {
             if !done.contains(&lc(&a.0)) {
-                self.err(
-                    "XMP0404",
-                    a.3,
-                    &format!("no declaration of '{}' in this program unit", a.0),
-                    "declare it with `type :: name(dims)`",
-                );
+                self.err("XMP0404", a.3, &format!("no declaration of '{}' in this program unit", a.0), "declare it with `type :: name(dims)`");
             }
         }
     }
@@ -1441,9 +1237,15 @@ impl<'a> Tr<'a> {
         if matches!(s.kind, StmtKind::Verbatim) {
             // constructs the IR keeps as text (select case, block, associate, where...):
             // a directive inside would be silently dropped
-            self.no_directives_in(s.span, "XMP directive inside a construct the Fortran translator does not model (select case, block, associate, where, ...)", "move it out of the construct, or use if/do");
+            self.no_directives_in(
+                s.span,
+                "XMP directive inside a construct the Fortran translator does not model (select case, block, associate, where, ...)",
+                "move it out of the construct, or use if/do",
+            );
         }
-        if !u.pending.is_empty() && !matches!(s.kind, StmtKind::Pragma(_) | StmtKind::Compound(_) | StmtKind::If { .. } | StmtKind::Do { .. } | StmtKind::While { .. }) {
+        if !u.pending.is_empty()
+            && !matches!(s.kind, StmtKind::Pragma(_) | StmtKind::Compound(_) | StmtKind::If { .. } | StmtKind::Do { .. } | StmtKind::While { .. })
+        {
             let low = lc(self.text(s.span));
             if let Some(k) = find_word(&low, "allocate", 0).or_else(|| find_word(&low, "deallocate", 0)) {
                 let dealloc = low[k..].starts_with("deallocate");
@@ -1460,30 +1262,20 @@ impl<'a> Tr<'a> {
                     self.stmt(e, u);
                 }
             }
-            StmtKind::Do { body, .. }
-            | StmtKind::While { body, .. }
-            | StmtKind::DoWhile { body, .. }
-            | StmtKind::Switch { body, .. } => self.stmt(body, u),
+            StmtKind::Do { body, .. } | StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::Switch { body, .. } => self.stmt(body, u),
             StmtKind::Stop(code) => {
                 // the message of `stop 'text'` may hold the words `error` and `stop`
                 let low = lex::mask_strings(&lc(self.text(s.span)));
-                let k = find_word(&low, "error", 0)
-                    .filter(|&e| find_word(&low, "stop", e).is_some())
-                    .or_else(|| find_word(&low, "stop", 0));
+                let k = find_word(&low, "error", 0).filter(|&e| find_word(&low, "stop", e).is_some()).or_else(|| find_word(&low, "stop", 0));
                 let Some(k) = k else { return };
                 let is_error = low[k..].starts_with("error");
                 let code = match code {
-                    Some(e) if !matches!(e.kind, ExprKind::Str(_) | ExprKind::Char(_)) => {
-                        self.ex(e)
-                    }
+                    Some(e) if !matches!(e.kind, ExprKind::Str(_) | ExprKind::Char(_)) => self.ex(e),
                     _ if is_error => "1".into(),
                     _ => "0".into(),
                 };
                 let end = s.span.start + self.text(s.span).trim_end().len();
-                self.edits.push(Edit {
-                    span: Span::new(s.span.start + k, end),
-                    text: format!("call xmpf_stop({code})"),
-                });
+                self.edits.push(Edit { span: Span::new(s.span.start + k, end), text: format!("call xmpf_stop({code})") });
             }
             // it would skip xmpf_task_end, and the collective frees of the procedure's
             // arrays would wait for the nodes outside the task
@@ -1500,15 +1292,9 @@ impl<'a> Tr<'a> {
                     let at = s.span.start + k;
                     if args.is_empty() {
                         let end = s.span.start + self.text(s.span).trim_end().len();
-                        self.edits.push(Edit {
-                            span: Span::new(at, end),
-                            text: "xmpf_exit(0)".into(),
-                        });
+                        self.edits.push(Edit { span: Span::new(at, end), text: "xmpf_exit(0)".into() });
                     } else {
-                        self.edits.push(Edit {
-                            span: Span::new(at, at + 4),
-                            text: "xmpf_exit".into(),
-                        });
+                        self.edits.push(Edit { span: Span::new(at, at + 4), text: "xmpf_exit".into() });
                     }
                 }
             }
@@ -1655,19 +1441,13 @@ impl<'a> Tr<'a> {
     fn before_line(&mut self, off: usize, lines: &[String]) {
         let at = self.line_start(off);
         let text: String = lines.iter().map(|l| format!("{IND}{l}\n")).collect();
-        self.edits.push(Edit {
-            span: Span::new(at, at),
-            text,
-        });
+        self.edits.push(Edit { span: Span::new(at, at), text });
     }
     /// Inserts lines after the directive (end of its last line).
     fn after_dir(&mut self, p: &Pragma, lines: &[String]) {
         let at = self.after_dir_at(p);
         let text: String = lines.iter().map(|l| format!("\n{IND}{l}")).collect();
-        self.edits.push(Edit {
-            span: Span::new(at, at),
-            text,
-        });
+        self.edits.push(Edit { span: Span::new(at, at), text });
     }
     /// Where `after_dir` inserts: the end of the directive's last line.
     fn after_dir_at(&self, p: &Pragma) -> usize {
@@ -1676,9 +1456,7 @@ impl<'a> Tr<'a> {
         at.max(e)
     }
     fn line_end_any(&self, off: usize) -> usize {
-        self.src[off..]
-            .find('\n')
-            .map_or(self.src.len(), |p| off + p)
+        self.src[off..].find('\n').map_or(self.src.len(), |p| off + p)
     }
 
     /// The node-set handle of an `on` clause, with the lines that must run first.
@@ -1692,24 +1470,14 @@ impl<'a> Tr<'a> {
             if let Some((th, tnd, _)) = u.templs.get(&lc(&r.name.name)).cloned() {
                 return self.template_on_arg(u, r, &th, tnd, at);
             }
-            self.err(
-                "XMP0402",
-                r.name.span,
-                "unknown node set or template",
-                "not declared by a nodes or template directive in this unit",
-            );
+            self.err("XMP0402", r.name.span, "unknown node set or template", "not declared by a nodes or template directive in this unit");
             return None;
         };
         let Some(subs) = &r.subs else {
             return Some((vec![], ph));
         };
         if subs.len() != pnd {
-            self.err(
-                "XMP0406",
-                r.span,
-                &format!("{} subscripts for a {pnd}-dimensional node set", subs.len()),
-                "one subscript (or `*`) per node dimension",
-            );
+            self.err("XMP0406", r.span, &format!("{} subscripts for a {pnd}-dimensional node set", subs.len()), "one subscript (or `*`) per node dimension");
             return None;
         }
         // Resolved by the shared model: `p(2:)` and `p(:3)` are ranges (they used to
@@ -1735,13 +1503,7 @@ impl<'a> Tr<'a> {
         let literal = lo.iter().chain(&hi).chain(&st).all(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b'-'));
         self.on_count += 1;
         let h = format!("xmpf_on{}", self.on_count);
-        let call = format!(
-            "call xmpf_nodes_on({h}, {}, {ph}, {pnd}, {}, {}, {})",
-            self.loc(at, "on"),
-            self.i8list(&lo),
-            self.i8list(&hi),
-            self.i8list(&st)
-        );
+        let call = format!("call xmpf_nodes_on({h}, {}, {ph}, {pnd}, {}, {}, {})", self.loc(at, "on"), self.i8list(&lo), self.i8list(&hi), self.i8list(&st));
         if literal {
             u.decls.insert(format!("integer(8), save :: {h} = 0_8"));
             Some((vec![format!("if ({h} == 0_8) {call}")], h))
@@ -1762,7 +1524,12 @@ impl<'a> Tr<'a> {
             return Some((vec![call], h));
         };
         if subs.len() != tnd {
-            self.err("XMP0406", r.span, &format!("{} subscripts for a {tnd}-dimensional template", subs.len()), "one subscript (or `:`) per template dimension");
+            self.err(
+                "XMP0406",
+                r.span,
+                &format!("{} subscripts for a {tnd}-dimensional template", subs.len()),
+                "one subscript (or `:`) per template dimension",
+            );
             return None;
         }
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
@@ -1783,13 +1550,8 @@ impl<'a> Tr<'a> {
         self.on_count += 1;
         let h = format!("xmpf_on{}", self.on_count);
         u.decls.insert(format!("integer(8) :: {h}"));
-        let call = format!(
-            "call xmpf_template_nodes_on({h}, {}, {th}, {tnd}, {}, {}, {})",
-            self.loc(at, "on"),
-            self.i8list(&lo),
-            self.i8list(&hi),
-            self.i8list(&st)
-        );
+        let call =
+            format!("call xmpf_template_nodes_on({h}, {}, {th}, {tnd}, {}, {}, {})", self.loc(at, "on"), self.i8list(&lo), self.i8list(&hi), self.i8list(&st));
         Some((vec![call], h))
     }
 
@@ -1807,36 +1569,18 @@ impl<'a> Tr<'a> {
             | DirectiveKind::Shadow { .. }
             | DirectiveKind::SaveDesc { .. }
             | DirectiveKind::LocalAlias { .. } => {
-                self.err(
-                    "XMP0407",
-                    d.span,
-                    "declarative XMP directive after the first executable statement",
-                    "move it to the specification part",
-                );
+                self.err("XMP0407", d.span, "declarative XMP directive after the first executable statement", "move it to the specification part");
             }
             DirectiveKind::Tasks { .. } | DirectiveKind::End(_) => {}
             DirectiveKind::Loop(l) => {
                 let Some(body) = &p.body else { return };
                 let Some((th, tnd, tfmts)) = u.templs.get(&lc(&l.on.name.name)).cloned() else {
-                    self.err(
-                        "XMP0402",
-                        l.on.name.span,
-                        "loop on an unknown template",
-                        "not declared by a template directive in this unit",
-                    );
+                    self.err("XMP0402", l.on.name.span, "loop on an unknown template", "not declared by a template directive in this unit");
                     return;
                 };
                 let subs = l.on.subs.clone().unwrap_or_default();
                 if subs.len() != tnd {
-                    self.err(
-                        "XMP0406",
-                        l.on.span,
-                        &format!(
-                            "loop on {} subscripts of a {tnd}-dimensional template",
-                            subs.len()
-                        ),
-                        "rank mismatch",
-                    );
+                    self.err("XMP0406", l.on.span, &format!("loop on {} subscripts of a {tnd}-dimensional template", subs.len()), "rank mismatch");
                     return;
                 }
                 // (var, template dim, offset)
@@ -1844,18 +1588,11 @@ impl<'a> Tr<'a> {
                 for (k, s) in subs.iter().enumerate() {
                     if let SubKind::Expr(e) = &s.kind {
                         let t = self.ex(e).replace(' ', "");
-                        let n: String = t
-                            .chars()
-                            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                            .collect();
+                        let n: String = t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
                         if n.is_empty() {
                             continue;
                         }
-                        let c = if t.len() > n.len() {
-                            t[n.len()..].to_string()
-                        } else {
-                            "0".into()
-                        };
+                        let c = if t.len() > n.len() { t[n.len()..].to_string() } else { "0".into() };
                         vars.push((lc(&n), k, c));
                     }
                 }
@@ -1898,15 +1635,7 @@ impl<'a> Tr<'a> {
                 let mut inside_distributed = false;
                 while let Some(st) = cur {
                     let st = omp::nest_do(st);
-                    let StmtKind::Do {
-                        var,
-                        lower,
-                        upper,
-                        step,
-                        end_label,
-                        body: inner,
-                    } = &st.kind
-                    else {
+                    let StmtKind::Do { var, lower, upper, step, end_label, body: inner } = &st.kind else {
                         break;
                     };
                     let vn = lc(&self.ex(var));
@@ -1916,19 +1645,20 @@ impl<'a> Tr<'a> {
                         let stp = step.as_ref().map_or("1".to_string(), |e| self.ex(e));
                         let sv = format!("xmpf_s_{vn}");
                         let cv = format!("xmpf_c_{vn}");
-                        let lab = end_label
-                            .as_ref()
-                            .map_or(String::new(), |l| format!("{l} "));
+                        let lab = end_label.as_ref().map_or(String::new(), |l| format!("{l} "));
                         let vtxt = self.ex(var);
                         // a labelled DO on a cyclic dimension takes the two-loop form
                         // (needed for cyclic(w)) unless it shares its label with the
                         // loop around it
                         let first_inner_label = match &inner.kind {
                             StmtKind::Do { end_label, .. } => end_label.clone(),
-                            StmtKind::Compound(v) => v.iter().find_map(|x| match &x.kind {
-                                StmtKind::Do { end_label, .. } => Some(end_label.clone()),
-                                _ => None,
-                            }).flatten(),
+                            StmtKind::Compound(v) => v
+                                .iter()
+                                .find_map(|x| match &x.kind {
+                                    StmtKind::Do { end_label, .. } => Some(end_label.clone()),
+                                    _ => None,
+                                })
+                                .flatten(),
                             _ => None,
                         };
                         // (the chunk loop may wrap loops ending on the same label, but
@@ -2002,11 +1732,8 @@ impl<'a> Tr<'a> {
                             continue;
                         }
                         u.decls.insert(format!("integer(8) :: {sv}(4), {cv}"));
-                        let mut call = format!(
-                            "call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))",
-                            self.ex(lower),
-                            self.ex(upper)
-                        );
+                        let mut call =
+                            format!("call xmpf_sched({sv}, {loc}, {th}, {k}, int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8))", self.ex(lower), self.ex(upper));
                         match self.expand_lines(&plan, k, &sv, &stp, lower, upper, &pc, tfmts.get(k).copied(), true) {
                             Err(()) => return,
                             Ok(Some(x)) => {
@@ -2015,9 +1742,7 @@ impl<'a> Tr<'a> {
                             }
                             Ok(None) => {}
                         }
-                        let head = format!(
-                            "do {cv} = {sv}(1), {sv}(2), {sv}(4)\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {sv}(3) - 1, {sv}(2)){mc}, {stp}"
-                        );
+                        let head = format!("do {cv} = {sv}(1), {sv}(2), {sv}(4)\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {sv}(3) - 1, {sv}(2)){mc}, {stp}");
                         self.place_level(call, head, Span::new(hs, he), hoist, &mut first_edit, &mut hoisted);
                         let end = st.span.start + self.text(st.span).trim_end().len();
                         inserts.entry(end).or_default().push_str(&format!("\n{IND}end do"));
@@ -2038,7 +1763,12 @@ impl<'a> Tr<'a> {
                     }
                 }
                 if done != vars.len() {
-                    self.err("XMP0408", d.span, "loop directive: the loop nest does not have a `do` loop for every loop index", "each index must be the variable of a `do` loop of the nest");
+                    self.err(
+                        "XMP0408",
+                        d.span,
+                        "loop directive: the loop nest does not have a `do` loop for every loop index",
+                        "each index must be the variable of a `do` loop of the nest",
+                    );
                     return;
                 }
                 if let Some((k, w)) = plan.widths.iter().enumerate().find_map(|(k, w)| w.filter(|_| !widened.contains(&k)).map(|w| (k, w))) {
@@ -2052,8 +1782,7 @@ impl<'a> Tr<'a> {
                     let mut tail = String::new();
                     for r in &l.reductions {
                         for v in &r.vars {
-                            if let Some(call) = self.red_call(v, r.op, r.op_span, "0_8", &th, &loc, None)
-                            {
+                            if let Some(call) = self.red_call(v, r.op, r.op_span, "0_8", &th, &loc, None) {
                                 tail.push_str(&format!("\n{IND}{call}"));
                             }
                         }
@@ -2067,11 +1796,7 @@ impl<'a> Tr<'a> {
                     }
                 }
             }
-            DirectiveKind::Reduction {
-                reductions,
-                on,
-                trailers,
-            } => {
+            DirectiveKind::Reduction { reductions, on, trailers } => {
                 // async: started here, final after `wait_async` (location
                 // reductions are done at once)
                 let asy = trailers.async_id.as_ref().map(|e| self.ex(e));
@@ -2105,12 +1830,7 @@ impl<'a> Tr<'a> {
                             for s in &subs {
                                 match &s.kind {
                                     SubKind::Expr(e) => idx.push(self.ex(e)),
-                                    _ => self.err(
-                                        "XMP0403",
-                                        s.span,
-                                        "bcast from: one node number per dimension",
-                                        "",
-                                    ),
+                                    _ => self.err("XMP0403", s.span, "bcast from: one node number per dimension", ""),
                                 }
                             }
                             if idx.is_empty() {
@@ -2120,20 +1840,17 @@ impl<'a> Tr<'a> {
                             }
                         }
                         None => {
-                            self.err(
-                                "XMP0402",
-                                r.name.span,
-                                "unknown node set",
-                                "not declared by a nodes directive in this unit",
-                            );
+                            self.err("XMP0402", r.name.span, "unknown node set", "not declared by a nodes directive in this unit");
                             return;
                         }
                     },
                 };
                 let loc = self.loc(d.span, "bcast");
-                let lines: Vec<String> = pre.into_iter().chain(vars
-                    .iter()
-                    .map(|v| format!("call xmpf_bcast({n}, {loc}, int(storage_size({n}) / 8, 8) * int(size([{n}]), 8), {fh}, {nf}, {fi}, {onh})", n = v.name.name)))
+                let lines: Vec<String> = pre
+                    .into_iter()
+                    .chain(vars.iter().map(|v| {
+                        format!("call xmpf_bcast({n}, {loc}, int(storage_size({n}) / 8, 8) * int(size([{n}]), 8), {fh}, {nf}, {fi}, {onh})", n = v.name.name)
+                    }))
                     .collect();
                 self.after_dir(p, &lines);
             }
@@ -2156,38 +1873,18 @@ impl<'a> Tr<'a> {
                     }
                 }
                 let loc = self.loc(d.span, "wait_async");
-                let lines: Vec<String> = ids
-                    .iter()
-                    .map(|e| format!("call xmpf_wait_async({loc}, {})", self.ex(e)))
-                    .collect();
+                let lines: Vec<String> = ids.iter().map(|e| format!("call xmpf_wait_async({loc}, {})", self.ex(e))).collect();
                 self.after_dir(p, &lines);
             }
-            DirectiveKind::Reflect {
-                vars,
-                widths,
-                trailers,
-            }
-            | DirectiveKind::ReduceShadow {
-                vars,
-                widths,
-                trailers,
-            } => {
+            DirectiveKind::Reflect { vars, widths, trailers } | DirectiveKind::ReduceShadow { vars, widths, trailers } => {
                 let rs = matches!(d.kind, DirectiveKind::ReduceShadow { .. });
                 let what = if rs { "reduce_shadow" } else { "reflect" };
                 let loc = self.loc(d.span, what);
-                let asy = trailers
-                    .async_id
-                    .as_ref()
-                    .map_or("-1".into(), |e| self.ex(e));
+                let asy = trailers.async_id.as_ref().map_or("-1".into(), |e| self.ex(e));
                 let mut lines = vec![];
                 for v in vars {
                     let Some(a) = u.arrays.get(&lc(&v.name)) else {
-                        self.err(
-                            "XMP0402",
-                            v.span,
-                            &format!("{what} of '{}', not an aligned array of this unit", v.name),
-                            "",
-                        );
+                        self.err("XMP0402", v.span, &format!("{what} of '{}', not an aligned array of this unit", v.name), "");
                         continue;
                     };
                     if a.cyclic && (rs || !a.cyc_full) {
@@ -2217,25 +1914,13 @@ impl<'a> Tr<'a> {
                             1,
                             ws.iter().map(|w| self.ex(&w.lower)).collect::<Vec<_>>(),
                             ws.iter().map(|w| self.ex(&w.upper)).collect::<Vec<_>>(),
-                            ws.iter()
-                                .map(|w| (w.periodic as i32).to_string())
-                                .collect::<Vec<_>>(),
+                            ws.iter().map(|w| (w.periodic as i32).to_string()).collect::<Vec<_>>(),
                         ),
                         Some(_) => {
-                            self.err(
-                                "XMP0406",
-                                d.span,
-                                &format!("{what} width: one width per array dimension"),
-                                "",
-                            );
+                            self.err("XMP0406", d.span, &format!("{what} width: one width per array dimension"), "");
                             continue;
                         }
-                        None => (
-                            0,
-                            vec!["0".into(); nd],
-                            vec!["0".into(); nd],
-                            vec!["0".into(); nd],
-                        ),
+                        None => (0, vec!["0".into(); nd], vec!["0".into(); nd], vec!["0".into(); nd]),
                     };
                     let (call, tyarg) = if rs { ("xmpf_reduce_shadow", format!("{tc}, ")) } else { ("xmpf_reflect", String::new()) };
                     lines.push(format!(
@@ -2282,12 +1967,7 @@ impl<'a> Tr<'a> {
                     }
                     format!("call xmpf_task_begin_t(xmpf_run, {loc}, {h}, {nd}, {}, [integer :: {}], {})", self.i8list(&idx), star.join(", "), *nocomm as i32)
                 } else {
-                    self.err(
-                        "XMP0402",
-                        on.name.span,
-                        "task on an unknown node set or template",
-                        "",
-                    );
+                    self.err("XMP0402", on.name.span, "task on an unknown node set or template", "");
                     return;
                 };
                 let mut lines = vec![call, "if (xmpf_run /= 0) then".into()];
@@ -2305,15 +1985,8 @@ impl<'a> Tr<'a> {
                     self.task_depth -= 1;
                 }
                 match p.end_span {
-                    Some(e) => {
-                        self.before_line(e.start, &["call xmpf_task_end()".into(), "end if".into()])
-                    }
-                    None => self.err(
-                        "XMP0408",
-                        d.span,
-                        "task without `end task`",
-                        "close it with `!$xmp end task`",
-                    ),
+                    Some(e) => self.before_line(e.start, &["call xmpf_task_end()".into(), "end if".into()]),
+                    None => self.err("XMP0408", d.span, "task without `end task`", "close it with `!$xmp end task`"),
                 }
                 return;
             }
@@ -2366,15 +2039,7 @@ impl<'a> Tr<'a> {
             DirectiveKind::Acc { .. } => {}
             other => {
                 let _ = other;
-                self.err(
-                    "XMP0401",
-                    d.name_span,
-                    &format!(
-                        "the `{}` directive is not supported yet in Fortran",
-                        d.name()
-                    ),
-                    "not translated",
-                );
+                self.err("XMP0401", d.name_span, &format!("the `{}` directive is not supported yet in Fortran", d.name()), "not translated");
             }
         }
         if let Some(b) = &p.body {
@@ -2427,10 +2092,7 @@ impl<'a> Tr<'a> {
         let (lo, hi) = if w.unbound {
             (format!("{sv}(1) - int({wl}, 8)"), format!("{sv}(2) + int({wu}, 8)"))
         } else {
-            (
-                format!("max({sv}(1) - int({wl}, 8), int({}, 8){pc})", self.ex(lower)),
-                format!("min({sv}(2) + int({wu}, 8), int({}, 8){pc})", self.ex(upper)),
-            )
+            (format!("max({sv}(1) - int({wl}, 8), int({}, 8){pc})", self.ex(lower)), format!("min({sv}(2) + int({wu}, 8), int({}, 8){pc})", self.ex(upper)))
         };
         let mut t = format!("\n{IND}if ({sv}(1) <= {sv}(2)) then\n{IND}  {sv}(1) = {lo}\n{IND}  {sv}(2) = {hi}");
         if chunks {
@@ -2440,16 +2102,7 @@ impl<'a> Tr<'a> {
         Ok(Some(t))
     }
 
-    fn red_call(
-        &mut self,
-        v: &xmpc_ir::directive::RedVar,
-        op: RedOp,
-        op_span: Span,
-        onh: &str,
-        th: &str,
-        loc: &str,
-        asy: Option<&str>,
-    ) -> Option<String> {
+    fn red_call(&mut self, v: &xmpc_ir::directive::RedVar, op: RedOp, op_span: Span, onh: &str, th: &str, loc: &str, asy: Option<&str>) -> Option<String> {
         if !v.locs.is_empty() && !matches!(op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
             self.err("XMP0403", v.name.span, "location variables are allowed with max, min, firstmax, firstmin, lastmax and lastmin", "");
             return None;
@@ -2492,20 +2145,11 @@ impl<'a> Tr<'a> {
             return None;
         };
         let Some(tc) = type_code(&tyname) else {
-            self.err(
-                "XMP0404",
-                v.name.span,
-                &format!("reduction of type {tyname} is not supported"),
-                "",
-            );
+            self.err("XMP0404", v.name.span, &format!("reduction of type {tyname} is not supported"), "");
             return None;
         };
         let n = &v.name.name;
-        let cnt = if is_arr {
-            format!("int(size({n}), 8)")
-        } else {
-            "1_8".into()
-        };
+        let cnt = if is_arr { format!("int(size({n}), 8)") } else { "1_8".into() };
         if !v.locs.is_empty() {
             if is_arr {
                 self.err("XMP0403", v.name.span, "location variables with an array reduction variable", "not supported");
@@ -2546,10 +2190,7 @@ impl<'a> Tr<'a> {
         };
         let loc = self.loc(d.span, "gmove");
         let end = self.stmt_end(body.span.start);
-        self.edits.push(Edit {
-            span: Span::new(body.span.start, end),
-            text: format!("call xmpf_gmove({loc}, {m}, {dst}, {src})"),
-        });
+        self.edits.push(Edit { span: Span::new(body.span.start, end), text: format!("call xmpf_gmove({loc}, {m}, {dst}, {src})") });
     }
 
     /// One side of a gmove: `handle, base, ndims, elem size, [extent], [lower bound],
@@ -2737,18 +2378,12 @@ impl<'a> Tr<'a> {
         let pname = f.name.clone();
         if low.trim_start().starts_with("program") {
             let k = low.find("program").unwrap();
-            self.edits.push(Edit {
-                span: Span::new(f.span.start + k, f.name_span.end),
-                text: "subroutine xmpf_main".into(),
-            });
+            self.edits.push(Edit { span: Span::new(f.span.start + k, f.name_span.end), text: "subroutine xmpf_main".into() });
         } else {
             // no `program` statement: a line of its own before the unit's first line
             // (the unit starts at its first token: in fixed form, column 7)
             let at = self.line_start(f.span.start);
-            self.edits.push(Edit {
-                span: Span::new(at, at),
-                text: format!("{IND}subroutine xmpf_main\n"),
-            });
+            self.edits.push(Edit { span: Span::new(at, at), text: format!("{IND}subroutine xmpf_main\n") });
         }
         // the end statement: the last line of the unit
         let trimmed = text.trim_end();
@@ -2759,18 +2394,12 @@ impl<'a> Tr<'a> {
             let r = rest.trim_start();
             if r.starts_with("program") {
                 let off = f.span.start + last_nl + (last.len() - lt.len());
-                self.edits.push(Edit {
-                    span: Span::new(off, f.span.start + trimmed.len()),
-                    text: "end subroutine xmpf_main".into(),
-                });
+                self.edits.push(Edit { span: Span::new(off, f.span.start + trimmed.len()), text: "end subroutine xmpf_main".into() });
             }
         }
         let end = f.span.start + trimmed.len();
         let wrapper = format!("\n{IND}program {pname}\n{IND}call xmpf_init()\n{IND}call xmpf_main()\n{IND}call xmpf_stop(0)\n{IND}end program {pname}");
-        self.edits.push(Edit {
-            span: Span::new(end, end),
-            text: wrapper,
-        });
+        self.edits.push(Edit { span: Span::new(end, end), text: wrapper });
     }
 }
 
@@ -2835,10 +2464,8 @@ fn norm_ty(t: &str) -> String {
 
 fn elem_size(t: &str) -> Option<usize> {
     Some(match norm_ty(t).as_str() {
-        "integer" | "integer(4)" | "integer*4" | "real" | "real(4)" | "real*4" | "logical"
-        | "logical(4)" => 4,
-        "integer(8)" | "integer*8" | "real(8)" | "real*8" | "doubleprecision" | "complex"
-        | "complex(4)" | "complex*8" => 8,
+        "integer" | "integer(4)" | "integer*4" | "real" | "real(4)" | "real*4" | "logical" | "logical(4)" => 4,
+        "integer(8)" | "integer*8" | "real(8)" | "real*8" | "doubleprecision" | "complex" | "complex(4)" | "complex*8" => 8,
         "complex(8)" | "complex*16" | "doublecomplex" => 16,
         "integer(2)" | "integer*2" => 2,
         "integer(1)" | "integer*1" | "logical(1)" => 1,

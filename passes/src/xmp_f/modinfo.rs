@@ -40,11 +40,8 @@ fn fmt_parse(s: &str) -> Option<DistFormat> {
 
 pub(super) fn write(module: &str, u: &Unit) -> String {
     let nodes: Map<String, Value> = u.nodes.iter().map(|(k, (h, n))| (k.clone(), json!([h, n]))).collect();
-    let templs: Map<String, Value> = u
-        .templs
-        .iter()
-        .map(|(k, (h, n, f))| (k.clone(), json!([h, n, f.iter().map(|x| fmt_name(*x)).collect::<Vec<_>>()])))
-        .collect();
+    let templs: Map<String, Value> =
+        u.templs.iter().map(|(k, (h, n, f))| (k.clone(), json!([h, n, f.iter().map(|x| fmt_name(*x)).collect::<Vec<_>>()]))).collect();
     let arrays: Map<String, Value> = u
         .arrays
         .iter()
@@ -81,12 +78,8 @@ pub(super) fn read(text: &str) -> Option<Unit> {
         u.templs.insert(k.clone(), (s(x.get(0)?)?, n(x.get(1)?)?, f?));
     }
     for (k, a) in v.get("arrays")?.as_object()? {
-        let talign: Option<Vec<Option<(usize, String)>>> = a
-            .get("align")?
-            .as_array()?
-            .iter()
-            .map(|t| if t.is_null() { Some(None) } else { Some(Some((n(t.get(0)?)?, s(t.get(1)?)?))) })
-            .collect();
+        let talign: Option<Vec<Option<(usize, String)>>> =
+            a.get("align")?.as_array()?.iter().map(|t| if t.is_null() { Some(None) } else { Some(Some((n(t.get(0)?)?, s(t.get(1)?)?))) }).collect();
         u.arrays.insert(
             k.clone(),
             Arr {

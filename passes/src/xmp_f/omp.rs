@@ -30,10 +30,7 @@ pub(super) fn sentinel_lines_between(src: &str, from: usize, to: usize) -> bool 
 fn is_other_sentinel(line: &str) -> bool {
     let t = line.trim_start().to_ascii_lowercase();
     let t = t.as_bytes();
-    t.len() >= 5
-        && matches!(t[0], b'!' | b'c' | b'*')
-        && t[1] == b'$'
-        && (&t[2..5] == b"omp" || &t[2..5] == b"acc")
+    t.len() >= 5 && matches!(t[0], b'!' | b'c' | b'*') && t[1] == b'$' && (&t[2..5] == b"omp" || &t[2..5] == b"acc")
 }
 
 fn is_end_sentinel(line: &str) -> bool {
@@ -84,12 +81,10 @@ pub(super) fn nest_do(st: &Stmt) -> &Stmt {
                 Some(b) => st = b,
                 None => return st,
             },
-            StmtKind::Compound(v) => {
-                match v.iter().find(|x| matches!(x.kind, StmtKind::Do { .. }) || is_acc_do(x)) {
-                    Some(x) => st = x,
-                    None => return st,
-                }
-            }
+            StmtKind::Compound(v) => match v.iter().find(|x| matches!(x.kind, StmtKind::Do { .. }) || is_acc_do(x)) {
+                Some(x) => st = x,
+                None => return st,
+            },
             _ => return st,
         }
     }
@@ -99,8 +94,7 @@ pub(super) fn nest_do(st: &Stmt) -> &Stmt {
 fn is_acc_do(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Pragma(q) => {
-            matches!(q.dir.kind, DirectiveKind::Acc { .. })
-                && q.body.as_deref().is_some_and(|b| matches!(b.kind, StmtKind::Do { .. }) || is_acc_do(b))
+            matches!(q.dir.kind, DirectiveKind::Acc { .. }) && q.body.as_deref().is_some_and(|b| matches!(b.kind, StmtKind::Do { .. }) || is_acc_do(b))
         }
         _ => false,
     }

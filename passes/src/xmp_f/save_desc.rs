@@ -35,26 +35,12 @@ use xmpc_ir::Directive;
 const FLAG: &str = "xmpf_sdone";
 
 /// Setup calls that build a saved object, by the handle they take first.
-const BUILDERS: [&str; 7] = [
-    "xmpf_nodes",
-    "xmpf_nodes_sub",
-    "xmpf_template",
-    "xmpf_distribute",
-    "xmpf_array",
-    "xmpf_array_type",
-    "xmpf_array_shadow",
-];
+const BUILDERS: [&str; 7] = ["xmpf_nodes", "xmpf_nodes_sub", "xmpf_template", "xmpf_distribute", "xmpf_array", "xmpf_array_type", "xmpf_array_shadow"];
 
 impl<'a> Tr<'a> {
     /// Applies the `save_desc` directives among `late`, once the unit's objects are
     /// set up (before its setup lines are emitted).
-    pub(super) fn save_descs(
-        &mut self,
-        late: &[&Directive],
-        f: &View<'a>,
-        is_main: bool,
-        u: &mut Unit,
-    ) {
+    pub(super) fn save_descs(&mut self, late: &[&Directive], f: &View<'a>, is_main: bool, u: &mut Unit) {
         let mut saved: BTreeSet<String> = BTreeSet::new();
         for d in late {
             let DirectiveKind::SaveDesc { names } = &d.kind else {
@@ -73,8 +59,7 @@ impl<'a> Tr<'a> {
             if u.decls.remove(&format!("integer(8) :: {h}")) {
                 u.decls.insert(format!("integer(8), save :: {h} = 0_8"));
             }
-            u.frees
-                .retain(|l| l != &format!("call xmpf_array_free({h})"));
+            u.frees.retain(|l| l != &format!("call xmpf_array_free({h})"));
             // the array's storage is saved too (made once, attached once: its
             // reflect plans are kept from call to call)
             if let Some(key) = h.strip_prefix("xmpf_d_") {
@@ -94,11 +79,7 @@ impl<'a> Tr<'a> {
             })
         };
         // a saved array's lines, `xmpf_array` to `xmpf_array_attach`
-        let attach_of = |l: &str| {
-            saved
-                .iter()
-                .any(|h| l.starts_with(&format!("call xmpf_array_attach({h},")))
-        };
+        let attach_of = |l: &str| saved.iter().any(|h| l.starts_with(&format!("call xmpf_array_attach({h},")));
         let mut out: Vec<String> = vec![];
         let mut open = false;
         let mut in_array = false;
@@ -127,13 +108,7 @@ impl<'a> Tr<'a> {
     /// The handle of the object `name` of a `save_desc` directive when it is one this
     /// unit builds, `None` when there is nothing to save (an inherited object, a
     /// dummy, a `save` array) or on error.
-    fn save_desc_handle(
-        &mut self,
-        name: &str,
-        span: xmpc_ir::Span,
-        f: &View<'a>,
-        u: &Unit,
-    ) -> Option<String> {
+    fn save_desc_handle(&mut self, name: &str, span: xmpc_ir::Span, f: &View<'a>, u: &Unit) -> Option<String> {
         let key = lc(name);
         let own = |h: &str| u.decls.contains(&format!("integer(8) :: {h}"));
         if let Some((h, _)) = u.nodes.get(&key) {
@@ -143,10 +118,7 @@ impl<'a> Tr<'a> {
             if !own(h) {
                 return None;
             }
-            let fixed_later = u
-                .setup
-                .iter()
-                .any(|l| l.starts_with(&format!("call xmpf_template({h},")) && l.ends_with(", 0)"));
+            let fixed_later = u.setup.iter().any(|l| l.starts_with(&format!("call xmpf_template({h},")) && l.ends_with(", 0)"));
             if fixed_later {
                 self.err(
                     "XMP0403",
@@ -160,9 +132,7 @@ impl<'a> Tr<'a> {
         }
         if u.arrays.contains_key(&key) {
             let h = format!("xmpf_d_{key}");
-            if u.pending.contains_key(&key)
-                && (own(&h) || u.decls.contains(&format!("integer(8), save :: {h} = 0_8")))
-            {
+            if u.pending.contains_key(&key) && (own(&h) || u.decls.contains(&format!("integer(8), save :: {h} = 0_8"))) {
                 self.err(
                     "XMP0403",
                     span,
@@ -171,10 +141,7 @@ impl<'a> Tr<'a> {
                 );
                 return None;
             }
-            let dummy = f
-                .symbols
-                .lookup(&key)
-                .is_some_and(|s| s.sclass == xmpc_ir::StorageClass::Param);
+            let dummy = f.symbols.lookup(&key).is_some_and(|s| s.sclass == xmpc_ir::StorageClass::Param);
             return (own(&h) && !dummy).then_some(h);
         }
         let msg = if f.symbols.lookup(&key).is_some() {
@@ -182,12 +149,7 @@ impl<'a> Tr<'a> {
         } else {
             format!("'{name}' of save_desc is not declared")
         };
-        self.err(
-            "XMP0402",
-            span,
-            &msg,
-            "save_desc names node sets, templates and aligned arrays of this unit",
-        );
+        self.err("XMP0402", span, &msg, "save_desc names node sets, templates and aligned arrays of this unit");
         None
     }
 }

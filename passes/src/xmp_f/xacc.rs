@@ -106,9 +106,7 @@ impl<'a> Tr<'a> {
         let d = &p.dir;
         let (vars, widths, asy, what) = match &d.kind {
             DirectiveKind::ReflectInit { vars, widths, .. } => (vars, widths.as_ref(), None, "reflect_init"),
-            DirectiveKind::ReflectDo { vars, trailers } => {
-                (vars, None, Some(trailers.async_id.as_ref().map_or("-1".into(), |e| self.ex(e))), "reflect_do")
-            }
+            DirectiveKind::ReflectDo { vars, trailers } => (vars, None, Some(trailers.async_id.as_ref().map_or("-1".into(), |e| self.ex(e))), "reflect_do"),
             _ => return,
         };
         let loc = self.loc(d.span, what);
@@ -140,12 +138,7 @@ impl<'a> Tr<'a> {
                 }
                 None => (0, vec!["0".into(); nd], vec!["0".into(); nd], vec!["0".into(); nd]),
             };
-            lines.push(format!(
-                "call xmpf_reflect_init({h}, {loc}, {nd}, {hw}, {}, {}, [integer :: {}])",
-                self.i8list(&lo),
-                self.i8list(&hi),
-                per.join(", ")
-            ));
+            lines.push(format!("call xmpf_reflect_init({h}, {loc}, {nd}, {hw}, {}, {}, [integer :: {}])", self.i8list(&lo), self.i8list(&hi), per.join(", ")));
         }
         self.after_dir(p, &lines);
     }

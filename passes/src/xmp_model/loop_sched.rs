@@ -125,8 +125,12 @@ pub fn int_value(e: &Expr) -> Option<i64> {
 /// loop must count upwards with step 1, and the dimension must have a loop variable.
 pub fn check_width(w: &ExpandWidth, fmt: Option<DistFormat>, step_is_one: bool, down: bool) -> Result<(), ModelError> {
     if !matches!(fmt, Some(DistFormat::Block | DistFormat::GBlock | DistFormat::Dup)) {
-        return Err(ModelError::new(w.span, "a non-zero `expand`/`margin` width on a dimension that is not block-distributed is not supported", "not supported")
-            .help("the node's iterations of a cyclic dimension are not one range; use width 0 there"));
+        return Err(ModelError::new(
+            w.span,
+            "a non-zero `expand`/`margin` width on a dimension that is not block-distributed is not supported",
+            "not supported",
+        )
+        .help("the node's iterations of a cyclic dimension are not one range; use width 0 there"));
     }
     if down || !step_is_one {
         return Err(ModelError::new(w.span, "a non-zero `expand`/`margin` width needs a loop counting upwards with step 1", "not supported"));

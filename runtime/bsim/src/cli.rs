@@ -113,12 +113,10 @@ pub const MAX_NP: i64 = 1 << 20;
 pub fn run(cmd: &BsimCmd) -> i32 {
     let r = match cmd {
         BsimCmd::Run(a) => run_exe(a),
-        BsimCmd::Platform(a) => {
-            match outputs_usable(&[&a.export_simgrid, &a.hostfile], &[&a.platform]) {
-                Err(e) => Ok(usage(e)),
-                Ok(()) => platform(a),
-            }
-        }
+        BsimCmd::Platform(a) => match outputs_usable(&[&a.export_simgrid, &a.hostfile], &[&a.platform]) {
+            Err(e) => Ok(usage(e)),
+            Ok(()) => platform(a),
+        },
         BsimCmd::Calibrate(a) => match outputs_usable(&[&Some(a.output.clone())], &[]) {
             Err(e) => Ok(usage(e)),
             Ok(()) => calibrate(a).map(|_| 0),
@@ -162,22 +160,13 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if let Err(e) = a.out.as_deref().map_or(Ok(()), |d| out_dir_usable(d, &inputs)) {
         return Ok(usage(e));
     }
-    let exe = if a.exe.components().count() == 1 {
-        Path::new(".").join(&a.exe)
-    } else {
-        a.exe.clone()
-    };
+    let exe = if a.exe.components().count() == 1 { Path::new(".").join(&a.exe) } else { a.exe.clone() };
     let mpi = a.backend == Some(Backend::Mpi);
     if mpi && !has_mpi_main(&exe)? {
-        return Err(format!(
-            "{}: not linked with libxmpc_bsim_mpi.a, so it has no mpi back end (link it with mpicc, see docs/bsim.md)",
-            exe.display()
-        ));
+        return Err(format!("{}: not linked with libxmpc_bsim_mpi.a, so it has no mpi back end (link it with mpicc, see docs/bsim.md)", exe.display()));
     }
     if a.payload && mpi {
-        return Err(
-            "--payload needs the contexts or threads back end (the mpi back end moves only timestamps)".into(),
-        );
+        return Err("--payload needs the contexts or threads back end (the mpi back end moves only timestamps)".into());
     }
     let mut c = if mpi {
         let mut c = Command::new(&a.mpiexec);
@@ -186,9 +175,7 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     } else {
         Command::new(&exe)
     };
-    c.args(&a.args)
-        .env("BSIM_NP", a.np.to_string())
-        .env("BSIM_STACK_KB", a.stack_kb.to_string());
+    c.args(&a.args).env("BSIM_NP", a.np.to_string()).env("BSIM_STACK_KB", a.stack_kb.to_string());
     match a.backend {
         None => c.env_remove("BSIM_BACKEND"),
         Some(Backend::Contexts) => c.env("BSIM_BACKEND", "contexts"),
@@ -205,20 +192,12 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     };
     opt(&mut c, "BSIM_PLATFORM", &a.platform);
     opt(&mut c, "BSIM_OUT", &a.out);
-    opt(
-        &mut c,
-        "BSIM_NETWORK",
-        &a.network.as_ref().map(PathBuf::from),
-    );
+    opt(&mut c, "BSIM_NETWORK", &a.network.as_ref().map(PathBuf::from));
     opt(&mut c, "BSIM_GANTT", &a.gantt);
     opt(&mut c, "BSIM_TRACE_JSON", &a.trace_json);
     opt(&mut c, "BSIM_TRACE", &a.trace);
     c.env("BSIM_PAYLOAD", if a.payload { "1" } else { "0" });
-    let what = if mpi {
-        &a.mpiexec
-    } else {
-        &exe.to_string_lossy().into_owned()
-    };
+    let what = if mpi { &a.mpiexec } else { &exe.to_string_lossy().into_owned() };
     let st = c.status().map_err(|e| format!("cannot run {what}: {e}"))?;
     if let (true, Some(out)) = (st.success(), &a.out) {
         eprintln!("bsim: report in {}", out.join("report.json").display());
@@ -253,9 +232,7 @@ fn out_dir_usable(dir: &Path, inputs: &[&Path]) -> Result<(), String> {
 /// something else than a directory.
 fn dir_or_absent(dir: &Path, opt: &str) -> Result<bool, String> {
     match std::fs::metadata(dir) {
-        Err(_) if std::fs::symlink_metadata(dir).is_ok() => {
-            Err(format!("{opt} {}: a symbolic link to nothing", dir.display()))
-        }
+        Err(_) if std::fs::symlink_metadata(dir).is_ok() => Err(format!("{opt} {}: a symbolic link to nothing", dir.display())),
         Err(_) => Ok(false),
         Ok(m) if !m.is_dir() => Err(format!("{opt} {}: not a directory", dir.display())),
         Ok(_) => Ok(true),
@@ -284,60 +261,25 @@ fn trace_dir_usable(dir: &Path, np: u32, inputs: &[&Path]) -> Result<(), String>
 
 /// The output policy's checks before any work (docs/diagnostics.md).
 fn outputs_usable(outs: &[&Option<PathBuf>], inputs: &[&Path]) -> Result<(), String> {
-    outs.iter()
-        .copied()
-        .flatten()
-        .try_for_each(|p| xmpc_outfile::check_output(p, inputs))
+    outs.iter().copied().flatten().try_for_each(|p| xmpc_outfile::check_output(p, inputs))
 }
 
 fn platform(a: &PlatformArgs) -> Result<i32, String> {
     let p = model::load_platform(&a.platform)?;
-    eprintln!(
-        "{}: ok ({} segment(s), eager below {} B, collectives {:?})",
-        a.platform.display(),
-        p.inter.segments.len(),
-        p.eager_threshold,
-        p.coll_mode
-    );
+    eprintln!("{}: ok ({} segment(s), eager below {} B, collectives {:?})", a.platform.display(), p.inter.segments.len(), p.eager_threshold, p.coll_mode);
     if let Some(n) = &p.nsim {
-        eprintln!(
-            "network model: nsim ({}), {} nodes",
-            n.origin,
-            n.cfg.num_nodes()
-        );
+        eprintln!("network model: nsim ({}), {} nodes", n.origin, n.cfg.num_nodes());
     }
     if let Some(pair) = &a.equivalent {
-        let n = p.nsim.as_ref().ok_or_else(|| {
-            format!(
-                "{}: --equivalent needs [network] model = \"nsim\"",
-                a.platform.display()
-            )
-        })?;
-        let rank = |r: &str| {
-            r.trim()
-                .parse::<u32>()
-                .ok()
-                .filter(|&r| i64::from(r) < MAX_NP)
-        };
-        let Some((x, y)) = pair
-            .split_once(':')
-            .and_then(|(x, y)| Some((rank(x)?, rank(y)?)))
-        else {
-            return Ok(usage(format!(
-                "--equivalent {pair}: expected two ranks A:B, each 0 to {}",
-                MAX_NP - 1
-            )));
+        let n = p.nsim.as_ref().ok_or_else(|| format!("{}: --equivalent needs [network] model = \"nsim\"", a.platform.display()))?;
+        let rank = |r: &str| r.trim().parse::<u32>().ok().filter(|&r| i64::from(r) < MAX_NP);
+        let Some((x, y)) = pair.split_once(':').and_then(|(x, y)| Some((rank(x)?, rank(y)?))) else {
+            return Ok(usage(format!("--equivalent {pair}: expected two ranks A:B, each 0 to {}", MAX_NP - 1)));
         };
         let q = crate::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
         let s = q.inter.segments[0];
-        println!(
-            "# contention-free equivalent of {} between ranks {x} and {y}",
-            n.origin
-        );
-        println!(
-            "[network]\nlatency = {:e}\nbandwidth = {:e}",
-            s.latency, s.bandwidth
-        );
+        println!("# contention-free equivalent of {} between ranks {x} and {y}", n.origin);
+        println!("[network]\nlatency = {:e}\nbandwidth = {:e}", s.latency, s.bandwidth);
     }
     if let Some(x) = &a.export_simgrid {
         let e = crate::simgrid::export(&p, crate::simgrid::nodes_for(&p, a.np));
@@ -397,11 +339,7 @@ pub fn fit(points: &[(u64, f64)]) -> (f64, f64) {
         sxy += w * x * t;
     }
     let d = sw * sxx - sx * sx;
-    let slope = if d.abs() > 0.0 {
-        (sw * sxy - sx * sy) / d
-    } else {
-        0.0
-    };
+    let slope = if d.abs() > 0.0 { (sw * sxy - sx * sy) / d } else { 0.0 };
     let lat = (sy - slope * sx) / sw;
     let slope = slope.max(1e-15);
     (lat.max(0.0), 1.0 / slope)
@@ -413,13 +351,7 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
     std::fs::write(&src, PINGPONG_C).map_err(|e| e.to_string())?;
     let exe = dir.path().join("pingpong");
     let mpicc = std::env::var("MPICC").unwrap_or_else(|_| "mpicc".into());
-    let st = Command::new(&mpicc)
-        .arg("-O2")
-        .arg(&src)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .map_err(|e| format!("cannot run {mpicc}: {e}"))?;
+    let st = Command::new(&mpicc).arg("-O2").arg(&src).arg("-o").arg(&exe).status().map_err(|e| format!("cannot run {mpicc}: {e}"))?;
     if !st.success() {
         return Err(format!("{mpicc} failed to build the ping-pong"));
     }
@@ -431,10 +363,7 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
         .output()
         .map_err(|e| format!("cannot run mpiexec: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "mpiexec failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("mpiexec failed: {}", String::from_utf8_lossy(&out.stderr)));
     }
     let pts: Vec<(u64, f64)> = String::from_utf8_lossy(&out.stdout)
         .lines()
@@ -455,26 +384,16 @@ fn calibrate(a: &CalibrateArgs) -> Result<(), String> {
     );
     if large.len() >= 2 {
         let (l1, w1) = fit(&large);
-        t += &format!(
-            "\n[[network.segment]]\nmin_bytes = {}\nlatency = {l1:e}\nbandwidth = {w1:e}\n",
-            a.split
-        );
+        t += &format!("\n[[network.segment]]\nmin_bytes = {}\nlatency = {l1:e}\nbandwidth = {w1:e}\n", a.split);
     }
-    t += &format!(
-        "\n[protocol]\neager_threshold = {}\n\n# bytes  one-way seconds\n",
-        a.split
-    );
+    t += &format!("\n[protocol]\neager_threshold = {}\n\n# bytes  one-way seconds\n", a.split);
     for (s, v) in &pts {
         t += &format!("# {s} {v:e}\n");
     }
     // checked before it is written: an error leaves no file
     model::parse_platform(&a.output, &t)?;
     xmpc_outfile::write(&a.output, t.as_bytes())?;
-    eprintln!(
-        "wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B",
-        a.output.display(),
-        a.split
-    );
+    eprintln!("wrote {}: latency {l0:.3e} s, bandwidth {w0:.3e} B/s below {} B", a.output.display(), a.split);
     Ok(())
 }
 

@@ -81,12 +81,7 @@ struct Builder<'a> {
 
 impl<'a> Builder<'a> {
     fn new(p: usize) -> Self {
-        Builder {
-            ops: vec![vec![]; p],
-            seq: HashMap::new(),
-            only: None,
-            eval: None,
-        }
+        Builder { ops: vec![vec![]; p], seq: HashMap::new(), only: None, eval: None }
     }
     fn next(&mut self, a: usize, b: usize) -> u32 {
         let s = self.seq.entry((a, b)).or_insert(0);
@@ -151,11 +146,7 @@ fn binomial_bcast(b: &mut Builder, p: usize, root: usize, bytes: u64) {
     // MPICH sends to children from the largest mask down; a rank receives first.
     let mut children: Vec<Vec<usize>> = vec![vec![]; p];
     for v in 0..p {
-        let mut m = if v == 0 {
-            p.next_power_of_two()
-        } else {
-            v & v.wrapping_neg()
-        };
+        let mut m = if v == 0 { p.next_power_of_two() } else { v & v.wrapping_neg() };
         m >>= 1;
         while m > 0 {
             if v + m < p {
@@ -196,11 +187,7 @@ fn binomial_reduce(b: &mut Builder, p: usize, root: usize, bytes: u64) {
 }
 
 fn recursive_doubling(b: &mut Builder, p: usize, bytes: u64) {
-    let pof2 = if p.is_power_of_two() {
-        p
-    } else {
-        p.next_power_of_two() / 2
-    };
+    let pof2 = if p.is_power_of_two() { p } else { p.next_power_of_two() / 2 };
     let rem = p - pof2;
     for r in 0..2 * rem {
         if r % 2 == 0 {
@@ -252,24 +239,16 @@ fn generate(b: &mut Builder, shape: &Shape, p: usize) {
         CollKind::Reduce => binomial_reduce(b, p, root, blk[root]),
         CollKind::Allreduce | CollKind::CommDup => recursive_doubling(b, p, blk[0]),
         CollKind::Gather | CollKind::Gatherv => {
-            let msgs: Vec<_> = (0..p)
-                .filter(|&r| r != root)
-                .map(|r| (r, root, blk[r]))
-                .collect();
+            let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (r, root, blk[r])).collect();
             b.step(&msgs);
         }
         CollKind::Scatter | CollKind::Scatterv => {
-            let msgs: Vec<_> = (0..p)
-                .filter(|&r| r != root)
-                .map(|r| (root, r, blk[r]))
-                .collect();
+            let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (root, r, blk[r])).collect();
             b.step(&msgs);
         }
         CollKind::Allgather | CollKind::Allgatherv | CollKind::CommSplit => {
             for s in 0..p.saturating_sub(1) {
-                let msgs: Vec<_> = (0..p)
-                    .map(|r| (r, (r + 1) % p, blk[(r + p - s) % p]))
-                    .collect();
+                let msgs: Vec<_> = (0..p).map(|r| (r, (r + 1) % p, blk[(r + p - s) % p])).collect();
                 b.step(&msgs);
             }
         }
@@ -325,26 +304,14 @@ impl Eval<'_> {
             let ts = self.t0[s] + self.nsend[s] as f64 * pl.o_isend;
             let wire = pl.transfer(self.world[s], self.world[d], bytes);
             // the sender: eager goes on at once, rendezvous waits for the receive
-            self.done[s] = if bytes < pl.eager_threshold {
-                self.done[s].max(ts)
-            } else {
-                self.done[s].max(ts.max(self.t0[d]) + wire)
-            };
-            let start = if bytes < pl.async_threshold && bytes < pl.eager_threshold {
-                ts
-            } else {
-                ts.max(self.t0[d])
-            };
+            self.done[s] = if bytes < pl.eager_threshold { self.done[s].max(ts) } else { self.done[s].max(ts.max(self.t0[d]) + wire) };
+            let start = if bytes < pl.async_threshold && bytes < pl.eager_threshold { ts } else { ts.max(self.t0[d]) };
             self.done[d] = self.done[d].max((start + wire).max(self.t0[d]));
             self.recv[d] = true;
         }
         for r in self.touched.drain(..) {
             self.mark[r] = false;
-            self.t[r] = if self.recv[r] {
-                self.done[r] + pl.o_recv
-            } else {
-                self.done[r]
-            };
+            self.t[r] = if self.recv[r] { self.done[r] + pl.o_recv } else { self.done[r] };
         }
     }
 }
@@ -381,9 +348,7 @@ pub fn p2p_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) 
 pub fn table_bytes(shape: &Shape) -> u64 {
     let p = shape.block.len().max(1) as u64;
     match shape.kind {
-        CollKind::Bcast | CollKind::Reduce | CollKind::Scatter | CollKind::Gather => {
-            shape.block[shape.root]
-        }
+        CollKind::Bcast | CollKind::Reduce | CollKind::Scatter | CollKind::Gather => shape.block[shape.root],
         CollKind::Alltoall | CollKind::Alltoallv => match &shape.matrix {
             Some(m) => m.iter().flatten().sum::<u64>() / (p * p),
             None => shape.block[0],
@@ -413,13 +378,7 @@ pub fn schedule_for(shape: &Shape, me: usize) -> Vec<Op> {
 
 /// Exit times: table (max arrival + table time) or p2p decomposition.
 /// `warn` receives (op, message) for extrapolated or missing table entries.
-pub fn times(
-    plat: &Platform,
-    shape: &Shape,
-    arrive: &[f64],
-    world: &[u32],
-    warn: &mut dyn FnMut(&str, String),
-) -> Vec<f64> {
+pub fn times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32], warn: &mut dyn FnMut(&str, String)) -> Vec<f64> {
     if let Some(t) = table_times(plat, shape, arrive, warn) {
         return t;
     }
@@ -428,12 +387,7 @@ pub fn times(
 
 /// Exit times from the table in table mode (None: p2p mode, or no entries
 /// for this operation, after a warning).
-pub fn table_times(
-    plat: &Platform,
-    shape: &Shape,
-    arrive: &[f64],
-    warn: &mut dyn FnMut(&str, String),
-) -> Option<Vec<f64>> {
+pub fn table_times(plat: &Platform, shape: &Shape, arrive: &[f64], warn: &mut dyn FnMut(&str, String)) -> Option<Vec<f64>> {
     if plat.coll_mode == CollMode::Table {
         let op = shape.kind.name();
         let bytes = table_bytes(shape);
@@ -460,93 +414,85 @@ mod streaming_eval_tests {
     use super::*;
     use crate::model::{Link, Segment};
 
-#[derive(Default, Clone, Copy)]
-struct Rec {
-    ts: Option<f64>,
-    post: Option<f64>,
-}
-
-/// Exit time of each comm rank for the decomposed algorithm, given arrival
-/// times (`world[i]`: world rank of comm rank i, for the link model).
-fn reference_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) -> Vec<f64> {
-    let p = arrive.len();
-    if p <= 1 {
-        return arrive.to_vec();
+    #[derive(Default, Clone, Copy)]
+    struct Rec {
+        ts: Option<f64>,
+        post: Option<f64>,
     }
-    let b = build(shape, p);
-    let mut t = arrive.to_vec();
-    let mut cur = vec![0usize; p];
-    let mut started = vec![false; p];
-    let mut recs: HashMap<(usize, usize, u32), Rec> = HashMap::new();
-    loop {
-        let mut progress = false;
-        let mut all_done = true;
-        for r in 0..p {
-            while cur[r] < b.ops[r].len() {
-                let op = &b.ops[r][cur[r]];
-                let t0 = t[r];
-                if !started[r] {
-                    for (k, &(d, _, q)) in op.sends.iter().enumerate() {
-                        recs.entry((r, d, q)).or_default().ts =
-                            Some(t0 + (k + 1) as f64 * plat.o_isend);
+
+    /// Exit time of each comm rank for the decomposed algorithm, given arrival
+    /// times (`world[i]`: world rank of comm rank i, for the link model).
+    fn reference_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]) -> Vec<f64> {
+        let p = arrive.len();
+        if p <= 1 {
+            return arrive.to_vec();
+        }
+        let b = build(shape, p);
+        let mut t = arrive.to_vec();
+        let mut cur = vec![0usize; p];
+        let mut started = vec![false; p];
+        let mut recs: HashMap<(usize, usize, u32), Rec> = HashMap::new();
+        loop {
+            let mut progress = false;
+            let mut all_done = true;
+            for r in 0..p {
+                while cur[r] < b.ops[r].len() {
+                    let op = &b.ops[r][cur[r]];
+                    let t0 = t[r];
+                    if !started[r] {
+                        for (k, &(d, _, q)) in op.sends.iter().enumerate() {
+                            recs.entry((r, d, q)).or_default().ts = Some(t0 + (k + 1) as f64 * plat.o_isend);
+                        }
+                        for &(s, _, q) in &op.recvs {
+                            recs.entry((s, r, q)).or_default().post = Some(t0);
+                        }
+                        started[r] = true;
+                        progress = true;
                     }
-                    for &(s, _, q) in &op.recvs {
-                        recs.entry((s, r, q)).or_default().post = Some(t0);
+                    let mut done = t0;
+                    let mut ok = true;
+                    for &(d, bytes, q) in &op.sends {
+                        let rec = recs[&(r, d, q)];
+                        let ts = rec.ts.unwrap();
+                        if bytes < plat.eager_threshold {
+                            done = done.max(ts);
+                        } else if let Some(post) = rec.post {
+                            done = done.max(ts.max(post) + plat.transfer(world[r], world[d], bytes));
+                        } else {
+                            ok = false;
+                        }
                     }
-                    started[r] = true;
+                    for &(s, bytes, q) in &op.recvs {
+                        let rec = recs[&(s, r, q)];
+                        match rec.ts {
+                            Some(ts) => {
+                                let start = if bytes < plat.async_threshold && bytes < plat.eager_threshold { ts } else { ts.max(t0) };
+                                done = done.max((start + plat.transfer(world[s], world[r], bytes)).max(t0));
+                            }
+                            None => ok = false,
+                        }
+                    }
+                    if !ok {
+                        break;
+                    }
+                    if !op.recvs.is_empty() {
+                        done += plat.o_recv;
+                    }
+                    t[r] = done;
+                    cur[r] += 1;
+                    started[r] = false;
                     progress = true;
                 }
-                let mut done = t0;
-                let mut ok = true;
-                for &(d, bytes, q) in &op.sends {
-                    let rec = recs[&(r, d, q)];
-                    let ts = rec.ts.unwrap();
-                    if bytes < plat.eager_threshold {
-                        done = done.max(ts);
-                    } else if let Some(post) = rec.post {
-                        done = done.max(ts.max(post) + plat.transfer(world[r], world[d], bytes));
-                    } else {
-                        ok = false;
-                    }
+                if cur[r] < b.ops[r].len() {
+                    all_done = false;
                 }
-                for &(s, bytes, q) in &op.recvs {
-                    let rec = recs[&(s, r, q)];
-                    match rec.ts {
-                        Some(ts) => {
-                            let start =
-                                if bytes < plat.async_threshold && bytes < plat.eager_threshold {
-                                    ts
-                                } else {
-                                    ts.max(t0)
-                                };
-                            done = done
-                                .max((start + plat.transfer(world[s], world[r], bytes)).max(t0));
-                        }
-                        None => ok = false,
-                    }
-                }
-                if !ok {
-                    break;
-                }
-                if !op.recvs.is_empty() {
-                    done += plat.o_recv;
-                }
-                t[r] = done;
-                cur[r] += 1;
-                started[r] = false;
-                progress = true;
             }
-            if cur[r] < b.ops[r].len() {
-                all_done = false;
+            if all_done {
+                return t;
             }
+            assert!(progress, "collective schedule stuck (bug in bsim::coll)");
         }
-        if all_done {
-            return t;
-        }
-        assert!(progress, "collective schedule stuck (bug in bsim::coll)");
     }
-}
-
 
     #[test]
     fn streaming_equals_fixed_point() {
@@ -569,19 +515,9 @@ fn reference_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]
             seed ^= seed << 17;
             seed
         };
-        for (l, bw, os, orc, eager, asy) in [
-            (1e-6, 1e9, 0.0, 0.0, 65536, 65536),
-            (3e-6, 2.5e9, 1.5e-7, 2e-7, 1000, 0),
-            (7e-7, 1.1e10, 3e-8, 0.0, 64, 64),
-        ] {
+        for (l, bw, os, orc, eager, asy) in [(1e-6, 1e9, 0.0, 0.0, 65536, 65536), (3e-6, 2.5e9, 1.5e-7, 2e-7, 1000, 0), (7e-7, 1.1e10, 3e-8, 0.0, 64, 64)] {
             let pl = Platform {
-                inter: Link {
-                    segments: vec![Segment {
-                        min_bytes: 0,
-                        latency: l,
-                        bandwidth: bw,
-                    }],
-                },
+                inter: Link { segments: vec![Segment { min_bytes: 0, latency: l, bandwidth: bw }] },
                 o_isend: os,
                 o_recv: orc,
                 eager_threshold: eager,
@@ -592,17 +528,8 @@ fn reference_times(plat: &Platform, shape: &Shape, arrive: &[f64], world: &[u32]
                 for kind in kinds {
                     let w: Vec<u32> = (0..p as u32).rev().collect();
                     let arrive: Vec<f64> = (0..p).map(|_| (rnd() % 1000) as f64 * 1.3e-7).collect();
-                    let matrix = (kind == CollKind::Alltoallv).then(|| {
-                        (0..p)
-                            .map(|_| (0..p).map(|_| rnd() % 3000).collect())
-                            .collect()
-                    });
-                    let shape = Shape {
-                        kind,
-                        root: (rnd() % p as u64) as usize,
-                        block: (0..p).map(|_| rnd() % 2000).collect(),
-                        matrix,
-                    };
+                    let matrix = (kind == CollKind::Alltoallv).then(|| (0..p).map(|_| (0..p).map(|_| rnd() % 3000).collect()).collect());
+                    let shape = Shape { kind, root: (rnd() % p as u64) as usize, block: (0..p).map(|_| rnd() % 2000).collect(), matrix };
                     let a = p2p_times(&pl, &shape, &arrive, &w);
                     let b = reference_times(&pl, &shape, &arrive, &w);
                     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -632,20 +559,11 @@ mod schedule_for_tests {
         ];
         for p in [2, 3, 5, 8, 13] {
             for kind in kinds {
-                let shape = Shape {
-                    kind,
-                    root: p / 2,
-                    block: (0..p as u64).map(|i| 100 + i).collect(),
-                    matrix: None,
-                };
+                let shape = Shape { kind, root: p / 2, block: (0..p as u64).map(|i| 100 + i).collect(), matrix: None };
                 let all = schedule(&shape);
                 for (me, part) in all.iter().enumerate() {
                     let own = schedule_for(&shape, me);
-                    assert_eq!(
-                        format!("{own:?}"),
-                        format!("{part:?}"),
-                        "{kind:?} p={p} rank {me}"
-                    );
+                    assert_eq!(format!("{own:?}"), format!("{part:?}"), "{kind:?} p={p} rank {me}");
                 }
             }
         }
@@ -658,26 +576,11 @@ mod tests {
     use crate::model::{Link, Segment};
 
     fn plat(l: f64, bw: f64) -> Platform {
-        Platform {
-            inter: Link {
-                segments: vec![Segment {
-                    min_bytes: 0,
-                    latency: l,
-                    bandwidth: bw,
-                }],
-            },
-            o_test: 0.0,
-            ..Platform::default()
-        }
+        Platform { inter: Link { segments: vec![Segment { min_bytes: 0, latency: l, bandwidth: bw }] }, o_test: 0.0, ..Platform::default() }
     }
 
     fn shape(kind: CollKind, p: usize, bytes: u64) -> Shape {
-        Shape {
-            kind,
-            root: 0,
-            block: vec![bytes; p],
-            matrix: None,
-        }
+        Shape { kind, root: 0, block: vec![bytes; p], matrix: None }
     }
 
     #[test]
@@ -708,22 +611,14 @@ mod tests {
         let w: Vec<u32> = (0..6).collect();
         let t = p2p_times(&pl, &shape(CollKind::Allreduce, 6, 8), &[0.0; 6], &w);
         let m = 1e-6 + 8e-9;
-        assert!(
-            (t.iter().cloned().fold(0.0, f64::max) - 3.0 * m).abs() < 1e-15,
-            "{t:?}"
-        );
+        assert!((t.iter().cloned().fold(0.0, f64::max) - 3.0 * m).abs() < 1e-15, "{t:?}");
     }
 
     #[test]
     fn late_arrival_delays_everyone() {
         let pl = plat(1e-6, 1e9);
         let w: Vec<u32> = (0..4).collect();
-        let t = p2p_times(
-            &pl,
-            &shape(CollKind::Barrier, 4, 0),
-            &[0.0, 0.0, 0.0, 1.0],
-            &w,
-        );
+        let t = p2p_times(&pl, &shape(CollKind::Barrier, 4, 0), &[0.0, 0.0, 0.0, 1.0], &w);
         for x in &t {
             assert!(*x >= 1.0);
         }

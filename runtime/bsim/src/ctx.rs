@@ -118,37 +118,19 @@ struct Region {
 }
 
 fn max_map_count() -> Option<usize> {
-    std::fs::read_to_string("/proc/sys/vm/max_map_count")
-        .ok()?
-        .trim()
-        .parse()
-        .ok()
+    std::fs::read_to_string("/proc/sys/vm/max_map_count").ok()?.trim().parse().ok()
 }
 
 impl Region {
     fn new(n: usize, stack: usize, guard: Option<bool>, quiet: bool) -> Result<Region, String> {
         let stack = stack.div_ceil(PAGE) * PAGE;
-        let len = n
-            .checked_mul(stack)
-            .ok_or("BSIM_STACK_KB x ranks overflows the address space")?;
+        let len = n.checked_mul(stack).ok_or("BSIM_STACK_KB x ranks overflows the address space")?;
         // SAFETY: a fresh private anonymous mapping.
         let p = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                len,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
+            libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE, -1, 0)
         };
         if p == libc::MAP_FAILED {
-            return Err(format!(
-                "cannot reserve {n} stacks of {} KiB ({} GiB of address space): {}",
-                stack / 1024,
-                len >> 30,
-                std::io::Error::last_os_error()
-            ));
+            return Err(format!("cannot reserve {n} stacks of {} KiB ({} GiB of address space): {}", stack / 1024, len >> 30, std::io::Error::last_os_error()));
         }
         // SAFETY: the range was just mapped.
         unsafe { libc::madvise(p, len, libc::MADV_NOHUGEPAGE) };
@@ -181,18 +163,9 @@ impl Region {
         if guard {
             for i in 0..n {
                 // SAFETY: the lowest page of stack i, inside the mapping.
-                let rc = unsafe {
-                    libc::mprotect(
-                        (base + i * stack) as *mut libc::c_void,
-                        PAGE,
-                        libc::PROT_NONE,
-                    )
-                };
+                let rc = unsafe { libc::mprotect((base + i * stack) as *mut libc::c_void, PAGE, libc::PROT_NONE) };
                 if rc != 0 {
-                    return Err(format!(
-                        "cannot make the guard page of rank {i}'s stack: {}",
-                        std::io::Error::last_os_error()
-                    ));
+                    return Err(format!("cannot make the guard page of rank {i}'s stack: {}", std::io::Error::last_os_error()));
                 }
             }
         }
@@ -201,10 +174,7 @@ impl Region {
 
     fn slice(&self, i: usize) -> SliceStack {
         let bottom = self.base + i * self.stack;
-        SliceStack {
-            top: bottom + self.stack,
-            bottom: if self.guard { bottom + PAGE } else { bottom },
-        }
+        SliceStack { top: bottom + self.stack, bottom: if self.guard { bottom + PAGE } else { bottom } }
     }
 
     /// Pages of stack `i` that are resident (touched), in bytes.
@@ -223,13 +193,7 @@ impl Region {
     fn release(&self, i: usize) {
         let s = self.slice(i);
         // SAFETY: the rank's stack is no longer in use.
-        unsafe {
-            libc::madvise(
-                s.bottom as *mut libc::c_void,
-                s.top - s.bottom,
-                libc::MADV_DONTNEED,
-            )
-        };
+        unsafe { libc::madvise(s.bottom as *mut libc::c_void, s.top - s.bottom, libc::MADV_DONTNEED) };
     }
 }
 
@@ -252,17 +216,7 @@ impl Images {
             // SAFETY: the section's bytes, as the program starts.
             unsafe { std::slice::from_raw_parts(start as *const u8, len) }.to_vec()
         };
-        Images {
-            start,
-            len,
-            init,
-            imgs: if len > 0 {
-                (0..n).map(|_| None).collect()
-            } else {
-                vec![]
-            },
-            loaded: None,
-        }
+        Images { start, len, init, imgs: if len > 0 { (0..n).map(|_| None).collect() } else { vec![] }, loaded: None }
     }
 
     /// Make the section hold rank `r`'s variables.
@@ -320,12 +274,7 @@ pub unsafe fn run_all(
     let n = s.n as usize;
     let region = Region::new(n, o.stack, o.guard, o.quiet)?;
     let mut images = Images::new(n);
-    let slots: &'static [Cell<*mut Rank>] = Box::leak(
-        (0..n)
-            .map(|_| Cell::new(std::ptr::null_mut()))
-            .collect::<Vec<_>>()
-            .into_boxed_slice(),
-    );
+    let slots: &'static [Cell<*mut Rank>] = Box::leak((0..n).map(|_| Cell::new(std::ptr::null_mut())).collect::<Vec<_>>().into_boxed_slice());
     type Co = Coroutine<(), (), (c_int, RankResult), SliceStack>;
     let mut cos: Vec<Option<Co>> = (0..n).map(|_| None).collect();
     let mut results: Vec<Option<(c_int, RankResult)>> = (0..n).map(|_| None).collect();
@@ -341,9 +290,7 @@ pub unsafe fn run_all(
         let Some(Reverse((_, r))) = READY.with(|q| q.borrow_mut().pop()) else {
             // every live rank sleeps: the last one to sleep resolves or reports,
             // so this cannot happen unless the engine lost a wake-up
-            return Err(format!(
-                "internal error: {left} rank(s) left but none is ready"
-            ));
+            return Err(format!("internal error: {left} rank(s) left but none is ready"));
         };
         let ri = r as usize;
         if results[ri].is_some() {
@@ -352,9 +299,7 @@ pub unsafe fn run_all(
         let co = cos[ri].get_or_insert_with(|| {
             Coroutine::with_stack(region.slice(ri), move |y: &Y, ()| {
                 YIELDER.with(|c| c.set(y));
-                crate::run::rank_body(r, s, argc, argv as *mut *mut c_char, cmain, fmain, &|p| {
-                    slots[r as usize].set(p)
-                })
+                crate::run::rank_body(r, s, argc, argv as *mut *mut c_char, cmain, fmain, &|p| slots[r as usize].set(p))
             })
         });
         images.switch_to(ri);

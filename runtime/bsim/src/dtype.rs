@@ -80,9 +80,7 @@ static DERIVED: Mutex<Vec<(u64, Elem)>> = Mutex::new(Vec::new());
 /// Size and element kind of a datatype handle.
 pub fn info(t: i32) -> Option<(u64, Elem)> {
     if t >= DERIVED_BASE {
-        return crate::engine::lock(&DERIVED)
-            .get((t - DERIVED_BASE) as usize)
-            .copied();
+        return crate::engine::lock(&DERIVED).get((t - DERIVED_BASE) as usize).copied();
     }
     BUILTIN.iter().find(|b| b.0 == t).map(|b| (b.1, b.2))
 }
@@ -191,13 +189,7 @@ fn combine_num<T: Num>(op: i32, x: T, y: T) -> T {
     }
 }
 
-fn pairs<
-    V: Num + Copy,
-    const VS: usize,
-    const STRIDE: usize,
-    const IOFF: usize,
-    const IS: usize,
->(
+fn pairs<V: Num + Copy, const VS: usize, const STRIDE: usize, const IOFF: usize, const IS: usize>(
     op: i32,
     a: &mut [u8],
     b: &[u8],
@@ -209,10 +201,7 @@ fn pairs<
     for k in 0..a.len() / STRIDE {
         let o = k * STRIDE;
         let (x, y) = (rd(&a[o..o + VS]), rd(&b[o..o + VS]));
-        let (i, j) = (
-            rdi(&a[o + IOFF..o + IOFF + IS]),
-            rdi(&b[o + IOFF..o + IOFF + IS]),
-        );
+        let (i, j) = (rdi(&a[o + IOFF..o + IOFF + IS]), rdi(&b[o + IOFF..o + IOFF + IS]));
         let take_b = match op {
             OP_MAXLOC => y > x || (y == x && j < i),
             OP_MINLOC => y < x || (y == x && j < i),
@@ -275,9 +264,7 @@ pub fn combine(op: i32, e: Elem, a: &mut [u8], b: &[u8]) -> bool {
         Elem::PairF64I32 if loc => pairs::<f64, 8, 16, 8, 4>(op, a, b, rd64, wr64, rdi32w, wri32w),
         Elem::PairF32I32 if loc => pairs::<f32, 4, 8, 4, 4>(op, a, b, rd32, wr32, rdi32w, wri32w),
         Elem::PairI32I32 if loc => pairs::<i32, 4, 8, 4, 4>(op, a, b, rdi32, wri32, rdi32w, wri32w),
-        Elem::PairI64I32 if loc => {
-            pairs::<i64, 8, 16, 8, 4>(op, a, b, rdi64, wri64, rdi32w, wri32w)
-        }
+        Elem::PairI64I32 if loc => pairs::<i64, 8, 16, 8, 4>(op, a, b, rdi64, wri64, rdi32w, wri32w),
         Elem::PairF64F64 if loc => pairs::<f64, 8, 16, 8, 8>(op, a, b, rd64, wr64, rdf64w, wrf64w),
         Elem::PairF32F32 if loc => pairs::<f32, 4, 8, 4, 4>(op, a, b, rd32, wr32, rdf32w, wrf32w),
         _ if loc => return false,
@@ -303,15 +290,9 @@ mod tests {
     #[test]
     fn sum_and_maxloc() {
         let mut a: Vec<u8> = [1i32, 2, 3].iter().flat_map(|x| x.to_ne_bytes()).collect();
-        let b: Vec<u8> = [10i32, 20, 30]
-            .iter()
-            .flat_map(|x| x.to_ne_bytes())
-            .collect();
+        let b: Vec<u8> = [10i32, 20, 30].iter().flat_map(|x| x.to_ne_bytes()).collect();
         assert!(combine(OP_SUM, Elem::I32, &mut a, &b));
-        let v: Vec<i32> = a
-            .chunks(4)
-            .map(|c| i32::from_ne_bytes(c.try_into().unwrap()))
-            .collect();
+        let v: Vec<i32> = a.chunks(4).map(|c| i32::from_ne_bytes(c.try_into().unwrap())).collect();
         assert_eq!(v, [11, 22, 33]);
         let mut p = [0u8; 16];
         p[..8].copy_from_slice(&1.5f64.to_ne_bytes());

@@ -72,24 +72,12 @@ impl WaitDesc {
         }
         if let Some((m, members, name)) = &self.meeting {
             let args = lock(&m.args);
-            peers.extend(
-                (0..members.len())
-                    .filter(|&i| args[i].is_none())
-                    .map(|i| members[i]),
-            );
+            peers.extend((0..members.len()).filter(|&i| args[i].is_none()).map(|i| members[i]));
             detail.push(format!("collective {name} not yet called by these members"));
         }
         peers.sort();
         peers.dedup();
-        let on = if peers.is_empty() {
-            "any rank".to_string()
-        } else {
-            peers
-                .iter()
-                .map(|p| format!("rank {p}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let on = if peers.is_empty() { "any rank".to_string() } else { peers.iter().map(|p| format!("rank {p}")).collect::<Vec<_>>().join(", ") };
         (on, detail.join("; "))
     }
 }
@@ -180,13 +168,7 @@ pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> Result<&'static Sim, Stri
         Some(cfg) => Some(Mutex::new(crate::netmodel::Net::new(cfg, n)?)),
         None => None,
     };
-    let ranks = (0..n)
-        .map(|_| Shared {
-            st: Mutex::new(Inbox::default()),
-            cv: Condvar::new(),
-            clock: AtomicU64::new(0f64.to_bits()),
-        })
-        .collect();
+    let ranks = (0..n).map(|_| Shared { st: Mutex::new(Inbox::default()), cv: Condvar::new(), clock: AtomicU64::new(0f64.to_bits()) }).collect();
     let s = Sim {
         n,
         world: Arc::new((0..n).collect()),
@@ -290,9 +272,7 @@ impl Sim {
     /// NSIM mode: inject what is safe and advance the network below the horizon.
     pub fn net_pump(&self) {
         let Some(net) = &self.net else { return };
-        let min = (0..self.n)
-            .map(|r| self.published(r))
-            .fold(f64::INFINITY, f64::min);
+        let min = (0..self.n).map(|r| self.published(r)).fold(f64::INFINITY, f64::min);
         let d = lock(net).pump(min);
         self.net_deliver(d);
     }
@@ -322,13 +302,7 @@ impl Sim {
     /// `candidate`: the key of an undecided choice (ANY_SOURCE, Waitany, Test):
     /// the rank is woken on every clock publication to re-check it.
     /// `need`: deliveries (messages, rendezvous completions) before waking.
-    pub fn sleep<'a>(
-        &'a self,
-        me: u32,
-        mut g: MutexGuard<'a, Inbox>,
-        candidate: Option<f64>,
-        need: u32,
-    ) -> MutexGuard<'a, Inbox> {
+    pub fn sleep<'a>(&'a self, me: u32, mut g: MutexGuard<'a, Inbox>, candidate: Option<f64>, need: u32) -> MutexGuard<'a, Inbox> {
         let sh = &self.ranks[me as usize];
         if g.poked {
             g.poked = false;
@@ -448,17 +422,10 @@ impl Sim {
             rep.push_str(&format!(
                 "  rank {r} (t = {t:.9e} s) in {} waits on {on}{}\n",
                 w.call,
-                if detail.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({detail})")
-                }
+                if detail.is_empty() { String::new() } else { format!(" ({detail})") }
             ));
         }
-        rep.push_str(&format!(
-            "{blocked} rank(s) blocked, {} finished\n",
-            self.n as usize - blocked
-        ));
+        rep.push_str(&format!("{blocked} rank(s) blocked, {} finished\n", self.n as usize - blocked));
         eprint!("{rep}");
         if let Some(d) = &self.out_dir {
             let _ = std::fs::create_dir_all(d);
@@ -539,12 +506,7 @@ pub struct St {
 impl St {
     /// The status of a null request or of a receive from `PROC_NULL`.
     pub fn null(comm: i32) -> St {
-        St {
-            source: PROC_NULL,
-            tag: ANY_TAG,
-            bytes: 0,
-            comm,
-        }
+        St { source: PROC_NULL, tag: ANY_TAG, bytes: 0, comm }
     }
 }
 
@@ -596,20 +558,8 @@ impl Rank {
     pub fn new(id: u32, n: u32) -> Rank {
         let s = sim();
         debug_assert_eq!(s.world.len(), n as usize);
-        let world = Comm {
-            ctx: 1,
-            members: s.world.clone(),
-            me: id as i32,
-            coll_seq: 0,
-            child_seq: 0,
-        };
-        let selfc = Comm {
-            ctx: mix(2, id as u64),
-            members: Arc::new(vec![id]),
-            me: 0,
-            coll_seq: 0,
-            child_seq: 0,
-        };
+        let world = Comm { ctx: 1, members: s.world.clone(), me: id as i32, coll_seq: 0, child_seq: 0 };
+        let selfc = Comm { ctx: mix(2, id as u64), members: Arc::new(vec![id]), me: 0, coll_seq: 0, child_seq: 0 };
         let trace = s.trace_dir.as_ref().map(|d| crate::tracefile::TraceFile::create(d, id));
         Rank {
             id,
@@ -643,13 +593,7 @@ impl Rank {
         if sim().timeline {
             match self.events.last_mut() {
                 Some(e) if e.kind == EvKind::Compute && e.t1 == self.clock => e.t1 += t,
-                _ => self.events.push(Event {
-                    kind: EvKind::Compute,
-                    name: "compute",
-                    t0: self.clock,
-                    t1: self.clock + t,
-                    wait_end: self.clock,
-                }),
+                _ => self.events.push(Event { kind: EvKind::Compute, name: "compute", t0: self.clock, t1: self.clock + t, wait_end: self.clock }),
             }
         }
         self.clock += t;
@@ -682,11 +626,7 @@ impl Rank {
             desc(self, &mut wd);
             g.wait = wd;
             drop(g);
-            let call = if self.call.is_empty() {
-                "a poll"
-            } else {
-                self.call
-            };
+            let call = if self.call.is_empty() { "a poll" } else { self.call };
             s.deadlock(Some((self.id, call)));
         }
     }
@@ -709,26 +649,14 @@ impl Rank {
         self.stats.wait += idle;
         self.stats.calls += 1;
         if sim().timeline && d > 0.0 {
-            self.events.push(Event {
-                kind: EvKind::Comm,
-                name,
-                t0: self.entry,
-                t1: self.clock,
-                wait_end: self.entry + idle,
-            });
+            self.events.push(Event { kind: EvKind::Comm, name, t0: self.entry, t1: self.clock, wait_end: self.entry + idle });
         }
     }
 
     pub fn user_event(&mut self, name: &str) {
         if sim().timeline {
             let n: &'static str = Box::leak(name.to_string().into_boxed_str());
-            self.events.push(Event {
-                kind: EvKind::User,
-                name: n,
-                t0: self.clock,
-                t1: self.clock,
-                wait_end: self.clock,
-            });
+            self.events.push(Event { kind: EvKind::User, name: n, t0: self.clock, t1: self.clock, wait_end: self.clock });
         }
     }
 
@@ -771,16 +699,7 @@ impl Rank {
     }
 
     /// Post a send. Returns the request handle (completion known at once for eager sends).
-    pub fn isend(
-        &mut self,
-        comm: i32,
-        dest: i32,
-        tag: i32,
-        bytes: u64,
-        data: Option<&[u8]>,
-        blocking: bool,
-        sync: bool,
-    ) -> i32 {
+    pub fn isend(&mut self, comm: i32, dest: i32, tag: i32, bytes: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
         if dest == PROC_NULL {
             return self.new_req(Req::Null);
         }
@@ -790,22 +709,9 @@ impl Rank {
     }
 
     /// Post a send to world rank `dw` on context `ctx`.
-    fn isend_to(
-        &mut self,
-        ctx: u64,
-        dw: u32,
-        tag: i32,
-        bytes: u64,
-        data: Option<&[u8]>,
-        blocking: bool,
-        sync: bool,
-    ) -> i32 {
+    fn isend_to(&mut self, ctx: u64, dw: u32, tag: i32, bytes: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
         let s = sim();
-        let o = if blocking {
-            s.plat.o_send
-        } else {
-            s.plat.o_isend
-        };
+        let o = if blocking { s.plat.o_send } else { s.plat.o_isend };
         let entry = self.clock;
         self.clock += o;
         let ts = self.clock;
@@ -818,48 +724,20 @@ impl Rank {
         };
         self.stats.sends += 1;
         self.stats.bytes_sent += bytes;
-        let payload = if s.payload {
-            data.map(|d| d.to_vec())
-        } else {
-            None
-        };
+        let payload = if s.payload { data.map(|d| d.to_vec()) } else { None };
         let mut nk = 0;
         if let Some(net) = &s.net {
             self.next_nk += 1;
             nk = (self.id as u64) << 40 | self.next_nk;
             if !rdv && bytes < s.plat.async_threshold {
-                let m = crate::netmodel::Inj {
-                    src: self.id,
-                    dst: dw,
-                    bytes: bytes + s.plat.header_bytes,
-                    nk,
-                    sid,
-                };
+                let m = crate::netmodel::Inj { src: self.id, dst: dw, bytes: bytes + s.plat.header_bytes, nk, sid };
                 lock(net).add_pending(ts, m);
             } else {
                 lock(net).add_unmatched(ts, self.id, nk);
             }
         }
-        s.deliver(
-            dw,
-            Msg {
-                src: self.id,
-                ctx,
-                tag,
-                bytes,
-                ts,
-                sid,
-                nk,
-                payload,
-            },
-        );
-        self.new_req(Req::Send {
-            sid,
-            done: if rdv { None } else { Some(ts) },
-            dest: dw,
-            ts,
-            entry,
-        })
+        s.deliver(dw, Msg { src: self.id, ctx, tag, bytes, ts, sid, nk, payload });
+        self.new_req(Req::Send { sid, done: if rdv { None } else { Some(ts) }, dest: dw, ts, entry })
     }
 
     pub fn irecv(&mut self, comm: i32, src: i32, tag: i32, buf: usize, cap: u64) -> i32 {
@@ -867,17 +745,7 @@ impl Rank {
             return self.new_req(Req::Null);
         }
         let c = self.comm(comm).expect("valid comm");
-        let r = Req::Recv {
-            src,
-            comm,
-            ctx: c.ctx,
-            tag,
-            members: c.members.clone(),
-            buf,
-            cap,
-            post: self.clock,
-            matched: None,
-        };
+        let r = Req::Recv { src, comm, ctx: c.ctx, tag, members: c.members.clone(), buf, cap, post: self.clock, matched: None };
         let h = self.new_req(r);
         self.posted.push_back(h as usize);
         h
@@ -886,11 +754,7 @@ impl Rank {
     /// Match posted receives against the inbox, in posting order, as far as
     /// the choice is decided. Returns rendezvous notifications to send after
     /// the lock is released, and the key of an undecided ANY_SOURCE match.
-    fn progress(
-        &mut self,
-        g: &mut Inbox,
-        granted: &mut bool,
-    ) -> (Vec<(u32, u64, f64)>, Option<f64>) {
+    fn progress(&mut self, g: &mut Inbox, granted: &mut bool) -> (Vec<(u32, u64, f64)>, Option<f64>) {
         let s = sim();
         let mut notes = vec![];
         // rendezvous completions of my sends
@@ -907,12 +771,7 @@ impl Rank {
         }
         if !g.net_done.is_empty() {
             for r in self.reqs.iter_mut().flatten() {
-                if let Req::Recv {
-                    matched: Some(m),
-                    post,
-                    ..
-                } = r
-                {
+                if let Req::Recv { matched: Some(m), post, .. } = r {
                     if m.pending {
                         if let Some(t) = g.net_done.remove(&m.nk) {
                             m.tc = t.max(*post);
@@ -929,15 +788,7 @@ impl Rank {
         let mut k = 0;
         while k < self.posted.len() {
             let h = self.posted[k];
-            let Some(Req::Recv {
-                src,
-                ctx,
-                tag,
-                members,
-                post,
-                ..
-            }) = &self.reqs[h]
-            else {
+            let Some(Req::Recv { src, ctx, tag, members, post, .. }) = &self.reqs[h] else {
                 self.posted.remove(k);
                 continue;
             };
@@ -993,13 +844,7 @@ impl Rank {
             let (tc, pending) = if s.net.is_some() {
                 // the network says when; the sender hears from it too
                 if !early {
-                    let inj = crate::netmodel::Inj {
-                        src: m.src,
-                        dst: self.id,
-                        bytes: m.bytes + s.plat.header_bytes,
-                        nk: m.nk,
-                        sid: m.sid,
-                    };
+                    let inj = crate::netmodel::Inj { src: m.src, dst: self.id, bytes: m.bytes + s.plat.header_bytes, nk: m.nk, sid: m.sid };
                     self.net_inj.push((m.ts, start, inj));
                 }
                 match g.net_done.remove(&m.nk) {
@@ -1013,16 +858,7 @@ impl Rank {
                 }
                 (tc, false)
             };
-            let Some(Req::Recv {
-                members,
-                buf,
-                cap,
-                matched,
-                ..
-            }) = &mut self.reqs[h]
-            else {
-                unreachable!()
-            };
+            let Some(Req::Recv { members, buf, cap, matched, .. }) = &mut self.reqs[h] else { unreachable!() };
             // the receive named its source; else the world-like identity, else search
             // (a linear search per message made 16K-rank rings quadratic)
             let src_comm = if src != ANY_SOURCE {
@@ -1033,10 +869,7 @@ impl Rank {
                 members.iter().position(|&x| x == m.src).unwrap_or(0) as i32
             };
             if m.bytes > *cap {
-                eprintln!(
-                    "bsim: rank {}: message truncated: {} bytes from rank {} (tag {}) into a {}-byte receive",
-                    self.id, m.bytes, m.src, m.tag, cap
-                );
+                eprintln!("bsim: rank {}: message truncated: {} bytes from rank {} (tag {}) into a {}-byte receive", self.id, m.bytes, m.src, m.tag, cap);
                 std::process::exit(4);
             }
             if let Some(p) = &m.payload {
@@ -1045,15 +878,7 @@ impl Rank {
                     unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), *buf as *mut u8, p.len()) };
                 }
             }
-            *matched = Some(Matched {
-                tc: tc.max(post),
-                pending,
-                nk: m.nk,
-                start,
-                src_comm,
-                tag: m.tag,
-                bytes: m.bytes,
-            });
+            *matched = Some(Matched { tc: tc.max(post), pending, nk: m.nk, start, src_comm, tag: m.tag, bytes: m.bytes });
         }
         (notes, undecided)
     }
@@ -1061,32 +886,16 @@ impl Rank {
     /// Record what `hs` wait for in `w` (reusing its buffer); returns how many
     /// deliveries they still need.
     fn wait_desc(&self, call: &'static str, hs: &[usize], w: &mut WaitDesc) -> u32 {
-        w.call = if self.call.is_empty() {
-            call
-        } else {
-            self.call
-        };
+        w.call = if self.call.is_empty() { call } else { self.call };
         w.items.clear();
         w.meeting = None;
         for &h in hs {
             match &self.reqs[h] {
-                Some(Req::Recv {
-                    src,
-                    tag,
-                    members,
-                    matched: None,
-                    ..
-                }) => {
-                    let p = if *src == ANY_SOURCE {
-                        u32::MAX
-                    } else {
-                        members[*src as usize]
-                    };
+                Some(Req::Recv { src, tag, members, matched: None, .. }) => {
+                    let p = if *src == ANY_SOURCE { u32::MAX } else { members[*src as usize] };
                     w.items.push((W_RECV, p, *tag));
                 }
-                Some(Req::Send {
-                    dest, done: None, ..
-                }) => w.items.push((W_RDV, *dest, 0)),
+                Some(Req::Send { dest, done: None, .. }) => w.items.push((W_RDV, *dest, 0)),
                 _ => {}
             }
         }
@@ -1097,34 +906,16 @@ impl Rank {
     fn lower_bound(&self, h: usize) -> f64 {
         let s = sim();
         match &self.reqs[h] {
-            Some(Req::Recv {
-                src,
-                members,
-                post,
-                matched: None,
-                ..
-            }) => {
+            Some(Req::Recv { src, members, post, matched: None, .. }) => {
                 let lb = if *src == ANY_SOURCE {
-                    members
-                        .iter()
-                        .map(|&r| s.published(r))
-                        .fold(f64::INFINITY, f64::min)
+                    members.iter().map(|&r| s.published(r)).fold(f64::INFINITY, f64::min)
                 } else {
                     s.published(members[*src as usize])
                 };
                 lb.max(*post)
             }
-            Some(Req::Send {
-                ts,
-                dest,
-                done: None,
-                ..
-            }) => s.published(*dest).max(*ts),
-            Some(Req::Recv {
-                matched: Some(m),
-                post,
-                ..
-            }) if m.pending => m.start.max(*post),
+            Some(Req::Send { ts, dest, done: None, .. }) => s.published(*dest).max(*ts),
+            Some(Req::Recv { matched: Some(m), post, .. }) if m.pending => m.start.max(*post),
             Some(r) => r.done().unwrap_or(0.0),
             None => 0.0,
         }
@@ -1133,13 +924,7 @@ impl Rank {
     /// Block until `pred` holds over the request table (re-matching as messages come).
     /// `choice`: for Waitany/Test, returns Some(decision) or the undecided key.
     /// `all`: the wait needs every request (Waitall); otherwise any one may do.
-    fn block<T>(
-        &mut self,
-        call: &'static str,
-        hs: &[usize],
-        all: bool,
-        mut decide: impl FnMut(&mut Rank, bool) -> Result<T, Option<f64>>,
-    ) -> T {
+    fn block<T>(&mut self, call: &'static str, hs: &[usize], all: bool, mut decide: impl FnMut(&mut Rank, bool) -> Result<T, Option<f64>>) -> T {
         let s = sim();
         let mut granted = false;
         loop {
@@ -1157,11 +942,7 @@ impl Rank {
             let need = self.wait_desc(call, hs, &mut wd);
             g.wait = wd;
             // receives posted before these (ANY_SOURCE order) may take messages first
-            let need = if !all || s.net.is_some() || self.posted.len() as u32 > need {
-                1
-            } else {
-                need
-            };
+            let need = if !all || s.net.is_some() || self.posted.len() as u32 > need { 1 } else { need };
             let g = s.sleep(self.id, g, cand, need);
             drop(g);
         }
@@ -1212,21 +993,11 @@ impl Rank {
         let Some(r) = self.free_req(h) else { return };
         match r {
             Req::Send { done, ts, .. } => self.finish_send(ts, done.unwrap()),
-            Req::Recv {
-                matched,
-                post,
-                comm,
-                ..
-            } => {
+            Req::Recv { matched, post, comm, .. } => {
                 let m = matched.unwrap();
                 self.finish_recv(m.tc, m.start, post);
                 if let Some(st) = st {
-                    *st = St {
-                        source: m.src_comm,
-                        tag: m.tag,
-                        bytes: m.bytes,
-                        comm,
-                    };
+                    *st = St { source: m.src_comm, tag: m.tag, bytes: m.bytes, comm };
                 }
             }
             Req::Null => {
@@ -1260,16 +1031,18 @@ impl Rank {
     /// MPI_Waitall over handles (0 = REQUEST_NULL entries are skipped).
     pub fn waitall(&mut self, hs: &[i32], sts: &mut [St]) {
         let live: Vec<usize> = hs.iter().filter(|&&h| h > 0).map(|&h| h as usize).collect();
-        self.block("Waitall", &live, true, |me, _| {
-            if live
-                .iter()
-                .all(|&h| me.reqs[h].as_ref().is_some_and(|r| r.done().is_some()))
-            {
-                Ok(())
-            } else {
-                Err(None)
-            }
-        });
+        self.block(
+            "Waitall",
+            &live,
+            true,
+            |me, _| {
+                if live.iter().all(|&h| me.reqs[h].as_ref().is_some_and(|r| r.done().is_some())) {
+                    Ok(())
+                } else {
+                    Err(None)
+                }
+            },
+        );
         for (i, &h) in hs.iter().enumerate() {
             if h > 0 {
                 let st = sts.get_mut(i);
@@ -1285,12 +1058,7 @@ impl Rank {
     /// MPI_Waitany: the request that completes first in virtual time (lowest
     /// index on ties). Returns its index or None if all are REQUEST_NULL.
     pub fn waitany(&mut self, hs: &[i32], st: &mut St) -> Option<usize> {
-        let live: Vec<(usize, usize)> = hs
-            .iter()
-            .enumerate()
-            .filter(|(_, &h)| h > 0)
-            .map(|(i, &h)| (i, h as usize))
-            .collect();
+        let live: Vec<(usize, usize)> = hs.iter().enumerate().filter(|(_, &h)| h > 0).map(|(i, &h)| (i, h as usize)).collect();
         if live.is_empty() {
             return None;
         }
@@ -1375,13 +1143,7 @@ impl Rank {
     /// A request already complete at virtual time `t` (nonblocking
     /// collectives: the exit time computed at the call; `start` is the call).
     pub fn done_req(&mut self, start: f64, t: f64) -> i32 {
-        self.new_req(Req::Send {
-            sid: 0,
-            done: Some(t),
-            dest: self.id,
-            ts: start,
-            entry: start,
-        })
+        self.new_req(Req::Send { sid: 0, done: Some(t), dest: self.id, ts: start, entry: start })
     }
 
     /// MPI_Probe (`blocking`) / MPI_Iprobe: the status of the message a
@@ -1396,11 +1158,7 @@ impl Rank {
         }
         let c = self.comm(comm).expect("valid comm");
         let (ctx, members) = (c.ctx, c.members.clone());
-        let want = if src == ANY_SOURCE {
-            None
-        } else {
-            Some(members[src as usize])
-        };
+        let want = if src == ANY_SOURCE { None } else { Some(members[src as usize]) };
         let call = if blocking { "Probe" } else { "Iprobe" };
         let mut granted = false;
         loop {
@@ -1409,9 +1167,7 @@ impl Rank {
             let mut best: Option<(f64, u32, u32, i32, u64)> = None;
             let mut seen: Vec<u32> = vec![];
             for m in g.msgs.iter() {
-                let ok = m.ctx == ctx
-                    && (tag == ANY_TAG || m.tag == tag)
-                    && want.is_none_or(|w| m.src == w);
+                let ok = m.ctx == ctx && (tag == ANY_TAG || m.tag == tag) && want.is_none_or(|w| m.src == w);
                 if !ok || seen.contains(&m.src) {
                     continue;
                 }
@@ -1437,12 +1193,7 @@ impl Rank {
                         c > t || (c == t && r > bsrc)
                     })
             };
-            let status = |b: &(f64, u32, u32, i32, u64)| St {
-                source: members.iter().position(|&x| x == b.2).unwrap_or(0) as i32,
-                tag: b.3,
-                bytes: b.4,
-                comm,
-            };
+            let status = |b: &(f64, u32, u32, i32, u64)| St { source: members.iter().position(|&x| x == b.2).unwrap_or(0) as i32, tag: b.3, bytes: b.4, comm };
             let key: Option<f64> = if blocking {
                 match best {
                     Some(b) if granted || others_past(b.0, b.1) => {
@@ -1479,11 +1230,7 @@ impl Rank {
                 (a, b) => a.or(b),
             };
             let mut wd = std::mem::take(&mut g.wait);
-            wd.call = if self.call.is_empty() {
-                call
-            } else {
-                self.call
-            };
+            wd.call = if self.call.is_empty() { call } else { self.call };
             wd.items.clear();
             wd.meeting = None;
             wd.items.push((W_RECV, want.unwrap_or(u32::MAX), tag));
@@ -1502,13 +1249,7 @@ impl Rank {
         let t = self.clock;
         let mut out = vec![(first, st)];
         for (i, &h) in hs.iter().enumerate() {
-            if i != first
-                && h > 0
-                && self.reqs[h as usize]
-                    .as_ref()
-                    .and_then(|r| r.done())
-                    .is_some_and(|d| d <= t)
-            {
+            if i != first && h > 0 && self.reqs[h as usize].as_ref().and_then(|r| r.done()).is_some_and(|d| d <= t) {
                 let mut st = St::default();
                 self.complete(h as usize, Some(&mut st));
                 out.push((i, st));
@@ -1521,12 +1262,7 @@ impl Rank {
     /// MPI_Testsome (`any`: MPI_Testany, the lowest index only): the requests
     /// complete by now, decided once no unmatched one can still complete by now.
     pub fn testsome(&mut self, hs: &[i32], any: bool) -> Vec<(usize, St)> {
-        let live: Vec<(usize, usize)> = hs
-            .iter()
-            .enumerate()
-            .filter(|(_, &h)| h > 0)
-            .map(|(i, &h)| (i, h as usize))
-            .collect();
+        let live: Vec<(usize, usize)> = hs.iter().enumerate().filter(|(_, &h)| h > 0).map(|(i, &h)| (i, h as usize)).collect();
         let lh: Vec<usize> = live.iter().map(|x| x.1).collect();
         let call = if any { "Testany" } else { "Testsome" };
         let set = self.block(call, &lh, false, |me, granted| {
@@ -1545,11 +1281,7 @@ impl Rank {
             }
             Ok(set)
         });
-        let set: Vec<usize> = if any {
-            set.into_iter().take(1).collect()
-        } else {
-            set
-        };
+        let set: Vec<usize> = if any { set.into_iter().take(1).collect() } else { set };
         if set.is_empty() {
             self.clock += sim().plat.o_test;
             self.poll_no(|me, w| {
@@ -1566,12 +1298,7 @@ impl Rank {
     }
 
     /// A collective: meet the other members, get my exit time.
-    pub fn collective(
-        &mut self,
-        comm: i32,
-        kind: CollKind,
-        args: crate::lmpi::CollArgs,
-    ) -> Option<(u64, Arc<Vec<u32>>)> {
+    pub fn collective(&mut self, comm: i32, kind: CollKind, args: crate::lmpi::CollArgs) -> Option<(u64, Arc<Vec<u32>>)> {
         let s = sim();
         let c = self.comms[comm as usize].as_mut().expect("valid comm");
         c.coll_seq += 1;
@@ -1580,12 +1307,7 @@ impl Rank {
         let me = c.me as usize;
         let members = c.members.clone();
         self.stats.colls += 1;
-        if s.net.is_some()
-            && !s.payload
-            && kind != CollKind::CommSplit
-            && kind != CollKind::CommDup
-            && p > 1
-        {
+        if s.net.is_some() && !s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup && p > 1 {
             let op = kind.name();
             let table = s.plat.coll_mode == crate::model::CollMode::Table;
             if !table || !s.plat.coll.ops.contains_key(op) {
@@ -1650,11 +1372,7 @@ impl Rank {
                 if m.done.load(SeqCst) {
                     break;
                 }
-                g.wait.call = if self.call.is_empty() {
-                    name
-                } else {
-                    self.call
-                };
+                g.wait.call = if self.call.is_empty() { name } else { self.call };
                 g.wait.items.clear();
                 g.wait.meeting = Some((m.clone(), members.clone(), name));
                 // Keep matching my posted receives, as MPI progresses inside a
@@ -1672,27 +1390,16 @@ impl Rank {
                 }
                 // a delivery wakes me while a receive is posted; else only the last
                 // member's wake ends this wait
-                let need = if s.net.is_some() || !self.posted.is_empty() {
-                    1
-                } else {
-                    u32::MAX
-                };
+                let need = if s.net.is_some() || !self.posted.is_empty() { 1 } else { u32::MAX };
                 drop(s.sleep(self.id, g, None, need));
             }
             lock(&sh.st).wait.meeting = None;
         }
         let exit = lock(&m.exit)[me];
-        let last = lock(&m.args)
-            .iter()
-            .flatten()
-            .map(|a| a.arrive)
-            .fold(arrive, f64::max);
+        let last = lock(&m.args).iter().flatten().map(|a| a.arrive).fold(arrive, f64::max);
         self.idle += (last - arrive).max(0.0).min(exit - arrive);
         self.clock = self.clock.max(exit);
-        let ops = lock(&m.sched)
-            .get_mut(me)
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let ops = lock(&m.sched).get_mut(me).map(std::mem::take).unwrap_or_default();
         if !ops.is_empty() {
             self.run_schedule(mix(key.0 ^ 0xc011, key.1), &members, ops);
         }
@@ -1742,13 +1449,7 @@ type Split = Vec<Option<(u64, Arc<Vec<u32>>)>>;
 
 /// The last member of a meeting: exit times of all members and the data moves.
 /// NSIM + payload mode without a table: exit = arrival and each member's steps, to run.
-fn finish_meeting(
-    s: &Sim,
-    kind: CollKind,
-    members: &[u32],
-    args: &mut [Option<crate::lmpi::CollArgs>],
-    ctx: u64,
-) -> (Vec<f64>, Split, Vec<Vec<coll::Op>>) {
+fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<crate::lmpi::CollArgs>], ctx: u64) -> (Vec<f64>, Split, Vec<Vec<coll::Op>>) {
     let a: Vec<&crate::lmpi::CollArgs> = args.iter().map(|x| x.as_ref().unwrap()).collect();
     let arrive: Vec<f64> = a.iter().map(|x| x.arrive).collect();
     let shape = crate::lmpi::shape_of(kind, &a);
@@ -1756,16 +1457,14 @@ fn finish_meeting(
     let mut sched = vec![];
     // NSIM mode: payload collectives meet (to move the data) and then run
     // their schedule; communicator creation keeps l + s/w
-    let exit =
-        if s.net.is_some() && s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup
-        {
-            coll::table_times(&s.plat, &shape, &arrive, &mut warn).unwrap_or_else(|| {
-                sched = coll::schedule(&shape);
-                arrive.clone()
-            })
-        } else {
-            coll::times(&s.plat, &shape, &arrive, members, &mut warn)
-        };
+    let exit = if s.net.is_some() && s.payload && kind != CollKind::CommSplit && kind != CollKind::CommDup {
+        coll::table_times(&s.plat, &shape, &arrive, &mut warn).unwrap_or_else(|| {
+            sched = coll::schedule(&shape);
+            arrive.clone()
+        })
+    } else {
+        coll::times(&s.plat, &shape, &arrive, members, &mut warn)
+    };
     if s.payload {
         crate::lmpi::move_data(kind, &a);
     }
@@ -1780,19 +1479,12 @@ fn finish_meeting(
             if col == crate::lmpi::UNDEFINED as i64 {
                 continue;
             }
-            let mut v: Vec<(i64, usize)> = (0..a.len())
-                .filter(|&i| a[i].color == col)
-                .map(|i| (a[i].key, i))
-                .collect();
+            let mut v: Vec<(i64, usize)> = (0..a.len()).filter(|&i| a[i].color == col).map(|i| (a[i].key, i)).collect();
             v.sort();
             by_color.insert(col, Arc::new(v.iter().map(|&(_, i)| members[i]).collect()));
         }
         for x in &a {
-            split.push(
-                by_color
-                    .get(&x.color)
-                    .map(|m| (mix(x.newctx, ctx), m.clone())),
-            );
+            split.push(by_color.get(&x.color).map(|m| (mix(x.newctx, ctx), m.clone())));
         }
     }
     (exit, split, sched)

@@ -3,11 +3,7 @@
 //! LMPI_STATUS_IGNORE, LMPI_STATUSES_IGNORE and LMPI_IN_PLACE are members of
 //! the common block /lmpi_fconst/ declared in lmpif.h and recognised by address.
 
-#![allow(
-    non_upper_case_globals,
-    clippy::missing_safety_doc,
-    clippy::too_many_arguments
-)]
+#![allow(non_upper_case_globals, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 use crate::lmpi::{self as c, LmpiStatus, IN_PLACE};
 use std::ffi::{c_char, c_double, c_int, c_void};
@@ -113,9 +109,7 @@ pub extern "C" fn bsim_node_ranks_() -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn bsim_event_(name: *const c_char, len: usize) {
-    let s = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len))
-        .trim_end()
-        .to_string();
+    let s = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len)).trim_end().to_string();
     let cs = std::ffi::CString::new(s).unwrap_or_default();
     c::BSIM_Event(cs.as_ptr())
 }
@@ -139,13 +133,7 @@ pub unsafe extern "C" fn lmpi_comm_dup_(comm: *const c_int, new: *mut c_int, ier
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_comm_split_(
-    comm: *const c_int,
-    color: *const c_int,
-    key: *const c_int,
-    new: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_comm_split_(comm: *const c_int, color: *const c_int, key: *const c_int, new: *mut c_int, ierr: *mut c_int) {
     c::LMPI_Comm_split(*comm, *color, *key, new);
     ok(ierr)
 }
@@ -163,23 +151,13 @@ pub unsafe extern "C" fn lmpi_type_size_(t: *const c_int, size: *mut c_int, ierr
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_get_count_(
-    status: *mut c_int,
-    t: *const c_int,
-    count: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_get_count_(status: *mut c_int, t: *const c_int, count: *mut c_int, ierr: *mut c_int) {
     c::LMPI_Get_count(status as *const LmpiStatus, *t, count);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_get_processor_name_(
-    name: *mut c_char,
-    len: *mut c_int,
-    ierr: *mut c_int,
-    name_len: usize,
-) {
+pub unsafe extern "C" fn lmpi_get_processor_name_(name: *mut c_char, len: *mut c_int, ierr: *mut c_int, name_len: usize) {
     let mut buf = [0 as c_char; 300];
     let mut l = 0;
     c::LMPI_Get_processor_name(buf.as_mut_ptr(), &mut l);
@@ -281,20 +259,7 @@ pub unsafe extern "C" fn lmpi_sendrecv_(
     status: *mut c_int,
     ierr: *mut c_int,
 ) {
-    c::LMPI_Sendrecv(
-        sb,
-        *sn,
-        *stp,
-        *d,
-        *stag,
-        rb,
-        *rn,
-        *rtp,
-        *s,
-        *rtag,
-        *comm,
-        st(status),
-    );
+    c::LMPI_Sendrecv(sb, *sn, *stp, *d, *stag, rb, *rn, *rtp, *s, *rtag, *comm, st(status));
     ok(ierr)
 }
 
@@ -305,24 +270,13 @@ pub unsafe extern "C" fn lmpi_wait_(req: *mut c_int, status: *mut c_int, ierr: *
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_waitall_(
-    n: *const c_int,
-    reqs: *mut c_int,
-    statuses: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_waitall_(n: *const c_int, reqs: *mut c_int, statuses: *mut c_int, ierr: *mut c_int) {
     c::LMPI_Waitall(*n, reqs, st(statuses));
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_waitany_(
-    n: *const c_int,
-    reqs: *mut c_int,
-    index: *mut c_int,
-    status: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_waitany_(n: *const c_int, reqs: *mut c_int, index: *mut c_int, status: *mut c_int, ierr: *mut c_int) {
     c::LMPI_Waitany(*n, reqs, index, st(status));
     if *index >= 0 {
         *index += 1;
@@ -331,24 +285,13 @@ pub unsafe extern "C" fn lmpi_waitany_(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_test_(
-    req: *mut c_int,
-    flag: *mut c_int,
-    status: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_test_(req: *mut c_int, flag: *mut c_int, status: *mut c_int, ierr: *mut c_int) {
     c::LMPI_Test(req, flag, st(status));
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_testall_(
-    n: *const c_int,
-    reqs: *mut c_int,
-    flag: *mut c_int,
-    statuses: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_testall_(n: *const c_int, reqs: *mut c_int, flag: *mut c_int, statuses: *mut c_int, ierr: *mut c_int) {
     c::LMPI_Testall(*n, reqs, flag, st(statuses));
     ok(ierr)
 }
@@ -360,14 +303,7 @@ pub unsafe extern "C" fn lmpi_barrier_(comm: *const c_int, ierr: *mut c_int) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_bcast_(
-    b: *mut c_void,
-    n: *const c_int,
-    t: *const c_int,
-    root: *const c_int,
-    comm: *const c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_bcast_(b: *mut c_void, n: *const c_int, t: *const c_int, root: *const c_int, comm: *const c_int, ierr: *mut c_int) {
     c::LMPI_Bcast(b, *n, *t, *root, *comm);
     ok(ierr)
 }
@@ -463,17 +399,7 @@ pub unsafe extern "C" fn lmpi_scatterv_(
     comm: *const c_int,
     ierr: *mut c_int,
 ) {
-    c::LMPI_Scatterv(
-        s,
-        sns,
-        displs,
-        *stp,
-        inp(d) as *mut c_void,
-        *rn,
-        *rtp,
-        *root,
-        *comm,
-    );
+    c::LMPI_Scatterv(s, sns, displs, *stp, inp(d) as *mut c_void, *rn, *rtp, *root, *comm);
     ok(ierr)
 }
 
@@ -545,26 +471,13 @@ pub unsafe extern "C" fn lmpi_alltoallv_(
 use crate::lmpi_ext as x;
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_probe_(
-    s: *const c_int,
-    tag: *const c_int,
-    comm: *const c_int,
-    status: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_probe_(s: *const c_int, tag: *const c_int, comm: *const c_int, status: *mut c_int, ierr: *mut c_int) {
     x::LMPI_Probe(*s, *tag, *comm, st(status));
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_iprobe_(
-    s: *const c_int,
-    tag: *const c_int,
-    comm: *const c_int,
-    flag: *mut c_int,
-    status: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_iprobe_(s: *const c_int, tag: *const c_int, comm: *const c_int, flag: *mut c_int, status: *mut c_int, ierr: *mut c_int) {
     x::LMPI_Iprobe(*s, *tag, *comm, flag, st(status));
     ok(ierr)
 }
@@ -621,42 +534,21 @@ unsafe fn one_based(out: c_int, idx: *mut c_int) {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_waitsome_(
-    n: *const c_int,
-    reqs: *mut c_int,
-    out: *mut c_int,
-    idx: *mut c_int,
-    statuses: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_waitsome_(n: *const c_int, reqs: *mut c_int, out: *mut c_int, idx: *mut c_int, statuses: *mut c_int, ierr: *mut c_int) {
     x::LMPI_Waitsome(*n, reqs, out, idx, st(statuses));
     one_based(*out, idx);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_testsome_(
-    n: *const c_int,
-    reqs: *mut c_int,
-    out: *mut c_int,
-    idx: *mut c_int,
-    statuses: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_testsome_(n: *const c_int, reqs: *mut c_int, out: *mut c_int, idx: *mut c_int, statuses: *mut c_int, ierr: *mut c_int) {
     x::LMPI_Testsome(*n, reqs, out, idx, st(statuses));
     one_based(*out, idx);
     ok(ierr)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lmpi_testany_(
-    n: *const c_int,
-    reqs: *mut c_int,
-    index: *mut c_int,
-    flag: *mut c_int,
-    status: *mut c_int,
-    ierr: *mut c_int,
-) {
+pub unsafe extern "C" fn lmpi_testany_(n: *const c_int, reqs: *mut c_int, index: *mut c_int, flag: *mut c_int, status: *mut c_int, ierr: *mut c_int) {
     x::LMPI_Testany(*n, reqs, index, flag, st(status));
     if *index >= 0 {
         *index += 1;

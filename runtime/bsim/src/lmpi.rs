@@ -35,16 +35,7 @@ pub fn with<R>(name: &'static str, f: impl FnOnce(&mut Rank) -> R) -> R {
 
 use crate::mpi_backend as mb;
 
-fn isend(
-    r: &mut Rank,
-    comm: i32,
-    dest: i32,
-    tag: i32,
-    b: u64,
-    data: Option<&[u8]>,
-    blocking: bool,
-    sync: bool,
-) -> i32 {
+fn isend(r: &mut Rank, comm: i32, dest: i32, tag: i32, b: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
     if mb::on() {
         mb::isend(r, comm, dest, tag, b, blocking, sync)
     } else {
@@ -92,12 +83,7 @@ fn testall(r: &mut Rank, hs: &[i32], sts: &mut [St]) -> bool {
     }
 }
 
-fn collective(
-    r: &mut Rank,
-    comm: i32,
-    kind: CollKind,
-    a: CollArgs,
-) -> Option<(u64, std::sync::Arc<Vec<u32>>)> {
+fn collective(r: &mut Rank, comm: i32, kind: CollKind, a: CollArgs) -> Option<(u64, std::sync::Arc<Vec<u32>>)> {
     if mb::on() {
         mb::collective(r, comm, kind, a)
     } else {
@@ -126,11 +112,7 @@ pub(crate) fn check_peer(r: &Rank, call: &str, comm: c_int, peer: c_int, any_ok:
     if peer == PROC_NULL || (any_ok && peer == ANY_SOURCE) || (peer >= 0 && (peer as usize) < n) {
         return;
     }
-    fail(
-        r,
-        call,
-        format!("rank {peer} is not in the communicator (size {n})"),
-    )
+    fail(r, call, format!("rank {peer} is not in the communicator (size {n})"))
 }
 
 pub(crate) fn bytes_of(r: &Rank, call: &str, count: c_int, t: c_int) -> u64 {
@@ -169,10 +151,7 @@ pub extern "C" fn BSIM_Add_time(t: c_double) {
 /// CPU time of the calling thread (a rank's host time: wall time would count the
 /// time the rank's thread waits for a core among thousands).
 fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: a valid timespec pointer; CLOCK_THREAD_CPUTIME_ID exists on Linux.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
@@ -209,11 +188,7 @@ pub extern "C" fn BSIM_Block_end(id: c_int) {
 
 #[no_mangle]
 pub unsafe extern "C" fn BSIM_Event(name: *const c_char) {
-    let n = if name.is_null() {
-        "event".into()
-    } else {
-        CStr::from_ptr(name).to_string_lossy().into_owned()
-    };
+    let n = if name.is_null() { "event".into() } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
     with("BSIM_Event", |r| {
         r.trace_line(|| format!("event name={n}"));
         r.user_event(&n)
@@ -270,12 +245,7 @@ pub extern "C" fn LMPI_Init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) -> 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Init_thread(
-    _argc: *mut c_int,
-    _argv: *mut *mut *mut c_char,
-    required: c_int,
-    provided: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
     with("LMPI_Init_thread", |r| r.initialized = true);
     if !provided.is_null() {
         *provided = required.min(3);
@@ -304,11 +274,7 @@ pub unsafe extern "C" fn LMPI_Finalized(flag: *mut c_int) -> c_int {
 #[no_mangle]
 pub extern "C" fn LMPI_Abort(_comm: c_int, code: c_int) -> c_int {
     let id = CUR.with(|c| c.get());
-    let rank = if id.is_null() {
-        -1
-    } else {
-        unsafe { (*id).id as i64 }
-    };
+    let rank = if id.is_null() { -1 } else { unsafe { (*id).id as i64 } };
     eprintln!("bsim: rank {rank} called LMPI_Abort({code})");
     if mb::on() {
         mb::abort(if code == 0 { 1 } else { code });
@@ -345,24 +311,14 @@ pub unsafe extern "C" fn LMPI_Type_size(t: c_int, size: *mut c_int) -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Type_contiguous(count: c_int, old: c_int, new: *mut c_int) -> c_int {
-    let b = with("LMPI_Type_contiguous", |r| {
-        bytes_of(r, "LMPI_Type_contiguous", count, old)
-    });
+    let b = with("LMPI_Type_contiguous", |r| bytes_of(r, "LMPI_Type_contiguous", count, old));
     *new = dtype::derive(b, old).unwrap();
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Type_vector(
-    count: c_int,
-    blocklen: c_int,
-    _stride: c_int,
-    old: c_int,
-    new: *mut c_int,
-) -> c_int {
-    let b = with("LMPI_Type_vector", |r| {
-        bytes_of(r, "LMPI_Type_vector", count.max(0) * blocklen.max(0), old)
-    });
+pub unsafe extern "C" fn LMPI_Type_vector(count: c_int, blocklen: c_int, _stride: c_int, old: c_int, new: *mut c_int) -> c_int {
+    let b = with("LMPI_Type_vector", |r| bytes_of(r, "LMPI_Type_vector", count.max(0) * blocklen.max(0), old));
     *new = dtype::derive(b, old).unwrap();
     SUCCESS
 }
@@ -379,11 +335,7 @@ pub unsafe extern "C" fn LMPI_Type_free(t: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Get_count(
-    st: *const LmpiStatus,
-    t: c_int,
-    count: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Get_count(st: *const LmpiStatus, t: c_int, count: *mut c_int) -> c_int {
     let sz = with("LMPI_Get_count", |r| tsize(r, "LMPI_Get_count", t));
     let b = std::ptr::addr_of!((*st).bytes).read_unaligned() as u64;
     *count = if sz == 0 {
@@ -400,17 +352,13 @@ pub unsafe extern "C" fn LMPI_Get_count(
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Comm_rank(comm: c_int, rank: *mut c_int) -> c_int {
-    *rank = with("LMPI_Comm_rank", |r| {
-        check_comm(r, "LMPI_Comm_rank", comm).0
-    });
+    *rank = with("LMPI_Comm_rank", |r| check_comm(r, "LMPI_Comm_rank", comm).0);
     SUCCESS
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Comm_size(comm: c_int, size: *mut c_int) -> c_int {
-    *size = with("LMPI_Comm_size", |r| {
-        check_comm(r, "LMPI_Comm_size", comm).1
-    }) as c_int;
+    *size = with("LMPI_Comm_size", |r| check_comm(r, "LMPI_Comm_size", comm).1) as c_int;
     SUCCESS
 }
 
@@ -419,12 +367,7 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
         let (me, _) = check_comm(r, name, comm);
         r.enter();
         let newctx = r.derive_ctx(comm, color as i64);
-        let a = CollArgs {
-            color: color as i64,
-            key: key as i64,
-            newctx,
-            ..CollArgs::new(r.clock)
-        };
+        let a = CollArgs { color: color as i64, key: key as i64, newctx, ..CollArgs::new(r.clock) };
         r.trace_line(|| format!("{} peer=-1 tag=-1 bytes=0 comm={comm}", kind.name()));
         let res = collective(r, comm, kind, a);
         r.leave(name);
@@ -432,13 +375,7 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
             Some((ctx, members)) => {
                 let my = members.iter().position(|&x| x == r.id).unwrap() as i32;
                 let _ = me;
-                let h = r.add_comm(crate::engine::Comm {
-                    ctx,
-                    members,
-                    me: my,
-                    coll_seq: 0,
-                    child_seq: 0,
-                });
+                let h = r.add_comm(crate::engine::Comm { ctx, members, me: my, coll_seq: 0, child_seq: 0 });
                 if mb::on() {
                     mb::bind_comm(h);
                 }
@@ -451,23 +388,12 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Comm_dup(comm: c_int, new: *mut c_int) -> c_int {
-    *new = split(
-        comm,
-        0,
-        with("LMPI_Comm_dup", |r| check_comm(r, "LMPI_Comm_dup", comm).0),
-        CollKind::CommDup,
-        "LMPI_Comm_dup",
-    );
+    *new = split(comm, 0, with("LMPI_Comm_dup", |r| check_comm(r, "LMPI_Comm_dup", comm).0), CollKind::CommDup, "LMPI_Comm_dup");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Comm_split(
-    comm: c_int,
-    color: c_int,
-    key: c_int,
-    new: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Comm_split(comm: c_int, color: c_int, key: c_int, new: *mut c_int) -> c_int {
     let color = if color < 0 { UNDEFINED } else { color };
     *new = split(comm, color, key, CollKind::CommSplit, "LMPI_Comm_split");
     SUCCESS
@@ -529,93 +455,41 @@ unsafe fn send_common(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Send(
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    dest: c_int,
-    tag: c_int,
-    comm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Send(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
     send_common(buf, count, t, dest, tag, comm, true, false, "LMPI_Send");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Ssend(
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    dest: c_int,
-    tag: c_int,
-    comm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Ssend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
     send_common(buf, count, t, dest, tag, comm, true, true, "LMPI_Ssend");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Rsend(
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    dest: c_int,
-    tag: c_int,
-    comm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Rsend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
     LMPI_Send(buf, count, t, dest, tag, comm)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Bsend(
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    dest: c_int,
-    tag: c_int,
-    comm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Bsend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int) -> c_int {
     LMPI_Send(buf, count, t, dest, tag, comm)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Isend(
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    dest: c_int,
-    tag: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Isend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
     *req = send_common(buf, count, t, dest, tag, comm, false, false, "LMPI_Isend");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Issend(
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    dest: c_int,
-    tag: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Issend(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
     *req = send_common(buf, count, t, dest, tag, comm, false, true, "LMPI_Issend");
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Irecv(
-    buf: *mut c_void,
-    count: c_int,
-    t: c_int,
-    src: c_int,
-    tag: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Irecv(buf: *mut c_void, count: c_int, t: c_int, src: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
     *req = with("LMPI_Irecv", |r| {
         check_peer(r, "LMPI_Irecv", comm, src, true);
         let b = bytes_of(r, "LMPI_Irecv", count, t);
@@ -629,25 +503,12 @@ pub unsafe extern "C" fn LMPI_Irecv(
 
 pub(crate) fn trace_recv(r: &mut Rank, st: &St) {
     if st.source != PROC_NULL {
-        r.trace_line(|| {
-            format!(
-                "recv peer={} tag={} bytes={} comm={}",
-                st.source, st.tag, st.bytes, st.comm
-            )
-        });
+        r.trace_line(|| format!("recv peer={} tag={} bytes={} comm={}", st.source, st.tag, st.bytes, st.comm));
     }
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Recv(
-    buf: *mut c_void,
-    count: c_int,
-    t: c_int,
-    src: c_int,
-    tag: c_int,
-    comm: c_int,
-    status: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Recv(buf: *mut c_void, count: c_int, t: c_int, src: c_int, tag: c_int, comm: c_int, status: *mut LmpiStatus) -> c_int {
     let st = with("LMPI_Recv", |r| {
         check_peer(r, "LMPI_Recv", comm, src, true);
         let b = bytes_of(r, "LMPI_Recv", count, t);
@@ -711,22 +572,10 @@ pub unsafe extern "C" fn LMPI_Sendrecv_replace(
     comm: c_int,
     status: *mut LmpiStatus,
 ) -> c_int {
-    let b = with("LMPI_Sendrecv_replace", |r| {
-        bytes_of(r, "LMPI_Sendrecv_replace", count, t)
-    }) as usize;
-    let copy: Vec<u8> = if buf.is_null() || !crate::engine::sim().payload {
-        vec![]
-    } else {
-        std::slice::from_raw_parts(buf as *const u8, b).to_vec()
-    };
-    let sp = if copy.is_empty() {
-        std::ptr::null()
-    } else {
-        copy.as_ptr() as *const c_void
-    };
-    LMPI_Sendrecv(
-        sp, count, t, dest, stag, buf, count, t, src, rtag, comm, status,
-    )
+    let b = with("LMPI_Sendrecv_replace", |r| bytes_of(r, "LMPI_Sendrecv_replace", count, t)) as usize;
+    let copy: Vec<u8> = if buf.is_null() || !crate::engine::sim().payload { vec![] } else { std::slice::from_raw_parts(buf as *const u8, b).to_vec() };
+    let sp = if copy.is_empty() { std::ptr::null() } else { copy.as_ptr() as *const c_void };
+    LMPI_Sendrecv(sp, count, t, dest, stag, buf, count, t, src, rtag, comm, status)
 }
 
 /// The engine handles behind user handles (persistent ones: the active
@@ -735,10 +584,7 @@ pub(crate) fn reqs_of(h: *mut c_int, n: c_int) -> Vec<i32> {
     if n <= 0 || h.is_null() {
         return vec![];
     }
-    unsafe { std::slice::from_raw_parts(h, n as usize) }
-        .iter()
-        .map(|&x| crate::lmpi_ext::active(x))
-        .collect()
+    unsafe { std::slice::from_raw_parts(h, n as usize) }.iter().map(|&x| crate::lmpi_ext::active(x)).collect()
 }
 
 /// A user handle whose request completed: REQUEST_NULL, or inactive if persistent.
@@ -750,13 +596,7 @@ pub(crate) unsafe fn release(p: *mut c_int) {
 
 pub(crate) fn check_reqs(r: &Rank, call: &str, hs: &[i32]) {
     for &h in hs {
-        if h != 0
-            && !(if mb::on() {
-                mb::valid_req(h)
-            } else {
-                r.valid_req(h)
-            })
-        {
+        if h != 0 && !(if mb::on() { mb::valid_req(h) } else { r.valid_req(h) }) {
             fail(r, call, format!("invalid request handle {h}"));
         }
     }
@@ -772,16 +612,7 @@ pub(crate) fn finish_statuses(r: &mut Rank, sts: &[St], was_recv: &[bool]) {
 }
 
 pub(crate) fn recv_flags(r: &Rank, hs: &[i32]) -> Vec<bool> {
-    hs.iter()
-        .map(|&h| {
-            h > 0
-                && if mb::on() {
-                    mb::is_recv(h)
-                } else {
-                    matches!(r.reqs[h as usize], Some(crate::engine::Req::Recv { .. }))
-                }
-        })
-        .collect()
+    hs.iter().map(|&h| h > 0 && if mb::on() { mb::is_recv(h) } else { matches!(r.reqs[h as usize], Some(crate::engine::Req::Recv { .. })) }).collect()
 }
 
 #[no_mangle]
@@ -790,21 +621,12 @@ pub unsafe extern "C" fn LMPI_Wait(req: *mut c_int, status: *mut LmpiStatus) -> 
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Waitall(
-    n: c_int,
-    reqs: *mut c_int,
-    statuses: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Waitall(n: c_int, reqs: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
     waitall_named("LMPI_Waitall", n, reqs, statuses)
 }
 
 /// Wait and Waitall, under the name the program called (deadlock reports, traces).
-unsafe fn waitall_named(
-    name: &'static str,
-    n: c_int,
-    reqs: *mut c_int,
-    statuses: *mut LmpiStatus,
-) -> c_int {
+unsafe fn waitall_named(name: &'static str, n: c_int, reqs: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
     let hs = reqs_of(reqs, n);
     let sts = with(name, |r| {
         check_reqs(r, name, &hs);
@@ -826,12 +648,7 @@ unsafe fn waitall_named(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Waitany(
-    n: c_int,
-    reqs: *mut c_int,
-    index: *mut c_int,
-    status: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Waitany(n: c_int, reqs: *mut c_int, index: *mut c_int, status: *mut LmpiStatus) -> c_int {
     let hs = reqs_of(reqs, n);
     let (idx, st) = with("LMPI_Waitany", |r| {
         check_reqs(r, "LMPI_Waitany", &hs);
@@ -857,23 +674,12 @@ pub unsafe extern "C" fn LMPI_Waitany(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Testall(
-    n: c_int,
-    reqs: *mut c_int,
-    flag: *mut c_int,
-    statuses: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Testall(n: c_int, reqs: *mut c_int, flag: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
     testall_named("LMPI_Testall", n, reqs, flag, statuses)
 }
 
 /// Test and Testall, under the name the program called.
-unsafe fn testall_named(
-    name: &'static str,
-    n: c_int,
-    reqs: *mut c_int,
-    flag: *mut c_int,
-    statuses: *mut LmpiStatus,
-) -> c_int {
+unsafe fn testall_named(name: &'static str, n: c_int, reqs: *mut c_int, flag: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
     let hs = reqs_of(reqs, n);
     let res = with(name, |r| {
         check_reqs(r, name, &hs);
@@ -900,11 +706,7 @@ unsafe fn testall_named(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Test(
-    req: *mut c_int,
-    flag: *mut c_int,
-    status: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Test(req: *mut c_int, flag: *mut c_int, status: *mut LmpiStatus) -> c_int {
     testall_named("LMPI_Test", 1, req, flag, status)
 }
 
@@ -998,10 +800,7 @@ pub fn check_coll(kind: CollKind, a: &[Option<CollArgs>], members: &[u32]) -> Re
             match &first {
                 None => first = Some((i, v)),
                 Some((j, w)) if *w != v => {
-                    return Err(format!(
-                        "the members disagree on the {what}: rank {} gives {w}, rank {} gives {v}",
-                        members[*j], members[i]
-                    ))
+                    return Err(format!("the members disagree on the {what}: rank {} gives {w}, rank {} gives {v}", members[*j], members[i]))
                 }
                 _ => {}
             }
@@ -1017,9 +816,7 @@ pub fn check_coll(kind: CollKind, a: &[Option<CollArgs>], members: &[u32]) -> Re
             differ("message size", &|x| Some(bytes(x.scount, x.ssize)))?;
         }
         CollKind::Allgather | CollKind::Alltoall => {
-            differ("message size", &|x| {
-                (x.sbuf != IN_PLACE).then(|| bytes(x.scount, x.ssize))
-            })?;
+            differ("message size", &|x| (x.sbuf != IN_PLACE).then(|| bytes(x.scount, x.ssize)))?;
             differ("receive size", &|x| Some(bytes(x.rcount, x.rsize)))?;
         }
         _ => {}
@@ -1061,76 +858,29 @@ pub fn shape_of(kind: CollKind, a: &[&CollArgs]) -> Shape {
         match kind {
             CollKind::Barrier => vec![0; p],
             CollKind::CommSplit | CollKind::CommDup => vec![8; p],
-            CollKind::Bcast | CollKind::Reduce | CollKind::Allreduce => {
-                a.iter().map(|x| x.scount as u64 * x.ssize).collect()
+            CollKind::Bcast | CollKind::Reduce | CollKind::Allreduce => a.iter().map(|x| x.scount as u64 * x.ssize).collect(),
+            CollKind::Gather | CollKind::Allgather => {
+                a.iter().map(|x| if x.sbuf == IN_PLACE { x.rcount as u64 * x.rsize } else { x.scount as u64 * x.ssize }).collect()
             }
-            CollKind::Gather | CollKind::Allgather => a
-                .iter()
-                .map(|x| {
-                    if x.sbuf == IN_PLACE {
-                        x.rcount as u64 * x.rsize
-                    } else {
-                        x.scount as u64 * x.ssize
-                    }
-                })
-                .collect(),
-            CollKind::Gatherv | CollKind::Allgatherv => a
-                .iter()
-                .enumerate()
-                .map(|(i, x)| {
-                    if x.sbuf == IN_PLACE {
-                        arr(x.rcounts, p, i) as u64 * x.rsize
-                    } else {
-                        x.scount as u64 * x.ssize
-                    }
-                })
-                .collect(),
-            CollKind::Scatter => a
-                .iter()
-                .map(|x| {
-                    if x.rbuf == IN_PLACE {
-                        x.scount as u64 * x.ssize
-                    } else {
-                        x.rcount as u64 * x.rsize
-                    }
-                })
-                .collect(),
+            CollKind::Gatherv | CollKind::Allgatherv => {
+                a.iter().enumerate().map(|(i, x)| if x.sbuf == IN_PLACE { arr(x.rcounts, p, i) as u64 * x.rsize } else { x.scount as u64 * x.ssize }).collect()
+            }
+            CollKind::Scatter => a.iter().map(|x| if x.rbuf == IN_PLACE { x.scount as u64 * x.ssize } else { x.rcount as u64 * x.rsize }).collect(),
             CollKind::Scatterv => a
                 .iter()
                 .enumerate()
-                .map(|(i, x)| {
-                    if x.rbuf == IN_PLACE {
-                        arr(a[root].scounts, p, i) as u64 * a[root].ssize
-                    } else {
-                        x.rcount as u64 * x.rsize
-                    }
-                })
+                .map(|(i, x)| if x.rbuf == IN_PLACE { arr(a[root].scounts, p, i) as u64 * a[root].ssize } else { x.rcount as u64 * x.rsize })
                 .collect(),
             CollKind::Alltoall => a.iter().map(|x| x.scount as u64 * x.ssize).collect(),
             CollKind::Alltoallv => {
-                let m: Vec<Vec<u64>> = a
-                    .iter()
-                    .map(|x| {
-                        (0..p)
-                            .map(|j| arr(x.scounts, p, j) as u64 * x.ssize)
-                            .collect()
-                    })
-                    .collect();
-                let b = m
-                    .iter()
-                    .map(|row| row.iter().sum::<u64>() / p as u64)
-                    .collect();
+                let m: Vec<Vec<u64>> = a.iter().map(|x| (0..p).map(|j| arr(x.scounts, p, j) as u64 * x.ssize).collect()).collect();
+                let b = m.iter().map(|row| row.iter().sum::<u64>() / p as u64).collect();
                 matrix = Some(m);
                 b
             }
         }
     };
-    Shape {
-        kind,
-        root,
-        block,
-        matrix,
-    }
+    Shape { kind, root, block, matrix }
 }
 
 unsafe fn cp(dst: usize, src: usize, n: u64) {
@@ -1164,15 +914,13 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                 for x in &a[1..] {
                     let b = std::slice::from_raw_parts(input(x) as *const u8, n);
                     if !dtype::combine(op, e, &mut acc, b) {
-                        crate::engine::sim().warn_once("reduce-op", format!("payload mode: operator {op} is not defined on this datatype; result left untouched"));
+                        crate::engine::sim()
+                            .warn_once("reduce-op", format!("payload mode: operator {op} is not defined on this datatype; result left untouched"));
                         return;
                     }
                 }
                 for (i, x) in a.iter().enumerate() {
-                    if (kind == CollKind::Allreduce || i == root)
-                        && x.rbuf != 0
-                        && x.rbuf != IN_PLACE
-                    {
+                    if (kind == CollKind::Allreduce || i == root) && x.rbuf != 0 && x.rbuf != IN_PLACE {
                         std::ptr::copy_nonoverlapping(acc.as_ptr(), x.rbuf as *mut u8, n);
                     }
                 }
@@ -1184,15 +932,9 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                         continue;
                     }
                     let (off, n) = if kind == CollKind::Gather {
-                        (
-                            i as u64 * r.rcount as u64 * r.rsize,
-                            r.rcount as u64 * r.rsize,
-                        )
+                        (i as u64 * r.rcount as u64 * r.rsize, r.rcount as u64 * r.rsize)
                     } else {
-                        (
-                            arr(r.rdispls, p, i) as u64 * r.rsize,
-                            arr(r.rcounts, p, i) as u64 * r.rsize,
-                        )
+                        (arr(r.rdispls, p, i) as u64 * r.rsize, arr(r.rcounts, p, i) as u64 * r.rsize)
                     };
                     cp(r.rbuf + off as usize, x.sbuf, n);
                 }
@@ -1204,15 +946,9 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                         continue;
                     }
                     let (off, n) = if kind == CollKind::Scatter {
-                        (
-                            i as u64 * r.scount as u64 * r.ssize,
-                            r.scount as u64 * r.ssize,
-                        )
+                        (i as u64 * r.scount as u64 * r.ssize, r.scount as u64 * r.ssize)
                     } else {
-                        (
-                            arr(r.sdispls, p, i) as u64 * r.ssize,
-                            arr(r.scounts, p, i) as u64 * r.ssize,
-                        )
+                        (arr(r.sdispls, p, i) as u64 * r.ssize, arr(r.scounts, p, i) as u64 * r.ssize)
                     };
                     cp(x.rbuf, r.sbuf + off as usize, n);
                 }
@@ -1221,25 +957,16 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                 for (j, dst) in a.iter().enumerate() {
                     for (i, src) in a.iter().enumerate() {
                         let (off, n) = if kind == CollKind::Allgather {
-                            (
-                                i as u64 * dst.rcount as u64 * dst.rsize,
-                                dst.rcount as u64 * dst.rsize,
-                            )
+                            (i as u64 * dst.rcount as u64 * dst.rsize, dst.rcount as u64 * dst.rsize)
                         } else {
-                            (
-                                arr(dst.rdispls, p, i) as u64 * dst.rsize,
-                                arr(dst.rcounts, p, i) as u64 * dst.rsize,
-                            )
+                            (arr(dst.rdispls, p, i) as u64 * dst.rsize, arr(dst.rcounts, p, i) as u64 * dst.rsize)
                         };
                         if i == j && src.sbuf == IN_PLACE {
                             continue;
                         }
                         let from = if src.sbuf == IN_PLACE {
-                            let soff = if kind == CollKind::Allgather {
-                                i as u64 * src.rcount as u64 * src.rsize
-                            } else {
-                                arr(src.rdispls, p, i) as u64 * src.rsize
-                            };
+                            let soff =
+                                if kind == CollKind::Allgather { i as u64 * src.rcount as u64 * src.rsize } else { arr(src.rdispls, p, i) as u64 * src.rsize };
                             src.rbuf + soff as usize
                         } else {
                             src.sbuf
@@ -1252,17 +979,9 @@ pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
                 for (j, dst) in a.iter().enumerate() {
                     for (i, src) in a.iter().enumerate() {
                         let (soff, roff, n) = if kind == CollKind::Alltoall {
-                            (
-                                j as u64 * src.scount as u64 * src.ssize,
-                                i as u64 * dst.rcount as u64 * dst.rsize,
-                                dst.rcount as u64 * dst.rsize,
-                            )
+                            (j as u64 * src.scount as u64 * src.ssize, i as u64 * dst.rcount as u64 * dst.rsize, dst.rcount as u64 * dst.rsize)
                         } else {
-                            (
-                                arr(src.sdispls, p, j) as u64 * src.ssize,
-                                arr(dst.rdispls, p, i) as u64 * dst.rsize,
-                                arr(dst.rcounts, p, i) as u64 * dst.rsize,
-                            )
+                            (arr(src.sdispls, p, j) as u64 * src.ssize, arr(dst.rdispls, p, i) as u64 * dst.rsize, arr(dst.rcounts, p, i) as u64 * dst.rsize)
                         };
                         cp(dst.rbuf + roff as usize, src.sbuf + soff as usize, n);
                     }
@@ -1278,38 +997,21 @@ fn buf(p: *const c_void) -> usize {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn coll(
-    name: &'static str,
-    comm: c_int,
-    kind: CollKind,
-    root: c_int,
-    f: impl FnOnce(&Rank, &mut CollArgs),
-) -> c_int {
+fn coll(name: &'static str, comm: c_int, kind: CollKind, root: c_int, f: impl FnOnce(&Rank, &mut CollArgs)) -> c_int {
     coll_impl(name, comm, kind, root, false, f);
     SUCCESS
 }
 
 /// A collective; `nb`: nonblocking, the exit time goes into a request
 /// (returned) and the clock stays at the call until the Wait.
-pub(crate) fn coll_impl(
-    name: &'static str,
-    comm: c_int,
-    kind: CollKind,
-    root: c_int,
-    nb: bool,
-    f: impl FnOnce(&Rank, &mut CollArgs),
-) -> c_int {
+pub(crate) fn coll_impl(name: &'static str, comm: c_int, kind: CollKind, root: c_int, nb: bool, f: impl FnOnce(&Rank, &mut CollArgs)) -> c_int {
     with(name, |r| {
         if nb && mb::on() {
             fail(r, name, "nonblocking collectives are not supported by the mpi back end (use the threads back end)".into());
         }
         let (_, n) = check_comm(r, name, comm);
         if kind.rooted() && (root < 0 || root as usize >= n) {
-            fail(
-                r,
-                name,
-                format!("root {root} is not in the communicator (size {n})"),
-            );
+            fail(r, name, format!("root {root} is not in the communicator (size {n})"));
         }
         r.enter();
         let mut a = CollArgs::new(r.clock);
@@ -1326,12 +1028,7 @@ pub(crate) fn coll_impl(
             }
             _ => a.scount.max(0) as u64 * a.ssize,
         };
-        r.trace_line(|| {
-            format!(
-                "{} peer={root} tag=-1 bytes={bytes} comm={comm}",
-                kind.name()
-            )
-        });
+        r.trace_line(|| format!("{} peer={root} tag=-1 bytes={bytes} comm={comm}", kind.name()));
         let start = r.clock;
         collective(r, comm, kind, a);
         let h = if nb {
@@ -1352,13 +1049,7 @@ pub extern "C" fn LMPI_Barrier(comm: c_int) -> c_int {
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Bcast(
-    b: *mut c_void,
-    count: c_int,
-    t: c_int,
-    root: c_int,
-    comm: c_int,
-) -> c_int {
+pub extern "C" fn LMPI_Bcast(b: *mut c_void, count: c_int, t: c_int, root: c_int, comm: c_int) -> c_int {
     coll("LMPI_Bcast", comm, CollKind::Bcast, root, |r, a| {
         a.sbuf = buf(b);
         a.ssize = tsize(r, "LMPI_Bcast", t);
@@ -1366,16 +1057,7 @@ pub extern "C" fn LMPI_Bcast(
     })
 }
 
-fn reduce_args(
-    r: &Rank,
-    name: &str,
-    a: &mut CollArgs,
-    s: *const c_void,
-    d: *mut c_void,
-    count: c_int,
-    t: c_int,
-    op: c_int,
-) {
+fn reduce_args(r: &Rank, name: &str, a: &mut CollArgs, s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int) {
     a.sbuf = buf(s);
     a.rbuf = buf(d);
     a.scount = count as i64;
@@ -1388,32 +1070,13 @@ fn reduce_args(
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Reduce(
-    s: *const c_void,
-    d: *mut c_void,
-    count: c_int,
-    t: c_int,
-    op: c_int,
-    root: c_int,
-    comm: c_int,
-) -> c_int {
-    coll("LMPI_Reduce", comm, CollKind::Reduce, root, |r, a| {
-        reduce_args(r, "LMPI_Reduce", a, s, d, count, t, op)
-    })
+pub extern "C" fn LMPI_Reduce(s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int, root: c_int, comm: c_int) -> c_int {
+    coll("LMPI_Reduce", comm, CollKind::Reduce, root, |r, a| reduce_args(r, "LMPI_Reduce", a, s, d, count, t, op))
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Allreduce(
-    s: *const c_void,
-    d: *mut c_void,
-    count: c_int,
-    t: c_int,
-    op: c_int,
-    comm: c_int,
-) -> c_int {
-    coll("LMPI_Allreduce", comm, CollKind::Allreduce, 0, |r, a| {
-        reduce_args(r, "LMPI_Allreduce", a, s, d, count, t, op)
-    })
+pub extern "C" fn LMPI_Allreduce(s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int, comm: c_int) -> c_int {
+    coll("LMPI_Allreduce", comm, CollKind::Allreduce, 0, |r, a| reduce_args(r, "LMPI_Allreduce", a, s, d, count, t, op))
 }
 
 macro_rules! gs_args {
@@ -1422,30 +1085,13 @@ macro_rules! gs_args {
         $a.rbuf = buf($d);
         $a.scount = $sc as i64;
         $a.rcount = $rc as i64;
-        $a.ssize = if $a.sbuf == IN_PLACE {
-            0
-        } else {
-            dtype::size($st).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $st)))
-        };
-        $a.rsize = if $a.rbuf == IN_PLACE {
-            0
-        } else {
-            dtype::size($rt).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $rt)))
-        };
+        $a.ssize = if $a.sbuf == IN_PLACE { 0 } else { dtype::size($st).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $st))) };
+        $a.rsize = if $a.rbuf == IN_PLACE { 0 } else { dtype::size($rt).unwrap_or_else(|| fail($r, $name, format!("invalid datatype {}", $rt))) };
     }};
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Gather(
-    s: *const c_void,
-    sc: c_int,
-    st: c_int,
-    d: *mut c_void,
-    rc: c_int,
-    rt: c_int,
-    root: c_int,
-    comm: c_int,
-) -> c_int {
+pub extern "C" fn LMPI_Gather(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, root: c_int, comm: c_int) -> c_int {
     coll("LMPI_Gather", comm, CollKind::Gather, root, |r, a| {
         gs_args!(r, a, "LMPI_Gather", s, sc, st, d, rc, rt);
         if a.sbuf == IN_PLACE {
@@ -1475,19 +1121,8 @@ pub extern "C" fn LMPI_Gatherv(
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Scatter(
-    s: *const c_void,
-    sc: c_int,
-    st: c_int,
-    d: *mut c_void,
-    rc: c_int,
-    rt: c_int,
-    root: c_int,
-    comm: c_int,
-) -> c_int {
-    coll("LMPI_Scatter", comm, CollKind::Scatter, root, |r, a| {
-        gs_args!(r, a, "LMPI_Scatter", s, sc, st, d, rc, rt)
-    })
+pub extern "C" fn LMPI_Scatter(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, root: c_int, comm: c_int) -> c_int {
+    coll("LMPI_Scatter", comm, CollKind::Scatter, root, |r, a| gs_args!(r, a, "LMPI_Scatter", s, sc, st, d, rc, rt))
 }
 
 #[no_mangle]
@@ -1510,18 +1145,8 @@ pub extern "C" fn LMPI_Scatterv(
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Allgather(
-    s: *const c_void,
-    sc: c_int,
-    st: c_int,
-    d: *mut c_void,
-    rc: c_int,
-    rt: c_int,
-    comm: c_int,
-) -> c_int {
-    coll("LMPI_Allgather", comm, CollKind::Allgather, 0, |r, a| {
-        gs_args!(r, a, "LMPI_Allgather", s, sc, st, d, rc, rt)
-    })
+pub extern "C" fn LMPI_Allgather(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, comm: c_int) -> c_int {
+    coll("LMPI_Allgather", comm, CollKind::Allgather, 0, |r, a| gs_args!(r, a, "LMPI_Allgather", s, sc, st, d, rc, rt))
 }
 
 #[no_mangle]
@@ -1543,18 +1168,8 @@ pub extern "C" fn LMPI_Allgatherv(
 }
 
 #[no_mangle]
-pub extern "C" fn LMPI_Alltoall(
-    s: *const c_void,
-    sc: c_int,
-    st: c_int,
-    d: *mut c_void,
-    rc: c_int,
-    rt: c_int,
-    comm: c_int,
-) -> c_int {
-    coll("LMPI_Alltoall", comm, CollKind::Alltoall, 0, |r, a| {
-        gs_args!(r, a, "LMPI_Alltoall", s, sc, st, d, rc, rt)
-    })
+pub extern "C" fn LMPI_Alltoall(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, comm: c_int) -> c_int {
+    coll("LMPI_Alltoall", comm, CollKind::Alltoall, 0, |r, a| gs_args!(r, a, "LMPI_Alltoall", s, sc, st, d, rc, rt))
 }
 
 #[no_mangle]
@@ -1592,14 +1207,7 @@ pub unsafe extern "C" fn LMPI_Ibarrier(comm: c_int, req: *mut c_int) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Ibcast(
-    b: *mut c_void,
-    count: c_int,
-    t: c_int,
-    root: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Ibcast(b: *mut c_void, count: c_int, t: c_int, root: c_int, comm: c_int, req: *mut c_int) -> c_int {
     *req = coll_impl("LMPI_Ibcast", comm, CollKind::Bcast, root, true, |r, a| {
         a.sbuf = buf(b);
         a.ssize = tsize(r, "LMPI_Ibcast", t);
@@ -1609,88 +1217,25 @@ pub unsafe extern "C" fn LMPI_Ibcast(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Ireduce(
-    s: *const c_void,
-    d: *mut c_void,
-    count: c_int,
-    t: c_int,
-    op: c_int,
-    root: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
-    *req = coll_impl(
-        "LMPI_Ireduce",
-        comm,
-        CollKind::Reduce,
-        root,
-        true,
-        |r, a| reduce_args(r, "LMPI_Ireduce", a, s, d, count, t, op),
-    );
+pub unsafe extern "C" fn LMPI_Ireduce(s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int, root: c_int, comm: c_int, req: *mut c_int) -> c_int {
+    *req = coll_impl("LMPI_Ireduce", comm, CollKind::Reduce, root, true, |r, a| reduce_args(r, "LMPI_Ireduce", a, s, d, count, t, op));
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Iallreduce(
-    s: *const c_void,
-    d: *mut c_void,
-    count: c_int,
-    t: c_int,
-    op: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
-    *req = coll_impl(
-        "LMPI_Iallreduce",
-        comm,
-        CollKind::Allreduce,
-        0,
-        true,
-        |r, a| reduce_args(r, "LMPI_Iallreduce", a, s, d, count, t, op),
-    );
+pub unsafe extern "C" fn LMPI_Iallreduce(s: *const c_void, d: *mut c_void, count: c_int, t: c_int, op: c_int, comm: c_int, req: *mut c_int) -> c_int {
+    *req = coll_impl("LMPI_Iallreduce", comm, CollKind::Allreduce, 0, true, |r, a| reduce_args(r, "LMPI_Iallreduce", a, s, d, count, t, op));
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Iallgather(
-    s: *const c_void,
-    sc: c_int,
-    st: c_int,
-    d: *mut c_void,
-    rc: c_int,
-    rt: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
-    *req = coll_impl(
-        "LMPI_Iallgather",
-        comm,
-        CollKind::Allgather,
-        0,
-        true,
-        |r, a| gs_args!(r, a, "LMPI_Iallgather", s, sc, st, d, rc, rt),
-    );
+pub unsafe extern "C" fn LMPI_Iallgather(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, comm: c_int, req: *mut c_int) -> c_int {
+    *req = coll_impl("LMPI_Iallgather", comm, CollKind::Allgather, 0, true, |r, a| gs_args!(r, a, "LMPI_Iallgather", s, sc, st, d, rc, rt));
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Ialltoall(
-    s: *const c_void,
-    sc: c_int,
-    st: c_int,
-    d: *mut c_void,
-    rc: c_int,
-    rt: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
-    *req = coll_impl(
-        "LMPI_Ialltoall",
-        comm,
-        CollKind::Alltoall,
-        0,
-        true,
-        |r, a| gs_args!(r, a, "LMPI_Ialltoall", s, sc, st, d, rc, rt),
-    );
+pub unsafe extern "C" fn LMPI_Ialltoall(s: *const c_void, sc: c_int, st: c_int, d: *mut c_void, rc: c_int, rt: c_int, comm: c_int, req: *mut c_int) -> c_int {
+    *req = coll_impl("LMPI_Ialltoall", comm, CollKind::Alltoall, 0, true, |r, a| gs_args!(r, a, "LMPI_Ialltoall", s, sc, st, d, rc, rt));
     SUCCESS
 }

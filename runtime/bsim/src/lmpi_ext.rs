@@ -4,10 +4,7 @@
 //! started, the engine request of the Isend/Irecv it made.
 
 use crate::engine::{Rank, St};
-use crate::lmpi::{
-    bytes_of, check_peer, check_reqs, fail, finish_statuses, put_status, recv_flags, release,
-    reqs_of, with, LmpiStatus, SUCCESS, UNDEFINED,
-};
+use crate::lmpi::{bytes_of, check_peer, check_reqs, fail, finish_statuses, put_status, recv_flags, release, reqs_of, with, LmpiStatus, SUCCESS, UNDEFINED};
 use crate::mpi_backend as mb;
 use std::cell::RefCell;
 use std::ffi::{c_int, c_void};
@@ -85,57 +82,22 @@ fn create(p: Persist) -> c_int {
     })
 }
 
-unsafe fn init(
-    name: &'static str,
-    send: bool,
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    peer: c_int,
-    tag: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+unsafe fn init(name: &'static str, send: bool, buf: *const c_void, count: c_int, t: c_int, peer: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
     with(name, |r| {
         check_peer(r, name, comm, peer, !send);
         bytes_of(r, name, count, t);
     });
-    *req = create(Persist {
-        send,
-        buf: buf as usize,
-        count,
-        t,
-        peer,
-        tag,
-        comm,
-        active: 0,
-    });
+    *req = create(Persist { send, buf: buf as usize, count, t, peer, tag, comm, active: 0 });
     SUCCESS
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Send_init(
-    buf: *const c_void,
-    count: c_int,
-    t: c_int,
-    dest: c_int,
-    tag: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Send_init(buf: *const c_void, count: c_int, t: c_int, dest: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
     init("LMPI_Send_init", true, buf, count, t, dest, tag, comm, req)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Recv_init(
-    buf: *mut c_void,
-    count: c_int,
-    t: c_int,
-    src: c_int,
-    tag: c_int,
-    comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Recv_init(buf: *mut c_void, count: c_int, t: c_int, src: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
     init("LMPI_Recv_init", false, buf, count, t, src, tag, comm, req)
 }
 
@@ -144,38 +106,14 @@ pub unsafe extern "C" fn LMPI_Start(req: *mut c_int) -> c_int {
     let h = *req;
     let p = match get(h) {
         Some(p) if p.active == 0 => p,
-        Some(_) => with("LMPI_Start", |r| {
-            fail(
-                r,
-                "LMPI_Start",
-                format!("persistent request {h} is already active"),
-            )
-        }),
-        None => with("LMPI_Start", |r| {
-            fail(r, "LMPI_Start", format!("{h} is not a persistent request"))
-        }),
+        Some(_) => with("LMPI_Start", |r| fail(r, "LMPI_Start", format!("persistent request {h} is already active"))),
+        None => with("LMPI_Start", |r| fail(r, "LMPI_Start", format!("{h} is not a persistent request"))),
     };
     let mut inner = 0;
     if p.send {
-        crate::lmpi::LMPI_Isend(
-            p.buf as *const c_void,
-            p.count,
-            p.t,
-            p.peer,
-            p.tag,
-            p.comm,
-            &mut inner,
-        );
+        crate::lmpi::LMPI_Isend(p.buf as *const c_void, p.count, p.t, p.peer, p.tag, p.comm, &mut inner);
     } else {
-        crate::lmpi::LMPI_Irecv(
-            p.buf as *mut c_void,
-            p.count,
-            p.t,
-            p.peer,
-            p.tag,
-            p.comm,
-            &mut inner,
-        );
+        crate::lmpi::LMPI_Irecv(p.buf as *mut c_void, p.count, p.t, p.peer, p.tag, p.comm, &mut inner);
     }
     let i = slot(h).unwrap();
     TABLE.with(|t| {
@@ -205,9 +143,7 @@ fn some(r: &mut Rank, name: &'static str, hs: &[i32], wait: bool, any: bool) -> 
     let out = if mb::on() {
         if wait {
             let mut st = St::default();
-            mb::waitany(r, hs, &mut st)
-                .map(|i| vec![(i, st)])
-                .unwrap_or_default()
+            mb::waitany(r, hs, &mut st).map(|i| vec![(i, st)]).unwrap_or_default()
         } else {
             mb::testsome(r, hs, any)
         }
@@ -223,15 +159,7 @@ fn some(r: &mut Rank, name: &'static str, hs: &[i32], wait: bool, any: bool) -> 
     out
 }
 
-unsafe fn some_c(
-    name: &'static str,
-    n: c_int,
-    reqs: *mut c_int,
-    outcount: *mut c_int,
-    indices: *mut c_int,
-    statuses: *mut LmpiStatus,
-    wait: bool,
-) -> c_int {
+unsafe fn some_c(name: &'static str, n: c_int, reqs: *mut c_int, outcount: *mut c_int, indices: *mut c_int, statuses: *mut LmpiStatus, wait: bool) -> c_int {
     let hs = reqs_of(reqs, n);
     if hs.iter().all(|&h| h <= 0) {
         *outcount = UNDEFINED;
@@ -250,44 +178,24 @@ unsafe fn some_c(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Waitsome(
-    n: c_int,
-    reqs: *mut c_int,
-    outcount: *mut c_int,
-    indices: *mut c_int,
-    statuses: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Waitsome(n: c_int, reqs: *mut c_int, outcount: *mut c_int, indices: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
     some_c("LMPI_Waitsome", n, reqs, outcount, indices, statuses, true)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Testsome(
-    n: c_int,
-    reqs: *mut c_int,
-    outcount: *mut c_int,
-    indices: *mut c_int,
-    statuses: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Testsome(n: c_int, reqs: *mut c_int, outcount: *mut c_int, indices: *mut c_int, statuses: *mut LmpiStatus) -> c_int {
     some_c("LMPI_Testsome", n, reqs, outcount, indices, statuses, false)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Testany(
-    n: c_int,
-    reqs: *mut c_int,
-    index: *mut c_int,
-    flag: *mut c_int,
-    status: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Testany(n: c_int, reqs: *mut c_int, index: *mut c_int, flag: *mut c_int, status: *mut LmpiStatus) -> c_int {
     let hs = reqs_of(reqs, n);
     if hs.iter().all(|&h| h <= 0) {
         *index = UNDEFINED;
         *flag = 1;
         return SUCCESS;
     }
-    let out = with("LMPI_Testany", |r| {
-        some(r, "LMPI_Testany", &hs, false, true)
-    });
+    let out = with("LMPI_Testany", |r| some(r, "LMPI_Testany", &hs, false, true));
     match out.first() {
         Some((i, st)) => {
             release(reqs.add(*i));
@@ -309,12 +217,7 @@ fn probe(name: &'static str, src: c_int, tag: c_int, comm: c_int, blocking: bool
     with(name, |r| {
         check_peer(r, name, comm, src, true);
         if mb::on() {
-            fail(
-                r,
-                name,
-                "Probe/Iprobe are not supported by the mpi back end (use the threads back end)"
-                    .into(),
-            );
+            fail(r, name, "Probe/Iprobe are not supported by the mpi back end (use the threads back end)".into());
         }
         r.enter();
         let st = r.probe(comm, src, tag, blocking);
@@ -324,12 +227,7 @@ fn probe(name: &'static str, src: c_int, tag: c_int, comm: c_int, blocking: bool
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Probe(
-    src: c_int,
-    tag: c_int,
-    comm: c_int,
-    status: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Probe(src: c_int, tag: c_int, comm: c_int, status: *mut LmpiStatus) -> c_int {
     if let Some(st) = probe("LMPI_Probe", src, tag, comm, true) {
         put_status(status, &st);
     }
@@ -337,13 +235,7 @@ pub unsafe extern "C" fn LMPI_Probe(
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn LMPI_Iprobe(
-    src: c_int,
-    tag: c_int,
-    comm: c_int,
-    flag: *mut c_int,
-    status: *mut LmpiStatus,
-) -> c_int {
+pub unsafe extern "C" fn LMPI_Iprobe(src: c_int, tag: c_int, comm: c_int, flag: *mut c_int, status: *mut LmpiStatus) -> c_int {
     let st = probe("LMPI_Iprobe", src, tag, comm, false);
     *flag = st.is_some() as c_int;
     if let Some(st) = st {

@@ -41,10 +41,7 @@ impl Link {
         s.latency + bytes as f64 / s.bandwidth
     }
     pub fn min_latency(&self) -> f64 {
-        self.segments
-            .iter()
-            .map(|s| s.latency)
-            .fold(f64::INFINITY, f64::min)
+        self.segments.iter().map(|s| s.latency).fold(f64::INFINITY, f64::min)
     }
 }
 
@@ -104,10 +101,7 @@ fn lg(x: u64) -> f64 {
 /// Interpolate log-log in x over sorted points (linear extrapolation in log-log outside).
 fn loglog(points: &[(u64, f64)], x: u64) -> Lookup {
     if points.len() == 1 {
-        return Lookup {
-            seconds: points[0].1,
-            extrapolated: points[0].0 != x,
-        };
+        return Lookup { seconds: points[0].1, extrapolated: points[0].0 != x };
     }
     let i = points.partition_point(|p| p.0 <= x);
     let extrapolated = x < points[0].0 || x > points[points.len() - 1].0;
@@ -116,36 +110,22 @@ fn loglog(points: &[(u64, f64)], x: u64) -> Lookup {
     } else if i >= points.len() {
         (points[points.len() - 2], points[points.len() - 1])
     } else if points[i - 1].0 == x {
-        return Lookup {
-            seconds: points[i - 1].1,
-            extrapolated: false,
-        };
+        return Lookup { seconds: points[i - 1].1, extrapolated: false };
     } else {
         (points[i - 1], points[i])
     };
     let (xa, xb) = (lg(a.0), lg(b.0));
     if xa == xb {
-        return Lookup {
-            seconds: a.1,
-            extrapolated,
-        };
+        return Lookup { seconds: a.1, extrapolated };
     }
     let (ya, yb) = (a.1.max(1e-300).ln(), b.1.max(1e-300).ln());
     let y = ya + (yb - ya) * (lg(x) - xa) / (xb - xa);
-    Lookup {
-        seconds: y.exp(),
-        extrapolated,
-    }
+    Lookup { seconds: y.exp(), extrapolated }
 }
 
 impl CollTable {
     pub fn insert(&mut self, e: &CollEntry) {
-        let v = self
-            .ops
-            .entry(e.op.to_ascii_lowercase())
-            .or_default()
-            .entry(e.procs)
-            .or_default();
+        let v = self.ops.entry(e.op.to_ascii_lowercase()).or_default().entry(e.procs).or_default();
         v.push((e.bytes, e.seconds));
         v.sort_by_key(|p| p.0);
         v.dedup_by_key(|p| p.0);
@@ -164,10 +144,7 @@ impl CollTable {
         let pts: Vec<(u64, f64)> = per_p.iter().map(|x| (x.0, x.1)).collect();
         let l = loglog(&pts, procs);
         let ext_b = per_p.iter().any(|x| x.2);
-        Some(Lookup {
-            seconds: l.seconds,
-            extrapolated: l.extrapolated || ext_b,
-        })
+        Some(Lookup { seconds: l.seconds, extrapolated: l.extrapolated || ext_b })
     }
 }
 
@@ -222,13 +199,7 @@ impl Default for Platform {
     fn default() -> Self {
         Platform {
             name: "default".into(),
-            inter: Link {
-                segments: vec![Segment {
-                    min_bytes: 0,
-                    latency: 1e-6,
-                    bandwidth: 1e10,
-                }],
-            },
+            inter: Link { segments: vec![Segment { min_bytes: 0, latency: 1e-6, bandwidth: 1e10 }] },
             intra: None,
             o_send: 0.0,
             o_isend: 0.0,
@@ -346,33 +317,20 @@ struct PlatformToml {
 }
 
 fn link_from(t: LinkToml, what: &str) -> Result<Link, String> {
-    let mut segs = vec![Segment {
-        min_bytes: 0,
-        latency: t.latency,
-        bandwidth: t.bandwidth,
-    }];
+    let mut segs = vec![Segment { min_bytes: 0, latency: t.latency, bandwidth: t.bandwidth }];
     segs.extend(t.segment);
     segs.sort_by_key(|s| s.min_bytes);
     for w in segs.windows(2) {
         if w[0].min_bytes == w[1].min_bytes {
-            return Err(format!(
-                "[{what}]: two segments start at min_bytes = {}",
-                w[0].min_bytes
-            ));
+            return Err(format!("[{what}]: two segments start at min_bytes = {}", w[0].min_bytes));
         }
     }
     for s in &segs {
         if !(s.latency >= 0.0 && s.latency.is_finite()) {
-            return Err(format!(
-                "[{what}]: latency must be a finite number >= 0 (got {})",
-                s.latency
-            ));
+            return Err(format!("[{what}]: latency must be a finite number >= 0 (got {})", s.latency));
         }
         if !(s.bandwidth > 0.0 && s.bandwidth.is_finite()) {
-            return Err(format!(
-                "[{what}]: bandwidth must be a finite number > 0 bytes/s (got {})",
-                s.bandwidth
-            ));
+            return Err(format!("[{what}]: bandwidth must be a finite number > 0 bytes/s (got {})", s.bandwidth));
         }
     }
     Ok(Link { segments: segs })
@@ -380,10 +338,7 @@ fn link_from(t: LinkToml, what: &str) -> Result<Link, String> {
 
 /// The `[network]` section: a link, or NSIM (then latency/bandwidth are
 /// optional and only used by exports such as SimGrid's).
-fn network_from(
-    t: NetworkToml,
-    path: &Path,
-) -> Result<(Link, Option<crate::netmodel::NsimNet>), String> {
+fn network_from(t: NetworkToml, path: &Path) -> Result<(Link, Option<crate::netmodel::NsimNet>), String> {
     let nsim = match t.model.as_deref() {
         None | Some("analytic") => {
             if t.config.is_some() || t.nsim.is_some() {
@@ -409,14 +364,7 @@ fn network_from(
         Some(m) => return Err(format!("[network] model must be \"analytic\" or \"nsim\" (got \"{m}\")")),
     };
     let link = match (t.latency, t.bandwidth) {
-        (Some(latency), Some(bandwidth)) => link_from(
-            LinkToml {
-                latency,
-                bandwidth,
-                segment: t.segment,
-            },
-            "network",
-        )?,
+        (Some(latency), Some(bandwidth)) => link_from(LinkToml { latency, bandwidth, segment: t.segment }, "network")?,
         (None, None) if nsim.is_some() && t.segment.is_empty() => Platform::default().inter,
         (None, _) => return Err("[network]: missing field `latency`".into()),
         (_, None) => return Err("[network]: missing field `bandwidth`".into()),
@@ -437,8 +385,7 @@ fn nonneg(v: Option<f64>, d: f64, what: &str) -> Result<f64, String> {
 pub fn parse_coll_table(path: &Path, text: &str) -> Result<Vec<CollEntry>, String> {
     let p = path.display();
     if path.extension().is_some_and(|e| e == "json") {
-        return serde_json::from_str::<Vec<CollEntry>>(text)
-            .map_err(|e| format!("{p}:{}:{}: bad collective table: {e}", e.line(), e.column()));
+        return serde_json::from_str::<Vec<CollEntry>>(text).map_err(|e| format!("{p}:{}:{}: bad collective table: {e}", e.line(), e.column()));
     }
     let mut out = vec![];
     for (i, line) in text.lines().enumerate() {
@@ -452,30 +399,13 @@ pub fn parse_coll_table(path: &Path, text: &str) -> Result<Vec<CollEntry>, Strin
         }
         let bad = |col: usize, what: &str| format!("{p}:{}:{}: {what}", i + 1, col);
         if f.len() != 4 {
-            return Err(bad(
-                1,
-                &format!(
-                    "expected 4 fields op,procs,bytes,seconds, found {}",
-                    f.len()
-                ),
-            ));
+            return Err(bad(1, &format!("expected 4 fields op,procs,bytes,seconds, found {}", f.len())));
         }
         let col = |k: usize| 1 + f[..k].iter().map(|s| s.len() + 1).sum::<usize>();
-        let procs = f[1]
-            .parse::<u64>()
-            .map_err(|_| bad(col(1), &format!("procs `{}` is not an integer", f[1])))?;
-        let bytes = f[2]
-            .parse::<u64>()
-            .map_err(|_| bad(col(2), &format!("bytes `{}` is not an integer", f[2])))?;
-        let seconds = f[3]
-            .parse::<f64>()
-            .map_err(|_| bad(col(3), &format!("seconds `{}` is not a number", f[3])))?;
-        out.push(CollEntry {
-            op: f[0].to_string(),
-            procs,
-            bytes,
-            seconds,
-        });
+        let procs = f[1].parse::<u64>().map_err(|_| bad(col(1), &format!("procs `{}` is not an integer", f[1])))?;
+        let bytes = f[2].parse::<u64>().map_err(|_| bad(col(2), &format!("bytes `{}` is not an integer", f[2])))?;
+        let seconds = f[3].parse::<f64>().map_err(|_| bad(col(3), &format!("seconds `{}` is not a number", f[3])))?;
+        out.push(CollEntry { op: f[0].to_string(), procs, bytes, seconds });
     }
     Ok(out)
 }
@@ -484,17 +414,10 @@ fn check_entries(entries: &[CollEntry], origin: &str) -> Result<(), String> {
     for e in entries {
         let op = e.op.to_ascii_lowercase();
         if !COLL_OPS.contains(&op.as_str()) {
-            return Err(format!(
-                "{origin}: unknown collective `{}` (known: {})",
-                e.op,
-                COLL_OPS.join(", ")
-            ));
+            return Err(format!("{origin}: unknown collective `{}` (known: {})", e.op, COLL_OPS.join(", ")));
         }
         if e.procs == 0 || !(e.seconds >= 0.0 && e.seconds.is_finite()) {
-            return Err(format!(
-                "{origin}: entry {} procs={} bytes={} needs procs >= 1 and seconds >= 0",
-                e.op, e.procs, e.bytes
-            ));
+            return Err(format!("{origin}: entry {} procs={} bytes={} needs procs >= 1 and seconds >= 0", e.op, e.procs, e.bytes));
         }
     }
     Ok(())
@@ -534,18 +457,10 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
     let err = |m: String| format!("{p}: {m}");
     let (inter, nsim) = network_from(t.network, path).map_err(err)?;
     let mut plat = Platform {
-        name: t.name.unwrap_or_else(|| {
-            path.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        }),
+        name: t.name.unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default()),
         inter,
         nsim,
-        intra: t
-            .intranode
-            .map(|l| link_from(l, "intranode"))
-            .transpose()
-            .map_err(err)?,
+        intra: t.intranode.map(|l| link_from(l, "intranode")).transpose().map_err(err)?,
         ..Platform::default()
     };
     let o = t.overheads;
@@ -567,22 +482,14 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
         }
         Some("p2p") => CollMode::P2p,
         Some("table") => CollMode::Table,
-        Some(m) => {
-            return Err(err(format!(
-                "[collectives] mode must be \"p2p\" or \"table\" (got \"{m}\")"
-            )))
-        }
+        Some(m) => return Err(err(format!("[collectives] mode must be \"p2p\" or \"table\" (got \"{m}\")"))),
     };
     check_entries(&c.entry, &format!("{p}: [[collectives.entry]]"))?;
     for e in &c.entry {
         plat.coll.insert(e);
     }
     if let Some(tp) = c.table {
-        let tp = if tp.is_relative() {
-            path.parent().unwrap_or(Path::new(".")).join(tp)
-        } else {
-            tp
-        };
+        let tp = if tp.is_relative() { path.parent().unwrap_or(Path::new(".")).join(tp) } else { tp };
         let text = read_text(&tp).map_err(|e| err(format!("collective table: {e}")))?;
         let entries = parse_coll_table(&tp, &text)?;
         check_entries(&entries, &tp.display().to_string())?;
@@ -591,16 +498,10 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
         }
     }
     if plat.coll_mode == CollMode::Table && plat.coll.ops.is_empty() {
-        return Err(err(
-            "[collectives] mode = \"table\" but no table entries were given".into(),
-        ));
+        return Err(err("[collectives] mode = \"table\" but no table entries were given".into()));
     }
     plat.nodes = match (t.nodes.ranks_per_node, t.nodes.map) {
-        (Some(_), Some(_)) => {
-            return Err(err(
-                "[nodes]: give either ranks_per_node or map, not both".into()
-            ))
-        }
+        (Some(_), Some(_)) => return Err(err("[nodes]: give either ranks_per_node or map, not both".into())),
         (Some(0), _) => return Err(err("[nodes] ranks_per_node must be >= 1".into())),
         (Some(k), None) => NodeMap::Block(k),
         (None, Some(v)) if v.get_ref().is_empty() => return Err(err("[nodes] map is empty".into())),
@@ -644,19 +545,11 @@ mod tests {
     fn loglog_interpolation() {
         let mut t = CollTable::default();
         for (b, s) in [(8u64, 1e-6), (8000, 1e-3)] {
-            t.insert(&CollEntry {
-                op: "bcast".into(),
-                procs: 4,
-                bytes: b,
-                seconds: s,
-            });
+            t.insert(&CollEntry { op: "bcast".into(), procs: 4, bytes: b, seconds: s });
         }
         // geometric midpoint of 8 and 8000 is ~253: log-log gives the geometric mean of times
         let l = t.lookup("bcast", 4, 253).unwrap();
-        assert!(
-            (l.seconds / (1e-6f64 * 1e-3).sqrt() - 1.0).abs() < 1e-3,
-            "{l:?}"
-        );
+        assert!((l.seconds / (1e-6f64 * 1e-3).sqrt() - 1.0).abs() < 1e-3, "{l:?}");
         assert!(!l.extrapolated);
         let l = t.lookup("bcast", 4, 80000).unwrap();
         assert!(l.extrapolated);
@@ -668,17 +561,9 @@ mod tests {
         let e = parse_platform(Path::new("x.toml"), "[network]\nlatency = 1e-6\n").unwrap_err();
         assert!(e.starts_with("x.toml"), "{e}");
         assert!(e.contains("bandwidth"), "{e}");
-        let e = parse_platform(
-            Path::new("x.toml"),
-            "[network]\nlatency = 1e-6\nbandwidth = 1e9\nbandwith = 3\n",
-        )
-        .unwrap_err();
+        let e = parse_platform(Path::new("x.toml"), "[network]\nlatency = 1e-6\nbandwidth = 1e9\nbandwith = 3\n").unwrap_err();
         assert!(e.starts_with("x.toml:4:1"), "{e}");
-        let e = parse_platform(
-            Path::new("x.toml"),
-            "[network]\nlatency = 1e-6\nbandwidth = -1\n",
-        )
-        .unwrap_err();
+        let e = parse_platform(Path::new("x.toml"), "[network]\nlatency = 1e-6\nbandwidth = -1\n").unwrap_err();
         assert!(e.contains("bandwidth must be"), "{e}");
     }
 }

@@ -35,8 +35,7 @@ pub struct MpiOps {
     pub wait: unsafe extern "C" fn(c_int),
     pub allgather: unsafe extern "C" fn(*const c_void, c_int, *mut c_void, c_int),
     pub gather: unsafe extern "C" fn(*const c_void, c_int, *mut c_void, c_int),
-    pub gatherv:
-        unsafe extern "C" fn(*const c_void, c_int, *mut c_void, *const c_int, *const c_int, c_int),
+    pub gatherv: unsafe extern "C" fn(*const c_void, c_int, *mut c_void, *const c_int, *const c_int, c_int),
     pub split: unsafe extern "C" fn(c_int, c_int, c_int) -> c_int,
     pub abort: unsafe extern "C" fn(c_int),
 }
@@ -122,11 +121,7 @@ thread_local! {
 }
 
 fn with<R>(f: impl FnOnce(&mut State) -> R) -> R {
-    STATE.with(|s| {
-        f(s.borrow_mut()
-            .as_mut()
-            .expect("bsim: mpi back end not started"))
-    })
+    STATE.with(|s| f(s.borrow_mut().as_mut().expect("bsim: mpi back end not started")))
 }
 
 impl State {
@@ -155,15 +150,12 @@ impl State {
     fn send_hdr(&mut self, h: Hdr, dest: c_int, tag: c_int, comm: c_int) {
         let b = Box::new(h);
         // SAFETY: the boxed header stays in `outgoing` until the send completes.
-        let q =
-            unsafe { (self.ops.isend)(&*b as *const Hdr as *const c_void, HDR, dest, tag, comm) };
+        let q = unsafe { (self.ops.isend)(&*b as *const Hdr as *const c_void, HDR, dest, tag, comm) };
         self.outgoing.push((q, b));
         if self.outgoing.len() > 64 {
             let test = self.ops.test;
             // SAFETY: handles from isend, each tested until complete once.
-            self.outgoing.retain(
-                |(q, _)| unsafe { test(*q, std::ptr::null_mut(), std::ptr::null_mut()) } == 0,
-            );
+            self.outgoing.retain(|(q, _)| unsafe { test(*q, std::ptr::null_mut(), std::ptr::null_mut()) } == 0);
         }
     }
 
@@ -175,15 +167,7 @@ impl State {
         let mut acks = vec![];
         for q in self.reqs.iter_mut().flatten() {
             match q {
-                Req::Recv {
-                    mreq,
-                    hdr,
-                    matched: m @ None,
-                    post,
-                    cap,
-                    members,
-                    ..
-                } => {
+                Req::Recv { mreq, hdr, matched: m @ None, post, cap, members, .. } => {
                     let (mut src, mut tag) = (0, 0);
                     // SAFETY: a live request handle of the C side.
                     if unsafe { test(*mreq, &mut src, &mut tag) } == 0 {
@@ -196,30 +180,15 @@ impl State {
                         std::process::exit(4);
                     }
                     let rdv = h.sid != 0;
-                    let start = if !rdv && h.bytes < plat.async_threshold {
-                        h.ts
-                    } else {
-                        h.ts.max(*post)
-                    };
+                    let start = if !rdv && h.bytes < plat.async_threshold { h.ts } else { h.ts.max(*post) };
                     let tc = start + plat.transfer(sw, me, h.bytes);
                     if rdv {
                         acks.push((sw, h.sid, tc));
                     }
-                    *m = Some(Matched {
-                        tc: tc.max(*post),
-                        start,
-                        src,
-                        tag,
-                        bytes: h.bytes,
-                    });
+                    *m = Some(Matched { tc: tc.max(*post), start, src, tag, bytes: h.bytes });
                 }
                 // SAFETY: as above.
-                Req::Send {
-                    done: d @ None,
-                    ack,
-                    ackbuf,
-                    ..
-                } if unsafe { test(*ack, std::ptr::null_mut(), std::ptr::null_mut()) } != 0 => {
+                Req::Send { done: d @ None, ack, ackbuf, .. } if unsafe { test(*ack, std::ptr::null_mut(), std::ptr::null_mut()) } != 0 => {
                     *d = Some(ackbuf.ts);
                 }
                 _ => {}
@@ -227,24 +196,10 @@ impl State {
         }
         for (sw, sid, tc) in acks {
             let tag = self.ack_tag(sid);
-            self.send_hdr(
-                Hdr {
-                    ts: tc,
-                    bytes: 0,
-                    sid,
-                },
-                sw as c_int,
-                tag,
-                ACK,
-            );
+            self.send_hdr(Hdr { ts: tc, bytes: 0, sid }, sw as c_int, tag, ACK);
         }
         if !self.orphans.is_empty() {
-            let done: Vec<usize> = self
-                .orphans
-                .iter()
-                .copied()
-                .filter(|&h| self.reqs[h].as_ref().is_none_or(|r| r.done().is_some()))
-                .collect();
+            let done: Vec<usize> = self.orphans.iter().copied().filter(|&h| self.reqs[h].as_ref().is_none_or(|r| r.done().is_some())).collect();
             self.orphans.retain(|h| !done.contains(h));
             for h in done {
                 self.take(h);
@@ -259,22 +214,13 @@ impl State {
             .iter()
             .flatten()
             .filter_map(|q| match q {
-                Req::Recv {
-                    mreq,
-                    matched: None,
-                    ..
-                } => Some(*mreq),
-                Req::Send {
-                    ack, done: None, ..
-                } => Some(*ack),
+                Req::Recv { mreq, matched: None, .. } => Some(*mreq),
+                Req::Send { ack, done: None, .. } => Some(*ack),
                 _ => None,
             })
             .collect();
         if hs.is_empty() {
-            eprintln!(
-                "bsim: rank {}: internal error: waiting with nothing pending",
-                self.me
-            );
+            eprintln!("bsim: rank {}: internal error: waiting with nothing pending", self.me);
             // SAFETY: ends the whole MPI job.
             unsafe { (self.ops.abort)(1) };
         }
@@ -291,21 +237,11 @@ impl State {
         let Some(q) = self.take(h) else { return };
         match q {
             Req::Send { done, ts, .. } => r.finish_send(ts, done.unwrap()),
-            Req::Recv {
-                matched,
-                post,
-                comm,
-                ..
-            } => {
+            Req::Recv { matched, post, comm, .. } => {
                 let m = matched.unwrap();
                 r.finish_recv(m.tc, m.start, post);
                 if let Some(st) = st {
-                    *st = St {
-                        source: m.src,
-                        tag: m.tag,
-                        bytes: m.bytes,
-                        comm,
-                    };
+                    *st = St { source: m.src, tag: m.tag, bytes: m.bytes, comm };
                 }
             }
             Req::Null => {
@@ -319,15 +255,7 @@ impl State {
 
 // ---------------- the transport calls of lmpi.rs ----------------
 
-pub fn isend(
-    r: &mut Rank,
-    comm: i32,
-    dest: i32,
-    tag: i32,
-    bytes: u64,
-    blocking: bool,
-    sync: bool,
-) -> i32 {
+pub fn isend(r: &mut Rank, comm: i32, dest: i32, tag: i32, bytes: u64, blocking: bool, sync: bool) -> i32 {
     with(|s| {
         if dest == PROC_NULL {
             return s.new_req(Req::Null);
@@ -351,24 +279,11 @@ pub fn isend(
         let ack = if rdv {
             let t = s.ack_tag(sid);
             // SAFETY: the reply buffer lives in the request until the reply arrives.
-            unsafe {
-                (s.ops.irecv)(
-                    &mut *ackbuf as *mut Hdr as *mut c_void,
-                    HDR,
-                    dw as c_int,
-                    t,
-                    ACK,
-                )
-            }
+            unsafe { (s.ops.irecv)(&mut *ackbuf as *mut Hdr as *mut c_void, HDR, dw as c_int, t, ACK) }
         } else {
             -1
         };
-        s.new_req(Req::Send {
-            ts,
-            done: if rdv { None } else { Some(ts) },
-            ack,
-            ackbuf,
-        })
+        s.new_req(Req::Send { ts, done: if rdv { None } else { Some(ts) }, ack, ackbuf })
     })
 }
 
@@ -380,24 +295,8 @@ pub fn irecv(r: &mut Rank, comm: i32, src: i32, tag: i32, cap: u64) -> i32 {
         let members = r.comm(comm).expect("valid comm").members.clone();
         let mut hdr = Box::new(Hdr::default());
         // SAFETY: the header buffer lives in the request until the receive completes.
-        let mreq = unsafe {
-            (s.ops.irecv)(
-                &mut *hdr as *mut Hdr as *mut c_void,
-                HDR,
-                src,
-                tag,
-                s.real[comm as usize],
-            )
-        };
-        s.new_req(Req::Recv {
-            comm,
-            cap,
-            post: r.clock,
-            members,
-            mreq,
-            hdr,
-            matched: None,
-        })
+        let mreq = unsafe { (s.ops.irecv)(&mut *hdr as *mut Hdr as *mut c_void, HDR, src, tag, s.real[comm as usize]) };
+        s.new_req(Req::Recv { comm, cap, post: r.clock, members, mreq, hdr, matched: None })
     })
 }
 
@@ -436,21 +335,13 @@ pub fn wait(r: &mut Rank, h: i32, st: &mut St) {
 /// could still complete (docs/bsim.md).
 pub fn waitany(r: &mut Rank, hs: &[i32], st: &mut St) -> Option<usize> {
     with(|s| {
-        let live: Vec<(usize, usize)> = hs
-            .iter()
-            .enumerate()
-            .filter(|(_, &h)| h > 0)
-            .map(|(i, &h)| (i, h as usize))
-            .collect();
+        let live: Vec<(usize, usize)> = hs.iter().enumerate().filter(|(_, &h)| h > 0).map(|(i, &h)| (i, h as usize)).collect();
         if live.is_empty() {
             return None;
         }
         loop {
             s.progress();
-            let best = live
-                .iter()
-                .filter_map(|&(i, h)| s.known(h).map(|t| (t.max(r.clock), i)))
-                .min_by(|a, b| a.partial_cmp(b).unwrap());
+            let best = live.iter().filter_map(|&(i, h)| s.known(h).map(|t| (t.max(r.clock), i))).min_by(|a, b| a.partial_cmp(b).unwrap());
             if let Some((_, i)) = best {
                 s.complete(r, hs[i] as usize, Some(st));
                 return Some(i);
@@ -465,10 +356,7 @@ pub fn testall(r: &mut Rank, hs: &[i32], sts: &mut [St]) -> bool {
     with(|s| {
         s.progress();
         let now = r.clock;
-        let done = hs
-            .iter()
-            .filter(|&&h| h > 0)
-            .all(|&h| s.known(h as usize).is_some_and(|t| t <= now));
+        let done = hs.iter().filter(|&&h| h > 0).all(|&h| s.known(h as usize).is_some_and(|t| t <= now));
         if done {
             for (i, &h) in hs.iter().enumerate() {
                 if h > 0 {
@@ -503,12 +391,7 @@ struct Contrib {
 
 /// A collective: exchange arrivals and sizes, then the same exit-time
 /// computation as the threads back end.
-pub fn collective(
-    r: &mut Rank,
-    comm: i32,
-    kind: CollKind,
-    args: CollArgs,
-) -> Option<(u64, Arc<Vec<u32>>)> {
+pub fn collective(r: &mut Rank, comm: i32, kind: CollKind, args: CollArgs) -> Option<(u64, Arc<Vec<u32>>)> {
     with(|s| {
         let c = r.comms[comm as usize].as_mut().expect("valid comm");
         c.coll_seq += 1;
@@ -517,32 +400,17 @@ pub fn collective(
         let real = s.real[comm as usize];
         // my own row of the shape (shape_of reads member i's sizes from args[i])
         let local = crate::lmpi::shape_of(kind, &vec![&args; p]);
-        let mine = Contrib {
-            arrive: args.arrive,
-            block: local.block[me],
-            color: args.color,
-            key: args.key,
-        };
+        let mine = Contrib { arrive: args.arrive, block: local.block[me], color: args.color, key: args.key };
         let mut all = vec![Contrib::default(); p];
         let mut matrix = local.matrix.map(|m| m[me].clone());
         if p > 1 {
             // SAFETY: buffers of p records of the sizes given.
             unsafe {
                 let sz = std::mem::size_of::<Contrib>() as c_int;
-                (s.ops.allgather)(
-                    &mine as *const Contrib as *const c_void,
-                    sz,
-                    all.as_mut_ptr() as *mut c_void,
-                    real,
-                );
+                (s.ops.allgather)(&mine as *const Contrib as *const c_void, sz, all.as_mut_ptr() as *mut c_void, real);
                 if let Some(row) = &matrix {
                     let mut m = vec![0u64; p * p];
-                    (s.ops.allgather)(
-                        row.as_ptr() as *const c_void,
-                        (p * 8) as c_int,
-                        m.as_mut_ptr() as *mut c_void,
-                        real,
-                    );
+                    (s.ops.allgather)(row.as_ptr() as *const c_void, (p * 8) as c_int, m.as_mut_ptr() as *mut c_void, real);
                     matrix = Some(m);
                 }
             }
@@ -553,13 +421,7 @@ pub fn collective(
             kind,
             root: local.root,
             block: all.iter().map(|x| x.block).collect(),
-            matrix: matrix.map(|m| {
-                if p > 1 {
-                    m.chunks(p).map(|c| c.to_vec()).collect()
-                } else {
-                    vec![m]
-                }
-            }),
+            matrix: matrix.map(|m| if p > 1 { m.chunks(p).map(|c| c.to_vec()).collect() } else { vec![m] }),
         };
         let arrive: Vec<f64> = all.iter().map(|x| x.arrive).collect();
         let sim = engine::sim();
@@ -571,23 +433,13 @@ pub fn collective(
         });
         let mut res = None;
         if kind == CollKind::CommSplit || kind == CollKind::CommDup {
-            let color = if args.color == UNDEFINED as i64 {
-                -1
-            } else {
-                args.color as c_int
-            };
+            let color = if args.color == UNDEFINED as i64 { -1 } else { args.color as c_int };
             // SAFETY: collective over the members of `real`, all in this call.
             s.pending_comm = unsafe { (s.ops.split)(real, color, args.key as c_int) };
             if args.color != UNDEFINED as i64 {
-                let mut v: Vec<(i64, usize)> = (0..p)
-                    .filter(|&i| all[i].color == args.color)
-                    .map(|i| (all[i].key, i))
-                    .collect();
+                let mut v: Vec<(i64, usize)> = (0..p).filter(|&i| all[i].color == args.color).map(|i| (all[i].key, i)).collect();
                 v.sort();
-                res = Some((
-                    args.newctx,
-                    Arc::new(v.iter().map(|&(_, i)| members[i]).collect::<Vec<u32>>()),
-                ));
+                res = Some((args.newctx, Arc::new(v.iter().map(|&(_, i)| members[i]).collect::<Vec<u32>>())));
             }
         }
         let last = arrive.iter().cloned().fold(args.arrive, f64::max);
@@ -622,13 +474,7 @@ pub fn abort(code: c_int) -> ! {
 /// # Safety
 /// `argv` must be the process arguments, `ops` a filled table valid for the call.
 #[no_mangle]
-pub unsafe extern "C" fn bsim_start_mpi(
-    argc: c_int,
-    argv: *mut *mut c_char,
-    cmain: Option<CMain>,
-    fmain: Option<FMain>,
-    ops: *const MpiOps,
-) -> c_int {
+pub unsafe extern "C" fn bsim_start_mpi(argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>, ops: *const MpiOps) -> c_int {
     let ops = *ops;
     let (id, n) = (ops.rank as u32, ops.size as u32);
     let say = |e: String| {
@@ -644,10 +490,7 @@ pub unsafe extern "C" fn bsim_start_mpi(
         }
     };
     if std::env::var("BSIM_NP").is_ok_and(|v| !v.is_empty()) && p.np != n {
-        say(format!(
-            "BSIM_NP={} but mpiexec started {n} processes",
-            p.np
-        ));
+        say(format!("BSIM_NP={} but mpiexec started {n} processes", p.np));
         return 2;
     }
     if p.payload {
@@ -665,16 +508,7 @@ pub unsafe extern "C" fn bsim_start_mpi(
         }
     }
     let timeline = p.gantt.is_some() || p.trace_json.is_some();
-    let sim = match engine::init_sim(
-        n,
-        p.platform.clone(),
-        SimOpts {
-            payload: false,
-            timeline,
-            trace_dir: p.trace_dir.clone(),
-            out_dir: p.out.clone(),
-        },
-    ) {
+    let sim = match engine::init_sim(n, p.platform.clone(), SimOpts { payload: false, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() }) {
         Ok(s) => s,
         Err(e) => {
             say(e);
@@ -735,12 +569,7 @@ pub unsafe extern "C" fn bsim_start_mpi(
 }
 
 /// Gather every rank's result to rank 0 (None on the other ranks).
-unsafe fn gather(
-    ops: &MpiOps,
-    r: &Rank,
-    code: c_int,
-    timeline: bool,
-) -> Option<Vec<(c_int, RankResult)>> {
+unsafe fn gather(ops: &MpiOps, r: &Rank, code: c_int, timeline: bool) -> Option<Vec<(c_int, RankResult)>> {
     let n = ops.size as usize;
     let st = &r.stats;
     let rec: [f64; 10] = [
@@ -756,12 +585,7 @@ unsafe fn gather(
         f64::from_bits(code as i64 as u64),
     ];
     let mut all = vec![0f64; if ops.rank == 0 { 10 * n } else { 1 }];
-    (ops.gather)(
-        rec.as_ptr() as *const c_void,
-        80,
-        all.as_mut_ptr() as *mut c_void,
-        WORLD,
-    );
+    (ops.gather)(rec.as_ptr() as *const c_void, 80, all.as_mut_ptr() as *mut c_void, WORLD);
     let mut events: Vec<Vec<Event>> = vec![vec![]; n];
     if timeline {
         // events as (kind, t0, t1, wait_end) + name bytes, concatenated per rank
@@ -776,12 +600,7 @@ unsafe fn gather(
         }
         let len = buf.len() as c_int;
         let mut lens = vec![0 as c_int; n];
-        (ops.gather)(
-            &len as *const c_int as *const c_void,
-            4,
-            lens.as_mut_ptr() as *mut c_void,
-            WORLD,
-        );
+        (ops.gather)(&len as *const c_int as *const c_void, 4, lens.as_mut_ptr() as *mut c_void, WORLD);
         let displs: Vec<c_int> = lens
             .iter()
             .scan(0, |a, &l| {
@@ -792,14 +611,7 @@ unsafe fn gather(
             .collect();
         let total: usize = lens.iter().map(|&l| l as usize).sum();
         let mut rb = vec![0u8; total.max(1)];
-        (ops.gatherv)(
-            buf.as_ptr() as *const c_void,
-            len,
-            rb.as_mut_ptr() as *mut c_void,
-            lens.as_ptr(),
-            displs.as_ptr(),
-            WORLD,
-        );
+        (ops.gatherv)(buf.as_ptr() as *const c_void, len, rb.as_mut_ptr() as *mut c_void, lens.as_ptr(), displs.as_ptr(), WORLD);
         if ops.rank == 0 {
             for i in 0..n {
                 events[i] = decode_events(&rb[displs[i] as usize..(displs[i] + lens[i]) as usize]);
@@ -814,25 +626,8 @@ unsafe fn gather(
             .map(|i| {
                 let x = &all[10 * i..10 * i + 10];
                 let b = |k: usize| x[k].to_bits();
-                let stats = Stats {
-                    compute: x[1],
-                    comm: x[2],
-                    wait: x[3],
-                    calls: b(4),
-                    sends: b(5),
-                    recvs: b(6),
-                    colls: b(7),
-                    bytes_sent: b(8),
-                };
-                (
-                    b(9) as i64 as c_int,
-                    RankResult {
-                        rank: i as u32,
-                        end: x[0],
-                        stats,
-                        events: std::mem::take(&mut events[i]),
-                    },
-                )
+                let stats = Stats { compute: x[1], comm: x[2], wait: x[3], calls: b(4), sends: b(5), recvs: b(6), colls: b(7), bytes_sent: b(8) };
+                (b(9) as i64 as c_int, RankResult { rank: i as u32, end: x[0], stats, events: std::mem::take(&mut events[i]) })
             })
             .collect(),
     )
@@ -849,18 +644,8 @@ fn decode_events(mut b: &[u8]) -> Vec<Event> {
         };
         let (t0, t1, wait_end) = (f(&b[1..]), f(&b[9..]), f(&b[17..]));
         let l = u32::from_le_bytes(b[25..29].try_into().unwrap()) as usize;
-        let name: &'static str = Box::leak(
-            String::from_utf8_lossy(&b[29..29 + l])
-                .into_owned()
-                .into_boxed_str(),
-        );
-        v.push(Event {
-            kind,
-            name,
-            t0,
-            t1,
-            wait_end,
-        });
+        let name: &'static str = Box::leak(String::from_utf8_lossy(&b[29..29 + l]).into_owned().into_boxed_str());
+        v.push(Event { kind, name, t0, t1, wait_end });
         b = &b[29 + l..];
     }
     v
@@ -872,12 +657,7 @@ pub fn testsome(r: &mut Rank, hs: &[i32], any: bool) -> Vec<(usize, St)> {
     with(|s| {
         s.progress();
         let now = r.clock;
-        let mut set: Vec<usize> = hs
-            .iter()
-            .enumerate()
-            .filter(|(_, &h)| h > 0 && s.known(h as usize).is_some_and(|t| t <= now))
-            .map(|(i, _)| i)
-            .collect();
+        let mut set: Vec<usize> = hs.iter().enumerate().filter(|(_, &h)| h > 0 && s.known(h as usize).is_some_and(|t| t <= now)).map(|(i, _)| i).collect();
         if any {
             set.truncate(1);
         }

@@ -34,10 +34,7 @@ impl PartialEq for NsimNet {
 
 pub fn load_nsim(path: &Path) -> Result<NsimNet, String> {
     let cfg = Config::from_file(path).map_err(|e| format!("NSIM config: {e}"))?;
-    Ok(NsimNet {
-        cfg,
-        origin: path.display().to_string(),
-    })
+    Ok(NsimNet { cfg, origin: path.display().to_string() })
 }
 
 /// `--network` / `BSIM_NETWORK`: `nsim:FILE.toml` or `analytic`.
@@ -45,9 +42,7 @@ pub fn parse_network_arg(v: &str) -> Result<Option<NsimNet>, String> {
     match v.split_once(':') {
         Some(("nsim", f)) if !f.is_empty() => load_nsim(Path::new(f)).map(Some),
         _ if v == "analytic" => Ok(None),
-        _ => Err(format!(
-            "network `{v}`: expected nsim:FILE.toml or analytic"
-        )),
+        _ => Err(format!("network `{v}`: expected nsim:FILE.toml or analytic")),
     }
 }
 
@@ -72,50 +67,25 @@ pub fn from_ps(t: u64) -> f64 {
 pub fn equivalent_segment(cfg: &Config, a: u32, b: u32) -> Segment {
     let topo = xmpc_nsim::topo::Topo::new(cfg);
     if a == b {
-        return Segment {
-            min_bytes: 0,
-            latency: 0.0,
-            bandwidth: cfg.inj_bw() as f64,
-        };
+        return Segment { min_bytes: 0, latency: 0.0, bandwidth: cfg.inj_bw() as f64 };
     }
     let (routers, lat) = topo.routers_on_path(a, b);
     let l = cfg.inj_lat() + routers as u64 * cfg.router.delay + lat + cfg.ej_lat();
-    Segment {
-        min_bytes: 0,
-        latency: from_ps(l),
-        bandwidth: cfg.link.bandwidth as f64,
-    }
+    Segment { min_bytes: 0, latency: from_ps(l), bandwidth: cfg.link.bandwidth as f64 }
 }
 
 /// `base` with its links replaced by the analytic equivalent of `cfg` between
 /// the nodes of ranks `ra` and `rb` (the NSIM model removed).
-pub fn equivalent_platform(
-    base: &Platform,
-    cfg: &Config,
-    ra: u32,
-    rb: u32,
-) -> Result<Platform, String> {
+pub fn equivalent_platform(base: &Platform, cfg: &Config, ra: u32, rb: u32) -> Result<Platform, String> {
     let map = cfg.mapping(ra.max(rb) + 1).map_err(|e| e.to_string())?;
     let seg = equivalent_segment(cfg, map[ra as usize], map[rb as usize]);
-    Ok(Platform {
-        inter: Link {
-            segments: vec![seg],
-        },
-        intra: None,
-        nsim: None,
-        ..base.clone()
-    })
+    Ok(Platform { inter: Link { segments: vec![seg] }, intra: None, nsim: None, ..base.clone() })
 }
 
 /// The sizes of a collective as far as member `me` sends them, from its own
 /// arguments only (message sizes come from the sender, so this is all its
 /// schedule needs): members run their part without meeting the others.
-pub fn local_shape(
-    kind: crate::coll::CollKind,
-    me: usize,
-    x: &crate::lmpi::CollArgs,
-    p: usize,
-) -> crate::coll::Shape {
+pub fn local_shape(kind: crate::coll::CollKind, me: usize, x: &crate::lmpi::CollArgs, p: usize) -> crate::coll::Shape {
     use crate::coll::CollKind as K;
     let all: Vec<&crate::lmpi::CollArgs> = vec![x; p];
     let mut sh = crate::lmpi::shape_of(kind, &all);
@@ -129,9 +99,7 @@ pub fn local_shape(
     };
     match kind {
         K::Allgatherv => sh.block = (0..p).map(|i| ints(x.rcounts, i) * x.rsize).collect(),
-        K::Scatterv if me == sh.root => {
-            sh.block = (0..p).map(|i| ints(x.scounts, i) * x.ssize).collect()
-        }
+        K::Scatterv if me == sh.root => sh.block = (0..p).map(|i| ints(x.scounts, i) * x.ssize).collect(),
         K::Scatter if me == sh.root => sh.block = vec![x.scount.max(0) as u64 * x.ssize; p],
         _ => {}
     }
@@ -170,14 +138,7 @@ impl Net {
     pub fn new(n: &NsimNet, nranks: u32) -> Result<Net, String> {
         let st = Stepper::new(&n.cfg).map_err(|e| e.to_string())?;
         let node = n.cfg.mapping(nranks).map_err(|e| e.to_string())?;
-        Ok(Net {
-            st,
-            node,
-            pending: BTreeMap::new(),
-            unmatched: BTreeSet::new(),
-            inflight: HashMap::new(),
-            late: (0, 0),
-        })
+        Ok(Net { st, node, pending: BTreeMap::new(), unmatched: BTreeSet::new(), inflight: HashMap::new(), late: (0, 0) })
     }
 
     /// A message whose injection time `t` is known.
@@ -206,21 +167,13 @@ impl Net {
         } else {
             t
         };
-        let id = self.st.send(
-            t,
-            self.node[m.src as usize],
-            self.node[m.dst as usize],
-            m.bytes,
-        );
+        let id = self.st.send(t, self.node[m.src as usize], self.node[m.dst as usize], m.bytes);
         self.inflight.insert(id, m);
     }
 
     fn collect(&mut self, done: Vec<(u64, u64)>, out: &mut Vec<Delivery>) {
         for (id, t) in done {
-            let m = self
-                .inflight
-                .remove(&id)
-                .expect("delivered message is known");
+            let m = self.inflight.remove(&id).expect("delivered message is known");
             out.push((m, from_ps(t)));
         }
     }
@@ -257,9 +210,7 @@ impl Net {
         loop {
             let p = self.pending.first_key_value().map(|(k, _)| k.0);
             // deliveries before the next injection, and at the choice's time
-            let d = self
-                .st
-                .next_delivery(p.unwrap_or(u64::MAX).min(c.saturating_add(1)));
+            let d = self.st.next_delivery(p.unwrap_or(u64::MAX).min(c.saturating_add(1)));
             let e = match (p, d) {
                 (None, None) => return out,
                 (Some(a), Some(b)) => a.min(b),
@@ -269,11 +220,7 @@ impl Net {
                 return out;
             }
             if p == Some(e) {
-                while self
-                    .pending
-                    .first_key_value()
-                    .is_some_and(|(k, _)| k.0 == e)
-                {
+                while self.pending.first_key_value().is_some_and(|(k, _)| k.0 == e) {
                     self.inject_first();
                 }
                 continue;
@@ -300,10 +247,7 @@ mod tests {
     const RING: &str = "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n";
 
     fn inline(extra: &str) -> String {
-        let t = RING
-            .replace("[topology]", "[network.nsim.topology]")
-            .replace("[link]", "[network.nsim.link]")
-            .replace("[router]", "[network.nsim.router]");
+        let t = RING.replace("[topology]", "[network.nsim.topology]").replace("[link]", "[network.nsim.link]").replace("[router]", "[network.nsim.router]");
         format!("[network]\nmodel = \"nsim\"\n{extra}{t}")
     }
 
@@ -314,10 +258,7 @@ mod tests {
         // h hops: h + 1 routers of 50 ns, h links of 100 ns
         for (b, h) in [(1u32, 1.0), (2, 2.0), (4, 4.0), (7, 1.0)] {
             let s = equivalent_segment(cfg, 0, b);
-            assert!(
-                (s.latency - ((h + 1.0) * 50e-9 + h * 100e-9)).abs() < 1e-18,
-                "0->{b}: {s:?}"
-            );
+            assert!((s.latency - ((h + 1.0) * 50e-9 + h * 100e-9)).abs() < 1e-18, "0->{b}: {s:?}");
             assert_eq!(s.bandwidth, 1e9);
         }
         let q = equivalent_platform(&p, cfg, 3, 4).unwrap();
@@ -329,16 +270,10 @@ mod tests {
     fn platform_diagnostics() {
         let e = |t: &str| parse_platform(Path::new("x.toml"), t).unwrap_err();
         assert!(e("[network]\nmodel = \"fancy\"\n").contains("model must be"));
-        assert!(
-            e("[network]\nlatency = 1e-6\nbandwidth = 1e9\nconfig = \"n.toml\"\n")
-                .contains("need model = \"nsim\"")
-        );
+        assert!(e("[network]\nlatency = 1e-6\nbandwidth = 1e9\nconfig = \"n.toml\"\n").contains("need model = \"nsim\""));
         assert!(e("[network]\nmodel = \"nsim\"\n").contains("needs config"));
         let m = e("[network]\nmodel = \"nsim\"\nconfig = \"/nonexistent/n.toml\"\n");
-        assert!(
-            m.starts_with("x.toml: NSIM config: /nonexistent/n.toml"),
-            "{m}"
-        );
+        assert!(m.starts_with("x.toml: NSIM config: /nonexistent/n.toml"), "{m}");
         let m = e(&inline("").replace("delay = \"50ns\"", "delay = \"soon\""));
         assert!(m.contains("router.delay"), "{m}");
         assert!(e("[network]\nbandwidth = 1e9\n").contains("latency"));

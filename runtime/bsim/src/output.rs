@@ -65,14 +65,7 @@ pub struct Report {
     pub ranks: Vec<RankReport>,
 }
 
-
-pub fn build_report(
-    res: &[RankResult],
-    platform: &str,
-    backend: &str,
-    payload: bool,
-    host: f64,
-) -> Report {
+pub fn build_report(res: &[RankResult], platform: &str, backend: &str, payload: bool, host: f64) -> Report {
     let (mut best, mut who) = (0.0f64, 0u32);
     for r in res {
         if r.end > best {
@@ -88,14 +81,7 @@ pub fn build_report(
         predicted_time: best,
         slowest_rank: who,
         host_seconds: host,
-        ranks: res
-            .iter()
-            .map(|r| RankReport {
-                rank: r.rank,
-                end: r.end,
-                stats: r.stats,
-            })
-            .collect(),
+        ranks: res.iter().map(|r| RankReport { rank: r.rank, end: r.end, stats: r.stats }).collect(),
     }
 }
 
@@ -103,43 +89,18 @@ fn mmm(v: impl Iterator<Item = f64> + Clone) -> (f64, f64, f64) {
     let n = v.clone().count().max(1) as f64;
     let min = v.clone().fold(f64::INFINITY, f64::min);
     let max = v.clone().fold(f64::NEG_INFINITY, f64::max);
-    (
-        if min.is_finite() { min } else { 0.0 },
-        v.sum::<f64>() / n,
-        if max.is_finite() { max } else { 0.0 },
-    )
+    (if min.is_finite() { min } else { 0.0 }, v.sum::<f64>() / n, if max.is_finite() { max } else { 0.0 })
 }
 
 /// Short summary for the terminal.
 pub fn summary(r: &Report) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "bsim: {} ranks, platform {}, {} back end{}",
-        r.np,
-        r.platform,
-        r.backend,
-        if r.payload { ", payload mode" } else { "" }
-    );
-    let _ = writeln!(
-        s,
-        "predicted time: {:.9e} s (rank {})",
-        r.predicted_time, r.slowest_rank
-    );
-    let _ = writeln!(
-        s,
-        "{:<10} {:>14} {:>14} {:>14}",
-        "per rank", "min", "mean", "max"
-    );
-    for (name, f) in [
-        (
-            "compute",
-            (|x: &RankReport| x.stats.compute) as fn(&RankReport) -> f64,
-        ),
-        ("comm", |x| x.stats.comm),
-        ("wait", |x| x.stats.wait),
-        ("end", |x| x.end),
-    ] {
+    let _ = writeln!(s, "bsim: {} ranks, platform {}, {} back end{}", r.np, r.platform, r.backend, if r.payload { ", payload mode" } else { "" });
+    let _ = writeln!(s, "predicted time: {:.9e} s (rank {})", r.predicted_time, r.slowest_rank);
+    let _ = writeln!(s, "{:<10} {:>14} {:>14} {:>14}", "per rank", "min", "mean", "max");
+    for (name, f) in
+        [("compute", (|x: &RankReport| x.stats.compute) as fn(&RankReport) -> f64), ("comm", |x| x.stats.comm), ("wait", |x| x.stats.wait), ("end", |x| x.end)]
+    {
         let (a, b, c) = mmm(r.ranks.iter().map(f));
         let _ = writeln!(s, "{name:<10} {a:>14.6e} {b:>14.6e} {c:>14.6e}");
     }
@@ -150,23 +111,12 @@ pub fn summary(r: &Report) -> String {
 /// Full text report: summary plus one line per rank.
 pub fn text_report(r: &Report) -> String {
     let mut s = summary(r);
-    let _ = writeln!(
-        s,
-        "\n{:>6} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>6}",
-        "rank", "end", "compute", "comm", "wait", "sends", "recvs", "colls"
-    );
+    let _ = writeln!(s, "\n{:>6} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>6}", "rank", "end", "compute", "comm", "wait", "sends", "recvs", "colls");
     for x in &r.ranks {
         let _ = writeln!(
             s,
             "{:>6} {:>14.6e} {:>14.6e} {:>14.6e} {:>14.6e} {:>8} {:>8} {:>6}",
-            x.rank,
-            x.end,
-            x.stats.compute,
-            x.stats.comm,
-            x.stats.wait,
-            x.stats.sends,
-            x.stats.recvs,
-            x.stats.colls
+            x.rank, x.end, x.stats.compute, x.stats.comm, x.stats.wait, x.stats.sends, x.stats.recvs, x.stats.colls
         );
     }
     s
@@ -181,7 +131,9 @@ pub fn chrome_trace(res: &[RankResult]) -> String {
             let (t0, t1) = (e.t0 * 1e6, e.t1 * 1e6);
             match e.kind {
                 EvKind::User => ev.push(serde_json::json!({"ph": "i", "s": "t", "name": e.name, "cat": "user", "pid": 0, "tid": r.rank, "ts": t0})),
-                EvKind::Compute => ev.push(serde_json::json!({"ph": "X", "name": "compute", "cat": "compute", "pid": 0, "tid": r.rank, "ts": t0, "dur": t1 - t0})),
+                EvKind::Compute => {
+                    ev.push(serde_json::json!({"ph": "X", "name": "compute", "cat": "compute", "pid": 0, "tid": r.rank, "ts": t0, "dur": t1 - t0}))
+                }
                 EvKind::Comm => {
                     ev.push(serde_json::json!({"ph": "X", "name": e.name, "cat": "comm", "pid": 0, "tid": r.rank, "ts": t0, "dur": t1 - t0,
                         "args": {"wait_us": e.wait_end * 1e6 - t0}}));
@@ -228,17 +180,10 @@ pub fn gantt_svg(res: &[RankResult], tmax: f64) -> String {
     let h = top + row * n + 40.0;
     let tx = |t: f64| left + (w - left - 20.0) * if tmax > 0.0 { t / tmax } else { 0.0 };
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h:.0}" font-family="sans-serif" font-size="11">"#
-    );
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h:.0}" font-family="sans-serif" font-size="11">"#);
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="{left}" y="18">BSIM timeline: {} ranks, {:.6e} s (black compute, blue communication, yellow waiting)</text>"#,
-        res.len(),
-        tmax
-    );
+    let _ =
+        writeln!(s, r#"<text x="{left}" y="18">BSIM timeline: {} ranks, {:.6e} s (black compute, blue communication, yellow waiting)</text>"#, res.len(), tmax);
     for (r, t0, t1, c) in rects {
         let (cr, cg, cb) = COLOURS[c as usize];
         let _ = writeln!(
@@ -253,38 +198,23 @@ pub fn gantt_svg(res: &[RankResult], tmax: f64) -> String {
     for (r, t, name) in marks {
         let x = tx(t);
         let y = top + row * r as f64;
-        let _ = writeln!(
-            s,
-            r#"<line x1="{x:.2}" y1="{y:.2}" x2="{x:.2}" y2="{:.2}" stroke="red"/><title>{}</title>"#,
-            y + row,
-            xml(name)
-        );
+        let _ = writeln!(s, r#"<line x1="{x:.2}" y1="{y:.2}" x2="{x:.2}" y2="{:.2}" stroke="red"/><title>{}</title>"#, y + row, xml(name));
     }
     let step = (n / 8.0).ceil().max(1.0) as usize;
     for r in (0..res.len()).step_by(step) {
-        let _ = writeln!(
-            s,
-            r#"<text x="4" y="{:.1}">rank {r}</text>"#,
-            top + row * (r as f64 + 0.8)
-        );
+        let _ = writeln!(s, r#"<text x="4" y="{:.1}">rank {r}</text>"#, top + row * (r as f64 + 0.8));
     }
     let y = top + row * n + 14.0;
     for k in 0..=4 {
         let t = tmax * k as f64 / 4.0;
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{y:.1}" text-anchor="middle">{t:.3e} s</text>"#,
-            tx(t)
-        );
+        let _ = writeln!(s, r#"<text x="{:.1}" y="{y:.1}" text-anchor="middle">{t:.3e} s</text>"#, tx(t));
     }
     s.push_str("</svg>\n");
     s
 }
 
 fn xml(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 /// PNG Gantt (same colours, no text).

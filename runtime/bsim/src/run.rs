@@ -48,11 +48,7 @@ pub struct Params {
 pub fn params_from_env() -> Result<Params, String> {
     let np = match env("BSIM_NP") {
         None => 1,
-        Some(v) => v
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
+        Some(v) => v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
     };
     let mut platform = match env("BSIM_PLATFORM") {
         Some(p) => model::load_platform(&PathBuf::from(p))?,
@@ -66,25 +62,16 @@ pub fn params_from_env() -> Result<Params, String> {
         Some("contexts") => (false, Some(true)),
         Some("threads") => (false, Some(false)),
         Some("mpi") => (true, Some(false)),
-        Some(b) => {
-            return Err(format!(
-                "BSIM_BACKEND={b}: expected `contexts`, `threads` or `mpi`"
-            ))
-        }
+        Some(b) => return Err(format!("BSIM_BACKEND={b}: expected `contexts`, `threads` or `mpi`")),
     };
     if mpi && platform.nsim.is_some() {
         // NSIM needs every send in virtual-time order in one process
-        return Err(
-            "the NSIM network model needs the threads back end (BSIM_BACKEND=threads)".into(),
-        );
+        return Err("the NSIM network model needs the threads back end (BSIM_BACKEND=threads)".into());
     }
     let stack = match env("BSIM_STACK_KB") {
         None => 256 * 1024,
         Some(v) => {
-            v.parse::<usize>()
-                .ok()
-                .filter(|&k| (16..=1 << 20).contains(&k))
-                .ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB from 16 to 1048576"))?
+            v.parse::<usize>().ok().filter(|&k| (16..=1 << 20).contains(&k)).ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB from 16 to 1048576"))?
                 * 1024
         }
     };
@@ -118,12 +105,7 @@ unsafe impl Send for SendPtr {}
 /// # Safety
 /// `argv` must be the process arguments; `cmain`/`fmain` the skeleton's entry points.
 #[no_mangle]
-pub unsafe extern "C" fn bsim_start(
-    argc: c_int,
-    argv: *mut *mut c_char,
-    cmain: Option<CMain>,
-    fmain: Option<FMain>,
-) -> c_int {
+pub unsafe extern "C" fn bsim_start(argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>) -> c_int {
     let mut p = match params_from_env() {
         Ok(p) => p,
         Err(e) => {
@@ -166,40 +148,16 @@ fn choose_backend(p: &mut Params, c: bool) -> Result<(), String> {
     Ok(())
 }
 
-unsafe fn run(
-    p: &Params,
-    argc: c_int,
-    argv: *mut *mut c_char,
-    cmain: Option<CMain>,
-    fmain: Option<FMain>,
-) -> Result<c_int, String> {
+unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>) -> Result<c_int, String> {
     for d in [&p.out, &p.trace_dir].into_iter().flatten() {
-        std::fs::create_dir_all(d)
-            .map_err(|e| format!("{}: cannot create directory: {e}", d.display()))?;
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create directory: {e}", d.display()))?;
     }
     let timeline = p.gantt.is_some() || p.trace_json.is_some();
-    let sim = engine::init_sim(
-        p.np,
-        p.platform.clone(),
-        SimOpts {
-            payload: p.payload,
-            timeline,
-            trace_dir: p.trace_dir.clone(),
-            out_dir: p.out.clone(),
-        },
-    )?;
+    let sim = engine::init_sim(p.np, p.platform.clone(), SimOpts { payload: p.payload, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() })?;
     let t0 = Instant::now();
-    let bar = if p.progress && p.np > 1 {
-        Some(progress_thread(p.np as u64))
-    } else {
-        None
-    };
+    let bar = if p.progress && p.np > 1 { Some(progress_thread(p.np as u64)) } else { None };
     let (ranks, stack_use) = if p.contexts == Some(true) {
-        let o = crate::ctx::CtxOpts {
-            stack: p.stack,
-            guard: p.guard,
-            quiet: p.quiet,
-        };
+        let o = crate::ctx::CtxOpts { stack: p.stack, guard: p.guard, quiet: p.quiet };
         let (r, u) = crate::ctx::run_all(sim, &o, argc, argv, cmain, fmain)?;
         (r, Some(u))
     } else {
@@ -233,17 +191,7 @@ unsafe fn run(
     }
     // every rank's trace file, all or none (crate::tracefile)
     crate::tracefile::commit_finished()?;
-    write_outputs(
-        p,
-        &results,
-        &name,
-        if p.contexts == Some(true) {
-            "contexts"
-        } else {
-            "threads"
-        },
-        host,
-    )?;
+    write_outputs(p, &results, &name, if p.contexts == Some(true) { "contexts" } else { "threads" }, host)?;
     if let (Some(u), true) = (stack_use, p.stack_stats) {
         println!(
             "stack: {} KiB per rank at most, {:.1} KiB mean (pages touched; BSIM_STACK_KB = {}), per-rank variables {} B",
@@ -284,15 +232,7 @@ pub unsafe fn rank_body(
     sim.finish(id);
     CUR.with(|c| c.set(std::ptr::null_mut()));
     let r = *rank;
-    (
-        code,
-        RankResult {
-            rank: id,
-            end: r.clock,
-            stats: r.stats,
-            events: r.events,
-        },
-    )
+    (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
 }
 
 /// Every rank as an OS thread (the `threads` back end).
@@ -314,7 +254,9 @@ unsafe fn run_threads(
                 let av = av;
                 rank_body(id, sim, argc, av.0 as *mut *mut c_char, cmain, fmain, &|_| {})
             })
-            .map_err(|e| format!("cannot start rank {id} as a thread: {e} (try a smaller BSIM_STACK_KB or raise `ulimit -u`; the contexts back end has no such limit)"))?;
+            .map_err(|e| {
+                format!("cannot start rank {id} as a thread: {e} (try a smaller BSIM_STACK_KB or raise `ulimit -u`; the contexts back end has no such limit)")
+            })?;
         handles.push(h);
     }
     let mut out = Vec::with_capacity(handles.len());
@@ -328,13 +270,7 @@ unsafe fn run_threads(
 }
 
 /// Summary on stdout, report.json/txt, Gantt chart and Chrome trace (both back ends).
-pub fn write_outputs(
-    p: &Params,
-    results: &[RankResult],
-    platform: &str,
-    backend: &str,
-    host: f64,
-) -> Result<(), String> {
+pub fn write_outputs(p: &Params, results: &[RankResult], platform: &str, backend: &str, host: f64) -> Result<(), String> {
     let rep = output::build_report(results, platform, backend, p.payload, host);
     if !p.quiet {
         print!("{}", output::summary(&rep));
@@ -353,12 +289,7 @@ pub fn write_outputs(
     Ok(())
 }
 
-fn progress_thread(
-    n: u64,
-) -> (
-    std::sync::Arc<std::sync::atomic::AtomicBool>,
-    std::thread::JoinHandle<()>,
-) {
+fn progress_thread(n: u64) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>) {
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let s2 = stop.clone();
     let t = std::thread::spawn(move || {
@@ -368,12 +299,7 @@ fn progress_thread(
             std::thread::sleep(Duration::from_millis(100));
             if bar.is_none() && start.elapsed() > Duration::from_secs(2) {
                 let b = indicatif::ProgressBar::new(n);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "bsim {elapsed} [{bar:30}] {pos}/{len} ranks finished",
-                    )
-                    .unwrap(),
-                );
+                b.set_style(indicatif::ProgressStyle::with_template("bsim {elapsed} [{bar:30}] {pos}/{len} ranks finished").unwrap());
                 bar = Some(b);
             }
             if let Some(b) = &bar {

@@ -49,27 +49,14 @@ impl TraceFile {
             unsafe { libc::atexit(discard_pending) };
         });
         PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(pending.path().to_path_buf());
-        let f = pending
-            .file()
-            .try_clone()
-            .map_err(|e| what(format!("'{}': {e}", path.display())))?;
-        Ok(TraceFile {
-            w: BufWriter::new(f),
-            pending,
-            path,
-            rank,
-            failed: None,
-        })
+        let f = pending.file().try_clone().map_err(|e| what(format!("'{}': {e}", path.display())))?;
+        Ok(TraceFile { w: BufWriter::new(f), pending, path, rank, failed: None })
     }
 
     pub fn line(&mut self, text: &str) {
         if self.failed.is_none() {
             if let Err(e) = writeln!(self.w, "{text}") {
-                self.failed = Some(format!(
-                    "rank {}: cannot write '{}': {e}",
-                    self.rank,
-                    self.path.display()
-                ));
+                self.failed = Some(format!("rank {}: cannot write '{}': {e}", self.rank, self.path.display()));
             }
         }
     }
@@ -79,9 +66,7 @@ impl TraceFile {
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
-        self.w
-            .flush()
-            .map_err(|e| format!("rank {}: cannot write '{}': {e}", self.rank, self.path.display()))?;
+        self.w.flush().map_err(|e| format!("rank {}: cannot write '{}': {e}", self.rank, self.path.display()))?;
         Ok(self.pending)
     }
 }

@@ -10,7 +10,6 @@ use std::sync::OnceLock;
 mod common;
 use common::*;
 
-
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
 }
@@ -30,11 +29,7 @@ fn work() -> &'static Path {
 fn build(name: &str, mpi: bool) -> PathBuf {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let _g = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let exe = work().join(format!(
-        "{}{}",
-        name.replace('.', "_"),
-        if mpi { "_mpi" } else { "" }
-    ));
+    let exe = work().join(format!("{}{}", name.replace('.', "_"), if mpi { "_mpi" } else { "" }));
     if exe.exists() {
         return exe;
     }
@@ -46,26 +41,12 @@ fn build(name: &str, mpi: bool) -> PathBuf {
         (false, false) => "cc",
     };
     let mut c = Command::new(cc);
-    c.arg("-O1")
-        .arg(format!("-I{}", dir().join("include").display()));
-    c.arg(dir().join("tests/programs").join(name))
-        .arg("-o")
-        .arg(&exe);
-    c.arg(libdir().join(if mpi {
-        "libxmpc_bsim_mpi.a"
-    } else {
-        "libxmpc_bsim_main.a"
-    }))
-    .arg(staticlib());
+    c.arg("-O1").arg(format!("-I{}", dir().join("include").display()));
+    c.arg(dir().join("tests/programs").join(name)).arg("-o").arg(&exe);
+    c.arg(libdir().join(if mpi { "libxmpc_bsim_mpi.a" } else { "libxmpc_bsim_main.a" })).arg(staticlib());
     c.args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
-    let out = c
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));
-    assert!(
-        out.status.success(),
-        "{c:?}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = c.output().unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));
+    assert!(out.status.success(), "{c:?}\n{}", String::from_utf8_lossy(&out.stderr));
     exe
 }
 
@@ -96,12 +77,7 @@ fn run_env(name: &str, backend: &str, np: u32, args: &[&str], env: &[(&str, &str
 
 fn run(name: &str, backend: &str, np: u32, args: &[&str]) -> String {
     let out = run_env(name, backend, np, args, &[]);
-    assert!(
-        out.status.success(),
-        "{name} {backend} -np {np} {args:?}: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{name} {backend} -np {np} {args:?}: {}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -111,8 +87,7 @@ fn rank_times(s: &str) -> Vec<f64> {
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            (f.len() >= 3 && f[0] == "rank")
-                .then(|| (f[1].parse().unwrap(), f[f.len() - 1].parse().unwrap()))
+            (f.len() >= 3 && f[0] == "rank").then(|| (f[1].parse().unwrap(), f[f.len() - 1].parse().unwrap()))
         })
         .collect();
     v.sort_by_key(|x| x.0);
@@ -126,23 +101,13 @@ fn both(name: &str, np: u32, args: &[&str]) -> Vec<f64> {
     assert_eq!(t.len(), np as usize, "{name} {args:?}");
     assert_eq!(m.len(), np as usize, "{name} {args:?}");
     for (a, b) in t.iter().zip(&m) {
-        assert!(
-            close(*b, *a),
-            "{name} -np {np} {args:?}: contexts {t:?} mpi {m:?}"
-        );
+        assert!(close(*b, *a), "{name} -np {np} {args:?}: contexts {t:?} mpi {m:?}");
     }
     m
 }
 
 fn time_line(s: &str) -> f64 {
-    s.lines()
-        .find_map(|l| l.strip_prefix("time "))
-        .unwrap_or_else(|| panic!("no time in {s}"))
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
+    s.lines().find_map(|l| l.strip_prefix("time ")).unwrap_or_else(|| panic!("no time in {s}")).split_whitespace().next().unwrap().parse().unwrap()
 }
 
 #[test]
@@ -155,10 +120,7 @@ fn pingpong_eager_and_rendezvous() {
             let t = time_line(&run("pingpong.c", "contexts", np, &a));
             let m = time_line(&run("pingpong.c", "mpi", np, &a));
             let want = 10.0 * msg(bytes);
-            assert!(
-                close(t, want) && close(m, want),
-                "{bytes} B np {np}: contexts {t} mpi {m} want {want}"
-            );
+            assert!(close(t, want) && close(m, want), "{bytes} B np {np}: contexts {t} mpi {m} want {want}");
         }
     }
 }
@@ -169,11 +131,7 @@ fn pipeline_waits_and_report() {
         let (t0, c, b) = (1e-3, 5e-5, 4096u64);
         let t = both("pipeline.c", np, &["1e-3", "5e-5", "4096"]);
         for (i, ti) in t.iter().enumerate() {
-            let want = if i == 0 {
-                t0
-            } else {
-                t0 + i as f64 * (msg(b) + c)
-            };
+            let want = if i == 0 { t0 } else { t0 + i as f64 * (msg(b) + c) };
             assert!(close(*ti, want), "rank {i}: {ti} != {want}");
         }
     }
@@ -181,54 +139,21 @@ fn pipeline_waits_and_report() {
     let mut reps = vec![];
     for be in ["contexts", "mpi"] {
         let d = work().join(format!("rep-{be}"));
-        let out = run_env(
-            "pipeline.c",
-            be,
-            4,
-            &["1e-3", "5e-5", "100"],
-            &[("BSIM_OUT", d.to_str().unwrap())],
-        );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
+        let out = run_env("pipeline.c", be, 4, &["1e-3", "5e-5", "100"], &[("BSIM_OUT", d.to_str().unwrap())]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
         assert_eq!(v["backend"], be);
-        assert!(std::fs::read_to_string(d.join("report.txt"))
-            .unwrap()
-            .contains("predicted"));
+        assert!(std::fs::read_to_string(d.join("report.txt")).unwrap().contains("predicted"));
         reps.push(v);
     }
     let want = 1e-3 + 3.0 * (msg(100) + 5e-5);
-    assert!(
-        close(reps[1]["predicted_time"].as_f64().unwrap(), want),
-        "{}",
-        reps[1]
-    );
+    assert!(close(reps[1]["predicted_time"].as_f64().unwrap(), want), "{}", reps[1]);
     assert_eq!(reps[1]["slowest_rank"], 3);
-    assert!(
-        close(
-            reps[1]["ranks"][3]["wait"].as_f64().unwrap(),
-            1e-3 + 2.0 * (msg(100) + 5e-5)
-        ),
-        "{}",
-        reps[1]
-    );
+    assert!(close(reps[1]["ranks"][3]["wait"].as_f64().unwrap(), 1e-3 + 2.0 * (msg(100) + 5e-5)), "{}", reps[1]);
     assert_eq!(reps[1]["ranks"].as_array().unwrap().len(), 4);
-    for (r, (a, b)) in reps[0]["ranks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(reps[1]["ranks"].as_array().unwrap())
-        .enumerate()
-    {
+    for (r, (a, b)) in reps[0]["ranks"].as_array().unwrap().iter().zip(reps[1]["ranks"].as_array().unwrap()).enumerate() {
         for k in ["end", "compute", "comm", "wait"] {
-            assert!(
-                close(b[k].as_f64().unwrap(), a[k].as_f64().unwrap()) || a[k] == b[k],
-                "rank {r} {k}: {a} vs {b}"
-            );
+            assert!(close(b[k].as_f64().unwrap(), a[k].as_f64().unwrap()) || a[k] == b[k], "rank {r} {k}: {a} vs {b}");
         }
         for k in ["calls", "sends", "recvs", "colls", "bytes_sent"] {
             assert_eq!(a[k], b[k], "rank {r} {k}");
@@ -256,19 +181,10 @@ fn collectives_p2p_mode() {
     let m = msg(b);
     // np 4, rank 3 late by 1 ms. Binomial bcast 0->2, 0->1, 2->3.
     let t = both("colltime.c", 4, &["bcast", "1000", "1e-3"]);
-    assert!(
-        close(t[0], 0.0) && close(t[1], m) && close(t[2], m) && close(t[3], late),
-        "{t:?}"
-    );
+    assert!(close(t[0], 0.0) && close(t[1], m) && close(t[2], m) && close(t[3], late), "{t:?}");
     // recursive doubling: (0,1)(2,3) then (0,2)(1,3)
     let t = both("colltime.c", 4, &["allreduce", "1000", "1e-3"]);
-    assert!(
-        close(t[0], late + 2.0 * m)
-            && close(t[1], late + m)
-            && close(t[2], late + m)
-            && close(t[3], late),
-        "{t:?}"
-    );
+    assert!(close(t[0], late + 2.0 * m) && close(t[1], late + m) && close(t[2], late + m) && close(t[3], late), "{t:?}");
     for np in [2u32, 4] {
         let rounds = (np as f64).log2();
         for x in both("colltime.c", np, &["barrier", "0", "0"]) {
@@ -289,29 +205,16 @@ fn collectives_table_mode() {
     let d = work().join("table");
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("coll.csv"), "op,procs,bytes,seconds\nallreduce,2,8,1e-5\nallreduce,4,8,3e-5\nbcast,2,8,4e-5\nbcast,4,8,5e-5\n").unwrap();
-    std::fs::write(
-        d.join("t.toml"),
-        format!("{PLATFORM}[collectives]\nmode = \"table\"\ntable = \"coll.csv\"\n"),
-    )
-    .unwrap();
+    std::fs::write(d.join("t.toml"), format!("{PLATFORM}[collectives]\nmode = \"table\"\ntable = \"coll.csv\"\n")).unwrap();
     let p = d.join("t.toml");
     let env = [("BSIM_PLATFORM", p.to_str().unwrap())];
-    for (np, op, secs) in [
-        (2u32, "allreduce", 1e-5),
-        (4, "allreduce", 3e-5),
-        (2, "bcast", 4e-5),
-        (4, "bcast", 5e-5),
-    ] {
+    for (np, op, secs) in [(2u32, "allreduce", 1e-5), (4, "allreduce", 3e-5), (2, "bcast", 4e-5), (4, "bcast", 5e-5)] {
         // everybody leaves at the latest arrival (rank 3: 1 ms late) + the table time
         let start = if np == 4 { 1e-3 } else { 0.0 };
         let mut res = vec![];
         for be in ["contexts", "mpi"] {
             let out = run_env("colltime.c", be, np, &[op, "8", "1e-3"], &env);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
             res.push(rank_times(&String::from_utf8_lossy(&out.stdout)));
         }
         assert_eq!(res[0].len(), np as usize);
@@ -329,16 +232,10 @@ fn comm_split_and_dup() {
     let m8 = msg(8);
     let out = run("commsplit.c", "mpi", 4, &[]);
     for (r, want_sub) in [(0, 1), (1, 1), (2, 0), (3, 0)] {
-        assert!(
-            out.contains(&format!("rank {r} sub {want_sub} ")),
-            "key order: {out}"
-        );
+        assert!(out.contains(&format!("rank {r} sub {want_sub} ")), "key order: {out}");
     }
     for x in both("commsplit.c", 4, &[]) {
-        assert!(
-            close(x, 3.0 * m8 + 2.0 * m8 + msg(0) + msg(100)),
-            "np 4: {x}"
-        );
+        assert!(close(x, 3.0 * m8 + 2.0 * m8 + msg(0) + msg(100)), "np 4: {x}");
     }
     // halves of one rank: only the split and the message to itself cost
     for x in both("commsplit.c", 2, &[]) {
@@ -357,11 +254,7 @@ fn nodes_and_intranode_links() {
     let mut res = vec![];
     for be in ["contexts", "mpi"] {
         let out = run_env("halo.c", be, 4, &["3", "1e-4", "20000", "all"], &env);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         res.push(rank_times(&String::from_utf8_lossy(&out.stdout)));
     }
     assert_eq!(res[0], res[1]);
@@ -379,50 +272,24 @@ fn fortran_skeleton() {
     let t = time_line(&run("pingpong.f90", "threads", 2, &[]));
     let m = time_line(&run("pingpong.f90", "mpi", 2, &[]));
     let want = 8.0 * msg(1000) + 4.0 * 1e-3;
-    assert!(
-        close(t, want) && close(m, want),
-        "threads {t} mpi {m} want {want}"
-    );
+    assert!(close(t, want) && close(m, want), "threads {t} mpi {m} want {want}");
 }
 
 #[test]
 fn diagnostics() {
     // a threads-only executable asked for the mpi back end
     let exe = build("pingpong.c", false);
-    let out = Command::new(&exe)
-        .args(["1", "1"])
-        .env("BSIM_BACKEND", "mpi")
-        .env("BSIM_PLATFORM", work().join("p.toml"))
-        .output()
-        .unwrap();
+    let out = Command::new(&exe).args(["1", "1"]).env("BSIM_BACKEND", "mpi").env("BSIM_PLATFORM", work().join("p.toml")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("libxmpc_bsim_mpi.a"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("libxmpc_bsim_mpi.a"), "{}", String::from_utf8_lossy(&out.stderr));
     // BSIM_NP disagrees with the number of processes
     let out = run_env("pingpong.c", "mpi", 2, &["1", "1"], &[("BSIM_NP", "3")]);
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("BSIM_NP=3 but mpiexec started 2 processes"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("BSIM_NP=3 but mpiexec started 2 processes"), "{}", String::from_utf8_lossy(&out.stderr));
     // payload mode is threads-only
-    let out = run_env(
-        "pingpong.c",
-        "mpi",
-        2,
-        &["1", "1"],
-        &[("BSIM_PAYLOAD", "1")],
-    );
+    let out = run_env("pingpong.c", "mpi", 2, &["1", "1"], &[("BSIM_PAYLOAD", "1")]);
     assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("payload mode"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("payload mode"), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stdout.is_empty());
 }
 
@@ -440,26 +307,17 @@ fn persistent_requests_and_waitsome_in_both_back_ends() {
         let s = run("someany.c", be, 2, &["waitsome"]);
         let f: Vec<&str> = s.split_whitespace().collect();
         assert_eq!((f[0], f[1], f[4]), ("some", "1", "1"), "{be}: {s}");
-        assert!(
-            close(f[3].trim_end_matches(':').parse().unwrap(), want),
-            "{be}: {s}"
-        );
+        assert!(close(f[3].trim_end_matches(':').parse().unwrap(), want), "{be}: {s}");
     }
 }
 
 #[test]
 fn mpi_back_end_refuses_probe_and_nonblocking_collectives() {
-    for (prog, args, call) in [
-        ("probe.c", vec!["spread"], "LMPI_Probe"),
-        ("icoll.c", vec!["iallreduce", "8", "0"], "LMPI_Iallreduce"),
-    ] {
+    for (prog, args, call) in [("probe.c", vec!["spread"], "LMPI_Probe"), ("icoll.c", vec!["iallreduce", "8", "0"], "LMPI_Iallreduce")] {
         let out = run_env(prog, "mpi", 2, &args, &[]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{prog}: {err}");
-        assert!(
-            err.contains(call) && err.contains("not supported by the mpi back end"),
-            "{prog}: {err}"
-        );
+        assert!(err.contains(call) && err.contains("not supported by the mpi back end"), "{prog}: {err}");
     }
 }
 

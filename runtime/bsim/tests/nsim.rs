@@ -26,35 +26,13 @@ fn work() -> &'static Path {
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("ring8.toml"), NSIM).unwrap();
         std::fs::write(d.join("torus333.toml"), NSIM3D).unwrap();
-        std::fs::write(
-            d.join("nsim.toml"),
-            format!("name = \"n\"\n[network]\nmodel = \"nsim\"\nconfig = \"ring8.toml\"\n{COMMON}"),
-        )
-        .unwrap();
-        std::fs::write(
-            d.join("nsim3d.toml"),
-            format!(
-                "name = \"n3\"\n[network]\nmodel = \"nsim\"\nconfig = \"torus333.toml\"\n{COMMON}"
-            ),
-        )
-        .unwrap();
+        std::fs::write(d.join("nsim.toml"), format!("name = \"n\"\n[network]\nmodel = \"nsim\"\nconfig = \"ring8.toml\"\n{COMMON}")).unwrap();
+        std::fs::write(d.join("nsim3d.toml"), format!("name = \"n3\"\n[network]\nmodel = \"nsim\"\nconfig = \"torus333.toml\"\n{COMMON}")).unwrap();
         // the same network, inline
-        let inline = NSIM
-            .replace("[topology]", "[network.nsim.topology]")
-            .replace("[link]", "[network.nsim.link]")
-            .replace("[router]", "[network.nsim.router]");
-        std::fs::write(
-            d.join("inline.toml"),
-            format!("[network]\nmodel = \"nsim\"\n{inline}{COMMON}"),
-        )
-        .unwrap();
-        std::fs::write(
-            d.join("analytic.toml"),
-            format!(
-                "name = \"a\"\n[network]\nlatency = {L_NEIGHBOUR:e}\nbandwidth = {W:e}\n{COMMON}"
-            ),
-        )
-        .unwrap();
+        let inline =
+            NSIM.replace("[topology]", "[network.nsim.topology]").replace("[link]", "[network.nsim.link]").replace("[router]", "[network.nsim.router]");
+        std::fs::write(d.join("inline.toml"), format!("[network]\nmodel = \"nsim\"\n{inline}{COMMON}")).unwrap();
+        std::fs::write(d.join("analytic.toml"), format!("name = \"a\"\n[network]\nlatency = {L_NEIGHBOUR:e}\nbandwidth = {W:e}\n{COMMON}")).unwrap();
         d
     })
 }
@@ -66,24 +44,14 @@ fn exe(name: &str) -> PathBuf {
     if built.iter().any(|b| b == name) {
         return exe;
     }
-    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs")
-        .join(name);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name);
     let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("include");
     let mut c = Command::new("cc");
-    c.arg("-O1")
-        .arg(format!("-I{}", inc.display()))
-        .arg(src)
-        .arg("-o")
-        .arg(&exe);
+    c.arg("-O1").arg(format!("-I{}", inc.display())).arg(src).arg("-o").arg(&exe);
     c.arg(libdir().join("libxmpc_bsim_main.a")).arg(staticlib());
     c.args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
     let out = c.output().expect("cannot run cc");
-    assert!(
-        out.status.success(),
-        "{c:?}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{c:?}\n{}", String::from_utf8_lossy(&out.stderr));
     built.push(name.to_string());
     exe
 }
@@ -108,12 +76,7 @@ fn run_prog(name: &str, platform: &str, np: u32, args: &[&str], env: &[(&str, &s
 fn run(platform: &str, np: u32, args: &[&str], env: &[(&str, &str)]) -> (Vec<f64>, String) {
     let out = run_prog("netpat.c", platform, np, args, env);
     let so = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{platform} {args:?}: {}\n{so}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{platform} {args:?}: {}\n{so}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
     let mut v: Vec<(usize, f64)> = so
         .lines()
         .filter_map(|l| {
@@ -123,10 +86,7 @@ fn run(platform: &str, np: u32, args: &[&str], env: &[(&str, &str)]) -> (Vec<f64
         .collect();
     v.sort_by_key(|x| x.0);
     assert_eq!(v.len(), np as usize, "{so}");
-    (
-        v.into_iter().map(|x| x.1).collect(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    (v.into_iter().map(|x| x.1).collect(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 /// Contention-free latency from node `i` to node 0 on the 8-ring: h hops
@@ -150,33 +110,17 @@ fn contention_free_ring_equals_analytic() {
         let (ana, _) = run("analytic.toml", 8, &args, &[]);
         let want = iters as f64 * (1e-6 + L_NEIGHBOUR + bytes as f64 / W);
         for r in 0..8 {
-            assert!(
-                near(nsim[r], want),
-                "{bytes} B rank {r}: nsim {} != closed form {want}",
-                nsim[r]
-            );
-            assert!(
-                near(ana[r], want),
-                "{bytes} B rank {r}: analytic {} != {want}",
-                ana[r]
-            );
+            assert!(near(nsim[r], want), "{bytes} B rank {r}: nsim {} != closed form {want}", nsim[r]);
+            assert!(near(ana[r], want), "{bytes} B rank {r}: analytic {} != {want}", ana[r]);
         }
         assert!(!err.contains("late"), "{err}");
     }
     // inline [network.nsim] and --network (BSIM_NETWORK) give the same
     let (a, _) = run("inline.toml", 8, &["ring", "10000", "2"], &[]);
     let net = format!("nsim:{}", work().join("ring8.toml").display());
-    let (b, _) = run(
-        "analytic.toml",
-        8,
-        &["ring", "10000", "2"],
-        &[("BSIM_NETWORK", &net)],
-    );
+    let (b, _) = run("analytic.toml", 8, &["ring", "10000", "2"], &[("BSIM_NETWORK", &net)]);
     let want = 2.0 * (1e-6 + L_NEIGHBOUR + 10000.0 / W);
-    assert!(
-        a.iter().chain(&b).all(|&t| near(t, want)),
-        "{a:?} {b:?} {want}"
-    );
+    assert!(a.iter().chain(&b).all(|&t| near(t, want)), "{a:?} {b:?} {want}");
 }
 
 #[test]
@@ -186,12 +130,7 @@ fn contention_free_collective_through_nsim() {
     let (ana, _) = run("analytic.toml", 2, &["allreduce", "8", "4"], &[]);
     let want = 4.0 * (L_NEIGHBOUR + 8.0 / W);
     for r in 0..2 {
-        assert!(
-            near(nsim[r], want) && near(ana[r], want),
-            "rank {r}: nsim {} analytic {} want {want}",
-            nsim[r],
-            ana[r]
-        );
+        assert!(near(nsim[r], want) && near(ana[r], want), "rank {r}: nsim {} analytic {} want {want}", nsim[r], ana[r]);
     }
 }
 
@@ -225,12 +164,7 @@ fn hot_spot_is_serialised_at_the_ejection_link() {
     // NSIM: they share node 0's ejection link, so at least 7 s/w
     let ser = (np - 1) as f64 * s as f64 / W;
     assert!(nsim[0] >= ser, "rank 0 ends at {} < {ser}", nsim[0]);
-    assert!(
-        nsim[0] > ana[0] + 5.0 * s as f64 / W,
-        "{} vs {}",
-        nsim[0],
-        ana[0]
-    );
+    assert!(nsim[0] > ana[0] + 5.0 * s as f64 / W, "{} vs {}", nsim[0], ana[0]);
     // eager senders leave at once either way
     assert!(nsim[1..].iter().all(|&t| t == 0.0), "{nsim:?}");
 }
@@ -242,12 +176,7 @@ fn congested_alltoall_is_slower_and_deterministic() {
     let (first, err) = run("nsim.toml", 8, &args, &[]);
     // pairwise exchange: rank r sends to r+s; on a ring the flows share links
     let m = |v: &[f64]| v.iter().cloned().fold(0.0, f64::max);
-    assert!(
-        m(&first) > m(&ana) * 1.5,
-        "nsim {} vs analytic {}",
-        m(&first),
-        m(&ana)
-    );
+    assert!(m(&first) > m(&ana) * 1.5, "nsim {} vs analytic {}", m(&first), m(&ana));
     assert!(!err.contains("late"), "{err}");
     for _ in 0..2 {
         let (again, _) = run("nsim.toml", 8, &args, &[]);
@@ -278,11 +207,7 @@ fn any_source_waitany_test_decide_in_virtual_time() {
     let arrive = |i: usize| (n - i) as f64 * 1e-3 + l_ring(i) + 4.0 / W;
     for mode in ["recv", "waitany"] {
         let out = run_prog("anysource.c", "nsim.toml", n as u32, &[mode], &[]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let so = String::from_utf8_lossy(&out.stdout);
         let got: Vec<(usize, f64)> = so
             .lines()
@@ -291,17 +216,9 @@ fn any_source_waitany_test_decide_in_virtual_time() {
                 (f[1].parse().unwrap(), f[3].parse().unwrap())
             })
             .collect();
-        assert_eq!(
-            got.iter().map(|x| x.0).collect::<Vec<_>>(),
-            (1..n).rev().collect::<Vec<_>>(),
-            "{mode}"
-        );
+        assert_eq!(got.iter().map(|x| x.0).collect::<Vec<_>>(), (1..n).rev().collect::<Vec<_>>(), "{mode}");
         for (src, t) in got {
-            assert!(
-                near(t, arrive(src)),
-                "{mode}: from {src} at {t}, want {}",
-                arrive(src)
-            );
+            assert!(near(t, arrive(src)), "{mode}: from {src} at {t}, want {}", arrive(src));
         }
     }
     // Test polling: a failed Test costs 1e-6, the program adds 1e-4
@@ -310,12 +227,7 @@ fn any_source_waitany_test_decide_in_virtual_time() {
     let step = 1e-4 + 1e-6;
     let k = (arrive(n - 1) / step).ceil();
     let want = format!("polls {} at ", k + 1.0);
-    let t: f64 = so
-        .strip_prefix(&want)
-        .unwrap_or_else(|| panic!("{so} vs {want}"))
-        .trim()
-        .parse()
-        .unwrap();
+    let t: f64 = so.strip_prefix(&want).unwrap_or_else(|| panic!("{so} vs {want}")).trim().parse().unwrap();
     assert!(near(t, k * step), "{so}");
 }
 
@@ -324,18 +236,11 @@ fn deadlock_and_payload_under_nsim() {
     let out = run_prog("deadlock.c", "nsim.toml", 3, &[], &[]);
     assert_eq!(out.status.code(), Some(3));
     let e = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 1"),
-        "{e}"
-    );
+    assert!(e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 1"), "{e}");
     // payload collectives still move data (meeting, then the schedule)
     for np in [2u32, 5] {
         let out = run_prog("payload.c", "nsim.toml", np, &[], &[("BSIM_PAYLOAD", "1")]);
         let so = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && so.contains("OK"),
-            "np {np}: {so}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success() && so.contains("OK"), "np {np}: {so}\n{}", String::from_utf8_lossy(&out.stderr));
     }
 }

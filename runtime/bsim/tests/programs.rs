@@ -14,9 +14,7 @@ use common::*;
 const OTEST: f64 = 1e-6;
 
 fn src(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/programs")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
 }
 
 fn include() -> PathBuf {
@@ -44,10 +42,7 @@ fn build(name: &str) -> PathBuf {
 fn build_with(name: &str, flags: &[&str]) -> PathBuf {
     static BUILT: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
-    let tag: String = flags
-        .iter()
-        .map(|f| f.trim_start_matches("-D").replace(['=', '-'], "_"))
-        .collect();
+    let tag: String = flags.iter().map(|f| f.trim_start_matches("-D").replace(['=', '-'], "_")).collect();
     let key = format!("{}{tag}", name.replace('.', "_"));
     let exe = work().join(&key);
     if built.iter().any(|b| *b == key) {
@@ -60,18 +55,13 @@ fn build_with(name: &str, flags: &[&str]) -> PathBuf {
     c.args(flags);
     if fortran {
         // the lmpi module, built into the work directory
-        c.arg(format!("-J{}", work().display()))
-            .arg(include().join("lmpi.f90"));
+        c.arg(format!("-J{}", work().display())).arg(include().join("lmpi.f90"));
     }
     c.arg(src(name)).arg("-o").arg(&exe);
     c.arg(libdir().join("libxmpc_bsim_main.a")).arg(staticlib());
     c.args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"]);
     let out = c.output().expect("cannot run the C/Fortran compiler");
-    assert!(
-        out.status.success(),
-        "{c:?}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{c:?}\n{}", String::from_utf8_lossy(&out.stderr));
     exe
 }
 
@@ -82,18 +72,10 @@ fn run_env(name: &str, np: u32, args: &[&str], env: &[(&str, &str)]) -> Output {
     let ctx = run_exe(&build(name), np, args, env);
     let mut tenv = env.to_vec();
     tenv.push(("BSIM_BACKEND", "threads"));
-    let thr = run_exe(
-        &build_with(name, &["-DBSIM_THREAD_LOCAL_VARS"]),
-        np,
-        args,
-        &tenv,
-    );
+    let thr = run_exe(&build_with(name, &["-DBSIM_THREAD_LOCAL_VARS"]), np, args, &tenv);
     // threads print concurrently: compare the lines as sets
     let lines = |b: &[u8]| {
-        let mut v: Vec<String> = String::from_utf8_lossy(b)
-            .lines()
-            .map(str::to_string)
-            .collect();
+        let mut v: Vec<String> = String::from_utf8_lossy(b).lines().map(str::to_string).collect();
         v.sort();
         v
     };
@@ -104,31 +86,18 @@ fn run_env(name: &str, np: u32, args: &[&str], env: &[(&str, &str)]) -> Output {
         String::from_utf8_lossy(&ctx.stderr),
         String::from_utf8_lossy(&thr.stderr)
     );
-    assert_eq!(
-        lines(&ctx.stdout),
-        lines(&thr.stdout),
-        "{name} -np {np} {args:?}: stdout, contexts vs threads"
-    );
+    assert_eq!(lines(&ctx.stdout), lines(&thr.stdout), "{name} -np {np} {args:?}: stdout, contexts vs threads");
     // an argument error names the rank that found it (the last to arrive on the host)
     let unranked = |b: &[u8]| {
         lines(b)
             .into_iter()
-            .map(|l| {
-                match l
-                    .strip_prefix("bsim: rank ")
-                    .and_then(|r| r.split_once(": "))
-                {
-                    Some((_, rest)) => format!("bsim: rank N: {rest}"),
-                    None => l,
-                }
+            .map(|l| match l.strip_prefix("bsim: rank ").and_then(|r| r.split_once(": ")) {
+                Some((_, rest)) => format!("bsim: rank N: {rest}"),
+                None => l,
             })
             .collect::<Vec<_>>()
     };
-    assert_eq!(
-        unranked(&ctx.stderr),
-        unranked(&thr.stderr),
-        "{name} -np {np} {args:?}: stderr, contexts vs threads"
-    );
+    assert_eq!(unranked(&ctx.stderr), unranked(&thr.stderr), "{name} -np {np} {args:?}: stderr, contexts vs threads");
     ctx
 }
 
@@ -150,12 +119,7 @@ fn run_exe(exe: &Path, np: u32, args: &[&str], env: &[(&str, &str)]) -> Output {
 
 fn run(name: &str, np: u32, args: &[&str]) -> String {
     let out = run_env(name, np, args, &[]);
-    assert!(
-        out.status.success(),
-        "{name} -np {np} {args:?}: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{name} -np {np} {args:?}: {}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -173,25 +137,12 @@ fn rank_times(s: &str) -> Vec<f64> {
 }
 
 fn value(s: &str, key: &str) -> f64 {
-    s.lines()
-        .find_map(|l| l.strip_prefix(key))
-        .unwrap_or_else(|| panic!("no `{key}` in {s}"))
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap()
+    s.lines().find_map(|l| l.strip_prefix(key)).unwrap_or_else(|| panic!("no `{key}` in {s}")).split_whitespace().next().unwrap().parse().unwrap()
 }
 
 #[test]
 fn pingpong_closed_form() {
-    for (bytes, np) in [
-        (1u64, 2u32),
-        (1000, 2),
-        (65535, 3),
-        (65536, 2),
-        (1 << 20, 4),
-    ] {
+    for (bytes, np) in [(1u64, 2u32), (1000, 2), (65535, 3), (65536, 2), (1 << 20, 4)] {
         let out = run("pingpong.c", np, &[&bytes.to_string(), "5"]);
         let t = value(&out, "time ");
         let want = 10.0 * msg(bytes);
@@ -217,11 +168,7 @@ fn pipeline_waits_propagate() {
 fn halo_and_allreduce() {
     for np in [4u32, 16, 64] {
         let (it, c, b) = (10, 1e-4, 8192u64);
-        let out = run(
-            "halo.c",
-            np,
-            &[&it.to_string(), "1e-4", &b.to_string(), "all"],
-        );
+        let out = run("halo.c", np, &[&it.to_string(), "1e-4", &b.to_string(), "all"]);
         let t = rank_times(&out);
         let want = it as f64 * (c + msg(b)) + (np as f64).log2() * msg(8);
         assert_eq!(t.len(), np as usize);
@@ -240,26 +187,16 @@ fn collectives_p2p_decomposition() {
     // binomial bcast from 0 (eager, MPICH tree: 0->4,2,1; 4->6,5; 2->3; 6->7)
     let t = rank_times(&run("colltime.c", 8, &["bcast", &b.to_string(), "1e-3"]));
     assert!(close(t[1], m) && close(t[2], m) && close(t[4], m), "{t:?}");
-    assert!(
-        close(t[5], 2.0 * m) && close(t[6], 2.0 * m) && close(t[7], 3.0 * m),
-        "{t:?}"
-    );
+    assert!(close(t[5], 2.0 * m) && close(t[6], 2.0 * m) && close(t[7], 3.0 * m), "{t:?}");
     // rank 3's message left rank 2 at m and waited for the late receive
     assert!(close(t[3], late), "{t:?}");
     assert!(close(t[0], 0.0), "{t:?}");
     // recursive doubling, rank 3 late: its partners learn of it one round at a
     // time: 2 (round 1) -> 0 (round 2) -> 4 (round 3)
-    let t = rank_times(&run(
-        "colltime.c",
-        8,
-        &["allreduce", &b.to_string(), "1e-3"],
-    ));
+    let t = rank_times(&run("colltime.c", 8, &["allreduce", &b.to_string(), "1e-3"]));
     assert!(close(t[3], late) && close(t[7], late + m), "{t:?}");
     assert!(close(t[4], late + 3.0 * m), "{t:?}");
-    assert!(
-        close(t.iter().cloned().fold(0.0, f64::max), late + 3.0 * m),
-        "{t:?}"
-    );
+    assert!(close(t.iter().cloned().fold(0.0, f64::max), late + 3.0 * m), "{t:?}");
     // dissemination barrier without delay: ceil(log2 6) rounds of empty messages
     let t = rank_times(&run("colltime.c", 6, &["barrier", "0", "0"]));
     for x in &t {
@@ -278,53 +215,29 @@ fn collectives_p2p_decomposition() {
 fn collectives_from_table() {
     let d = work().join("table");
     std::fs::create_dir_all(&d).unwrap();
-    std::fs::write(d.join("coll.csv"), "op,procs,bytes,seconds\nallreduce,4,8,1e-5\nallreduce,4,8000,1e-3\nallreduce,16,8,2e-5\nallreduce,16,8000,2e-3\n").unwrap();
-    std::fs::write(
-        d.join("t.toml"),
-        format!("{PLATFORM}[collectives]\nmode = \"table\"\ntable = \"coll.csv\"\n"),
-    )
-    .unwrap();
+    std::fs::write(d.join("coll.csv"), "op,procs,bytes,seconds\nallreduce,4,8,1e-5\nallreduce,4,8000,1e-3\nallreduce,16,8,2e-5\nallreduce,16,8000,2e-3\n")
+        .unwrap();
+    std::fs::write(d.join("t.toml"), format!("{PLATFORM}[collectives]\nmode = \"table\"\ntable = \"coll.csv\"\n")).unwrap();
     let p = d.join("t.toml");
     let p = p.to_str().unwrap();
     // 4 ranks at 253 bytes (~geometric middle of 8 and 8000): sqrt(1e-5 * 1e-3); starts when rank 3 arrives
-    let out = run_env(
-        "colltime.c",
-        4,
-        &["allreduce", "253", "1e-3"],
-        &[("BSIM_PLATFORM", p)],
-    );
+    let out = run_env("colltime.c", 4, &["allreduce", "253", "1e-3"], &[("BSIM_PLATFORM", p)]);
     assert!(out.status.success());
     let t = rank_times(&String::from_utf8_lossy(&out.stdout));
-    let mid = (((253f64).ln() - 8f64.ln()) / (8000f64.ln() - 8f64.ln()))
-        * ((1e-3f64).ln() - (1e-5f64).ln())
-        + (1e-5f64).ln();
+    let mid = (((253f64).ln() - 8f64.ln()) / (8000f64.ln() - 8f64.ln())) * ((1e-3f64).ln() - (1e-5f64).ln()) + (1e-5f64).ln();
     for x in &t {
         assert!((x - (1e-3 + mid.exp())).abs() < 1e-12, "{t:?}");
     }
     // 8 ranks, 8 bytes: log-log between 4 (1e-5) and 16 (2e-5) procs -> 1e-5 * 2^0.5
-    let out = run_env(
-        "colltime.c",
-        8,
-        &["allreduce", "8", "0"],
-        &[("BSIM_PLATFORM", p)],
-    );
+    let out = run_env("colltime.c", 8, &["allreduce", "8", "0"], &[("BSIM_PLATFORM", p)]);
     let t = rank_times(&String::from_utf8_lossy(&out.stdout));
     for x in &t {
         assert!((x - 1e-5 * 2f64.sqrt()).abs() < 1e-15, "{t:?}");
     }
     // outside the table: extrapolated with a warning
-    let out = run_env(
-        "colltime.c",
-        4,
-        &["allreduce", "80000", "0"],
-        &[("BSIM_PLATFORM", p)],
-    );
+    let out = run_env("colltime.c", 4, &["allreduce", "80000", "0"], &[("BSIM_PLATFORM", p)]);
     assert!(out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("extrapolated"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("extrapolated"), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
@@ -341,11 +254,7 @@ fn any_source_waitany_test_are_deterministic() {
             })
             .collect();
         let want: Vec<usize> = (1..n).rev().collect();
-        assert_eq!(
-            order.iter().map(|x| x.0).collect::<Vec<_>>(),
-            want,
-            "{mode}"
-        );
+        assert_eq!(order.iter().map(|x| x.0).collect::<Vec<_>>(), want, "{mode}");
         for (src, t) in order {
             assert!(close(t, arrive(src)), "{mode}: from {src} at {t}");
         }
@@ -356,10 +265,7 @@ fn any_source_waitany_test_are_deterministic() {
     let step = 1e-4 + OTEST;
     let k = (a / step).ceil();
     assert_eq!(value(&out, "polls "), k + 1.0, "{out}");
-    assert!(
-        close(value(&out, &format!("polls {} at ", k + 1.0)), k * step),
-        "{out}"
-    );
+    assert!(close(value(&out, &format!("polls {} at ", k + 1.0)), k * step), "{out}");
 }
 
 #[test]
@@ -367,11 +273,7 @@ fn payload_mode_computes_real_results() {
     for np in [1u32, 2, 5, 8] {
         let out = run_env("payload.c", np, &[], &[("BSIM_PAYLOAD", "1")]);
         let s = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && s.contains("OK"),
-            "np {np}: {s}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success() && s.contains("OK"), "np {np}: {s}\n{}", String::from_utf8_lossy(&out.stderr));
     }
     // without payload the same program runs but computes nothing
     let out = run_env("payload.c", 4, &[], &[]);
@@ -386,39 +288,23 @@ fn deadlock_is_reported() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("deadlock"), "{e}");
     assert!(e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 1 (receive from rank 1, tag 0)"), "{e}");
-    assert!(
-        e.contains("rank 1 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 0"),
-        "{e}"
-    );
+    assert!(e.contains("rank 1 (t = 0.000000000e0 s) in LMPI_Recv waits on rank 0"), "{e}");
     assert!(e.contains("2 rank(s) blocked, 1 finished"), "{e}");
-    assert!(std::fs::read_to_string(d.join("deadlock.txt"))
-        .unwrap()
-        .contains("waits on rank 1"));
+    assert!(std::fs::read_to_string(d.join("deadlock.txt")).unwrap().contains("waits on rank 1"));
 }
 
 #[test]
 fn trace_mode_writes_per_rank_events() {
     let d = work().join("trace");
-    let out = run_env(
-        "payload.c",
-        3,
-        &[],
-        &[("BSIM_TRACE", d.to_str().unwrap()), ("BSIM_PAYLOAD", "1")],
-    );
+    let out = run_env("payload.c", 3, &[], &[("BSIM_TRACE", d.to_str().unwrap()), ("BSIM_PAYLOAD", "1")]);
     assert!(out.status.success());
     let r0 = std::fs::read_to_string(d.join("rank0.txt")).unwrap();
     let lines: Vec<&str> = r0.lines().collect();
     assert_eq!(lines[0], "allreduce peer=0 tag=-1 bytes=4 comm=1");
     assert!(lines.contains(&"send peer=1 tag=3 bytes=4 comm=1"), "{r0}");
     assert!(lines.contains(&"recv peer=2 tag=3 bytes=4 comm=1"), "{r0}");
-    assert!(
-        lines.contains(&"send peer=1 tag=4 bytes=160000 comm=1"),
-        "{r0}"
-    );
-    assert!(
-        lines.contains(&"comm_split peer=-1 tag=-1 bytes=0 comm=1"),
-        "{r0}"
-    );
+    assert!(lines.contains(&"send peer=1 tag=4 bytes=160000 comm=1"), "{r0}");
+    assert!(lines.contains(&"comm_split peer=-1 tag=-1 bytes=0 comm=1"), "{r0}");
     for r in 1..3 {
         assert!(d.join(format!("rank{r}.txt")).exists());
     }
@@ -432,43 +318,24 @@ fn report_gantt_and_chrome_trace() {
         "pipeline.c",
         4,
         &["1e-3", "5e-5", "100"],
-        &[
-            ("BSIM_OUT", d.to_str().unwrap()),
-            ("BSIM_GANTT", g.to_str().unwrap()),
-            ("BSIM_TRACE_JSON", tj.to_str().unwrap()),
-        ],
+        &[("BSIM_OUT", d.to_str().unwrap()), ("BSIM_GANTT", g.to_str().unwrap()), ("BSIM_TRACE_JSON", tj.to_str().unwrap())],
     );
     assert!(out.status.success());
-    let rep: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
+    let rep: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("report.json")).unwrap()).unwrap();
     let want = 1e-3 + 3.0 * (msg(100) + 5e-5);
     assert!(close(rep["predicted_time"].as_f64().unwrap(), want));
     assert_eq!(rep["slowest_rank"], 3);
     let r3 = &rep["ranks"][3];
     assert!(close(r3["compute"].as_f64().unwrap(), 5e-5));
     // rank 3 waits in its receive until the token arrives
-    assert!(
-        close(r3["wait"].as_f64().unwrap(), 1e-3 + 2.0 * (msg(100) + 5e-5)),
-        "{r3}"
-    );
+    assert!(close(r3["wait"].as_f64().unwrap(), 1e-3 + 2.0 * (msg(100) + 5e-5)), "{r3}");
     let svg = std::fs::read_to_string(&g).unwrap();
-    assert!(
-        svg.starts_with("<svg") && svg.contains("rgb(240,200,40)"),
-        "no waiting bars"
-    );
-    let tr: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&tj).unwrap()).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("rgb(240,200,40)"), "no waiting bars");
+    let tr: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tj).unwrap()).unwrap();
     let ev = tr["traceEvents"].as_array().unwrap();
-    assert!(ev
-        .iter()
-        .any(|e| e["name"] == "token start" && e["ph"] == "i"));
+    assert!(ev.iter().any(|e| e["name"] == "token start" && e["ph"] == "i"));
     assert!(ev.iter().any(|e| e["name"] == "LMPI_Recv" && e["tid"] == 3));
-    let out = run_env(
-        "pipeline.c",
-        4,
-        &["1e-3", "5e-5", "100"],
-        &[("BSIM_GANTT", png.to_str().unwrap())],
-    );
+    let out = run_env("pipeline.c", 4, &["1e-3", "5e-5", "100"], &[("BSIM_GANTT", png.to_str().unwrap())]);
     assert!(out.status.success());
     assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
 }
@@ -479,12 +346,7 @@ fn bad_platform_is_diagnosed() {
     std::fs::create_dir_all(&d).unwrap();
     let p = d.join("bad.toml");
     std::fs::write(&p, "[network]\nlatency = 1e-6\nbandwith = 1e9\n").unwrap();
-    let out = run_env(
-        "pingpong.c",
-        2,
-        &["1", "1"],
-        &[("BSIM_PLATFORM", p.to_str().unwrap())],
-    );
+    let out = run_env("pingpong.c", 2, &["1", "1"], &[("BSIM_PLATFORM", p.to_str().unwrap())]);
     assert_eq!(out.status.code(), Some(2));
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("bad.toml:3:1"), "{e}");
@@ -506,11 +368,7 @@ fn fortran_with_lmpif_h() {
 #[test]
 fn fortran_use_lmpi_module() {
     let out = run_env("usemod.f90", 4, &[], &[("BSIM_PAYLOAD", "1")]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let s = String::from_utf8_lossy(&out.stdout);
     let f: Vec<&str> = s.split_whitespace().collect();
     assert_eq!(f[0], "sum");
@@ -541,12 +399,7 @@ fn probe_lines(s: &str) -> Vec<(usize, u64, f64, f64)> {
     s.lines()
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            (
-                f[1].parse().unwrap(),
-                f[3].parse().unwrap(),
-                f[5].parse().unwrap(),
-                f[7].parse().unwrap(),
-            )
+            (f[1].parse().unwrap(), f[3].parse().unwrap(), f[5].parse().unwrap(), f[7].parse().unwrap())
         })
         .collect()
 }
@@ -623,10 +476,7 @@ fn some_expected(np: usize, mode: &str) -> Vec<(usize, f64, Vec<usize>)> {
     let mut out = vec![];
     while !left.is_empty() {
         if mode == "waitsome" {
-            let first = left
-                .iter()
-                .copied()
-                .fold(f64::INFINITY, |a, r| a.min(tc(r)));
+            let first = left.iter().copied().fold(f64::INFINITY, |a, r| a.min(tc(r)));
             t = t.max(first);
         }
         let mut done: Vec<usize> = left.iter().copied().filter(|&r| tc(r) <= t).collect();
@@ -672,10 +522,7 @@ fn waitsome_testany_testsome() {
 fn nonblocking_collectives_overlap_compute() {
     for np in [2u32, 4] {
         let rounds = (np as f64).log2();
-        for (op, b, coll) in [
-            ("iallreduce", 8000u64, rounds * msg(8000)),
-            ("ibarrier", 0, rounds * msg(0)),
-        ] {
+        for (op, b, coll) in [("iallreduce", 8000u64, rounds * msg(8000)), ("ibarrier", 0, rounds * msg(0))] {
             for c in [0.0, 1e-5, 1e-3] {
                 let t = rank_times(&run("icoll.c", np, &[op, &b.to_string(), &c.to_string()]));
                 assert_eq!(t.len(), np as usize);
@@ -709,10 +556,7 @@ fn probe_deadlock_is_reported() {
     let out = run_env("probe.c", 2, &["deadlock"], &[]);
     assert_eq!(out.status.code(), Some(3));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("rank 0") && err.contains("LMPI_Probe waits on rank 1"),
-        "{err}"
-    );
+    assert!(err.contains("rank 0") && err.contains("LMPI_Probe waits on rank 1"), "{err}");
 }
 
 /// A rank that only polls while the other one has finished (Test) or is blocked
@@ -723,10 +567,7 @@ fn polling_forever_is_a_deadlock() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{e}");
     assert!(e.contains("rank 0 polls in LMPI_Test"), "{e}");
-    assert!(
-        e.contains("in LMPI_Test waits on rank 1 (receive from rank 1, tag 7)"),
-        "{e}"
-    );
+    assert!(e.contains("in LMPI_Test waits on rank 1 (receive from rank 1, tag 7)"), "{e}");
     assert!(e.contains("1 rank(s) blocked, 1 finished"), "{e}");
     let out = run_env("misuse.c", 2, &["iprobe"], &[]);
     let e = String::from_utf8_lossy(&out.stderr);
@@ -736,11 +577,7 @@ fn polling_forever_is_a_deadlock() {
     // polling that ends in a send is no deadlock: 50 unsuccessful probes, then the send
     let out = run_env("misuse.c", 2, &["pollsend"], &[]);
     let o = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success() && o.contains("pollsend ok 0") && o.contains("pollsend ok 1"),
-        "{o}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success() && o.contains("pollsend ok 0") && o.contains("pollsend ok 1"), "{o}{}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// Collectives whose members disagree on the root, the count or the datatype are
@@ -765,10 +602,7 @@ fn deadlock_labels_name_the_call_made() {
     let out = run_env("misuse.c", 2, &["wait"], &[]);
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{e}");
-    assert!(
-        e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Wait waits on rank 1"),
-        "{e}"
-    );
+    assert!(e.contains("rank 0 (t = 0.000000000e0 s) in LMPI_Wait waits on rank 1"), "{e}");
     assert!(!e.contains("Waitall"), "{e}");
 }
 
@@ -781,17 +615,10 @@ fn rank_variables_are_private_under_contexts() {
     let pay = [("BSIM_PAYLOAD", "1")];
     let out = run_env("rankvars.c", 8, &[], &pay); // contexts, then threads (_Thread_local)
     let o = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{o}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{o}{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(o.matches(" ok counter").count(), 8, "{o}");
     for r in 0..8 {
-        assert!(
-            o.contains(&format!("rank {r} ok counter {}", 5 + 100 * r)),
-            "{o}"
-        );
+        assert!(o.contains(&format!("rank {r} ok counter {}", 5 + 100 * r)), "{o}");
     }
     // plain globals: the ranks share them
     let plain = build_with("rankvars.c", &["-DBSIM_RANK_VAR="]);
@@ -799,18 +626,10 @@ fn rank_variables_are_private_under_contexts() {
     let o = String::from_utf8_lossy(&out.stdout);
     assert!(o.contains("WRONG"), "plain globals must be shared: {o}");
     // threads + section: refused, naming the fix
-    let out = run_exe(
-        &build("rankvars.c"),
-        8,
-        &[],
-        &[pay[0], ("BSIM_BACKEND", "threads")],
-    );
+    let out = run_exe(&build("rankvars.c"), 8, &[], &[pay[0], ("BSIM_BACKEND", "threads")]);
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{e}");
-    assert!(
-        e.contains("section bsim_rank") && e.contains("-DBSIM_THREAD_LOCAL_VARS"),
-        "{e}"
-    );
+    assert!(e.contains("section bsim_rank") && e.contains("-DBSIM_THREAD_LOCAL_VARS"), "{e}");
 }
 
 /// Contexts have no thread limit: a 40,000-rank persistent ring (threads stop
@@ -819,17 +638,8 @@ fn rank_variables_are_private_under_contexts() {
 #[test]
 fn ring_beyond_the_thread_limit() {
     let (np, k, b) = (40_000u32, 3, 8u64);
-    let out = run_exe(
-        &build("persist.c"),
-        np,
-        &[&k.to_string(), &b.to_string()],
-        &[("BSIM_BACKEND", "contexts"), ("BSIM_STACK_KB", "32")],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_exe(&build("persist.c"), np, &[&k.to_string(), &b.to_string()], &[("BSIM_BACKEND", "contexts"), ("BSIM_STACK_KB", "32")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let t = rank_times(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(t.len(), np as usize);
     let want = k as f64 * msg(b);
@@ -840,21 +650,11 @@ fn ring_beyond_the_thread_limit() {
 /// threadprivate) and refuses contexts; BSIM_STACK_KB out of range is refused.
 #[test]
 fn backend_choice_is_checked() {
-    let out = run_exe(
-        &build("pingpong.f90"),
-        2,
-        &[],
-        &[("BSIM_BACKEND", "contexts")],
-    );
+    let out = run_exe(&build("pingpong.f90"), 2, &[], &[("BSIM_BACKEND", "contexts")]);
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{e}");
     assert!(e.contains("threadprivate"), "{e}");
-    let out = run_exe(
-        &build("persist.c"),
-        2,
-        &["1", "8"],
-        &[("BSIM_STACK_KB", "8")],
-    );
+    let out = run_exe(&build("persist.c"), 2, &["1", "8"], &[("BSIM_STACK_KB", "8")]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("BSIM_STACK_KB=8"));
 }

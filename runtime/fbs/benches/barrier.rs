@@ -90,44 +90,54 @@ fn waiters(kind: Kind, n: usize) -> Vec<Waiter> {
         Kind::Fbs | Kind::FbsPacked => {
             let layout = if kind == Kind::Fbs { Layout::Separate } else { Layout::Packed };
             let b = Arc::new(Fbs::with(n, layout, Policy::for_participants(n)));
-            (0..n).map(|i| {
-                let b = b.clone();
-                Box::new(move || b.wait(i)) as Waiter
-            }).collect()
+            (0..n)
+                .map(|i| {
+                    let b = b.clone();
+                    Box::new(move || b.wait(i)) as Waiter
+                })
+                .collect()
         }
         Kind::Std => {
             let b = Arc::new(std::sync::Barrier::new(n));
-            (0..n).map(|_| {
-                let b = b.clone();
-                Box::new(move || {
-                    b.wait();
-                }) as Waiter
-            }).collect()
+            (0..n)
+                .map(|_| {
+                    let b = b.clone();
+                    Box::new(move || {
+                        b.wait();
+                    }) as Waiter
+                })
+                .collect()
         }
         Kind::Hurdles => {
             let b = hurdles::Barrier::new(n);
-            (0..n).map(|_| {
-                let mut b = b.clone();
-                Box::new(move || {
-                    b.wait();
-                }) as Waiter
-            }).collect()
+            (0..n)
+                .map(|_| {
+                    let mut b = b.clone();
+                    Box::new(move || {
+                        b.wait();
+                    }) as Waiter
+                })
+                .collect()
         }
         Kind::Spin => {
             let b = Arc::new(spin::Barrier::new(n));
-            (0..n).map(|_| {
-                let b = b.clone();
-                Box::new(move || {
-                    b.wait();
-                }) as Waiter
-            }).collect()
+            (0..n)
+                .map(|_| {
+                    let b = b.clone();
+                    Box::new(move || {
+                        b.wait();
+                    }) as Waiter
+                })
+                .collect()
         }
         Kind::Pthread => {
             let b = Arc::new(Pthread::new(n));
-            (0..n).map(|_| {
-                let b = b.clone();
-                Box::new(move || b.wait()) as Waiter
-            }).collect()
+            (0..n)
+                .map(|_| {
+                    let b = b.clone();
+                    Box::new(move || b.wait()) as Waiter
+                })
+                .collect()
         }
         Kind::Gomp => unreachable!("libgomp runs in its own process"),
     }
@@ -187,13 +197,7 @@ fn gomp_exe() -> &'static PathBuf {
         std::fs::create_dir_all(&dir).unwrap();
         let exe = dir.join("omp_barrier");
         let target = std::env::consts::ARCH.to_string() + "-unknown-linux-gnu";
-        let cc = cc::Build::new()
-            .target(&target)
-            .host(&target)
-            .opt_level(2)
-            .cargo_metadata(false)
-            .flag("-fopenmp")
-            .get_compiler();
+        let cc = cc::Build::new().target(&target).host(&target).opt_level(2).cargo_metadata(false).flag("-fopenmp").get_compiler();
         let mut cmd = cc.to_command();
         cmd.arg(&src).arg("-o").arg(&exe);
         let st = cmd.status().expect("C compiler for benches/omp_barrier.c");
@@ -203,10 +207,7 @@ fn gomp_exe() -> &'static PathBuf {
 }
 
 fn gomp(n: usize, samples: usize, batch: usize, warm: usize) -> Vec<f64> {
-    let out = Command::new(gomp_exe())
-        .args([n, samples, batch, warm].map(|x| x.to_string()))
-        .output()
-        .expect("omp_barrier");
+    let out = Command::new(gomp_exe()).args([n, samples, batch, warm].map(|x| x.to_string())).output().expect("omp_barrier");
     assert!(out.status.success(), "omp_barrier: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).lines().map(|l| l.trim().parse().unwrap()).collect()
 }
@@ -328,7 +329,15 @@ fn rounds(title: &str, cases: Vec<Case>, nrounds: usize, max_foreign: f64) -> Ve
                 row.kept_rounds += 1;
             }
             let mut m = v.clone();
-            eprintln!("  round {r} {:<34} median {:>10.1} ns  load {:.2}->{:.2}  other procs {:.2} cores {}", row.label, pct(&mut m, 0.5), a.load1, b.load1, f, if keep { "" } else { "(discarded)" });
+            eprintln!(
+                "  round {r} {:<34} median {:>10.1} ns  load {:.2}->{:.2}  other procs {:.2} cores {}",
+                row.label,
+                pct(&mut m, 0.5),
+                a.load1,
+                b.load1,
+                f,
+                if keep { "" } else { "(discarded)" }
+            );
         }
     }
     rows
@@ -390,10 +399,7 @@ fn table() {
 
     for n in [3, 4].into_iter().filter(|n| part(&n.to_string())) {
         // oversubscribed: fewer episodes (sleeping barriers cost µs, pure spin ones ms)
-        let cases: Vec<Case> = all
-            .iter()
-            .map(|&k| if k.pure_spin() { case(k, n, 5, 10) } else { case(k, n, samples / 4, batch / 10) })
-            .collect();
+        let cases: Vec<Case> = all.iter().map(|&k| if k.pure_spin() { case(k, n, 5, 10) } else { case(k, n, samples / 4, batch / 10) }).collect();
         let mut rows = rounds(&format!("{n} threads on {cpus} CPUs"), cases, nr, maxf);
         print(&format!("{n} threads on {cpus} CPUs (oversubscribed when > {cpus})"), &mut rows, "FBS (separate");
     }
@@ -430,11 +436,8 @@ fn total(kind: Kind, n: usize, iters: u64) -> Duration {
 
 fn main() {
     if std::env::var("FBS_BENCH").as_deref() != Ok("table") {
-        let mut c = Criterion::default()
-            .warm_up_time(Duration::from_millis(300))
-            .measurement_time(Duration::from_secs(1))
-            .sample_size(20)
-            .configure_from_args();
+        let mut c =
+            Criterion::default().warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(1)).sample_size(20).configure_from_args();
         let mut g = c.benchmark_group("barrier-2-threads");
         for k in [Kind::Fbs, Kind::FbsPacked, Kind::Std, Kind::Hurdles, Kind::Spin, Kind::Pthread] {
             g.bench_function(k.name(), |b| b.iter_custom(|iters| total(k, 2, iters)));

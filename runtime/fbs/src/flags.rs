@@ -346,9 +346,7 @@ mod futex {
             // SAFETY: membarrier takes plain integers.
             unsafe {
                 let cmds = libc::syscall(libc::SYS_membarrier, CMD_QUERY, 0, 0);
-                cmds >= 0
-                    && cmds as libc::c_int & CMD_PRIVATE_EXPEDITED != 0
-                    && libc::syscall(libc::SYS_membarrier, CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0
+                cmds >= 0 && cmds as libc::c_int & CMD_PRIVATE_EXPEDITED != 0 && libc::syscall(libc::SYS_membarrier, CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0
             }
         })
     }

@@ -21,40 +21,10 @@ fn traces() -> (Vec<Vec<u8>>, u64) {
                 w.event(&Event::Block(b)).unwrap();
             }
             req += 2;
-            w.event(&Event::Isend {
-                id: 9,
-                req,
-                peer: ((r + 1) % P) as i32,
-                tag: 1,
-                comm: 0,
-                bytes: 1024,
-            })
-            .unwrap();
-            w.event(&Event::Irecv {
-                id: 10,
-                req: req + 1,
-                peer: ((r + P - 1) % P) as i32,
-                tag: 1,
-                comm: 0,
-                bytes: 1024,
-            })
-            .unwrap();
-            w.event(&Event::Wait {
-                id: 11,
-                req: req + 1,
-                src: ((r + P - 1) % P) as i32,
-                tag: 1,
-                bytes: 1024,
-            })
-            .unwrap();
-            w.event(&Event::Wait {
-                id: 11,
-                req,
-                src: -1,
-                tag: -1,
-                bytes: 0,
-            })
-            .unwrap();
+            w.event(&Event::Isend { id: 9, req, peer: ((r + 1) % P) as i32, tag: 1, comm: 0, bytes: 1024 }).unwrap();
+            w.event(&Event::Irecv { id: 10, req: req + 1, peer: ((r + P - 1) % P) as i32, tag: 1, comm: 0, bytes: 1024 }).unwrap();
+            w.event(&Event::Wait { id: 11, req: req + 1, src: ((r + P - 1) % P) as i32, tag: 1, bytes: 1024 }).unwrap();
+            w.event(&Event::Wait { id: 11, req, src: -1, tag: -1, bytes: 0 }).unwrap();
             blocks += 12;
         }
         out.push(w.finish().unwrap());
@@ -64,20 +34,14 @@ fn traces() -> (Vec<Vec<u8>>, u64) {
 
 fn bench(c: &mut Criterion) {
     let (tr, blocks) = traces();
-    let tcomp: Vec<Vec<f64>> = (0..P)
-        .map(|_| (0..12).map(|i| 1e-6 * i as f64).collect())
-        .collect();
+    let tcomp: Vec<Vec<f64>> = (0..P).map(|_| (0..12).map(|i| 1e-6 * i as f64).collect()).collect();
     let model = CommModel::constant(2e-6, 5e9);
     let mut g = c.benchmark_group("predict");
     g.throughput(Throughput::Elements(blocks));
     g.sample_size(20);
     g.bench_function("ring_4ranks_2.4Mblocks", |b| {
         b.iter(|| {
-            let readers = tr
-                .iter()
-                .enumerate()
-                .map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap())
-                .collect();
+            let readers = tr.iter().enumerate().map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap()).collect();
             Predictor::new(&tcomp, &model).run(readers).unwrap()
         })
     });
@@ -85,11 +49,7 @@ fn bench(c: &mut Criterion) {
     let sd: Vec<Vec<f64>> = tcomp.iter().map(|t| t.iter().map(|m| 0.1 * m).collect()).collect();
     g.bench_function("ring_4ranks_2.4Mblocks_jitter", |b| {
         b.iter(|| {
-            let readers = tr
-                .iter()
-                .enumerate()
-                .map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap())
-                .collect();
+            let readers = tr.iter().enumerate().map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap()).collect();
             Predictor::new(&tcomp, &model).with_jitter(&sd, 1).run(readers).unwrap()
         })
     });

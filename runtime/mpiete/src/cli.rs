@@ -158,10 +158,7 @@ pub fn run(cmd: &MpieteCmd) -> Result<(), String> {
 /// Prediction from files (also used by tests and the bench script).
 pub fn predict_files(compute: &Path, comm: &Path, program: &Path) -> Result<Prediction, String> {
     let files = trace_files(program)?;
-    let readers = files
-        .iter()
-        .map(|f| TraceReader::open(f))
-        .collect::<Result<Vec<_>, _>>()?;
+    let readers = files.iter().map(|f| TraceReader::open(f)).collect::<Result<Vec<_>, _>>()?;
     let bt = BlockTimes::load(compute)?;
     let cm = CommData::load(comm)?.model();
     let tables = bt.tables(readers.len());
@@ -186,17 +183,11 @@ pub fn predict_jittered(
     let tables = bt.tables(files.len());
     let sds = bt.spreads(files.len());
     if sds.iter().flatten().all(|&s| s == 0.0) {
-        eprintln!(
-            "warning: {}: no block has a spread (sd_s); the jittered prediction is the plain one",
-            compute.display()
-        );
+        eprintln!("warning: {}: no block has a spread (sd_s); the jittered prediction is the plain one", compute.display());
     }
     let mut runs = Vec::new();
     for k in 0..replays {
-        let readers = files
-            .iter()
-            .map(|f| TraceReader::open(f))
-            .collect::<Result<Vec<_>, _>>()?;
+        let readers = files.iter().map(|f| TraceReader::open(f)).collect::<Result<Vec<_>, _>>()?;
         let mut pr = Predictor::new(&tables, comm).with_jitter(&sds, seed.wrapping_add(k as u64));
         if let Some(n) = network {
             pr = pr.with_network(n);
@@ -207,70 +198,37 @@ pub fn predict_jittered(
 }
 
 /// The same with an NSIM network instead of the T_comm table.
-pub fn predict_with_network(
-    compute: &Path,
-    network: &xmpc_nsim::Config,
-    program: &Path,
-) -> Result<Prediction, String> {
+pub fn predict_with_network(compute: &Path, network: &xmpc_nsim::Config, program: &Path) -> Result<Prediction, String> {
     let files = trace_files(program)?;
-    let readers = files
-        .iter()
-        .map(|f| TraceReader::open(f))
-        .collect::<Result<Vec<_>, _>>()?;
+    let readers = files.iter().map(|f| TraceReader::open(f)).collect::<Result<Vec<_>, _>>()?;
     let tables = BlockTimes::load(compute)?.tables(readers.len());
     let none = CommModel::constant(0.0, 1.0);
-    Predictor::new(&tables, &none)
-        .with_network(network)
-        .run(readers)
+    Predictor::new(&tables, &none).with_network(network).run(readers)
 }
 
 /// The same with a fixed latency/bandwidth model instead of measured data.
-pub fn predict_with_model(
-    compute: &Path,
-    model: &CommModel,
-    program: &Path,
-) -> Result<Prediction, String> {
+pub fn predict_with_model(compute: &Path, model: &CommModel, program: &Path) -> Result<Prediction, String> {
     let files = trace_files(program)?;
-    let readers = files
-        .iter()
-        .map(|f| TraceReader::open(f))
-        .collect::<Result<Vec<_>, _>>()?;
+    let readers = files.iter().map(|f| TraceReader::open(f)).collect::<Result<Vec<_>, _>>()?;
     let tables = BlockTimes::load(compute)?.tables(readers.len());
     Predictor::new(&tables, model).run(readers)
 }
 
 pub fn render(p: &Prediction, all: bool) -> String {
     let mut s = String::new();
-    s.push_str(&format!(
-        "predicted time: {:.6} s  ({} blocks, {} ranks)\n",
-        p.total_s,
-        p.blocks,
-        p.ranks.len()
-    ));
+    s.push_str(&format!("predicted time: {:.6} s  ({} blocks, {} ranks)\n", p.total_s, p.blocks, p.ranks.len()));
     if p.replays > 1 {
-        s.push_str(&format!(
-            "mean of {} jittered replays (total {:.6} .. {:.6} s)\n",
-            p.replays, p.total_min_s, p.total_max_s
-        ));
+        s.push_str(&format!("mean of {} jittered replays (total {:.6} .. {:.6} s)\n", p.replays, p.total_min_s, p.total_max_s));
     }
     s.push_str("rank      time_s   compute_s      comm_s     blocks   messages\n");
     for r in p.ranks.iter().take(if all { usize::MAX } else { 16 }) {
-        s.push_str(&format!(
-            "{:>4} {:>11.6} {:>11.6} {:>11.6} {:>10} {:>10}\n",
-            r.rank, r.time_s, r.compute_s, r.comm_s, r.blocks, r.messages
-        ));
+        s.push_str(&format!("{:>4} {:>11.6} {:>11.6} {:>11.6} {:>10} {:>10}\n", r.rank, r.time_s, r.compute_s, r.comm_s, r.blocks, r.messages));
     }
     if !all && p.ranks.len() > 16 {
-        s.push_str(&format!(
-            "... {} more ranks (--all-ranks)\n",
-            p.ranks.len() - 16
-        ));
+        s.push_str(&format!("... {} more ranks (--all-ranks)\n", p.ranks.len() - 16));
     }
     if !p.unknown_blocks.is_empty() {
-        s.push_str(&format!(
-            "warning: blocks without compute data (costed 0): {:?}\n",
-            p.unknown_blocks
-        ));
+        s.push_str(&format!("warning: blocks without compute data (costed 0): {:?}\n", p.unknown_blocks));
     }
     s
 }
@@ -301,49 +259,26 @@ fn predict(a: &PredictArgs) -> Result<(), String> {
     Ok(())
 }
 
-
 fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
     let sizes = commdata_sizes(a)?;
     let src = commdata::program(&sizes);
     if let Some(p) = &a.emit_source {
         return xmpc_outfile::write(p, src.as_bytes());
     }
-    let tmp = tempfile::Builder::new()
-        .prefix("mpiete-commdata-")
-        .tempdir()
-        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
+    let tmp = tempfile::Builder::new().prefix("mpiete-commdata-").tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
     let f90 = tmp.path().join("commdata.f90");
     let exe = tmp.path().join("commdata");
     std::fs::write(&f90, &src).map_err(|e| format!("cannot write '{}': {e}", f90.display()))?;
-    let st = Command::new(&a.fc)
-        .arg("-O2")
-        .arg(&f90)
-        .arg("-o")
-        .arg(&exe)
-        .status()
-        .map_err(|e| format!("cannot run '{}': {e} (set XMPC_FC or --fc)", a.fc))?;
+    let st = Command::new(&a.fc).arg("-O2").arg(&f90).arg("-o").arg(&exe).status().map_err(|e| format!("cannot run '{}': {e} (set XMPC_FC or --fc)", a.fc))?;
     if !st.success() {
-        return Err(format!(
-            "'{}' failed to build the ping-pong program ({st})",
-            a.fc
-        ));
+        return Err(format!("'{}' failed to build the ping-pong program ({st})", a.fc));
     }
     // The program writes into the temporary directory; the result is checked, then
     // put in place under the output policy (never written through a link, FIFO or
     // device; nothing left behind on an error).
     let json = tmp.path().join("commdata.json");
-    eprintln!(
-        "measuring {} sizes from 0 to {} bytes with {} -n 2 ...",
-        sizes.len(),
-        a.max,
-        a.mpiexec
-    );
-    let st = Command::new(&a.mpiexec)
-        .args(["-n", "2"])
-        .arg(&exe)
-        .arg(&json)
-        .status()
-        .map_err(|e| format!("cannot run '{}': {e}", a.mpiexec))?;
+    eprintln!("measuring {} sizes from 0 to {} bytes with {} -n 2 ...", sizes.len(), a.max, a.mpiexec);
+    let st = Command::new(&a.mpiexec).args(["-n", "2"]).arg(&exe).arg(&json).status().map_err(|e| format!("cannot run '{}': {e}", a.mpiexec))?;
     if !st.success() {
         return Err(format!("the ping-pong program failed ({st})"));
     }
@@ -368,33 +303,9 @@ fn dump(a: &DumpArgs) -> Result<(), String> {
         let line = match ev {
             Event::Block(id) => format!("block {id}"),
             Event::Region(end) => format!("region {}", if end { "end" } else { "begin" }),
-            Event::Isend {
-                id,
-                req,
-                peer,
-                tag,
-                comm,
-                bytes,
-            } => format!(
-                "isend block={id} req={req} peer={peer} tag={tag} comm={comm} bytes={bytes}"
-            ),
-            Event::Irecv {
-                id,
-                req,
-                peer,
-                tag,
-                comm,
-                bytes,
-            } => format!(
-                "irecv block={id} req={req} peer={peer} tag={tag} comm={comm} bytes={bytes}"
-            ),
-            Event::Wait {
-                id,
-                req,
-                src,
-                tag,
-                bytes,
-            } => format!("wait block={id} req={req} src={src} tag={tag} bytes={bytes}"),
+            Event::Isend { id, req, peer, tag, comm, bytes } => format!("isend block={id} req={req} peer={peer} tag={tag} comm={comm} bytes={bytes}"),
+            Event::Irecv { id, req, peer, tag, comm, bytes } => format!("irecv block={id} req={req} peer={peer} tag={tag} comm={comm} bytes={bytes}"),
+            Event::Wait { id, req, src, tag, bytes } => format!("wait block={id} req={req} src={src} tag={tag} bytes={bytes}"),
         };
         writeln!(o, "{line}").map_err(w)?;
     }

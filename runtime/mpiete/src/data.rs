@@ -43,27 +43,15 @@ pub const MAX_RANKS: usize = 1 << 20;
 
 fn read_json<T: for<'a> Deserialize<'a>>(path: &Path, what: &str) -> Result<T, String> {
     let bytes = xmpc_outfile::read_bounded(path, MAX_DATA_BYTES).map_err(|e| format!("{what}: {e}"))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| format!("{}: {what} is not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
-    serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}:{}:{}: not valid {what}: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
-    })
+    let text = String::from_utf8(bytes).map_err(|e| format!("{}: {what} is not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}:{}:{}: not valid {what}: {e}", path.display(), e.line(), e.column()))
 }
 
 impl BlockTimes {
     pub fn load(path: &Path) -> Result<Self, String> {
         let b: BlockTimes = read_json(path, "compute base data")?;
         if b.format != "xmpc-blocktimes/1" {
-            return Err(format!(
-                "{}: format is '{}', expected 'xmpc-blocktimes/1'",
-                path.display(),
-                b.format
-            ));
+            return Err(format!("{}: format is '{}', expected 'xmpc-blocktimes/1'", path.display(), b.format));
         }
         if b.ranks > MAX_RANKS {
             return Err(format!("{}: ranks {} is out of range (at most {MAX_RANKS})", path.display(), b.ranks));
@@ -73,12 +61,7 @@ impl BlockTimes {
                 return Err(format!("{}: block id {} is out of range (at most {MAX_BLOCK_ID})", path.display(), blk.id));
             }
             if !(blk.mean_s.is_finite() && blk.mean_s >= 0.0) {
-                return Err(format!(
-                    "{}: block {}: mean_s {} is not a time",
-                    path.display(),
-                    blk.id,
-                    blk.mean_s
-                ));
+                return Err(format!("{}: block {}: mean_s {} is not a time", path.display(), blk.id, blk.mean_s));
             }
         }
         Ok(b)
@@ -88,12 +71,7 @@ impl BlockTimes {
     /// data does not cover, or a block that rank never ran, gets the block's
     /// mean over all ranks.
     pub fn tables(&self, ranks: usize) -> Vec<Vec<f64>> {
-        let n = self
-            .blocks
-            .iter()
-            .map(|b| b.id as usize + 1)
-            .max()
-            .unwrap_or(0);
+        let n = self.blocks.iter().map(|b| b.id as usize + 1).max().unwrap_or(0);
         (0..ranks)
             .map(|r| {
                 let mut t = vec![f64::NAN; n];
@@ -117,7 +95,11 @@ impl BlockTimes {
         fn med(mut v: Vec<f64>) -> f64 {
             v.sort_by(f64::total_cmp);
             let n = v.len();
-            if n % 2 == 1 { v[n / 2] } else { 0.5 * (v[n / 2 - 1] + v[n / 2]) }
+            if n % 2 == 1 {
+                v[n / 2]
+            } else {
+                0.5 * (v[n / 2 - 1] + v[n / 2])
+            }
         }
         let mut out = first.clone();
         out.source = format!("median of {} runs of {}", runs.len(), first.source);
@@ -125,15 +107,17 @@ impl BlockTimes {
             if r.ranks != first.ranks || r.blocks.len() != first.blocks.len() {
                 return Err(format!(
                     "run {}: {} ranks and {} blocks, run 1: {} and {} (not the same program and arguments?)",
-                    i + 1, r.ranks, r.blocks.len(), first.ranks, first.blocks.len()
+                    i + 1,
+                    r.ranks,
+                    r.blocks.len(),
+                    first.ranks,
+                    first.blocks.len()
                 ));
             }
         }
         for b in out.blocks.iter_mut() {
-            let same: Vec<&BlockTime> = runs
-                .iter()
-                .map(|r| r.blocks.iter().find(|x| x.id == b.id).ok_or(format!("block {} is missing from a run", b.id)))
-                .collect::<Result<_, _>>()?;
+            let same: Vec<&BlockTime> =
+                runs.iter().map(|r| r.blocks.iter().find(|x| x.id == b.id).ok_or(format!("block {} is missing from a run", b.id))).collect::<Result<_, _>>()?;
             for (k, pr) in b.per_rank.iter_mut().enumerate() {
                 let col = |f: &dyn Fn(&RankTime) -> f64| med(same.iter().map(|x| x.per_rank.get(k).map_or(0.0, f)).collect());
                 *pr = RankTime { mean_s: col(&|p| p.mean_s), count: col(&|p| p.count).round(), sd_s: col(&|p| p.sd_s) };
@@ -189,11 +173,7 @@ impl CommData {
     pub fn load(path: &Path) -> Result<Self, String> {
         let c: CommData = read_json(path, "communication base data")?;
         if c.format != "xmpc-commdata/1" {
-            return Err(format!(
-                "{}: format is '{}', expected 'xmpc-commdata/1'",
-                path.display(),
-                c.format
-            ));
+            return Err(format!("{}: format is '{}', expected 'xmpc-commdata/1'", path.display(), c.format));
         }
         c.check().map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(c)
@@ -201,11 +181,7 @@ impl CommData {
 
     pub fn new(mut points: Vec<CommPoint>) -> Result<Self, String> {
         points.sort_by_key(|p| p.bytes);
-        let c = CommData {
-            format: "xmpc-commdata/1".into(),
-            reps_note: String::new(),
-            points,
-        };
+        let c = CommData { format: "xmpc-commdata/1".into(), reps_note: String::new(), points };
         c.check()?;
         Ok(c)
     }
@@ -216,17 +192,10 @@ impl CommData {
         }
         for w in self.points.windows(2) {
             if w[1].bytes <= w[0].bytes {
-                return Err(format!(
-                    "sizes must increase ({} then {})",
-                    w[0].bytes, w[1].bytes
-                ));
+                return Err(format!("sizes must increase ({} then {})", w[0].bytes, w[1].bytes));
             }
         }
-        if let Some(p) = self
-            .points
-            .iter()
-            .find(|p| !(p.seconds.is_finite() && p.seconds >= 0.0))
-        {
+        if let Some(p) = self.points.iter().find(|p| !(p.seconds.is_finite() && p.seconds >= 0.0)) {
             return Err(format!("{} bytes: {} is not a time", p.bytes, p.seconds));
         }
         Ok(())
@@ -234,10 +203,7 @@ impl CommData {
 
     /// A lookup table for the predictor.
     pub fn model(&self) -> CommModel {
-        CommModel {
-            bytes: self.points.iter().map(|p| p.bytes as f64).collect(),
-            secs: self.points.iter().map(|p| p.seconds).collect(),
-        }
+        CommModel { bytes: self.points.iter().map(|p| p.bytes as f64).collect(), secs: self.points.iter().map(|p| p.seconds).collect() }
     }
 }
 
@@ -251,10 +217,7 @@ pub struct CommModel {
 
 impl CommModel {
     pub fn constant(latency: f64, bandwidth: f64) -> Self {
-        CommModel {
-            bytes: vec![0.0, 1e9],
-            secs: vec![latency, latency + 1e9 / bandwidth],
-        }
+        CommModel { bytes: vec![0.0, 1e9], secs: vec![latency, latency + 1e9 / bandwidth] }
     }
 
     #[inline]
@@ -278,37 +241,14 @@ mod tests {
 
     #[test]
     fn interpolation() {
-        let c = CommData::new(vec![
-            CommPoint {
-                bytes: 0,
-                seconds: 1e-6,
-            },
-            CommPoint {
-                bytes: 1000,
-                seconds: 2e-6,
-            },
-            CommPoint {
-                bytes: 2000,
-                seconds: 4e-6,
-            },
-        ])
-        .unwrap();
+        let c = CommData::new(vec![CommPoint { bytes: 0, seconds: 1e-6 }, CommPoint { bytes: 1000, seconds: 2e-6 }, CommPoint { bytes: 2000, seconds: 4e-6 }])
+            .unwrap();
         let m = c.model();
         assert_eq!(m.time(0), 1e-6);
         assert!((m.time(500) - 1.5e-6).abs() < 1e-15);
         assert!((m.time(1500) - 3e-6).abs() < 1e-15);
         assert!((m.time(3000) - 6e-6).abs() < 1e-15); // extrapolated
-        assert!(CommData::new(vec![
-            CommPoint {
-                bytes: 5,
-                seconds: 1.0
-            },
-            CommPoint {
-                bytes: 5,
-                seconds: 2.0
-            }
-        ])
-        .is_err());
+        assert!(CommData::new(vec![CommPoint { bytes: 5, seconds: 1.0 }, CommPoint { bytes: 5, seconds: 2.0 }]).is_err());
         assert!(CommData::new(vec![]).is_err());
     }
 

@@ -36,22 +36,13 @@ impl NetSim {
     pub fn new(cfg: &Config, ranks: u32) -> Result<NetSim, String> {
         let st = Stepper::new(cfg).map_err(|e| e.to_string())?;
         let node = cfg.mapping(ranks).map_err(|e| e.to_string())?;
-        Ok(NetSim {
-            st,
-            node,
-            o_send: cfg.mpi.send_overhead,
-            o_recv: cfg.mpi.recv_overhead,
-            pending: BTreeMap::new(),
-            inflight: HashMap::new(),
-            order: 0,
-        })
+        Ok(NetSim { st, node, o_send: cfg.mpi.send_overhead, o_recv: cfg.mpi.recv_overhead, pending: BTreeMap::new(), inflight: HashMap::new(), order: 0 })
     }
 
     /// Rank `src` sends `bytes` to `dst` at `t` seconds.
     pub fn send(&mut self, t: f64, src: u32, dst: u32, bytes: u64, key: Key) {
         self.order += 1;
-        self.pending
-            .insert((to_ps(t) + self.o_send, src, self.order), (dst, bytes, key));
+        self.pending.insert((to_ps(t) + self.o_send, src, self.order), (dst, bytes, key));
     }
 
     /// Every rank waits for the network: inject what comes no later than the
@@ -67,31 +58,17 @@ impl NetSim {
                 (a, b) => a.or(b).unwrap(),
             };
             if p == Some(e) {
-                while self
-                    .pending
-                    .first_key_value()
-                    .is_some_and(|(k, _)| k.0 == e)
-                {
+                while self.pending.first_key_value().is_some_and(|(k, _)| k.0 == e) {
                     let ((t, src, _), (dst, bytes, key)) = self.pending.pop_first().unwrap();
                     let t = t.max(self.st.now());
-                    let id =
-                        self.st
-                            .send(t, self.node[src as usize], self.node[dst as usize], bytes);
+                    let id = self.st.send(t, self.node[src as usize], self.node[dst as usize], bytes);
                     self.inflight.insert(id, key);
                 }
                 continue;
             }
             let done = self.st.advance_until(e);
             if !done.is_empty() {
-                return done
-                    .into_iter()
-                    .map(|(id, t)| {
-                        (
-                            self.inflight.remove(&id).expect("known message"),
-                            (t + self.o_recv) as f64 / 1e12,
-                        )
-                    })
-                    .collect();
+                return done.into_iter().map(|(id, t)| (self.inflight.remove(&id).expect("known message"), (t + self.o_recv) as f64 / 1e12)).collect();
             }
         }
     }

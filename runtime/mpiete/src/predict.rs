@@ -12,9 +12,9 @@
 //! open requests, never the traces.
 
 use crate::data::CommModel;
+use crate::trace::{Event, TraceReader};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use rand_distr::Gamma;
-use crate::trace::{Event, TraceReader};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Read;
@@ -136,12 +136,7 @@ pub struct Predictor<'a> {
 impl<'a> Predictor<'a> {
     /// `tcomp[r][id]`: T_comp of block id on rank r (NaN: unknown, costed 0).
     pub fn new(tcomp: &'a [Vec<f64>], comm: &'a CommModel) -> Self {
-        Predictor {
-            tcomp,
-            comm,
-            net: None,
-            jitter: None,
-        }
+        Predictor { tcomp, comm, net: None, jitter: None }
     }
 
     /// Block times drawn per execution (mean T_comp, standard deviation `sd[r][id]`)
@@ -184,31 +179,16 @@ impl<'a> Predictor<'a> {
         let p = readers.len();
         for (i, r) in readers.iter().enumerate() {
             if r.header.rank as usize != i || r.header.ranks as usize != p {
-                return Err(format!(
-                    "trace {i}: header says rank {} of {}, expected rank {i} of {p}",
-                    r.header.rank, r.header.ranks
-                ));
+                return Err(format!("trace {i}: header says rank {} of {}, expected rank {i} of {p}", r.header.rank, r.header.ranks));
             }
         }
         let mut cur: Vec<Cursor<R>> = readers
             .into_iter()
-            .map(|rd| Cursor {
-                rd,
-                t: 0.0,
-                compute: 0.0,
-                blocks: 0,
-                messages: 0,
-                open: FxMap::default(),
-                stuck: None,
-                done: false,
-                reg0: None,
-                reg1: None,
-            })
+            .map(|rd| Cursor { rd, t: 0.0, compute: 0.0, blocks: 0, messages: 0, open: FxMap::default(), stuck: None, done: false, reg0: None, reg1: None })
             .collect();
         let laws = self.laws(p);
-        let mut rngs: Vec<SmallRng> = (0..p)
-            .map(|r| SmallRng::seed_from_u64(self.jitter.map_or(0, |j| j.1) ^ (r as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)))
-            .collect();
+        let mut rngs: Vec<SmallRng> =
+            (0..p).map(|r| SmallRng::seed_from_u64(self.jitter.map_or(0, |j| j.1) ^ (r as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))).collect();
         // sends replayed, not yet received: (channel, order) -> T_send
         // (NSIM: the arrival time, once delivered)
         let mut sent: FxMap<(u128, u64), f64> = FxMap::default();
@@ -255,15 +235,10 @@ impl<'a> Predictor<'a> {
                     if let Some((_, ch, seq)) = &c.stuck {
                         let src = (*ch & 0xffff_ffff) as u32;
                         let tag = (*ch >> 64) as u32 as i32;
-                        msg.push_str(&format!(
-                            "rank {i} waits for message #{} from rank {src} (tag {tag}); ",
-                            seq + 1
-                        ));
+                        msg.push_str(&format!("rank {i} waits for message #{} from rank {src} (tag {tag}); ", seq + 1));
                     }
                 }
-                msg.push_str(
-                    "no rank sends it (traces from different runs, or a truncated trace?)",
-                );
+                msg.push_str("no rank sends it (traces from different runs, or a truncated trace?)");
                 return Err(msg);
             }
             let r = pick;
@@ -310,14 +285,7 @@ impl<'a> Predictor<'a> {
                             c.compute += dt;
                         }
                     }
-                    Event::Isend {
-                        req,
-                        peer,
-                        tag,
-                        comm,
-                        bytes,
-                        ..
-                    } => {
+                    Event::Isend { req, peer, tag, comm, bytes, .. } => {
                         if peer < 0 || peer as usize >= p {
                             return Err(format!("trace {r}: send to rank {peer}, outside 0..{p}"));
                         }
@@ -332,13 +300,7 @@ impl<'a> Predictor<'a> {
                         *k += 1;
                         c.open.insert(req, Open::Send);
                     }
-                    Event::Irecv {
-                        req,
-                        peer,
-                        tag,
-                        comm,
-                        ..
-                    } => {
+                    Event::Irecv { req, peer, tag, comm, .. } => {
                         let o = if peer >= 0 && tag >= 0 {
                             let ch = chan(peer as u32, r as u32, tag, comm);
                             let k = nposted.entry(ch).or_insert(0);
@@ -350,17 +312,9 @@ impl<'a> Predictor<'a> {
                         };
                         c.open.insert(req, o);
                     }
-                    Event::Wait {
-                        req,
-                        src,
-                        tag,
-                        bytes,
-                        ..
-                    } => {
+                    Event::Wait { req, src, tag, bytes, .. } => {
                         let Some(o) = c.open.get(&req).copied() else {
-                            return Err(format!(
-                                "trace {r}: wait on request {req} that was never started"
-                            ));
+                            return Err(format!("trace {r}: wait on request {req} that was never started"));
                         };
                         let (ch, seq) = match o {
                             Open::Send => {
@@ -370,9 +324,7 @@ impl<'a> Predictor<'a> {
                             Open::Recv { ch, seq } => (ch, seq),
                             Open::RecvAny { comm } => {
                                 if src < 0 || src as usize >= p {
-                                    return Err(format!(
-                                        "trace {r}: wildcard receive completed from rank {src}"
-                                    ));
+                                    return Err(format!("trace {r}: wildcard receive completed from rank {src}"));
                                 }
                                 let ch = chan(src as u32, r as u32, tag, comm);
                                 let k = nposted.entry(ch).or_insert(0);
@@ -385,11 +337,7 @@ impl<'a> Predictor<'a> {
                         match sent.remove(&(ch, seq)) {
                             Some(ts) => {
                                 c.open.remove(&req);
-                                let arrive = if netp.is_some() {
-                                    ts
-                                } else {
-                                    ts + self.comm.time(bytes)
-                                };
+                                let arrive = if netp.is_some() { ts } else { ts + self.comm.time(bytes) };
                                 if arrive > c.t {
                                     c.t = arrive;
                                 }
@@ -412,14 +360,7 @@ impl<'a> Predictor<'a> {
                 // the predicted region when the traces mark one, else the whole run
                 let (t0, c0) = c.reg0.unwrap_or((0.0, 0.0));
                 let (t1, c1) = c.reg1.unwrap_or((c.t, c.compute));
-                RankResult {
-                    rank: i,
-                    time_s: t1 - t0,
-                    compute_s: c1 - c0,
-                    comm_s: (t1 - t0) - (c1 - c0),
-                    blocks: c.blocks,
-                    messages: c.messages,
-                }
+                RankResult { rank: i, time_s: t1 - t0, compute_s: c1 - c0, comm_s: (t1 - t0) - (c1 - c0), blocks: c.blocks, messages: c.messages }
             })
             .collect();
         unknown.sort();
@@ -449,40 +390,16 @@ mod tests {
         w.finish().unwrap()
     }
     fn isend(req: u32, peer: i32, tag: i32, bytes: u64) -> Event {
-        Event::Isend {
-            id: 0,
-            req,
-            peer,
-            tag,
-            comm: 0,
-            bytes,
-        }
+        Event::Isend { id: 0, req, peer, tag, comm: 0, bytes }
     }
     fn irecv(req: u32, peer: i32, tag: i32, bytes: u64) -> Event {
-        Event::Irecv {
-            id: 0,
-            req,
-            peer,
-            tag,
-            comm: 0,
-            bytes,
-        }
+        Event::Irecv { id: 0, req, peer, tag, comm: 0, bytes }
     }
     fn wait(req: u32, src: i32, tag: i32, bytes: u64) -> Event {
-        Event::Wait {
-            id: 0,
-            req,
-            src,
-            tag,
-            bytes,
-        }
+        Event::Wait { id: 0, req, src, tag, bytes }
     }
     fn run(traces: &[Vec<u8>], tcomp: &[Vec<f64>], comm: &CommModel) -> Result<Prediction, String> {
-        let rd = traces
-            .iter()
-            .enumerate()
-            .map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap())
-            .collect();
+        let rd = traces.iter().enumerate().map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap()).collect();
         Predictor::new(tcomp, comm).run(rd)
     }
     fn close(a: f64, b: f64) {
@@ -497,16 +414,8 @@ mod tests {
     #[test]
     fn receive_waits_for_the_sender() {
         // rank 0: compute 2, send 1000 B; rank 1: receive it, compute 3.
-        let t0 = tr(
-            0,
-            2,
-            &[Event::Block(1), isend(1, 1, 0, 1000), wait(1, -1, -1, 0)],
-        );
-        let t1 = tr(
-            1,
-            2,
-            &[irecv(1, 0, 0, 1000), wait(1, 0, 0, 1000), Event::Block(2)],
-        );
+        let t0 = tr(0, 2, &[Event::Block(1), isend(1, 1, 0, 1000), wait(1, -1, -1, 0)]);
+        let t1 = tr(1, 2, &[irecv(1, 0, 0, 1000), wait(1, 0, 0, 1000), Event::Block(2)]);
         let tc = vec![vec![0.0, 2.0, 3.0]; 2];
         let p = run(&[t0, t1], &tc, &lin()).unwrap();
         // eq. 6: max(0, 2 + 0.5 + 1) + 3
@@ -561,11 +470,7 @@ mod tests {
     #[test]
     fn late_receiver_does_not_wait() {
         let t0 = tr(0, 2, &[isend(1, 1, 0, 0), wait(1, -1, -1, 0)]);
-        let t1 = tr(
-            1,
-            2,
-            &[Event::Block(2), irecv(1, 0, 0, 0), wait(1, 0, 0, 0)],
-        );
+        let t1 = tr(1, 2, &[Event::Block(2), irecv(1, 0, 0, 0), wait(1, 0, 0, 0)]);
         let tc = vec![vec![0.0, 0.0, 10.0]; 2];
         let p = run(&[t0, t1], &tc, &lin()).unwrap();
         close(p.ranks[1].time_s, 10.0);
@@ -576,48 +481,14 @@ mod tests {
     fn messages_match_in_order_even_when_waited_out_of_order() {
         // rank 0 sends at t=1 and t=1+4; rank 1 posts two receives, waits the
         // second first: it gets the second message (arrival 5.5), then the first.
-        let t0 = tr(
-            0,
-            2,
-            &[
-                Event::Block(1),
-                isend(1, 1, 7, 0),
-                Event::Block(2),
-                isend(2, 1, 7, 0),
-                wait(1, -1, -1, 0),
-                wait(2, -1, -1, 0),
-            ],
-        );
-        let t1 = tr(
-            1,
-            2,
-            &[
-                irecv(1, 0, 7, 0),
-                irecv(2, 0, 7, 0),
-                wait(2, 0, 7, 0),
-                Event::Block(3),
-                wait(1, 0, 7, 0),
-            ],
-        );
+        let t0 = tr(0, 2, &[Event::Block(1), isend(1, 1, 7, 0), Event::Block(2), isend(2, 1, 7, 0), wait(1, -1, -1, 0), wait(2, -1, -1, 0)]);
+        let t1 = tr(1, 2, &[irecv(1, 0, 7, 0), irecv(2, 0, 7, 0), wait(2, 0, 7, 0), Event::Block(3), wait(1, 0, 7, 0)]);
         let tc = vec![vec![0.0, 1.0, 4.0, 0.25]; 2];
         let p = run(&[t0, t1], &tc, &lin()).unwrap();
         close(p.ranks[1].time_s, 5.5 + 0.25);
         // tags separate channels: a tag-8 receive does not take a tag-7 message
-        let t0 = tr(
-            0,
-            2,
-            &[isend(1, 1, 8, 0), Event::Block(1), isend(2, 1, 7, 0)],
-        );
-        let t1 = tr(
-            1,
-            2,
-            &[
-                irecv(1, 0, 7, 0),
-                wait(1, 0, 7, 0),
-                irecv(2, 0, 8, 0),
-                wait(2, 0, 8, 0),
-            ],
-        );
+        let t0 = tr(0, 2, &[isend(1, 1, 8, 0), Event::Block(1), isend(2, 1, 7, 0)]);
+        let t1 = tr(1, 2, &[irecv(1, 0, 7, 0), wait(1, 0, 7, 0), irecv(2, 0, 8, 0), wait(2, 0, 8, 0)]);
         let p = run(&[t0, t1], &tc, &lin()).unwrap();
         close(p.ranks[1].time_s, 1.5);
     }
@@ -627,16 +498,7 @@ mod tests {
         let tc = vec![vec![0.0, 1.0, 3.0]; 3];
         let t0 = tr(0, 3, &[Event::Block(1), isend(1, 2, 0, 0)]);
         let t1 = tr(1, 3, &[Event::Block(2), isend(1, 2, 0, 0)]);
-        let t2 = tr(
-            2,
-            3,
-            &[
-                irecv(1, -1, -1, 0),
-                wait(1, 1, 0, 0),
-                irecv(2, -1, -1, 0),
-                wait(2, 0, 0, 0),
-            ],
-        );
+        let t2 = tr(2, 3, &[irecv(1, -1, -1, 0), wait(1, 1, 0, 0), irecv(2, -1, -1, 0), wait(2, 0, 0, 0)]);
         let p = run(&[t0, t1, t2], &tc, &lin()).unwrap();
         close(p.ranks[2].time_s, 3.5);
     }
@@ -675,18 +537,7 @@ mod tests {
     #[test]
     fn region_markers_bound_the_prediction() {
         let tc = vec![vec![0.0, 1.0, 2.0]];
-        let t0 = tr(
-            0,
-            1,
-            &[
-                Event::Block(1),
-                Event::Region(false),
-                Event::Block(2),
-                Event::Block(2),
-                Event::Region(true),
-                Event::Block(1),
-            ],
-        );
+        let t0 = tr(0, 1, &[Event::Block(1), Event::Region(false), Event::Block(2), Event::Block(2), Event::Region(true), Event::Block(1)]);
         let p = run(&[t0], &tc, &lin()).unwrap();
         close(p.total_s, 4.0);
         close(p.ranks[0].compute_s, 4.0);
@@ -707,23 +558,13 @@ mod tests {
         let t0 = tr(0, 2, &[irecv(1, 1, 0, 0), wait(1, 1, 0, 0)]);
         let t1 = tr(1, 2, &[]);
         let e = run(&[t0.clone(), t1.clone()], &tc, &lin()).unwrap_err();
-        assert!(
-            e.contains("deadlock") && e.contains("rank 0 waits for message #1 from rank 1"),
-            "{e}"
-        );
+        assert!(e.contains("deadlock") && e.contains("rank 0 waits for message #1 from rank 1"), "{e}");
         let e = run(&[t1.clone(), t0.clone()], &tc, &lin()).unwrap_err();
-        assert!(
-            e.contains("header says rank 1 of 2, expected rank 0"),
-            "{e}"
-        );
+        assert!(e.contains("header says rank 1 of 2, expected rank 0"), "{e}");
         let t2 = tr(0, 1, &[wait(4, 0, 0, 0)]);
-        assert!(run(&[t2], &tc, &lin())
-            .unwrap_err()
-            .contains("request 4 that was never started"));
+        assert!(run(&[t2], &tc, &lin()).unwrap_err().contains("request 4 that was never started"));
         let t3 = tr(0, 1, &[isend(1, 3, 0, 0)]);
-        assert!(run(&[t3], &tc, &lin())
-            .unwrap_err()
-            .contains("outside 0..1"));
+        assert!(run(&[t3], &tc, &lin()).unwrap_err().contains("outside 0..1"));
     }
 
     fn ring8() -> xmpc_nsim::Config {
@@ -732,16 +573,9 @@ mod tests {
     }
 
     fn run_net(traces: &[Vec<u8>], tcomp: &[Vec<f64>], cfg: &xmpc_nsim::Config) -> Prediction {
-        let rd = traces
-            .iter()
-            .enumerate()
-            .map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap())
-            .collect();
+        let rd = traces.iter().enumerate().map(|(i, t)| TraceReader::new(&t[..], format!("t{i}")).unwrap()).collect();
         let none = CommModel::constant(0.0, 1.0);
-        Predictor::new(tcomp, &none)
-            .with_network(cfg)
-            .run(rd)
-            .unwrap()
+        Predictor::new(tcomp, &none).with_network(cfg).run(rd).unwrap()
     }
 
     #[test]
@@ -768,16 +602,8 @@ mod tests {
         let pn = run_net(&traces, &tc, &ring8());
         let pa = run(&traces, &tc, &CommModel::constant(l, 1e9)).unwrap();
         for r in 0..p as usize {
-            assert!(
-                (pn.ranks[r].time_s - want).abs() < 1e-12,
-                "rank {r}: {} != {want}",
-                pn.ranks[r].time_s
-            );
-            assert!(
-                (pa.ranks[r].time_s - want).abs() < 1e-12,
-                "rank {r}: {} != {want}",
-                pa.ranks[r].time_s
-            );
+            assert!((pn.ranks[r].time_s - want).abs() < 1e-12, "rank {r}: {} != {want}", pn.ranks[r].time_s);
+            assert!((pa.ranks[r].time_s - want).abs() < 1e-12, "rank {r}: {} != {want}", pa.ranks[r].time_s);
         }
     }
 
@@ -803,10 +629,7 @@ mod tests {
         let ser = (p - 1) as f64 * b as f64 / 1e9;
         assert!(pn.ranks[0].time_s >= ser, "{} < {ser}", pn.ranks[0].time_s);
         // the table model has every message arrive in parallel
-        assert!(
-            pa.ranks[0].time_s < 3e-5
-                && pn.ranks[0].time_s > pa.ranks[0].time_s + 5.0 * b as f64 / 1e9
-        );
+        assert!(pa.ranks[0].time_s < 3e-5 && pn.ranks[0].time_s > pa.ranks[0].time_s + 5.0 * b as f64 / 1e9);
         let again = run_net(&traces, &tc, &ring8());
         assert_eq!(pn.ranks[0].time_s, again.ranks[0].time_s);
     }

@@ -85,31 +85,16 @@ impl TraceReader<File> {
 
 impl<R: Read> TraceReader<R> {
     pub fn new(src: R, name: String) -> Result<Self, String> {
-        let mut r = TraceReader {
-            src,
-            buf: vec![0; BUF],
-            pos: 0,
-            len: 0,
-            eof: false,
-            base: 0,
-            header: Header { rank: 0, ranks: 0 },
-            name,
-        };
+        let mut r = TraceReader { src, buf: vec![0; BUF], pos: 0, len: 0, eof: false, base: 0, header: Header { rank: 0, ranks: 0 }, name };
         r.fill().map_err(|e| format!("{}: {e}", r.name))?;
         if r.len < 24 || &r.buf[..8] != MAGIC {
             return Err(format!("{}: not an MPIETE trace (bad magic; expected a trace.<rank>.bin written with MPIETE_MODE=trace)", r.name));
         }
         let ver = le32(&r.buf[8..]);
         if ver != 1 {
-            return Err(format!(
-                "{}: trace version {ver} is not supported (expected 1)",
-                r.name
-            ));
+            return Err(format!("{}: trace version {ver} is not supported (expected 1)", r.name));
         }
-        r.header = Header {
-            rank: le32(&r.buf[12..]),
-            ranks: le32(&r.buf[16..]),
-        };
+        r.header = Header { rank: le32(&r.buf[12..]), ranks: le32(&r.buf[16..]) };
         r.pos = 24;
         Ok(r)
     }
@@ -147,60 +132,24 @@ impl<R: Read> TraceReader<R> {
             1 | 5 => 5,
             2 | 3 => 29,
             4 => 25,
-            k => {
-                return Err(format!(
-                    "{}: offset {}: unknown record kind {k} (corrupt trace)",
-                    self.name,
-                    self.base + self.pos as u64
-                ))
-            }
+            k => return Err(format!("{}: offset {}: unknown record kind {k} (corrupt trace)", self.name, self.base + self.pos as u64)),
         };
         if avail < need {
-            return Err(format!(
-                "{}: offset {}: trace ends inside a record (truncated file?)",
-                self.name,
-                self.base + self.pos as u64
-            ));
+            return Err(format!("{}: offset {}: trace ends inside a record (truncated file?)", self.name, self.base + self.pos as u64));
         }
         let ev = match b[0] {
             1 => Event::Block(le32(&b[1..])),
             5 => Event::Region(le32(&b[1..]) != 0),
             2 | 3 => {
-                let (id, req, peer, tag, comm, bytes) = (
-                    le32(&b[1..]),
-                    le32(&b[5..]),
-                    le32(&b[9..]) as i32,
-                    le32(&b[13..]) as i32,
-                    le32(&b[17..]),
-                    le64(&b[21..]),
-                );
+                let (id, req, peer, tag, comm, bytes) =
+                    (le32(&b[1..]), le32(&b[5..]), le32(&b[9..]) as i32, le32(&b[13..]) as i32, le32(&b[17..]), le64(&b[21..]));
                 if b[0] == 2 {
-                    Event::Isend {
-                        id,
-                        req,
-                        peer,
-                        tag,
-                        comm,
-                        bytes,
-                    }
+                    Event::Isend { id, req, peer, tag, comm, bytes }
                 } else {
-                    Event::Irecv {
-                        id,
-                        req,
-                        peer,
-                        tag,
-                        comm,
-                        bytes,
-                    }
+                    Event::Irecv { id, req, peer, tag, comm, bytes }
                 }
             }
-            _ => Event::Wait {
-                id: le32(&b[1..]),
-                req: le32(&b[5..]),
-                src: le32(&b[9..]) as i32,
-                tag: le32(&b[13..]) as i32,
-                bytes: le64(&b[17..]),
-            },
+            _ => Event::Wait { id: le32(&b[1..]), req: le32(&b[5..]), src: le32(&b[9..]) as i32, tag: le32(&b[13..]) as i32, bytes: le64(&b[17..]) },
         };
         self.pos += need;
         Ok(Some(ev))
@@ -235,27 +184,8 @@ impl<W: Write> TraceWriter<W> {
                 b[1..5].copy_from_slice(&(end as u32).to_le_bytes());
                 5
             }
-            Event::Isend {
-                id,
-                req,
-                peer,
-                tag,
-                comm,
-                bytes,
-            }
-            | Event::Irecv {
-                id,
-                req,
-                peer,
-                tag,
-                comm,
-                bytes,
-            } => {
-                b[0] = if matches!(e, Event::Isend { .. }) {
-                    2
-                } else {
-                    3
-                };
+            Event::Isend { id, req, peer, tag, comm, bytes } | Event::Irecv { id, req, peer, tag, comm, bytes } => {
+                b[0] = if matches!(e, Event::Isend { .. }) { 2 } else { 3 };
                 b[1..5].copy_from_slice(&id.to_le_bytes());
                 b[5..9].copy_from_slice(&req.to_le_bytes());
                 b[9..13].copy_from_slice(&peer.to_le_bytes());
@@ -264,13 +194,7 @@ impl<W: Write> TraceWriter<W> {
                 b[21..29].copy_from_slice(&bytes.to_le_bytes());
                 29
             }
-            Event::Wait {
-                id,
-                req,
-                src,
-                tag,
-                bytes,
-            } => {
+            Event::Wait { id, req, src, tag, bytes } => {
                 b[0] = 4;
                 b[1..5].copy_from_slice(&id.to_le_bytes());
                 b[5..9].copy_from_slice(&req.to_le_bytes());
@@ -292,16 +216,11 @@ impl<W: Write> TraceWriter<W> {
 /// The trace files of a directory, in rank order (`trace.0.bin` ...); every
 /// rank from 0 to the header's rank count must be there.
 pub fn trace_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let rd = std::fs::read_dir(dir)
-        .map_err(|e| format!("cannot read the trace directory '{}': {e}", dir.display()))?;
+    let rd = std::fs::read_dir(dir).map_err(|e| format!("cannot read the trace directory '{}': {e}", dir.display()))?;
     let mut ranks: Vec<(u32, PathBuf)> = Vec::new();
     for ent in rd.flatten() {
         let name = ent.file_name().to_string_lossy().to_string();
-        if let Some(r) = name
-            .strip_prefix("trace.")
-            .and_then(|s| s.strip_suffix(".bin"))
-            .and_then(|s| s.parse::<u32>().ok())
-        {
+        if let Some(r) = name.strip_prefix("trace.").and_then(|s| s.strip_suffix(".bin")).and_then(|s| s.parse::<u32>().ok()) {
             ranks.push((r, ent.path()));
         }
     }
@@ -325,36 +244,10 @@ mod tests {
     fn round_trip() {
         let evs = vec![
             Event::Block(3),
-            Event::Isend {
-                id: 4,
-                req: 1,
-                peer: 1,
-                tag: 7,
-                comm: 0,
-                bytes: 800,
-            },
-            Event::Irecv {
-                id: 5,
-                req: 2,
-                peer: -1,
-                tag: -1,
-                comm: 1,
-                bytes: 1 << 40,
-            },
-            Event::Wait {
-                id: 6,
-                req: 2,
-                src: 1,
-                tag: 7,
-                bytes: 800,
-            },
-            Event::Wait {
-                id: 6,
-                req: 1,
-                src: -1,
-                tag: -1,
-                bytes: 0,
-            },
+            Event::Isend { id: 4, req: 1, peer: 1, tag: 7, comm: 0, bytes: 800 },
+            Event::Irecv { id: 5, req: 2, peer: -1, tag: -1, comm: 1, bytes: 1 << 40 },
+            Event::Wait { id: 6, req: 2, src: 1, tag: 7, bytes: 800 },
+            Event::Wait { id: 6, req: 1, src: -1, tag: -1, bytes: 0 },
             Event::Region(false),
             Event::Region(true),
         ];
@@ -379,25 +272,14 @@ mod tests {
     #[test]
     fn truncated_and_corrupt() {
         let mut w = TraceWriter::new(Vec::new(), 0, 1).unwrap();
-        w.event(&Event::Isend {
-            id: 1,
-            req: 1,
-            peer: 0,
-            tag: 0,
-            comm: 0,
-            bytes: 8,
-        })
-        .unwrap();
+        w.event(&Event::Isend { id: 1, req: 1, peer: 0, tag: 0, comm: 0, bytes: 8 }).unwrap();
         let bytes = w.finish().unwrap();
         let mut r = TraceReader::new(&bytes[..bytes.len() - 3], "t".into()).unwrap();
         assert!(r.next_event().unwrap_err().contains("truncated"));
         let mut bad = bytes.clone();
         bad[24] = 9;
         let mut r = TraceReader::new(&bad[..], "t".into()).unwrap();
-        assert!(r
-            .next_event()
-            .unwrap_err()
-            .contains("unknown record kind 9"));
+        assert!(r.next_event().unwrap_err().contains("unknown record kind 9"));
         assert!(TraceReader::new(&b"hello world, not a trace"[..], "t".into()).is_err());
     }
 }

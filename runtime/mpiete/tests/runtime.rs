@@ -20,16 +20,9 @@ fn root() -> PathBuf {
 }
 
 fn check(cmd: &mut Command) -> String {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     let so = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{so}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{cmd:?} failed: {}\n{so}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
     so
 }
 
@@ -41,22 +34,10 @@ fn lib() -> &'static Path {
         let d = tempfile::tempdir().unwrap();
         let csrc = root().join("runtime/mpiete-rt/csrc");
         for f in ["mpiete.c", "mpiete_f.c"] {
-            check(
-                Command::new("mpicc")
-                    .args(["-O2", "-Wall", "-Werror", "-c"])
-                    .arg(csrc.join(f))
-                    .arg("-o")
-                    .arg(d.path().join(f.replace(".c", ".o"))),
-            );
+            check(Command::new("mpicc").args(["-O2", "-Wall", "-Werror", "-c"]).arg(csrc.join(f)).arg("-o").arg(d.path().join(f.replace(".c", ".o"))));
         }
         let a = d.path().join("libxmpc_mpiete.a");
-        check(
-            Command::new("ar")
-                .arg("rcs")
-                .arg(&a)
-                .arg(d.path().join("mpiete.o"))
-                .arg(d.path().join("mpiete_f.o")),
-        );
+        check(Command::new("ar").arg("rcs").arg(&a).arg(d.path().join("mpiete.o")).arg(d.path().join("mpiete_f.o")));
         (d, a)
     });
     p
@@ -92,12 +73,7 @@ fn build_f(dir: &Path, src: &str) -> PathBuf {
     let exe = dir.join(src.split('.').next().unwrap());
     let mut c = Command::new("mpif90");
     c.args(["-O2", "-cpp", "-w"]);
-    check(
-        c.arg(root().join("testsuite/mpiete").join(src))
-            .arg(lib())
-            .arg("-o")
-            .arg(&exe),
-    );
+    check(c.arg(root().join("testsuite/mpiete").join(src)).arg(lib()).arg("-o").arg(&exe));
     exe
 }
 
@@ -105,12 +81,7 @@ fn build_f(dir: &Path, src: &str) -> PathBuf {
 fn mpirun(np: usize, exe: &Path, args: &[&str], mode: &str, out: &Path, one_core: bool) -> String {
     std::fs::create_dir_all(out).unwrap();
     let mut c = Command::new("mpiexec");
-    c.arg("-n")
-        .arg(np.to_string())
-        .env("UCX_ERROR_SIGNALS", "")
-        .env("MPIETE_MODE", mode)
-        .env("MPIETE_OUT", out)
-        .env("MPIETE_YIELD", "1");
+    c.arg("-n").arg(np.to_string()).env("UCX_ERROR_SIGNALS", "").env("MPIETE_MODE", mode).env("MPIETE_OUT", out).env("MPIETE_YIELD", "1");
     if one_core {
         c.args(["taskset", "-c", "0"]);
     }
@@ -180,13 +151,7 @@ fn ring_trace_token_and_prediction() {
         let user: Vec<_> = e
             .iter()
             .filter_map(|x| match x {
-                Event::Isend {
-                    peer,
-                    tag,
-                    comm: 0,
-                    bytes,
-                    ..
-                } => Some((*peer, *tag, *bytes)),
+                Event::Isend { peer, tag, comm: 0, bytes, .. } => Some((*peer, *tag, *bytes)),
                 _ => None,
             })
             .collect();
@@ -196,22 +161,14 @@ fn ring_trace_token_and_prediction() {
         let coll: Vec<_> = e
             .iter()
             .filter_map(|x| match x {
-                Event::Isend {
-                    peer,
-                    comm: 1,
-                    bytes: 8,
-                    ..
-                } => Some(*peer as usize),
+                Event::Isend { peer, comm: 1, bytes: 8, .. } => Some(*peer as usize),
                 _ => None,
             })
             .collect();
         assert_eq!(coll, [r ^ 1, r ^ 2].repeat(nit));
         // every receive's wait names the sender
         let left = ((r + np - 1) % np) as i32;
-        let waits_from_left = e
-            .iter()
-            .filter(|x| matches!(x, Event::Wait { src, tag: 5, bytes: 1024, .. } if *src == left))
-            .count();
+        let waits_from_left = e.iter().filter(|x| matches!(x, Event::Wait { src, tag: 5, bytes: 1024, .. } if *src == left)).count();
         assert_eq!(waits_from_left, nit);
     }
 
@@ -251,24 +208,12 @@ fn ring_trace_token_and_prediction() {
     // prediction: per-rank compute is sum(count * mean) of that rank's blocks
     let tables = bt.tables(np);
     let model = CommModel::constant(1e-6, 1e9);
-    let readers = trace_files(&tdir)
-        .unwrap()
-        .iter()
-        .map(|f| TraceReader::open(f).unwrap())
-        .collect();
+    let readers = trace_files(&tdir).unwrap().iter().map(|f| TraceReader::open(f).unwrap()).collect();
     let p = Predictor::new(&tables, &model).run(readers).unwrap();
     assert!(p.unknown_blocks.is_empty());
     for r in 0..np {
-        let expect: f64 = bt
-            .blocks
-            .iter()
-            .map(|b| b.per_rank[r].mean_s * b.per_rank[r].count)
-            .sum();
-        assert!(
-            (p.ranks[r].compute_s - expect).abs() < 1e-9 * expect.max(1.0),
-            "rank {r}: {} vs {expect}",
-            p.ranks[r].compute_s
-        );
+        let expect: f64 = bt.blocks.iter().map(|b| b.per_rank[r].mean_s * b.per_rank[r].count).sum();
+        assert!((p.ranks[r].compute_s - expect).abs() < 1e-9 * expect.max(1.0), "rank {r}: {} vs {expect}", p.ranks[r].compute_s);
         assert!(p.ranks[r].time_s >= p.ranks[r].compute_s);
     }
     // everyone waits for the slowest rank each iteration (allreduce): the total
@@ -284,8 +229,7 @@ fn measure_mode_times_the_region() {
     let exe = build_c(d.path());
     let out = d.path().join("m");
     mpirun(2, &exe, &["5"], "measure", &out, false);
-    let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("measured.json")).unwrap()).unwrap();
+    let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("measured.json")).unwrap()).unwrap();
     assert_eq!(m["format"], "xmpc-measured/1");
     let pr = m["per_rank"].as_array().unwrap();
     assert_eq!(pr.len(), 2);
@@ -363,11 +307,7 @@ fn output_files_follow_the_policy() {
 fn fortran_programs() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
-    let cases: [(&str, &[&str]); 3] = [
-        ("ep.F90", &["16", "4"]),
-        ("cg.F90", &["64", "20"]),
-        ("lu.F", &["40", "16", "2"]),
-    ];
+    let cases: [(&str, &[&str]); 3] = [("ep.F90", &["16", "4"]), ("cg.F90", &["64", "20"]), ("lu.F", &["40", "16", "2"])];
     for (src, args) in cases {
         let plain = build_f(d.path(), src);
         for np in [2, 4] {
@@ -378,23 +318,10 @@ fn fortran_programs() {
         // wrappers too, and a call must be timed once (time in MPI < region time)
         let mdir = d.path().join(format!("{src}.measure"));
         std::fs::create_dir_all(&mdir).unwrap();
-        check(
-            Command::new("mpiexec")
-                .args(["-n", "2"])
-                .arg(&plain)
-                .args(args)
-                .env("MPIETE_MODE", "measure")
-                .env("MPIETE_OUT", &mdir)
-                .env("MPIETE_YIELD", "0"),
-        );
-        let m: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(mdir.join("measured.json")).unwrap())
-                .unwrap();
+        check(Command::new("mpiexec").args(["-n", "2"]).arg(&plain).args(args).env("MPIETE_MODE", "measure").env("MPIETE_OUT", &mdir).env("MPIETE_YIELD", "0"));
+        let m: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(mdir.join("measured.json")).unwrap()).unwrap();
         for r in m["per_rank"].as_array().unwrap() {
-            assert!(
-                r["mpi_s"].as_f64().unwrap() < r["total_s"].as_f64().unwrap(),
-                "{src}: {r}"
-            );
+            assert!(r["mpi_s"].as_f64().unwrap() < r["total_s"].as_f64().unwrap(), "{src}: {r}");
         }
     }
 }
@@ -414,16 +341,9 @@ fn commdata_program_measures_every_size() {
     });
     xmpc_mpiete::run(&cmd).unwrap();
     let c = CommData::load(&out).unwrap();
-    assert_eq!(
-        c.points.iter().map(|p| p.bytes).collect::<Vec<_>>(),
-        vec![0, 1024, 2048, 3072, 4096]
-    );
+    assert_eq!(c.points.iter().map(|p| p.bytes).collect::<Vec<_>>(), vec![0, 1024, 2048, 3072, 4096]);
     // a real receive takes time, and less than a millisecond for 4 KiB on one node
-    assert!(
-        c.points.iter().all(|p| p.seconds > 0.0 && p.seconds < 1e-3),
-        "{:?}",
-        c.points
-    );
+    assert!(c.points.iter().all(|p| p.seconds > 0.0 && p.seconds < 1e-3), "{:?}", c.points);
 }
 
 /// `mpiete_mark(id)` before an MPI call names that call's block; before anything
@@ -460,21 +380,8 @@ int main(int argc, char **argv) {
         ev[0],
         vec![
             Event::Block(3),
-            Event::Isend {
-                id: 7,
-                req: 1,
-                peer: 1,
-                tag: 9,
-                comm: 0,
-                bytes: 4
-            },
-            Event::Wait {
-                id: 0,
-                req: 1,
-                src: -1,
-                tag: -1,
-                bytes: 0
-            },
+            Event::Isend { id: 7, req: 1, peer: 1, tag: 9, comm: 0, bytes: 4 },
+            Event::Wait { id: 0, req: 1, src: -1, tag: -1, bytes: 0 },
             Event::Block(5),
         ]
     );
@@ -482,21 +389,8 @@ int main(int argc, char **argv) {
         ev[1],
         vec![
             Event::Block(3),
-            Event::Irecv {
-                id: 8,
-                req: 1,
-                peer: 0,
-                tag: 9,
-                comm: 0,
-                bytes: 4
-            },
-            Event::Wait {
-                id: 0,
-                req: 1,
-                src: 0,
-                tag: 9,
-                bytes: 4
-            },
+            Event::Irecv { id: 8, req: 1, peer: 0, tag: 9, comm: 0, bytes: 4 },
+            Event::Wait { id: 0, req: 1, src: 0, tag: 9, bytes: 4 },
             Event::Block(5),
         ]
     );
@@ -504,17 +398,11 @@ int main(int argc, char **argv) {
 
 /// Synthetic compute data: block `id` on rank `r` costs (id + 10 r) · 0.1 ms.
 fn synthetic_tables(np: usize) -> Vec<Vec<f64>> {
-    (0..np)
-        .map(|r| (0..4).map(|id| (id + 10 * r) as f64 * 1e-4).collect())
-        .collect()
+    (0..np).map(|r| (0..4).map(|id| (id + 10 * r) as f64 * 1e-4).collect()).collect()
 }
 
 fn predict_dir(dir: &Path, tables: &[Vec<f64>], model: &CommModel) -> xmpc_mpiete::predict::Prediction {
-    let readers = trace_files(dir)
-        .unwrap()
-        .iter()
-        .map(|f| TraceReader::open(f).unwrap())
-        .collect();
+    let readers = trace_files(dir).unwrap().iter().map(|f| TraceReader::open(f).unwrap()).collect();
     Predictor::new(tables, model).run(readers).unwrap()
 }
 
@@ -542,7 +430,13 @@ fn waitany_test_gather_scatter_fortran() {
     let tw = d.path().join("waitany");
     assert!(mpirun(2, &exe, &["waitany"], "trace", &tw, false).contains("ok"));
     let ev = events(&tw);
-    let waits: Vec<u32> = ev[0].iter().filter_map(|e| match e { Event::Wait { req, .. } => Some(*req), _ => None }).collect();
+    let waits: Vec<u32> = ev[0]
+        .iter()
+        .filter_map(|e| match e {
+            Event::Wait { req, .. } => Some(*req),
+            _ => None,
+        })
+        .collect();
     // requests 1, 2: the receives; 3: the send of tag 3
     assert_eq!(waits, vec![2, 3, 1]);
     let tb = synthetic_tables(2);
@@ -575,7 +469,14 @@ fn waitany_test_gather_scatter_fortran() {
     // message sizes of the decomposition, as recorded
     let sizes: Vec<Vec<u64>> = events(&tg)
         .iter()
-        .map(|e| e.iter().filter_map(|x| match x { Event::Isend { bytes, .. } => Some(*bytes), _ => None }).collect())
+        .map(|e| {
+            e.iter()
+                .filter_map(|x| match x {
+                    Event::Isend { bytes, .. } => Some(*bytes),
+                    _ => None,
+                })
+                .collect()
+        })
         .collect();
     assert_eq!(sizes, vec![vec![128, 64], vec![64], vec![128, 64], vec![64]]);
 }
@@ -609,12 +510,22 @@ fn tc(bytes: usize) -> f64 {
 
 /// WAIT records of a trace, as request numbers
 fn waits(e: &[Event]) -> Vec<u32> {
-    e.iter().filter_map(|x| match x { Event::Wait { req, .. } => Some(*req), _ => None }).collect()
+    e.iter()
+        .filter_map(|x| match x {
+            Event::Wait { req, .. } => Some(*req),
+            _ => None,
+        })
+        .collect()
 }
 
 /// (peer, bytes) of the ISEND records
 fn sends(e: &[Event]) -> Vec<(i32, u64)> {
-    e.iter().filter_map(|x| match x { Event::Isend { peer, bytes, .. } => Some((*peer, *bytes)), _ => None }).collect()
+    e.iter()
+        .filter_map(|x| match x {
+            Event::Isend { peer, bytes, .. } => Some((*peer, *bytes)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// tests/programs/more.c and more.f90 (same program): each phase traced under
@@ -749,9 +660,7 @@ fn token_mode_records_first_min_max_and_its_wait() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let d = tempfile::tempdir().unwrap();
     let exe = build_c(d.path());
-    let read = |dir: &Path| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(dir.join("blocktimes.json")).unwrap()).unwrap()
-    };
+    let read = |dir: &Path| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(dir.join("blocktimes.json")).unwrap()).unwrap() };
     let mut problem = String::new();
     for attempt in 0..3 {
         let out = d.path().join(format!("t{attempt}"));

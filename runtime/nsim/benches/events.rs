@@ -25,11 +25,7 @@ fn run(pat: &Pattern) -> u64 {
 }
 
 fn bench(c: &mut Criterion) {
-    let pat = Pattern::RandomRing {
-        bytes: 64 << 10,
-        loops: 1,
-        seed: 1,
-    };
+    let pat = Pattern::RandomRing { bytes: 64 << 10, loops: 1, seed: 1 };
     let ev = run(&pat);
     let mut g = c.benchmark_group("engine");
     g.sample_size(10);

@@ -33,11 +33,7 @@ impl std::error::Error for ConfigError {}
 /// Parse a time with unit into picoseconds.
 pub fn parse_time(s: &str) -> Result<Time, String> {
     let t = s.trim();
-    let idx = t
-        .find(|c: char| {
-            !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')
-        })
-        .unwrap_or(t.len());
+    let idx = t.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-')).unwrap_or(t.len());
     let (num, unit) = t.split_at(idx);
     let unit = unit.trim();
     let mult: u128 = match unit {
@@ -56,9 +52,7 @@ pub fn parse_time(s: &str) -> Result<Time, String> {
 /// Parse a bandwidth with unit into bytes per second.
 pub fn parse_bandwidth(s: &str) -> Result<u64, String> {
     let t = s.trim();
-    let idx = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
+    let idx = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
     let (num, unit) = t.split_at(idx);
     let unit: String = unit.chars().filter(|c| !c.is_whitespace()).collect();
     let (mult, bits): (u128, bool) = match unit.as_str() {
@@ -74,11 +68,7 @@ pub fn parse_bandwidth(s: &str) -> Result<u64, String> {
         "kb/s" | "Kb/s" | "kbps" => (1_000, true),
         "Mb/s" | "Mbps" => (1_000_000, true),
         "Gb/s" | "Gbps" => (1_000_000_000, true),
-        "" => {
-            return Err(format!(
-                "bandwidth `{s}` needs a unit (B/s, MB/s, GB/s, Gb/s, ...)"
-            ))
-        }
+        "" => return Err(format!("bandwidth `{s}` needs a unit (B/s, MB/s, GB/s, Gb/s, ...)")),
         u => return Err(format!("unknown bandwidth unit `{u}` in `{s}`")),
     };
     let v = exact_scale(num, mult).ok_or_else(|| format!("bad bandwidth `{s}`"))?;
@@ -222,10 +212,7 @@ fn default_pkt() -> u32 {
 }
 impl Default for PacketCfg {
     fn default() -> Self {
-        PacketCfg {
-            size: default_pkt(),
-            header: 0,
-        }
+        PacketCfg { size: default_pkt(), header: 0 }
     }
 }
 
@@ -264,12 +251,7 @@ fn default_ctrl() -> u32 {
 }
 impl Default for MpiCfg {
     fn default() -> Self {
-        MpiCfg {
-            send_overhead: 0,
-            recv_overhead: 0,
-            eager_threshold: default_eager(),
-            control_bytes: default_ctrl(),
-        }
+        MpiCfg { send_overhead: 0, recv_overhead: 0, eager_threshold: default_eager(), control_bytes: default_ctrl() }
     }
 }
 
@@ -324,12 +306,7 @@ fn default_interval() -> Time {
 }
 impl Default for SimCfg {
     fn default() -> Self {
-        SimCfg {
-            seed: 1,
-            threads: 1,
-            stats_interval: default_interval(),
-            check_invariants: false,
-        }
+        SimCfg { seed: 1, threads: 1, stats_interval: default_interval(), check_invariants: false }
     }
 }
 
@@ -365,15 +342,8 @@ impl Config {
         let mut c: Config = toml::from_str(text).map_err(|e| {
             let msg = e.message().to_string();
             // toml's error carries the span; find the innermost key for the message.
-            let field = e
-                .span()
-                .map(|sp| key_at(text, sp.start))
-                .unwrap_or_default();
-            ConfigError {
-                file: file.to_string(),
-                field,
-                msg,
-            }
+            let field = e.span().map(|sp| key_at(text, sp.start)).unwrap_or_default();
+            ConfigError { file: file.to_string(), field, msg }
         })?;
         c.file_name = file.to_string();
         c.validate()?;
@@ -392,11 +362,7 @@ impl Config {
     }
 
     fn err(&self, field: &str, msg: impl Into<String>) -> ConfigError {
-        ConfigError {
-            file: self.file_name.clone(),
-            field: field.to_string(),
-            msg: msg.into(),
-        }
+        ConfigError { file: self.file_name.clone(), field: field.to_string(), msg: msg.into() }
     }
 
     pub fn validate(&self) -> Result<(), ConfigError> {
@@ -413,12 +379,8 @@ impl Config {
                 if n > (1 << 24) {
                     return Err(self.err("topology.dims", "at most 2^24 nodes"));
                 }
-                if t.kind == TopoKind::Torus && self.router.vcs < 2 && t.dims.iter().any(|&d| d > 2)
-                {
-                    return Err(self.err(
-                        "router.vcs",
-                        "a torus needs at least 2 virtual channels (dateline deadlock avoidance)",
-                    ));
+                if t.kind == TopoKind::Torus && self.router.vcs < 2 && t.dims.iter().any(|&d| d > 2) {
+                    return Err(self.err("router.vcs", "a torus needs at least 2 virtual channels (dateline deadlock avoidance)"));
                 }
             }
             TopoKind::Fattree => {
@@ -441,10 +403,7 @@ impl Config {
             return Err(self.err("router.vcs", "1 to 16 virtual channels"));
         }
         if self.router.buffer_packets == 0 || self.router.buffer_packets > 64 {
-            return Err(self.err(
-                "router.buffer_packets",
-                "1 to 64 packets per virtual channel",
-            ));
+            return Err(self.err("router.buffer_packets", "1 to 64 packets per virtual channel"));
         }
         if self.packet.size == 0 {
             return Err(self.err("packet.size", "packet payload must be positive"));
@@ -498,41 +457,21 @@ impl Config {
                     Some(b) if f.is_relative() => b.join(f),
                     _ => f.clone(),
                 };
-                let text = std::fs::read_to_string(&p)
-                    .map_err(|e| self.err("mapping.file", format!("{}: {e}", p.display())))?;
+                let text = std::fs::read_to_string(&p).map_err(|e| self.err("mapping.file", format!("{}: {e}", p.display())))?;
                 let mut v = Vec::new();
                 for (i, l) in text.lines().enumerate() {
                     let l = l.trim();
                     if l.is_empty() || l.starts_with('#') {
                         continue;
                     }
-                    let n: u32 = l.parse().map_err(|_| {
-                        self.err(
-                            "mapping.file",
-                            format!("{} line {}: `{l}` is not a node id", p.display(), i + 1),
-                        )
-                    })?;
+                    let n: u32 = l.parse().map_err(|_| self.err("mapping.file", format!("{} line {}: `{l}` is not a node id", p.display(), i + 1)))?;
                     if n >= nn {
-                        return Err(self.err(
-                            "mapping.file",
-                            format!(
-                                "{} line {}: node {n} out of range (0..{nn})",
-                                p.display(),
-                                i + 1
-                            ),
-                        ));
+                        return Err(self.err("mapping.file", format!("{} line {}: node {n} out of range (0..{nn})", p.display(), i + 1)));
                     }
                     v.push(n);
                 }
                 if (v.len() as u32) < nranks {
-                    return Err(self.err(
-                        "mapping.file",
-                        format!(
-                            "{} maps {} ranks but {nranks} are needed",
-                            p.display(),
-                            v.len()
-                        ),
-                    ));
+                    return Err(self.err("mapping.file", format!("{} maps {} ranks but {nranks} are needed", p.display(), v.len())));
                 }
                 v.truncate(nranks as usize);
                 Ok(v)

@@ -332,29 +332,18 @@ impl Cx<'_> {
         let req = self.lp.new_req(self.rank);
         let kind = if bytes > self.sh.eager { M_RTS } else { M_DATA };
         if kind == M_RTS {
-            self.lp
-                .rank_mut(self.rank)
-                .rdv
-                .insert(req, (dst, tag, bytes));
+            self.lp.rank_mut(self.rank).rdv.insert(req, (dst, tag, bytes));
             let ctrl = self.sh.ctrl as u64;
-            self.lp.start_msg(
-                self.sh, self.now, self.rank, dst, tag, ctrl, M_RTS, req as u64, 0, NONE,
-            );
+            self.lp.start_msg(self.sh, self.now, self.rank, dst, tag, ctrl, M_RTS, req as u64, 0, NONE);
         } else {
-            self.lp.start_msg(
-                self.sh, self.now, self.rank, dst, tag, bytes, M_DATA, 0, 0, req,
-            );
+            self.lp.start_msg(self.sh, self.now, self.rank, dst, tag, bytes, M_DATA, 0, 0, req);
         }
         req
     }
     /// Post a receive (`src`/`tag` `None` = any).
     pub fn irecv(&mut self, src: Option<u32>, tag: Option<i32>, _bytes: u64) -> Req {
         let req = self.lp.new_req(self.rank);
-        let p = Posted {
-            src: src.map_or(-1, |s| s as i64),
-            tag: tag.map_or(-1, |t| t as i64),
-            req,
-        };
+        let p = Posted { src: src.map_or(-1, |s| s as i64), tag: tag.map_or(-1, |t| t as i64), req };
         let now = self.now;
         self.lp.post_recv(self.sh, self.rank, p, now);
         req
@@ -436,14 +425,10 @@ pub(crate) struct Lp {
 
 impl Lp {
     fn rank_mut(&mut self, r: u32) -> &mut RankState {
-        self.ranks[r as usize]
-            .as_mut()
-            .expect("rank not on this LP")
+        self.ranks[r as usize].as_mut().expect("rank not on this LP")
     }
     fn rank(&self, r: u32) -> &RankState {
-        self.ranks[r as usize]
-            .as_ref()
-            .expect("rank not on this LP")
+        self.ranks[r as usize].as_ref().expect("rank not on this LP")
     }
 
     #[inline]
@@ -454,20 +439,12 @@ impl Lp {
     #[inline]
     fn push_b(&mut self, t: Time, kind: u64, id: u64, a: u32, b: u32) {
         debug_assert!(t >= self.now);
-        self.heap.push(Ev {
-            t,
-            key: (kind << KSHIFT) | id,
-            a,
-            b,
-        });
+        self.heap.push(Ev { t, key: (kind << KSHIFT) | id, a, b });
     }
 
     fn new_req(&mut self, r: u32) -> Req {
         let rs = self.rank_mut(r);
-        let st = ReqState {
-            live: true,
-            ..Default::default()
-        };
+        let st = ReqState { live: true, ..Default::default() };
         if let Some(q) = rs.free.pop() {
             rs.reqs[q as usize] = st;
             q
@@ -495,39 +472,14 @@ impl Lp {
 
     /// Hand a message to the source NIC at time `t` (≥ now), or deliver locally.
     #[allow(clippy::too_many_arguments)]
-    fn start_msg(
-        &mut self,
-        sh: &Shared,
-        t: Time,
-        src: u32,
-        dst: u32,
-        tag: i32,
-        bytes: u64,
-        kind: u8,
-        aux: u64,
-        aux2: u64,
-        req: u32,
-    ) {
+    fn start_msg(&mut self, sh: &Shared, t: Time, src: u32, dst: u32, tag: i32, bytes: u64, kind: u8, aux: u64, aux2: u64, req: u32) {
         let sn = sh.rank_node[src as usize];
         let dn = sh.rank_node[dst as usize];
         let c = self.node_ctr[sn as usize];
         self.node_ctr[sn as usize] += 1;
         let uid = ((sn as u64) << 32) | c as u64;
         let npkts = bytes.div_ceil(sh.pkt as u64).max(1) as u32;
-        let m = Msg {
-            uid,
-            src_rank: src,
-            dst_rank: dst,
-            dst_node: dn,
-            tag,
-            bytes,
-            aux,
-            aux2,
-            kind,
-            sent: 0,
-            npkts,
-            req,
-        };
+        let m = Msg { uid, src_rank: src, dst_rank: dst, dst_node: dn, tag, bytes, aux, aux2, kind, sent: 0, npkts, req };
         let idx = if let Some(i) = self.free_msgs.pop() {
             self.msgs[i as usize] = m;
             i
@@ -556,27 +508,13 @@ impl Lp {
 
     /// A message has fully arrived at its destination rank's node at `now`.
     #[allow(clippy::too_many_arguments)]
-    fn msg_arrived(
-        &mut self,
-        sh: &Shared,
-        src: u32,
-        dst: u32,
-        tag: i32,
-        kind: u8,
-        aux: u64,
-        aux2: u64,
-        bytes: u64,
-    ) {
+    fn msg_arrived(&mut self, sh: &Shared, src: u32, dst: u32, tag: i32, kind: u8, aux: u64, aux2: u64, bytes: u64) {
         let now = self.now;
         match kind {
             M_RAW => self.raw_done.push((aux, now)),
             M_CTS => {
                 // at the sender: start the data transfer of the parked rendezvous send
-                let (d, tg, b) = self
-                    .rank_mut(dst)
-                    .rdv
-                    .remove(&(aux2 as u32))
-                    .expect("CTS without RTS");
+                let (d, tg, b) = self.rank_mut(dst).rdv.remove(&(aux2 as u32)).expect("CTS without RTS");
                 debug_assert_eq!(d, src);
                 self.start_msg(sh, now, dst, d, tg, b, M_RDV, aux, 0, aux2 as u32);
             }
@@ -587,39 +525,20 @@ impl Lp {
             }
             _ => {
                 let rs = self.rank_mut(dst);
-                let pos = rs
-                    .posted
-                    .iter()
-                    .position(|p| (p.src < 0 || p.src == src as i64) && tag_match(p.tag, tag));
+                let pos = rs.posted.iter().position(|p| (p.src < 0 || p.src == src as i64) && tag_match(p.tag, tag));
                 match pos {
                     Some(i) => {
                         let p = rs.posted.remove(i).unwrap();
                         self.matched(sh, dst, src, tag, kind, aux, p.req, now);
                     }
-                    None => rs.unexp.push_back(Unexp {
-                        src,
-                        tag,
-                        kind,
-                        aux,
-                        at: now,
-                    }),
+                    None => rs.unexp.push_back(Unexp { src, tag, kind, aux, at: now }),
                 }
             }
         }
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn matched(
-        &mut self,
-        sh: &Shared,
-        dst: u32,
-        src: u32,
-        tag: i32,
-        kind: u8,
-        aux: u64,
-        req: Req,
-        t: Time,
-    ) {
+    fn matched(&mut self, sh: &Shared, dst: u32, src: u32, tag: i32, kind: u8, aux: u64, req: Req, t: Time) {
         if kind == M_RTS {
             // receiver answers with a CTS carrying (receiver req, sender req)
             let c = sh.ctrl as u64;
@@ -638,10 +557,7 @@ impl Lp {
 
     fn post_recv(&mut self, sh: &Shared, r: u32, p: Posted, now: Time) {
         let rs = self.rank_mut(r);
-        let pos = rs
-            .unexp
-            .iter()
-            .position(|u| (p.src < 0 || p.src == u.src as i64) && tag_match(p.tag, u.tag));
+        let pos = rs.unexp.iter().position(|u| (p.src < 0 || p.src == u.src as i64) && tag_match(p.tag, u.tag));
         match pos {
             Some(i) => {
                 let u = rs.unexp.remove(i).unwrap();
@@ -814,10 +730,7 @@ impl Lp {
             self.free_msgs.push(mi);
             if req != NONE {
                 // completes when the tail has left the NIC; the link is idle now
-                let ser = crate::ser_time(
-                    p.wire as u64,
-                    sh.topo.links[sh.topo.inj[node as usize] as usize].bw,
-                );
+                let ser = crate::ser_time(p.wire as u64, sh.topo.links[sh.topo.inj[node as usize] as usize].bw);
                 let t = self.now + ser;
                 self.complete_req(src, req, t);
             }
@@ -833,11 +746,7 @@ impl Lp {
             let p = &self.pkts[pi as usize];
             (p.wire, p.tail_in, p.in_link, p.slot, p.vc)
         };
-        let ser = if wire == sh.pkt + sh.header {
-            lk.full_ser
-        } else {
-            crate::ser_time(wire as u64, lk.bw)
-        };
+        let ser = if wire == sh.pkt + sh.header { lk.full_ser } else { crate::ser_time(wire as u64, lk.bw) };
         // the tail cannot leave before it has arrived
         let start = now.max(tail_in.saturating_sub(ser));
         let end = start + ser;
@@ -897,10 +806,7 @@ impl Lp {
                     self.occ_inc(sh, link, vc_new);
                     self.push_b(t, K_PKT, uid, pi, out);
                 } else {
-                    let p = Box::new((
-                        self.pkts[pi as usize].clone(),
-                        self.pmsg[pi as usize].clone(),
-                    ));
+                    let p = Box::new((self.pkts[pi as usize].clone(), self.pmsg[pi as usize].clone()));
                     self.free_pkts.push(pi);
                     self.out[dst_lp].push(Cross::Pkt(t, p));
                 }
@@ -914,11 +820,7 @@ impl Lp {
         *o += 1;
         if sh.check {
             let o = *o as u32;
-            assert!(
-                o <= sh.depth,
-                "buffer overflow: link {link} vc {vc} holds {o} > {} packets",
-                sh.depth
-            );
+            assert!(o <= sh.depth, "buffer overflow: link {link} vc {vc} holds {o} > {} packets", sh.depth);
             self.max_occ_seen = self.max_occ_seen.max(o);
         }
     }
@@ -928,11 +830,7 @@ impl Lp {
         let base = (link as usize * sh.vcs as usize + vc as usize) * d;
         self.slots[base + slot as usize] = free_at;
         let lk = &sh.topo.links[link as usize];
-        let waiting = if lk.kind == LinkKind::Inj {
-            !self.nic_q[lk.src as usize].is_empty()
-        } else {
-            self.links[link as usize].nq != 0
-        };
+        let waiting = if lk.kind == LinkKind::Inj { !self.nic_q[lk.src as usize].is_empty() } else { self.links[link as usize].nq != 0 };
         if waiting {
             let t = free_at.max(self.now);
             self.schedule_wake(link, t);
@@ -981,16 +879,7 @@ impl Lp {
             }
         };
         if complete {
-            self.msg_arrived(
-                sh,
-                p.src_rank,
-                p.dst_rank,
-                p.tag,
-                p.kind,
-                p.aux,
-                p.aux2,
-                p.msg_bytes,
-            );
+            self.msg_arrived(sh, p.src_rank, p.dst_rank, p.tag, p.kind, p.aux, p.aux2, p.msg_bytes);
         }
     }
 
@@ -1010,12 +899,7 @@ impl Lp {
             rs.waitlist = wl;
         }
         loop {
-            let mut cx = Cx {
-                lp: self,
-                sh,
-                rank: r,
-                now,
-            };
+            let mut cx = Cx { lp: self, sh, rank: r, now };
             let b = prog.step(&mut cx);
             now = cx.now;
             match b {
@@ -1179,16 +1063,12 @@ impl Lp {
                 if m.req != NONE {
                     self.complete_req(m.src_rank, m.req, self.now);
                 }
-                self.msg_arrived(
-                    sh, m.src_rank, m.dst_rank, m.tag, m.kind, m.aux, m.aux2, m.bytes,
-                );
+                self.msg_arrived(sh, m.src_rank, m.dst_rank, m.tag, m.kind, m.aux, m.aux2, m.bytes);
             }
             K_RANK => {
                 let r = ev.a;
                 let rs = self.rank_mut(r);
-                if rs.done
-                    || rs.wait_left != 0 && rs.waitlist.iter().any(|q| !rs.reqs[*q as usize].done)
-                {
+                if rs.done || rs.wait_left != 0 && rs.waitlist.iter().any(|q| !rs.reqs[*q as usize].done) {
                     return;
                 }
                 self.run_rank(sh, r);
@@ -1259,30 +1139,16 @@ pub struct Simulation {
 
 impl Simulation {
     /// Build a simulation of `nranks` ranks; `threads` = 0 takes the config's `sim.threads`.
-    pub fn new(
-        cfg: &Config,
-        nranks: u32,
-        threads: usize,
-    ) -> Result<Simulation, crate::config::ConfigError> {
+    pub fn new(cfg: &Config, nranks: u32, threads: usize) -> Result<Simulation, crate::config::ConfigError> {
         let topo = Topo::new(cfg);
         let rank_node = cfg.mapping(nranks)?;
-        let mut nlp = if threads == 0 {
-            cfg.sim.threads as usize
-        } else {
-            threads
-        };
+        let mut nlp = if threads == 0 { cfg.sim.threads as usize } else { threads };
         if nlp == 0 {
-            nlp = std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1);
+            nlp = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         }
         let router_lp = topo.partition(nlp as u32);
         let nlp = router_lp.iter().map(|&x| x as usize + 1).max().unwrap_or(1);
-        let node_lp: Vec<u16> = topo
-            .node_router
-            .iter()
-            .map(|&r| router_lp[r as usize])
-            .collect();
+        let node_lp: Vec<u16> = topo.node_router.iter().map(|&r| router_lp[r as usize]).collect();
         let link_lp: Vec<u16> = topo
             .links
             .iter()
@@ -1322,21 +1188,8 @@ impl Simulation {
             topo,
         };
         // calendar buckets about as wide as the shortest event-to-event gap
-        let min_lat = sh
-            .topo
-            .links
-            .iter()
-            .map(|l| l.lat)
-            .filter(|&l| l > 0)
-            .min()
-            .unwrap_or(0);
-        let bucket = [sh.delay, min_lat]
-            .into_iter()
-            .filter(|&x| x > 0)
-            .min()
-            .unwrap_or(1 << 15)
-            .clamp(1 << 10, 1 << 24)
-            / 2;
+        let min_lat = sh.topo.links.iter().map(|l| l.lat).filter(|&l| l > 0).min().unwrap_or(0);
+        let bucket = [sh.delay, min_lat].into_iter().filter(|&x| x > 0).min().unwrap_or(1 << 15).clamp(1 << 10, 1 << 24) / 2;
         let nl = sh.topo.links.len();
         let ndirs = sh.topo.dir_names.len();
         let mut lps = Vec::new();
@@ -1356,13 +1209,7 @@ impl Simulation {
                 free_pkts: Vec::new(),
                 msgs: Vec::new(),
                 free_msgs: Vec::new(),
-                links: vec![
-                    LinkState {
-                        wake_at: INF,
-                        ..Default::default()
-                    };
-                    nl
-                ],
+                links: vec![LinkState { wake_at: INF, ..Default::default() }; nl],
                 slots: vec![0; nl * sh.vcs as usize * sh.depth as usize],
                 occ: vec![0; nl * sh.vcs as usize],
                 qh: vec![NONE; nl * sh.vcs as usize],
@@ -1382,12 +1229,7 @@ impl Simulation {
                 sampling: true,
             });
         }
-        Ok(Simulation {
-            sh,
-            lps,
-            lookahead,
-            progress: false,
-        })
+        Ok(Simulation { sh, lps, lookahead, progress: false })
     }
 
     pub fn nranks(&self) -> u32 {
@@ -1432,19 +1274,12 @@ impl Simulation {
     /// Run to completion.
     pub fn run(mut self) -> Result<SimResult, String> {
         let t0 = std::time::Instant::now();
-        let pb = if self.progress {
-            Some(crate::report::progress_bar())
-        } else {
-            None
-        };
+        let pb = if self.progress { Some(crate::report::progress_bar()) } else { None };
         let nlp = self.lps.len();
         if nlp == 1 || self.lookahead == 0 || self.lookahead == INF {
             // sequential (one LP owns everything when nlp == 1)
             if nlp != 1 {
-                return Err(
-                    "parallel run needs a positive link latency between partitions (lookahead)"
-                        .into(),
-                );
+                return Err("parallel run needs a positive link latency between partitions (lookahead)".into());
             }
             let sh = &self.sh;
             let lp = &mut self.lps[0];
@@ -1464,11 +1299,7 @@ impl Simulation {
                 }
                 if let Some(pb) = &pb {
                     if lp.events & 0xfffff == 0 {
-                        pb.set_message(format!(
-                            "t = {:.3} us, {} events",
-                            lp.now as f64 / 1e6,
-                            lp.events
-                        ));
+                        pb.set_message(format!("t = {:.3} us, {} events", lp.now as f64 / 1e6, lp.events));
                         pb.tick();
                     }
                 }
@@ -1481,12 +1312,8 @@ impl Simulation {
             // the other half while a slow one still reads this half, and it
             // cannot come back to this half before the slow one has passed
             // the next barrier.
-            let mail: Vec<Vec<Mutex<Vec<Cross>>>> = (0..2)
-                .map(|_| (0..nlp).map(|_| Mutex::new(Vec::new())).collect())
-                .collect();
-            let next: Vec<Vec<AtomicU64>> = (0..2)
-                .map(|_| (0..nlp).map(|_| AtomicU64::new(INF)).collect())
-                .collect();
+            let mail: Vec<Vec<Mutex<Vec<Cross>>>> = (0..2).map(|_| (0..nlp).map(|_| Mutex::new(Vec::new())).collect()).collect();
+            let next: Vec<Vec<AtomicU64>> = (0..2).map(|_| (0..nlp).map(|_| AtomicU64::new(INF)).collect()).collect();
             let bar = SpinBarrier::new(nlp);
             let pb = &pb;
             std::thread::scope(|s| {
@@ -1533,11 +1360,7 @@ impl Simulation {
                             windows += 1;
                             if lp.id == 0 && windows.is_multiple_of(1024) {
                                 if let Some(pb) = pb {
-                                    pb.set_message(format!(
-                                        "t = {:.3} us, {} events (LP 0)",
-                                        lp.now as f64 / 1e6,
-                                        lp.events
-                                    ));
+                                    pb.set_message(format!("t = {:.3} us, {} events (LP 0)", lp.now as f64 / 1e6, lp.events));
                                     pb.tick();
                                 }
                             }
@@ -1567,11 +1390,7 @@ impl Simulation {
         }
         if !blocked.is_empty() {
             let show: Vec<String> = blocked.iter().take(8).map(|r| r.to_string()).collect();
-            return Err(format!(
-                "deadlock: {} rank(s) never finished (e.g. ranks {}): unmatched receive or wait",
-                blocked.len(),
-                show.join(", ")
-            ));
+            return Err(format!("deadlock: {} rank(s) never finished (e.g. ranks {}): unmatched receive or wait", blocked.len(), show.join(", ")));
         }
         let nl = self.sh.topo.links.len();
         let mut links = vec![LinkStats::default(); nl];
@@ -1610,9 +1429,7 @@ impl Simulation {
         let lp = &mut self.lps[0];
         assert!(t >= lp.now, "cannot inject in the past");
         // raw messages use node numbers as rank numbers (rank_node is the identity there)
-        lp.start_msg(
-            &self.sh, t, src_node, dst_node, 0, bytes, M_RAW, id, 0, NONE,
-        );
+        lp.start_msg(&self.sh, t, src_node, dst_node, 0, bytes, M_RAW, id, 0, NONE);
     }
 
     pub(crate) fn raw_advance(&mut self, t: Time) -> Vec<(u64, Time)> {
@@ -1684,11 +1501,7 @@ pub fn analytic_latency(cfg: &Config, topo: &Topo, s: u32, d: u32, bytes: u64) -
             return crate::ser_time(by, cfg.inj_bw());
         }
         let (r, lat) = topo.routers_on_path(a, b);
-        wire_time(by, cfg.link.bandwidth)
-            + cfg.inj_lat()
-            + r as Time * cfg.router.delay
-            + lat
-            + cfg.ej_lat()
+        wire_time(by, cfg.link.bandwidth) + cfg.inj_lat() + r as Time * cfg.router.delay + lat + cfg.ej_lat()
     };
     let mut t = cfg.mpi.send_overhead + cfg.mpi.recv_overhead;
     if bytes > cfg.mpi.eager_threshold {

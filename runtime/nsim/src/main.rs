@@ -8,11 +8,7 @@ use xmpc_nsim::report::Report;
 use xmpc_nsim::{Config, Simulation};
 
 #[derive(Parser)]
-#[command(
-    name = "xmpc-nsim",
-    about = "NSIM packet-level interconnect simulator",
-    version
-)]
+#[command(name = "xmpc-nsim", about = "NSIM packet-level interconnect simulator", version)]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -104,18 +100,7 @@ fn main() -> ExitCode {
 
 fn real_main(cli: Cli) -> Result<(), Fail> {
     match cli.cmd {
-        Cmd::Run {
-            config,
-            ranks,
-            pattern,
-            threads,
-            json,
-            csv,
-            svg,
-            png,
-            brief,
-            quiet,
-        } => {
+        Cmd::Run { config, ranks, pattern, threads, json, csv, svg, png, brief, quiet } => {
             let pat = Pattern::parse(&pattern).map_err(|e| Fail::Usage(format!("--pattern: {e}")))?;
             if let Some(n) = ranks {
                 if n == 0 || n > MAX_RANKS {
@@ -176,22 +161,10 @@ fn real_main(cli: Cli) -> Result<(), Fail> {
         Cmd::Check { config } => {
             let cfg = Config::from_file(&config).map_err(|e| e.to_string())?;
             let t = xmpc_nsim::topo::Topo::new(&cfg);
-            println!(
-                "{}: {:?} {} nodes, {} routers, {} links (incl. NIC links)",
-                config.display(),
-                cfg.topology.kind,
-                t.nnodes,
-                t.nrouters,
-                t.links.len()
-            );
+            println!("{}: {:?} {} nodes, {} routers, {} links (incl. NIC links)", config.display(), cfg.topology.kind, t.nnodes, t.nrouters, t.links.len());
             Ok(())
         }
-        Cmd::Latency {
-            config,
-            src,
-            dst,
-            bytes,
-        } => {
+        Cmd::Latency { config, src, dst, bytes } => {
             let b = xmpc_nsim::patterns::parse_size(&bytes)
                 .filter(|&b| b <= xmpc_nsim::patterns::MAX_BYTES)
                 .ok_or_else(|| Fail::Usage(format!("--bytes {bytes}: expected a size up to 1T such as 1024, 64K, 1M")))?;
@@ -209,12 +182,7 @@ fn real_main(cli: Cli) -> Result<(), Fail> {
             sim.set_programs(pat.programs(n));
             let r = sim.run().map_err(Fail::Input)?;
             let a = xmpc_nsim::engine::analytic_latency(&cfg, &topo, s, d, b);
-            println!(
-                "simulated {} ps, analytic {} ps, routers on path {}",
-                r.finish[dst as usize],
-                a,
-                topo.routers_on_path(s, d).0
-            );
+            println!("simulated {} ps, analytic {} ps, routers on path {}", r.finish[dst as usize], a, topo.routers_on_path(s, d).0);
             Ok(())
         }
         Cmd::SimgridPlatform { config } => {

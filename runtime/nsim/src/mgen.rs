@@ -73,11 +73,7 @@ impl Program for MgenRank {
                 .spawn(move || {
                     wait_turn(&b);
                     CUR.with(|c| *c.borrow_mut() = Some(b.clone()));
-                    let mut ptrs: Vec<*mut c_char> = args
-                        .argv
-                        .iter()
-                        .map(|a| a.as_ptr() as *mut c_char)
-                        .collect();
+                    let mut ptrs: Vec<*mut c_char> = args.argv.iter().map(|a| a.as_ptr() as *mut c_char).collect();
                     ptrs.push(std::ptr::null_mut());
                     unsafe { main((ptrs.len() - 1) as c_int, ptrs.as_mut_ptr()) };
                     let mut t = b.turn.lock().unwrap();
@@ -209,29 +205,13 @@ pub unsafe extern "C" fn MGEN_Compute(seconds: f64) -> c_int {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn MGEN_Isend(
-    _buf: *const std::ffi::c_void,
-    count: c_int,
-    dt: c_int,
-    dst: c_int,
-    tag: c_int,
-    _comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn MGEN_Isend(_buf: *const std::ffi::c_void, count: c_int, dt: c_int, dst: c_int, tag: c_int, _comm: c_int, req: *mut c_int) -> c_int {
     let q = with_cx(|cx| cx.isend(dst as u32, tag, bytes(count, dt)));
     unsafe { *req = q as c_int };
     MGEN_SUCCESS
 }
 #[no_mangle]
-pub unsafe extern "C" fn MGEN_Irecv(
-    _buf: *mut std::ffi::c_void,
-    count: c_int,
-    dt: c_int,
-    src: c_int,
-    tag: c_int,
-    _comm: c_int,
-    req: *mut c_int,
-) -> c_int {
+pub unsafe extern "C" fn MGEN_Irecv(_buf: *mut std::ffi::c_void, count: c_int, dt: c_int, src: c_int, tag: c_int, _comm: c_int, req: *mut c_int) -> c_int {
     let s = if src < 0 { None } else { Some(src as u32) };
     let t = if tag < 0 { None } else { Some(tag) };
     let q = with_cx(|cx| cx.irecv(s, t, bytes(count, dt)));
@@ -267,28 +247,13 @@ pub unsafe extern "C" fn MGEN_Waitall(n: c_int, reqs: *mut c_int, sts: *mut Mgen
     MGEN_SUCCESS
 }
 #[no_mangle]
-pub unsafe extern "C" fn MGEN_Send(
-    buf: *const std::ffi::c_void,
-    count: c_int,
-    dt: c_int,
-    dst: c_int,
-    tag: c_int,
-    comm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn MGEN_Send(buf: *const std::ffi::c_void, count: c_int, dt: c_int, dst: c_int, tag: c_int, comm: c_int) -> c_int {
     let mut q = 0;
     MGEN_Isend(buf, count, dt, dst, tag, comm, &mut q);
     MGEN_Wait(&mut q, std::ptr::null_mut())
 }
 #[no_mangle]
-pub unsafe extern "C" fn MGEN_Recv(
-    buf: *mut std::ffi::c_void,
-    count: c_int,
-    dt: c_int,
-    src: c_int,
-    tag: c_int,
-    comm: c_int,
-    st: *mut MgenStatus,
-) -> c_int {
+pub unsafe extern "C" fn MGEN_Recv(buf: *mut std::ffi::c_void, count: c_int, dt: c_int, src: c_int, tag: c_int, comm: c_int, st: *mut MgenStatus) -> c_int {
     let mut q = 0;
     MGEN_Irecv(buf, count, dt, src, tag, comm, &mut q);
     MGEN_Wait(&mut q, st)
@@ -311,12 +276,7 @@ pub unsafe extern "C" fn MGEN_Sendrecv(
 ) -> c_int {
     let s = if src < 0 { None } else { Some(src as u32) };
     let t = if rtag < 0 { None } else { Some(rtag) };
-    let (a, b) = with_cx(|cx| {
-        (
-            cx.irecv(s, t, bytes(rcount, rdt)),
-            cx.isend(dst as u32, stag, bytes(scount, sdt)),
-        )
-    });
+    let (a, b) = with_cx(|cx| (cx.irecv(s, t, bytes(rcount, rdt)), cx.isend(dst as u32, stag, bytes(scount, sdt))));
     wait_reqs(&[a, b]);
     let (s, t) = with_cx(|cx| cx.status(a));
     set_status(st, s, t);
@@ -389,13 +349,7 @@ fn bcast(b: u64, root: u32, tag: i32) {
 
 /// Binomial-tree broadcast.
 #[no_mangle]
-pub unsafe extern "C" fn MGEN_Bcast(
-    _buf: *mut std::ffi::c_void,
-    count: c_int,
-    dt: c_int,
-    root: c_int,
-    _comm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn MGEN_Bcast(_buf: *mut std::ffi::c_void, count: c_int, dt: c_int, root: c_int, _comm: c_int) -> c_int {
     bcast(bytes(count, dt), root as u32, T_BCAST);
     MGEN_SUCCESS
 }
@@ -433,14 +387,7 @@ pub unsafe extern "C" fn MGEN_Reduce(
 
 /// Recursive-doubling allreduce (MPICH scheme for non powers of two).
 #[no_mangle]
-pub unsafe extern "C" fn MGEN_Allreduce(
-    _s: *const std::ffi::c_void,
-    _r: *mut std::ffi::c_void,
-    count: c_int,
-    dt: c_int,
-    _op: c_int,
-    _comm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn MGEN_Allreduce(_s: *const std::ffi::c_void, _r: *mut std::ffi::c_void, count: c_int, dt: c_int, _op: c_int, _comm: c_int) -> c_int {
     let b = bytes(count, dt);
     let (r, p) = rank_size();
     let p2 = 1u32 << (31 - p.leading_zeros());
@@ -508,12 +455,7 @@ pub unsafe extern "C" fn MGEN_Allgather(
     let (r, p) = rank_size();
     let (sb, rb) = (bytes(scount, sdt), bytes(rcount, rdt));
     for _ in 1..p {
-        exchange(
-            Some(((r + 1) % p, sb)),
-            Some((r + p - 1) % p),
-            T_AGATHER,
-            rb,
-        );
+        exchange(Some(((r + 1) % p, sb)), Some((r + p - 1) % p), T_AGATHER, rb);
     }
     MGEN_SUCCESS
 }
@@ -532,29 +474,14 @@ pub struct MgenOptions {
 }
 
 /// Run `main` as an MGEN program; returns the simulation result.
-pub fn run_program(
-    cfg: &crate::Config,
-    ranks: u32,
-    stack_kb: usize,
-    main: MainFn,
-    argv: Vec<String>,
-) -> Result<(crate::SimResult, crate::topo::Topo), String> {
-    let args = Arc::new(Args {
-        argv: argv
-            .into_iter()
-            .map(|a| std::ffi::CString::new(a).unwrap_or_default())
-            .collect(),
-    });
+pub fn run_program(cfg: &crate::Config, ranks: u32, stack_kb: usize, main: MainFn, argv: Vec<String>) -> Result<(crate::SimResult, crate::topo::Topo), String> {
+    let args = Arc::new(Args { argv: argv.into_iter().map(|a| std::ffi::CString::new(a).unwrap_or_default()).collect() });
     let mut sim = Simulation::new(cfg, ranks, 1).map_err(|e| e.to_string())?;
     let topo = sim.topo().clone();
     let stack = stack_kb.max(64) * 1024;
     sim.set_programs(|_| {
         Box::new(MgenRank {
-            baton: Arc::new(Baton {
-                turn: Mutex::new(Turn::Idle),
-                cv: Condvar::new(),
-                cx: Mutex::new(0),
-            }),
+            baton: Arc::new(Baton { turn: Mutex::new(Turn::Idle), cv: Condvar::new(), cx: Mutex::new(0) }),
             main,
             args: args.clone(),
             stack,
@@ -573,25 +500,17 @@ pub fn run_program(
 /// # Safety
 /// `argv` must hold `argc` valid C strings.
 #[no_mangle]
-pub unsafe extern "C" fn mgen_run(
-    argc: c_int,
-    argv: *const *const c_char,
-    main: Option<MainFn>,
-) -> c_int {
+pub unsafe extern "C" fn mgen_run(argc: c_int, argv: *const *const c_char, main: Option<MainFn>) -> c_int {
     let Some(main) = main else {
         eprintln!("mgen: no MGEN_Main");
         return 2;
     };
-    let mut args: Vec<String> = (0..argc as usize)
-        .map(|i| CStr::from_ptr(*argv.add(i)).to_string_lossy().into_owned())
-        .collect();
+    let mut args: Vec<String> = (0..argc as usize).map(|i| CStr::from_ptr(*argv.add(i)).to_string_lossy().into_owned()).collect();
     let env = |k: &str| std::env::var(k).ok();
     let mut o = MgenOptions {
         config: env("NSIM_CONFIG").unwrap_or_default(),
         ranks: env("NSIM_RANKS").and_then(|v| v.parse().ok()).unwrap_or(0),
-        stack_kb: env("NSIM_STACK_KB")
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(256),
+        stack_kb: env("NSIM_STACK_KB").and_then(|v| v.parse().ok()).unwrap_or(256),
         json: env("NSIM_JSON"),
         quiet: false,
     };
@@ -622,21 +541,14 @@ pub unsafe extern "C" fn mgen_run(
             return 2;
         }
     };
-    let ranks = if o.ranks == 0 {
-        cfg.num_nodes()
-    } else {
-        o.ranks
-    };
+    let ranks = if o.ranks == 0 { cfg.num_nodes() } else { o.ranks };
     match run_program(&cfg, ranks, o.stack_kb, main, args) {
         Ok((r, topo)) => {
             let rep = crate::report::Report::new(&r, &topo);
             if !o.quiet {
                 eprint!("{}", rep.summary());
             }
-            println!(
-                "MGEN run time: {:.9} s ({} ps)",
-                rep.runtime_s, rep.runtime_ps
-            );
+            println!("MGEN run time: {:.9} s ({} ps)", rep.runtime_s, rep.runtime_ps);
             if let Some(j) = o.json {
                 if let Err(e) = std::fs::write(&j, rep.to_json()) {
                     eprintln!("mgen: {j}: {e}");

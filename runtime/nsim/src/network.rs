@@ -54,10 +54,7 @@ impl Network {
     }
     /// Inject `bytes` from node `src` to node `dst` at time `t` (≥ `now()`).
     pub fn send(&mut self, t: Time, src: u32, dst: u32, bytes: u64) -> MsgId {
-        assert!(
-            src < self.num_nodes() && dst < self.num_nodes(),
-            "node out of range"
-        );
+        assert!(src < self.num_nodes() && dst < self.num_nodes(), "node out of range");
         let id = self.next_id;
         self.next_id += 1;
         self.sim.raw_send(t, src, dst, bytes, id);
@@ -65,11 +62,7 @@ impl Network {
     }
     /// Process all events up to and including time `t`; return the messages delivered meanwhile.
     pub fn advance_until(&mut self, t: Time) -> Vec<Completion> {
-        self.sim
-            .raw_advance(t)
-            .into_iter()
-            .map(|(id, d)| Completion { id, delivered: d })
-            .collect()
+        self.sim.raw_advance(t).into_iter().map(|(id, d)| Completion { id, delivered: d }).collect()
     }
     /// Process events one at a time up to the first delivery strictly before
     /// `before` (and the rest of that instant); its time, or None when no

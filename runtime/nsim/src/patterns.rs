@@ -22,11 +22,7 @@ pub enum Pattern {
     AllreduceRd { bytes: u64 },
     /// 3-D halo exchange on a periodic process grid, `iters` iterations with
     /// `compute` ps of computation before each.
-    Halo3d {
-        bytes: u64,
-        iters: u32,
-        compute: Time,
-    },
+    Halo3d { bytes: u64, iters: u32, compute: Time },
     /// one message from `src` to `dst`.
     Message { src: u32, dst: u32, bytes: u64 },
     /// every rank except `dst` sends `bytes` to `dst` (hot spot).
@@ -54,9 +50,7 @@ impl Pattern {
         let (name, args) = s.split_once(':').unwrap_or((s, ""));
         let mut kv = std::collections::HashMap::new();
         for a in args.split(',').filter(|a| !a.is_empty()) {
-            let (k, v) = a
-                .split_once('=')
-                .ok_or_else(|| format!("bad pattern argument `{a}` (key=value)"))?;
+            let (k, v) = a.split_once('=').ok_or_else(|| format!("bad pattern argument `{a}` (key=value)"))?;
             kv.insert(k.trim().to_string(), v.trim().to_string());
         }
         // Every size is bounded here, before anything is allocated for it: message
@@ -66,7 +60,13 @@ impl Pattern {
                 None => return Ok(d),
                 Some(v) => parse_size(v).ok_or_else(|| format!("bad value `{v}` for `{k}` (a size such as 1024, 64K, 1M)"))?,
             };
-            let max = if k == "bytes" { MAX_BYTES } else if k == "seed" { u64::MAX } else { u32::MAX as u64 };
+            let max = if k == "bytes" {
+                MAX_BYTES
+            } else if k == "seed" {
+                u64::MAX
+            } else {
+                u32::MAX as u64
+            };
             if v > max {
                 return Err(format!("`{k}={v}` is too large (at most {max})"));
             }
@@ -134,80 +134,37 @@ impl Pattern {
                     let i = pos.as_ref().unwrap()[r as usize];
                     let left = perm[((i + p - 1) % p) as usize];
                     let right = perm[((i + 1) % p) as usize];
-                    Box::new(Ring {
-                        left,
-                        right,
-                        bytes: *bytes,
-                        loops: *loops,
-                        i: 0,
-                    })
+                    Box::new(Ring { left, right, bytes: *bytes, loops: *loops, i: 0 })
                 }
-                Pattern::AlltoallPairwise { bytes } => Box::new(Pairwise {
-                    bytes: *bytes,
-                    i: 1,
-                    last: p,
-                }),
-                Pattern::AlltoallPairwiseSteps { bytes, steps } => Box::new(Pairwise {
-                    bytes: *bytes,
-                    i: 1,
-                    last: (*steps + 1).min(p),
-                }),
-                Pattern::AlltoallBruck { bytes } => Box::new(Bruck {
-                    bytes: *bytes,
-                    k: 0,
-                }),
-                Pattern::BcastBinomial { bytes } => Box::new(Bcast {
-                    bytes: *bytes,
-                    phase: 0,
-                }),
+                Pattern::AlltoallPairwise { bytes } => Box::new(Pairwise { bytes: *bytes, i: 1, last: p }),
+                Pattern::AlltoallPairwiseSteps { bytes, steps } => Box::new(Pairwise { bytes: *bytes, i: 1, last: (*steps + 1).min(p) }),
+                Pattern::AlltoallBruck { bytes } => Box::new(Bruck { bytes: *bytes, k: 0 }),
+                Pattern::BcastBinomial { bytes } => Box::new(Bcast { bytes: *bytes, phase: 0 }),
                 Pattern::AllreduceRd { bytes } => Box::new(Allreduce::new(r, p, *bytes)),
-                Pattern::Halo3d {
-                    bytes,
-                    iters,
-                    compute,
-                } => Box::new(Halo::new(r, p, *bytes, *iters, *compute)),
+                Pattern::Halo3d { bytes, iters, compute } => Box::new(Halo::new(r, p, *bytes, *iters, *compute)),
                 Pattern::Message { src, dst, bytes } => {
                     let mut s = Script::default();
                     if r == *src {
-                        s.steps.push(Step {
-                            sends: vec![(*dst, *bytes)],
-                            ..Default::default()
-                        });
+                        s.steps.push(Step { sends: vec![(*dst, *bytes)], ..Default::default() });
                     }
                     if r == *dst {
-                        s.steps.push(Step {
-                            recvs: vec![*src],
-                            ..Default::default()
-                        });
+                        s.steps.push(Step { recvs: vec![*src], ..Default::default() });
                     }
                     Box::new(s)
                 }
                 Pattern::HotSpot { dst, bytes } => {
                     let mut s = Script::default();
                     if r == *dst {
-                        s.steps.push(Step {
-                            recvs: (0..p).filter(|&x| x != *dst).collect(),
-                            ..Default::default()
-                        });
+                        s.steps.push(Step { recvs: (0..p).filter(|&x| x != *dst).collect(), ..Default::default() });
                     } else {
-                        s.steps.push(Step {
-                            sends: vec![(*dst, *bytes)],
-                            ..Default::default()
-                        });
+                        s.steps.push(Step { sends: vec![(*dst, *bytes)], ..Default::default() });
                     }
                     Box::new(s)
                 }
                 Pattern::Shift { shift, bytes } => {
                     let to = (r + shift) % p;
                     let from = (r + p - shift % p) % p;
-                    Box::new(Script {
-                        steps: vec![Step {
-                            sends: vec![(to, *bytes)],
-                            recvs: vec![from],
-                            sleep: 0,
-                        }],
-                        i: 0,
-                    })
+                    Box::new(Script { steps: vec![Step { sends: vec![(to, *bytes)], recvs: vec![from], sleep: 0 }], i: 0 })
                 }
             }
         }
@@ -217,11 +174,7 @@ impl Pattern {
 /// `123`, `4K`, `1M`, `2KiB`, `1MiB` (K/M/G are binary).
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
-    let (n, m) = if let Some(x) = s
-        .strip_suffix("KiB")
-        .or_else(|| s.strip_suffix('K'))
-        .or_else(|| s.strip_suffix('k'))
-    {
+    let (n, m) = if let Some(x) = s.strip_suffix("KiB").or_else(|| s.strip_suffix('K')).or_else(|| s.strip_suffix('k')) {
         (x, 1u64 << 10)
     } else if let Some(x) = s.strip_suffix("MiB").or_else(|| s.strip_suffix('M')) {
         (x, 1 << 20)
@@ -358,11 +311,7 @@ struct Allreduce {
 }
 impl Allreduce {
     fn new(r: u32, p: u32, bytes: u64) -> Allreduce {
-        let p2 = if p == 0 {
-            0
-        } else {
-            1 << (31 - p.leading_zeros())
-        };
+        let p2 = if p == 0 { 0 } else { 1 << (31 - p.leading_zeros()) };
         let rem = p - p2;
         let newrank = if r < 2 * rem {
             if r.is_multiple_of(2) {
@@ -373,15 +322,7 @@ impl Allreduce {
         } else {
             Some(r - rem)
         };
-        Allreduce {
-            bytes,
-            r,
-            p2,
-            rem,
-            newrank,
-            mask: 1,
-            phase: 0,
-        }
+        Allreduce { bytes, r, p2, rem, newrank, mask: 1, phase: 0 }
     }
     fn real(&self, nr: u32) -> u32 {
         if nr < self.rem {
@@ -479,14 +420,7 @@ impl Halo {
             nb[2 * k] = id(up);
             nb[2 * k + 1] = id(dn);
         }
-        Halo {
-            nb,
-            bytes,
-            iters,
-            compute,
-            i: 0,
-            computed: false,
-        }
+        Halo { nb, bytes, iters, compute, i: 0, computed: false }
     }
 }
 impl Program for Halo {

@@ -33,10 +33,7 @@ struct Heap {
 }
 impl Heap {
     fn push(&mut self, e: &Ev) {
-        self.v.push(std::cmp::Reverse((
-            e.ord(),
-            e.a as u64 | (e.b as u64) << 32,
-        )));
+        self.v.push(std::cmp::Reverse((e.ord(), e.a as u64 | (e.b as u64) << 32)));
     }
     fn peek_t(&self) -> Option<Time> {
         self.v.peek().map(|r| (r.0 .0 >> 64) as Time)
@@ -44,21 +41,11 @@ impl Heap {
     fn pop(&mut self) -> Option<Ev> {
         self.v.pop().map(|r| {
             let (o, ab) = r.0;
-            Ev {
-                t: (o >> 64) as Time,
-                key: o as u64,
-                a: ab as u32,
-                b: (ab >> 32) as u32,
-            }
+            Ev { t: (o >> 64) as Time, key: o as u64, a: ab as u32, b: (ab >> 32) as u32 }
         })
     }
     fn iter(&self) -> impl Iterator<Item = Ev> + '_ {
-        self.v.iter().map(|r| Ev {
-            t: (r.0 .0 >> 64) as Time,
-            key: r.0 .0 as u64,
-            a: r.0 .1 as u32,
-            b: (r.0 .1 >> 32) as u32,
-        })
+        self.v.iter().map(|r| Ev { t: (r.0 .0 >> 64) as Time, key: r.0 .0 as u64, a: r.0 .1 as u32, b: (r.0 .1 >> 32) as u32 })
     }
 }
 
@@ -156,8 +143,7 @@ impl EvQueue {
                 self.cur.push(e);
             }
             if !self.cur.is_empty() {
-                self.cur
-                    .sort_unstable_by_key(|e| std::cmp::Reverse(e.ord()));
+                self.cur.sort_unstable_by_key(|e| std::cmp::Reverse(e.ord()));
                 return true;
             }
         }
@@ -178,11 +164,7 @@ impl EvQueue {
 
     /// Every pending event, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = Ev> + '_ {
-        self.cur
-            .iter()
-            .copied()
-            .chain(self.buckets.iter().flatten().copied())
-            .chain(self.overflow.iter())
+        self.cur.iter().copied().chain(self.buckets.iter().flatten().copied()).chain(self.overflow.iter())
     }
 }
 
@@ -214,12 +196,7 @@ mod tests {
                     2 => rnd() % 20000,
                     _ => rnd() % 10_000_000,
                 };
-                let e = Ev {
-                    t: now + dt,
-                    key: rnd() % 64,
-                    a: step,
-                    b: 0,
-                };
+                let e = Ev { t: now + dt, key: rnd() % 64, a: step, b: 0 };
                 q.push(e);
                 reference.push(std::cmp::Reverse((e.t, e.key)));
             }

@@ -44,13 +44,7 @@ pub struct Series {
 
 impl Series {
     pub fn new(interval: Time, ndirs: usize) -> Series {
-        Series {
-            interval,
-            ndirs,
-            busy: Vec::new(),
-            hist: Vec::new(),
-            last: (1, 0, 0),
-        }
+        Series { interval, ndirs, busy: Vec::new(), hist: Vec::new(), last: (1, 0, 0) }
     }
     fn grow(&mut self, mut b: usize) {
         while b >= MAX_BUCKETS {
@@ -103,11 +97,7 @@ impl Series {
                 self.busy.resize(need, 0);
             }
             self.busy[b * self.ndirs + dir] += bend - t;
-            self.last = (
-                b as u64 * self.interval,
-                (b as u64 + 1) * self.interval,
-                b * self.ndirs,
-            );
+            self.last = (b as u64 * self.interval, (b as u64 + 1) * self.interval, b * self.ndirs);
             t = bend;
         }
     }
@@ -132,9 +122,7 @@ impl Series {
             o.grow(n);
         }
         while self.interval < o.interval {
-            let n = (self.busy.len() / self.ndirs)
-                .max(self.hist.len())
-                .max(MAX_BUCKETS);
+            let n = (self.busy.len() / self.ndirs).max(self.hist.len()).max(MAX_BUCKETS);
             self.grow(n);
         }
         if self.busy.len() < o.busy.len() {
@@ -187,13 +175,7 @@ pub struct Report {
 impl Report {
     pub fn new(r: &SimResult, topo: &Topo) -> Report {
         let rt = r.runtime.max(1) as f64;
-        let nets: Vec<usize> = topo
-            .links
-            .iter()
-            .enumerate()
-            .filter(|(_, l)| l.kind == LinkKind::Net)
-            .map(|(i, _)| i)
-            .collect();
+        let nets: Vec<usize> = topo.links.iter().enumerate().filter(|(_, l)| l.kind == LinkKind::Net).map(|(i, _)| i).collect();
         let nl = nets.len().max(1) as f64;
         let mut thr = 0.0;
         let mut eff = 0.0;
@@ -278,30 +260,11 @@ impl Report {
     pub fn summary(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "run time            {:.6} ms", self.runtime_s * 1e3);
-        let _ = writeln!(
-            s,
-            "wall time           {:.3} s on {} thread(s)",
-            self.wall_s, self.threads
-        );
-        let _ = writeln!(
-            s,
-            "events              {} ({:.2} M/s), packet-hops {}",
-            self.events,
-            self.events_per_s / 1e6,
-            self.packet_hops
-        );
-        let _ = writeln!(
-            s,
-            "avg link throughput {:.3} MB/s over {} links",
-            self.avg_link_throughput_bps / 1e6,
-            self.network_links
-        );
+        let _ = writeln!(s, "wall time           {:.3} s on {} thread(s)", self.wall_s, self.threads);
+        let _ = writeln!(s, "events              {} ({:.2} M/s), packet-hops {}", self.events, self.events_per_s / 1e6, self.packet_hops);
+        let _ = writeln!(s, "avg link throughput {:.3} MB/s over {} links", self.avg_link_throughput_bps / 1e6, self.network_links);
         let _ = writeln!(s, "avg link efficiency {:.4}", self.avg_link_efficiency);
-        let _ = writeln!(
-            s,
-            "link busy ratio     mean {:.4}, max {:.4}",
-            self.avg_link_busy_ratio, self.max_link_busy_ratio
-        );
+        let _ = writeln!(s, "link busy ratio     mean {:.4}, max {:.4}", self.avg_link_busy_ratio, self.max_link_busy_ratio);
         let _ = writeln!(
             s,
             "packets received    total {}, per node min {} max {}",
@@ -321,11 +284,7 @@ impl Report {
         }
         s.push('\n');
         for (b, row) in self.link_efficiency_series.iter().enumerate() {
-            let _ = write!(
-                s,
-                "{:.4}",
-                (b as f64 + 0.5) * self.series_interval_ps as f64 / 1e6
-            );
+            let _ = write!(s, "{:.4}", (b as f64 + 0.5) * self.series_interval_ps as f64 / 1e6);
             for v in row {
                 let _ = write!(s, ",{v:.5}");
             }
@@ -353,8 +312,7 @@ pub fn progress_bar() -> indicatif::ProgressBar {
     if std::io::stderr().is_terminal() {
         let pb = indicatif::ProgressBar::new_spinner();
         pb.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            indicatif::ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}").unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
         );
         pb
     } else {

@@ -24,11 +24,7 @@ pub struct Stepper {
 
 impl Stepper {
     pub fn new(cfg: &Config) -> Result<Stepper, ConfigError> {
-        Ok(Stepper {
-            main: Network::new(cfg)?,
-            inflight: 0,
-            ready: Vec::new(),
-        })
+        Ok(Stepper { main: Network::new(cfg)?, inflight: 0, ready: Vec::new() })
     }
 
     pub fn num_nodes(&self) -> u32 {
@@ -57,8 +53,7 @@ impl Stepper {
 
     fn take(&mut self, done: Vec<crate::network::Completion>) {
         self.inflight -= done.len();
-        self.ready
-            .extend(done.into_iter().map(|c| (c.id, c.delivered)));
+        self.ready.extend(done.into_iter().map(|c| (c.id, c.delivered)));
     }
 
     /// Process everything up to and including `t`; return (id, delivery time)

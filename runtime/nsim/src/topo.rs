@@ -91,15 +91,7 @@ impl Topo {
         };
         let bw = cfg.link.bandwidth;
         let lat = cfg.link.latency;
-        let mk = |kind, src, dst, bw: u64, lat, dir| Link {
-            kind,
-            src,
-            dst,
-            bw,
-            lat,
-            dir,
-            full_ser: crate::ser_time(full, bw),
-        };
+        let mk = |kind, src, dst, bw: u64, lat, dir| Link { kind, src, dst, bw, lat, dir, full_ser: crate::ser_time(full, bw) };
         match t.kind {
             TopoKind::Mesh | TopoKind::Torus => {
                 let nd = t.dims.len();
@@ -130,18 +122,14 @@ impl Topo {
                             if torus || c + 1 < k {
                                 let nc = (c + 1) % k;
                                 let nr = r - c * stride + nc * stride;
-                                topo.out[(r * topo.ports + 2 * d as u32) as usize] =
-                                    topo.links.len() as u32;
-                                topo.links
-                                    .push(mk(LinkKind::Net, r, nr, bw, lat, 2 * d as u8));
+                                topo.out[(r * topo.ports + 2 * d as u32) as usize] = topo.links.len() as u32;
+                                topo.links.push(mk(LinkKind::Net, r, nr, bw, lat, 2 * d as u8));
                             }
                             if torus || c > 0 {
                                 let nc = (c + k - 1) % k;
                                 let nr = r - c * stride + nc * stride;
-                                topo.out[(r * topo.ports + 2 * d as u32 + 1) as usize] =
-                                    topo.links.len() as u32;
-                                topo.links
-                                    .push(mk(LinkKind::Net, r, nr, bw, lat, 2 * d as u8 + 1));
+                                topo.out[(r * topo.ports + 2 * d as u32 + 1) as usize] = topo.links.len() as u32;
+                                topo.links.push(mk(LinkKind::Net, r, nr, bw, lat, 2 * d as u8 + 1));
                             }
                         }
                         stride *= k;
@@ -166,8 +154,7 @@ impl Topo {
                                 let digit = (w / kp) % k;
                                 let w2 = w - digit * kp + j * kp;
                                 let r2 = (l + 1) * s + w2;
-                                topo.out[(r * topo.ports + k + j) as usize] =
-                                    topo.links.len() as u32;
+                                topo.out[(r * topo.ports + k + j) as usize] = topo.links.len() as u32;
                                 topo.links.push(mk(LinkKind::Net, r, r2, bw, lat, 0));
                             }
                         }
@@ -189,25 +176,11 @@ impl Topo {
         let ndir = topo.dir_names.len() as u8;
         for nd in 0..nnodes {
             topo.inj.push(topo.links.len() as u32);
-            topo.links.push(mk(
-                LinkKind::Inj,
-                nd,
-                topo.node_router[nd as usize],
-                cfg.inj_bw(),
-                cfg.inj_lat(),
-                ndir,
-            ));
+            topo.links.push(mk(LinkKind::Inj, nd, topo.node_router[nd as usize], cfg.inj_bw(), cfg.inj_lat(), ndir));
         }
         for nd in 0..nnodes {
             topo.ej.push(topo.links.len() as u32);
-            topo.links.push(mk(
-                LinkKind::Ej,
-                topo.node_router[nd as usize],
-                nd,
-                cfg.ej_bw(),
-                cfg.ej_lat(),
-                ndir + 1,
-            ));
+            topo.links.push(mk(LinkKind::Ej, topo.node_router[nd as usize], nd, cfg.ej_bw(), cfg.ej_lat(), ndir + 1));
         }
         topo.dir_names.push("inj".into());
         topo.dir_names.push("ej".into());
@@ -283,9 +256,7 @@ impl Topo {
                 } else {
                     let j = match self.up {
                         UpPort::Deterministic => (d / kp) % k,
-                        UpPort::Random => {
-                            (mix64(self.seed ^ mix64(uid ^ ((l as u64) << 58))) % k as u64) as u32
-                        }
+                        UpPort::Random => (mix64(self.seed ^ mix64(uid ^ ((l as u64) << 58))) % k as u64) as u32,
                     };
                     (self.out[(r * self.ports + k + j) as usize], vc)
                 }
@@ -317,23 +288,14 @@ impl Topo {
         match self.kind {
             TopoKind::Torus | TopoKind::Mesh => {
                 // slabs along the largest dimension
-                let (dmax, &kmax) = self
-                    .dims
-                    .iter()
-                    .enumerate()
-                    .max_by_key(|(_, &k)| k)
-                    .unwrap();
+                let (dmax, &kmax) = self.dims.iter().enumerate().max_by_key(|(_, &k)| k).unwrap();
                 let p = p.min(kmax);
-                (0..self.nrouters)
-                    .map(|r| (self.coord(r, dmax) * p / kmax) as u16)
-                    .collect()
+                (0..self.nrouters).map(|r| (self.coord(r, dmax) * p / kmax) as u16).collect()
             }
             TopoKind::Fattree => {
                 let s = self.kpow[self.n as usize - 1];
                 let p = p.min(s);
-                (0..self.nrouters)
-                    .map(|r| ((r % s) * p / s) as u16)
-                    .collect()
+                (0..self.nrouters).map(|r| ((r % s) * p / s) as u16).collect()
             }
         }
     }

@@ -68,10 +68,10 @@ fn analytic_torus_short_way_round() {
     // node id = x + 8*(y + 4*z)
     let id = |x: u32, y: u32, z: u32| x + 8 * (y + 4 * z);
     let cases = [
-        (id(0, 0, 0), id(7, 0, 0), 2), // one hop over the wrap-around link
-        (id(0, 0, 0), id(4, 0, 0), 5), // half way: 4 hops
+        (id(0, 0, 0), id(7, 0, 0), 2),             // one hop over the wrap-around link
+        (id(0, 0, 0), id(4, 0, 0), 5),             // half way: 4 hops
         (id(1, 1, 1), id(6, 3, 3), 1 + 3 + 2 + 2), // x: -3 via wrap, y: 2 (tie), z: 2 (tie)
-        (id(2, 3, 0), id(2, 0, 3), 1 + 1 + 1), // y and z one hop each over the wrap
+        (id(2, 3, 0), id(2, 0, 3), 1 + 1 + 1),     // y and z one hop each over the wrap
         (5, 6, 2),
     ];
     for (s, d, routers) in cases {
@@ -102,12 +102,7 @@ fn analytic_mesh_and_1d_6d() {
 #[test]
 fn analytic_fat_tree() {
     for up in ["deterministic", "random"] {
-        let c = cfg(
-            &format!(
-                "[topology]\nkind = \"fattree\"\nk = 4\nn = 3\n[routing]\nfattree_up = \"{up}\"\n"
-            ),
-            "",
-        );
+        let c = cfg(&format!("[topology]\nkind = \"fattree\"\nk = 4\nn = 3\n[routing]\nfattree_up = \"{up}\"\n"), "");
         for b in SIZES {
             assert_eq!(one_message(&c, 0, 3, b), expected(1, b), "same leaf");
             assert_eq!(one_message(&c, 0, 5, b), expected(3, b), "same pod");
@@ -119,10 +114,7 @@ fn analytic_fat_tree() {
 
 #[test]
 fn analytic_rendezvous() {
-    let c = cfg(
-        &torus("[4, 4]"),
-        "eager_threshold = 1024\ncontrol_bytes = 32",
-    );
+    let c = cfg(&torus("[4, 4]"), "eager_threshold = 1024\ncontrol_bytes = 32");
     let routers = 1 + 2 + 2; // (0,0) -> (2,2): ties go the + way
     let ctrl = expected(routers, 32) - 800 * NS; // one control packet without software overheads
     for b in [2000u64, 50_000] {
@@ -137,50 +129,17 @@ fn analytic_rendezvous() {
 fn intra_node_message() {
     let c = cfg(&torus("[4]"), "");
     // 8 ranks on 4 nodes (linear mapping wraps): rank 0 and 4 share node 0
-    let r = run(
-        &c,
-        8,
-        1,
-        &Pattern::Message {
-            src: 0,
-            dst: 4,
-            bytes: 1000,
-        },
-    );
-    assert_eq!(
-        r.finish[4],
-        500 * NS + ser_time(1000, 1_000_000_000) + 300 * NS
-    );
+    let r = run(&c, 8, 1, &Pattern::Message { src: 0, dst: 4, bytes: 1000 });
+    assert_eq!(r.finish[4], 500 * NS + ser_time(1000, 1_000_000_000) + 300 * NS);
 }
 
 #[test]
 fn contention_hot_spot_is_slower_than_spread() {
     let c = cfg(&torus("[4, 4]"), "");
-    let hot = run(
-        &c,
-        16,
-        1,
-        &Pattern::HotSpot {
-            dst: 0,
-            bytes: 32 << 10,
-        },
-    );
-    let spread = run(
-        &c,
-        16,
-        1,
-        &Pattern::Shift {
-            shift: 1,
-            bytes: 32 << 10,
-        },
-    );
+    let hot = run(&c, 16, 1, &Pattern::HotSpot { dst: 0, bytes: 32 << 10 });
+    let spread = run(&c, 16, 1, &Pattern::Shift { shift: 1, bytes: 32 << 10 });
     // same number of bytes injected per sender; the hot spot serialises on one ejection link
-    assert!(
-        hot.runtime > 8 * spread.runtime,
-        "hot {} spread {}",
-        hot.runtime,
-        spread.runtime
-    );
+    assert!(hot.runtime > 8 * spread.runtime, "hot {} spread {}", hot.runtime, spread.runtime);
     // ejection of 15 × 32 KiB at 1 GB/s is a lower bound
     assert!(hot.runtime >= ser_time(15 * (32 << 10), 1_000_000_000));
     // two flows through one link take longer than one alone
@@ -190,16 +149,8 @@ fn contention_hot_spot_is_slower_than_spread() {
         use xmpc_nsim::patterns::{Script, Step};
         let mut s = Script::default();
         match r {
-            0 => s.steps.push(Step {
-                sends: vec![(2, 64 << 10)],
-                recvs: vec![2],
-                ..Default::default()
-            }),
-            2 => s.steps.push(Step {
-                sends: vec![(0, 64 << 10)],
-                recvs: vec![0],
-                ..Default::default()
-            }),
+            0 => s.steps.push(Step { sends: vec![(2, 64 << 10)], recvs: vec![2], ..Default::default() }),
+            2 => s.steps.push(Step { sends: vec![(0, 64 << 10)], recvs: vec![0], ..Default::default() }),
             _ => {}
         }
         Box::new(s)
@@ -213,34 +164,17 @@ fn contention_hot_spot_is_slower_than_spread() {
         use xmpc_nsim::patterns::{Script, Step};
         let mut s = Script::default();
         match r {
-            0 => s.steps.push(Step {
-                sends: vec![(2, 64 << 10)],
-                ..Default::default()
-            }),
-            1 => s.steps.push(Step {
-                sends: vec![(3, 64 << 10)],
-                ..Default::default()
-            }),
-            2 => s.steps.push(Step {
-                recvs: vec![0],
-                ..Default::default()
-            }),
-            3 => s.steps.push(Step {
-                recvs: vec![1],
-                ..Default::default()
-            }),
+            0 => s.steps.push(Step { sends: vec![(2, 64 << 10)], ..Default::default() }),
+            1 => s.steps.push(Step { sends: vec![(3, 64 << 10)], ..Default::default() }),
+            2 => s.steps.push(Step { recvs: vec![0], ..Default::default() }),
+            3 => s.steps.push(Step { recvs: vec![1], ..Default::default() }),
             _ => {}
         }
         Box::new(s)
     });
     // 0->2 and 1->3 both use link 1->2
     let r = sim.run().unwrap();
-    assert!(
-        r.runtime > one + one / 2,
-        "shared link {} vs {}",
-        r.runtime,
-        one
-    );
+    assert!(r.runtime > one + one / 2, "shared link {} vs {}", r.runtime, one);
 }
 
 #[test]
@@ -249,35 +183,10 @@ fn credit_flow_control_never_overflows() {
         let mut c = cfg(&torus("[4, 4, 2]"), "");
         c.router.buffer_packets = depth;
         c.sim.check_invariants = true;
-        let r = run(
-            &c,
-            32,
-            1,
-            &Pattern::RandomRing {
-                bytes: 16 << 10,
-                loops: 2,
-                seed: 3,
-            },
-        );
-        assert!(
-            r.max_buffer_occupancy >= 1 && r.max_buffer_occupancy <= depth,
-            "depth {depth}: {}",
-            r.max_buffer_occupancy
-        );
-        let r = run(
-            &c,
-            32,
-            1,
-            &Pattern::HotSpot {
-                dst: 5,
-                bytes: 8 << 10,
-            },
-        );
-        assert!(
-            r.max_buffer_occupancy == depth,
-            "hot spot fills buffers: {}",
-            r.max_buffer_occupancy
-        );
+        let r = run(&c, 32, 1, &Pattern::RandomRing { bytes: 16 << 10, loops: 2, seed: 3 });
+        assert!(r.max_buffer_occupancy >= 1 && r.max_buffer_occupancy <= depth, "depth {depth}: {}", r.max_buffer_occupancy);
+        let r = run(&c, 32, 1, &Pattern::HotSpot { dst: 5, bytes: 8 << 10 });
+        assert!(r.max_buffer_occupancy == depth, "hot spot fills buffers: {}", r.max_buffer_occupancy);
     }
     // shallow buffers slow a long message down (credit round trip not covered)
     let mut c = cfg(&torus("[8]"), "");
@@ -301,19 +210,11 @@ fn deterministic_for_a_seed() {
     let mut c = cfg(&torus("[4, 4, 4]"), "");
     c.mapping.kind = xmpc_nsim::config::MapKind::Random;
     c.mapping.seed = 7;
-    let p = Pattern::RandomRing {
-        bytes: 8 << 10,
-        loops: 2,
-        seed: 11,
-    };
+    let p = Pattern::RandomRing { bytes: 8 << 10, loops: 2, seed: 11 };
     let a = run(&c, 64, 1, &p);
     let b = run(&c, 64, 1, &p);
     same(&a, &b);
-    let p2 = Pattern::RandomRing {
-        bytes: 8 << 10,
-        loops: 2,
-        seed: 12,
-    };
+    let p2 = Pattern::RandomRing { bytes: 8 << 10, loops: 2, seed: 12 };
     let d = run(&c, 64, 1, &p2);
     assert_ne!(a.finish, d.finish, "another seed gives another ring");
 }
@@ -322,22 +223,11 @@ fn deterministic_for_a_seed() {
 fn parallel_equals_sequential() {
     let c = cfg(&torus("[8, 4, 2]"), "");
     for p in [
-        Pattern::RandomRing {
-            bytes: 16 << 10,
-            loops: 2,
-            seed: 1,
-        },
+        Pattern::RandomRing { bytes: 16 << 10, loops: 2, seed: 1 },
         Pattern::AlltoallPairwise { bytes: 4 },
         Pattern::AlltoallBruck { bytes: 600 },
-        Pattern::HotSpot {
-            dst: 3,
-            bytes: 4096,
-        },
-        Pattern::Halo3d {
-            bytes: 3000,
-            iters: 2,
-            compute: 2000 * NS,
-        },
+        Pattern::HotSpot { dst: 3, bytes: 4096 },
+        Pattern::Halo3d { bytes: 3000, iters: 2, compute: 2000 * NS },
     ] {
         let s = run(&c, 64, 1, &p);
         for th in [2, 3, 4] {
@@ -346,16 +236,9 @@ fn parallel_equals_sequential() {
             same(&s, &q);
         }
     }
-    let mut c = cfg(
-        "[topology]\nkind = \"fattree\"\nk = 4\nn = 3\n[routing]\nfattree_up = \"random\"\n",
-        "",
-    );
+    let mut c = cfg("[topology]\nkind = \"fattree\"\nk = 4\nn = 3\n[routing]\nfattree_up = \"random\"\n", "");
     c.sim.seed = 5;
-    let p = Pattern::RandomRing {
-        bytes: 8 << 10,
-        loops: 2,
-        seed: 2,
-    };
+    let p = Pattern::RandomRing { bytes: 8 << 10, loops: 2, seed: 2 };
     let s = run(&c, 64, 1, &p);
     let q = run(&c, 64, 4, &p);
     same(&s, &q);
@@ -370,11 +253,7 @@ fn collectives_complete() {
             Pattern::AllreduceRd { bytes: 64 },
             Pattern::AlltoallBruck { bytes: 16 },
             Pattern::AlltoallPairwise { bytes: 16 },
-            Pattern::Halo3d {
-                bytes: 100,
-                iters: 2,
-                compute: 0,
-            },
+            Pattern::Halo3d { bytes: 100, iters: 2, compute: 0 },
         ] {
             let r = run(&c, n, 1, &p);
             assert!(r.runtime > 0, "{p:?} {n}");
@@ -394,10 +273,7 @@ fn network_api_incremental() {
     let done = net.drain();
     assert_eq!(done.len(), 1);
     assert_eq!(done[0].id, a);
-    assert_eq!(
-        done[0].delivered,
-        1000 + analytic_latency(&c, &topo, 0, 3, 5000) - o
-    );
+    assert_eq!(done[0].delivered, 1000 + analytic_latency(&c, &topo, 0, 3, 5000) - o);
     // congested: 7 nodes send to node 9 at once; each alone would take l + s/w
     let t0 = net.now() + 1000;
     let mut ids = Vec::new();
@@ -420,33 +296,15 @@ fn network_api_incremental() {
 
 #[test]
 fn config_errors_name_file_and_field() {
-    let e = Config::from_toml(
-        "[topology]\nkind = \"torus\"\ndims = [4]\n[link]\nbandwidth = \"fast\"\n[router]\n",
-        "x.toml",
-    )
-    .unwrap_err();
+    let e = Config::from_toml("[topology]\nkind = \"torus\"\ndims = [4]\n[link]\nbandwidth = \"fast\"\n[router]\n", "x.toml").unwrap_err();
     assert_eq!(e.file, "x.toml");
     assert!(e.field.contains("bandwidth"), "{e}");
-    let e = Config::from_toml(
-        "[topology]\nkind = \"torus\"\ndims = [4, 4]\n[link]\nbandwidth = \"1 GB/s\"\n[router]\nvcs = 1\n",
-        "y.toml",
-    )
-    .unwrap_err();
+    let e = Config::from_toml("[topology]\nkind = \"torus\"\ndims = [4, 4]\n[link]\nbandwidth = \"1 GB/s\"\n[router]\nvcs = 1\n", "y.toml").unwrap_err();
     assert_eq!(e.field, "router.vcs");
-    assert!(
-        e.to_string().starts_with("y.toml: field `router.vcs`"),
-        "{e}"
-    );
-    let e = Config::from_toml(
-        "[topology]\nkind = \"ring\"\n[link]\nbandwidth = 1\n[router]\n",
-        "z.toml",
-    )
-    .unwrap_err();
+    assert!(e.to_string().starts_with("y.toml: field `router.vcs`"), "{e}");
+    let e = Config::from_toml("[topology]\nkind = \"ring\"\n[link]\nbandwidth = 1\n[router]\n", "z.toml").unwrap_err();
     assert!(e.field.contains("kind"), "{e}");
-    assert_eq!(
-        xmpc_nsim::config::parse_bandwidth("154 MB/s").unwrap(),
-        154_000_000
-    );
+    assert_eq!(xmpc_nsim::config::parse_bandwidth("154 MB/s").unwrap(), 154_000_000);
     assert_eq!(xmpc_nsim::config::parse_time("1.5us").unwrap(), 1_500_000);
 }
 
@@ -455,14 +313,7 @@ fn report_and_plots() {
     let c = cfg(&torus("[4, 4, 2]"), "");
     let mut sim = Simulation::new(&c, 32, 1).unwrap();
     let topo = sim.topo().clone();
-    sim.set_programs(
-        Pattern::RandomRing {
-            bytes: 32 << 10,
-            loops: 2,
-            seed: 1,
-        }
-        .programs(32),
-    );
+    sim.set_programs(Pattern::RandomRing { bytes: 32 << 10, loops: 2, seed: 1 }.programs(32));
     let r = sim.run().unwrap();
     let rep = xmpc_nsim::report::Report::new(&r, &topo);
     assert_eq!(rep.directions, ["+X", "-X", "+Y", "-Y", "+Z", "-Z", "mean"]);
@@ -492,8 +343,7 @@ fn report_and_plots() {
         let info = rd.next_frame(&mut buf).unwrap();
         assert_eq!((info.width, info.height), (900, 500), "{name}");
         let px = info.color_type.samples();
-        let colours: std::collections::HashSet<&[u8]> =
-            buf[..info.buffer_size()].chunks(px).collect();
+        let colours: std::collections::HashSet<&[u8]> = buf[..info.buffer_size()].chunks(px).collect();
         assert!(colours.len() > 8, "{name}: only {} colours", colours.len());
     }
     assert!(rep.series_csv().lines().count() > 2);

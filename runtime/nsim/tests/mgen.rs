@@ -5,11 +5,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 fn have_cc() -> bool {
-    Command::new("cc")
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
+    Command::new("cc").arg("--version").output().map(|o| o.status.success()).unwrap_or(false)
 }
 
 /// target/<profile> of this test binary (target/<profile>/deps/mgen-xxxx).
@@ -30,15 +26,7 @@ fn mgen_c_ring_prints_expected_time() {
     // cargo test builds the library as an rlib only: build the staticlib too.
     let release = prof.file_name().unwrap() == "release";
     let mut cmd = Command::new(env!("CARGO"));
-    cmd.args([
-        "build",
-        "--quiet",
-        "--lib",
-        "-p",
-        "xmpc-nsim",
-        "--target-dir",
-    ])
-    .arg(target);
+    cmd.args(["build", "--quiet", "--lib", "-p", "xmpc-nsim", "--target-dir"]).arg(target);
     if release {
         cmd.arg("--release");
     }
@@ -78,28 +66,16 @@ send_overhead = "500ns"
 recv_overhead = "300ns"
 "#;
     std::fs::write(&cfg_path, cfg_text).unwrap();
-    let out = Command::new(&exe)
-        .arg(format!("--nsim-config={}", cfg_path.display()))
-        .arg("--nsim-quiet")
-        .args(["10", "1024"])
-        .output()
-        .unwrap();
+    let out = Command::new(&exe).arg(format!("--nsim-config={}", cfg_path.display())).arg("--nsim-quiet").args(["10", "1024"]).output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     // each of the 10 steps costs one contention-free neighbour message:
     // o_s + 4 × 256 B at 1 GB/s + 2 routers × 100 ns + 1 link × 50 ns + o_r
     let cfg = xmpc_nsim::Config::from_toml(cfg_text, "ring.toml").unwrap();
     let topo = xmpc_nsim::topo::Topo::new(&cfg);
     let step = xmpc_nsim::engine::analytic_latency(&cfg, &topo, 0, 1, 1024);
     assert_eq!(step, 500_000 + 1_024_000 + 200_000 + 50_000 + 300_000);
-    assert!(
-        stdout.contains(&format!("ring time {} ps", 10 * step)),
-        "{stdout}"
-    );
+    assert!(stdout.contains(&format!("ring time {} ps", 10 * step)), "{stdout}");
     assert!(stdout.contains("any-source from 15 tag 42"), "{stdout}");
     assert!(stdout.contains("done 16"), "{stdout}");
     assert!(stdout.contains("MGEN run time:"), "{stdout}");

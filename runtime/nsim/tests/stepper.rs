@@ -6,11 +6,8 @@ use xmpc_nsim::stepper::Stepper;
 use xmpc_nsim::{Config, SplitMix};
 
 fn cfg() -> Config {
-    Config::from_toml(
-        "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n",
-        "t.toml",
-    )
-    .unwrap()
+    Config::from_toml("[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n", "t.toml")
+        .unwrap()
 }
 
 /// (t, src, dst, bytes) injections, in time order, with bursts at equal times.
@@ -33,11 +30,7 @@ fn reference(tr: &[(u64, u32, u32, u64)]) -> Vec<(u64, u64)> {
     let mut net = Network::new(&cfg()).unwrap();
     let mut out = vec![];
     for &(t, s, d, b) in tr {
-        out.extend(
-            net.advance_until(t)
-                .into_iter()
-                .map(|c| (c.id, c.delivered)),
-        );
+        out.extend(net.advance_until(t).into_iter().map(|c| (c.id, c.delivered)));
         net.send(t, s, d, b);
     }
     out.extend(net.drain().into_iter().map(|c| (c.id, c.delivered)));
@@ -57,17 +50,9 @@ fn advance_splitting_does_not_change_deliveries() {
         while x + 1 < t && rng.next().is_multiple_of(2) {
             x += 1 + rng.next() % (t - x);
             x = x.min(t);
-            out.extend(
-                net.advance_until(x)
-                    .into_iter()
-                    .map(|c| (c.id, c.delivered)),
-            );
+            out.extend(net.advance_until(x).into_iter().map(|c| (c.id, c.delivered)));
         }
-        out.extend(
-            net.advance_until(t)
-                .into_iter()
-                .map(|c| (c.id, c.delivered)),
-        );
+        out.extend(net.advance_until(t).into_iter().map(|c| (c.id, c.delivered)));
         net.send(t, s, d, b);
     }
     out.extend(net.drain().into_iter().map(|c| (c.id, c.delivered)));

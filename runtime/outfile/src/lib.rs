@@ -33,10 +33,7 @@ pub fn check_target(path: &Path) -> Result<(), String> {
             Err(format!("'{}' is a symbolic link; refusing to write through it (remove it or name the file it points to)", path.display()))
         }
         Ok(m) if m.is_dir() => Err(format!("'{}' is a directory", path.display())),
-        Ok(m) if !m.is_file() => Err(format!(
-            "'{}' is not a regular file (a FIFO, socket or device); refusing to replace it",
-            path.display()
-        )),
+        Ok(m) if !m.is_file() => Err(format!("'{}' is not a regular file (a FIFO, socket or device); refusing to replace it", path.display())),
         Ok(_) => Ok(()),
     }
 }

@@ -19,13 +19,7 @@ pub enum Format {
 
 /// Draw all charts in memory; returns the files to write (path, bytes), so that the
 /// caller writes them all or none.
-pub fn draw_all(
-    p: &Profile,
-    dir: &Path,
-    stem: &str,
-    fmt: Format,
-    top: usize,
-) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
+pub fn draw_all(p: &Profile, dir: &Path, stem: &str, fmt: Format, top: usize) -> Result<Vec<(PathBuf, Vec<u8>)>, String> {
     let t = dir.join(format!("{stem}_time.svg"));
     let h = dir.join(format!("{stem}_sizes.svg"));
     let (mut ts, mut hs) = (String::new(), String::new());
@@ -46,9 +40,7 @@ pub fn draw_all(
                     .arg(&tmp_png)
                     .arg(&tmp_svg)
                     .status()
-                    .map_err(|e| {
-                        format!("rsvg-convert not available ({e}); install librsvg2-bin for PNG")
-                    })?;
+                    .map_err(|e| format!("rsvg-convert not available ({e}); install librsvg2-bin for PNG"))?;
                 if !st.success() {
                     return Err(format!("rsvg-convert failed on {}", svg.display()));
                 }
@@ -65,27 +57,15 @@ fn e<T: std::fmt::Display>(x: T) -> String {
 }
 
 /// Horizontal bars: total time (ms, all ranks) per function, top `top`.
-pub fn time_chart<DB: DrawingBackend>(
-    root: DrawingArea<DB, plotters::coord::Shift>,
-    p: &Profile,
-    top: usize,
-) -> Result<(), String>
+pub fn time_chart<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, p: &Profile, top: usize) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE).map_err(e)?;
     let funcs: Vec<_> = p.summary.iter().take(top.max(1)).collect();
     let n = funcs.len().max(1);
-    let maxv = funcs
-        .iter()
-        .map(|f| f.time_total_ns / 1e6)
-        .fold(0.0, f64::max)
-        .max(1e-6)
-        * 1.1;
-    let names: Vec<String> = funcs
-        .iter()
-        .map(|f| format!("{}{}", if f.unreliable { "!" } else { "" }, f.name))
-        .collect();
+    let maxv = funcs.iter().map(|f| f.time_total_ns / 1e6).fold(0.0, f64::max).max(1e-6) * 1.1;
+    let names: Vec<String> = funcs.iter().map(|f| format!("{}{}", if f.unreliable { "!" } else { "" }, f.name)).collect();
     let mut chart = ChartBuilder::on(&root)
         .caption("MPI time per function (all ranks, ms)", ("sans-serif", 20))
         .margin(10)
@@ -98,9 +78,7 @@ where
         .disable_y_mesh()
         .y_labels(n)
         .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => {
-                names.get(*i).cloned().unwrap_or_default()
-            }
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => names.get(*i).cloned().unwrap_or_default(),
             _ => String::new(),
         })
         .x_desc("ms")
@@ -108,18 +86,8 @@ where
         .map_err(e)?;
     chart
         .draw_series(funcs.iter().enumerate().map(|(i, f)| {
-            let color = if f.unreliable {
-                RGBColor(200, 120, 40)
-            } else {
-                RGBColor(60, 110, 180)
-            };
-            Rectangle::new(
-                [
-                    (0.0, SegmentValue::Exact(i)),
-                    (f.time_total_ns / 1e6, SegmentValue::Exact(i + 1)),
-                ],
-                color.filled(),
-            )
+            let color = if f.unreliable { RGBColor(200, 120, 40) } else { RGBColor(60, 110, 180) };
+            Rectangle::new([(0.0, SegmentValue::Exact(i)), (f.time_total_ns / 1e6, SegmentValue::Exact(i + 1))], color.filled())
         }))
         .map_err(e)?;
     root.present().map_err(e)?;
@@ -127,10 +95,7 @@ where
 }
 
 /// Bars per size class (all functions, all ranks), send and receive side by side.
-pub fn hist_chart<DB: DrawingBackend>(
-    root: DrawingArea<DB, plotters::coord::Shift>,
-    p: &Profile,
-) -> Result<(), String>
+pub fn hist_chart<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, p: &Profile) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
@@ -146,19 +111,9 @@ where
             recv[c + 1] += f.recv.hist[c];
         }
     }
-    let maxv = send
-        .iter()
-        .chain(recv.iter())
-        .cloned()
-        .max()
-        .unwrap_or(0)
-        .max(1) as f64
-        * 1.1;
+    let maxv = send.iter().chain(recv.iter()).cloned().max().unwrap_or(0).max(1) as f64 * 1.1;
     let mut chart = ChartBuilder::on(&root)
-        .caption(
-            "Message size histogram (calls; blue = send, green = recv)",
-            ("sans-serif", 20),
-        )
+        .caption("Message size histogram (calls; blue = send, green = recv)", ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(45)
         .y_label_area_size(60)
@@ -183,20 +138,10 @@ where
         .draw()
         .map_err(e)?;
     chart
-        .draw_series((0..=NCLASSES).map(|i| {
-            Rectangle::new(
-                [(i as f64 + 0.1, 0.0), (i as f64 + 0.5, send[i] as f64)],
-                RGBColor(60, 110, 180).filled(),
-            )
-        }))
+        .draw_series((0..=NCLASSES).map(|i| Rectangle::new([(i as f64 + 0.1, 0.0), (i as f64 + 0.5, send[i] as f64)], RGBColor(60, 110, 180).filled())))
         .map_err(e)?;
     chart
-        .draw_series((0..=NCLASSES).map(|i| {
-            Rectangle::new(
-                [(i as f64 + 0.5, 0.0), (i as f64 + 0.9, recv[i] as f64)],
-                RGBColor(60, 160, 90).filled(),
-            )
-        }))
+        .draw_series((0..=NCLASSES).map(|i| Rectangle::new([(i as f64 + 0.5, 0.0), (i as f64 + 0.9, recv[i] as f64)], RGBColor(60, 160, 90).filled())))
         .map_err(e)?;
     root.present().map_err(e)?;
     Ok(())

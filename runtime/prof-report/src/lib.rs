@@ -38,10 +38,8 @@ pub const MAX_PROFILE_BYTES: u64 = 256 << 20;
 /// Load a profile from a JSON file; errors name the file (and `line:col` in it).
 pub fn load_profile(path: &Path) -> Result<Profile, String> {
     let bytes = xmpc_outfile::read_bounded(path, MAX_PROFILE_BYTES)?;
-    let text = String::from_utf8(bytes)
-        .map_err(|e| format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
-    Profile::from_json(&text)
-        .map_err(|e| format!("{}:{e}", path.display()))
+    let text = String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to()))?;
+    Profile::from_json(&text).map_err(|e| format!("{}:{e}", path.display()))
 }
 
 /// The chart formats asked for (`--charts svg,png`, `none`).

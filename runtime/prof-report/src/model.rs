@@ -226,16 +226,9 @@ impl Profile {
         let mut by: BTreeMap<String, (FuncSummary, Vec<f64>)> = BTreeMap::new();
         for r in &self.ranks {
             for f in &r.functions {
-                let e = by.entry(f.name.clone()).or_insert_with(|| {
-                    (
-                        FuncSummary {
-                            name: f.name.clone(),
-                            time_min_ns: f64::INFINITY,
-                            ..Default::default()
-                        },
-                        Vec::new(),
-                    )
-                });
+                let e = by
+                    .entry(f.name.clone())
+                    .or_insert_with(|| (FuncSummary { name: f.name.clone(), time_min_ns: f64::INFINITY, ..Default::default() }, Vec::new()));
                 let s = &mut e.0;
                 s.calls += f.calls;
                 s.short_calls += f.short_calls;
@@ -264,27 +257,13 @@ impl Profile {
                 if !s.time_min_ns.is_finite() {
                     s.time_min_ns = 0.0;
                 }
-                s.time_mean_ns = if s.calls > 0 {
-                    s.time_total_ns / s.calls as f64
-                } else {
-                    0.0
-                };
-                s.mpi_percent = if total > 0.0 {
-                    100.0 * s.time_total_ns / total
-                } else {
-                    0.0
-                };
-                s.unreliable =
-                    s.calls > 0 && (s.time_mean_ns < limit || 2 * s.short_calls > s.calls);
+                s.time_mean_ns = if s.calls > 0 { s.time_total_ns / s.calls as f64 } else { 0.0 };
+                s.mpi_percent = if total > 0.0 { 100.0 * s.time_total_ns / total } else { 0.0 };
+                s.unreliable = s.calls > 0 && (s.time_mean_ns < limit || 2 * s.short_calls > s.calls);
                 s
             })
             .collect();
-        out.sort_by(|a, b| {
-            b.time_total_ns
-                .partial_cmp(&a.time_total_ns)
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then_with(|| a.name.cmp(&b.name))
-        });
+        out.sort_by(|a, b| b.time_total_ns.partial_cmp(&a.time_total_ns).unwrap_or(std::cmp::Ordering::Equal).then_with(|| a.name.cmp(&b.name)));
         self.summary = out;
     }
 

@@ -33,28 +33,15 @@ pub fn render(p: &Profile, top: usize) -> String {
     let _ = writeln!(o, "@ xmpc-prof (MPIPROF) report   format {}", p.format);
     let _ = writeln!(o, "@ Command        : {}", p.command);
     let _ = writeln!(o, "@ MPI library    : {}", p.mpi_library);
-    let _ = writeln!(
-        o,
-        "@ Ranks          : {} (profiles from {})",
-        p.world_size,
-        p.ranks.len()
-    );
+    let _ = writeln!(o, "@ Ranks          : {} (profiles from {})", p.world_size, p.ranks.len());
     let partial = p.ranks.iter().filter(|r| r.partial).count();
     if partial > 0 {
-        let _ = writeln!(
-            o,
-            "@ PARTIAL        : {partial} rank profile(s) written by a crash handler"
-        );
+        let _ = writeln!(o, "@ PARTIAL        : {partial} rank profile(s) written by a crash handler");
     }
     let _ = writeln!(
         o,
         "@ Timer          : {} ({:.4} ticks/ns); overhead {:.1} ns/call (timer pair {:.1} ns + record {:.1} ns, {} pairs)",
-        p.timer.source,
-        p.timer.ticks_per_ns,
-        p.timer.overhead_ns,
-        p.timer.timer_pair_ns,
-        p.timer.record_ns,
-        p.timer.calibration_pairs
+        p.timer.source, p.timer.ticks_per_ns, p.timer.overhead_ns, p.timer.timer_pair_ns, p.timer.record_ns, p.timer.calibration_pairs
     );
     let _ = writeln!(
         o,
@@ -64,54 +51,20 @@ pub fn render(p: &Profile, top: usize) -> String {
     );
     o.push('\n');
 
-    let _ = writeln!(
-        o,
-        "---------------------------------------------------------------------------"
-    );
-    let _ = writeln!(
-        o,
-        "@--- Time per rank (ms) ----------------------------------------------------"
-    );
-    let _ = writeln!(
-        o,
-        "{:>6} {:>14} {:>14} {:>8}  host",
-        "Rank", "Wall", "MPI", "MPI%"
-    );
+    let _ = writeln!(o, "---------------------------------------------------------------------------");
+    let _ = writeln!(o, "@--- Time per rank (ms) ----------------------------------------------------");
+    let _ = writeln!(o, "{:>6} {:>14} {:>14} {:>8}  host", "Rank", "Wall", "MPI", "MPI%");
     for r in &p.ranks {
-        let pct = if r.wall_ns > 0.0 {
-            100.0 * r.mpi_ns / r.wall_ns
-        } else {
-            0.0
-        };
-        let _ = writeln!(
-            o,
-            "{:>6} {:>14} {:>14} {:>8.2}  {}{}",
-            r.rank,
-            ms(r.wall_ns),
-            ms(r.mpi_ns),
-            pct,
-            r.host,
-            if r.partial { " (partial)" } else { "" }
-        );
+        let pct = if r.wall_ns > 0.0 { 100.0 * r.mpi_ns / r.wall_ns } else { 0.0 };
+        let _ = writeln!(o, "{:>6} {:>14} {:>14} {:>8.2}  {}{}", r.rank, ms(r.wall_ns), ms(r.mpi_ns), pct, r.host, if r.partial { " (partial)" } else { "" });
     }
     o.push('\n');
 
-    let _ = writeln!(
-        o,
-        "@--- Functions by total time (all ranks) ----------------------------------"
-    );
+    let _ = writeln!(o, "@--- Functions by total time (all ranks) ----------------------------------");
     let _ = writeln!(
         o,
         "{:<24} {:>10} {:>12} {:>10} {:>10} {:>10} {:>7} {:>14} {:>14}",
-        "Function",
-        "Calls",
-        "Total(ms)",
-        "Mean(us)",
-        "Min(us)",
-        "Max(us)",
-        "MPI%",
-        "SentBytes",
-        "RecvBytes"
+        "Function", "Calls", "Total(ms)", "Mean(us)", "Min(us)", "Max(us)", "MPI%", "SentBytes", "RecvBytes"
     );
     for f in p.summary.iter().take(top) {
         let _ = writeln!(
@@ -130,64 +83,25 @@ pub fn render(p: &Profile, top: usize) -> String {
     }
     o.push('\n');
 
-    let _ = writeln!(
-        o,
-        "@--- Imbalance: per-rank total time (ms) ----------------------------------"
-    );
-    let _ = writeln!(
-        o,
-        "{:<24} {:>12} {:>12} {:>12} {:>10}",
-        "Function", "Min", "Mean", "Max", "Max/Mean"
-    );
+    let _ = writeln!(o, "@--- Imbalance: per-rank total time (ms) ----------------------------------");
+    let _ = writeln!(o, "{:<24} {:>12} {:>12} {:>12} {:>10}", "Function", "Min", "Mean", "Max", "Max/Mean");
     for f in p.summary.iter().take(top) {
-        let ratio = if f.rank_time_mean_ns > 0.0 {
-            f.rank_time_max_ns / f.rank_time_mean_ns
-        } else {
-            0.0
-        };
-        let _ = writeln!(
-            o,
-            "{:<24} {:>12} {:>12} {:>12} {:>10.2}",
-            f.name,
-            ms(f.rank_time_min_ns),
-            ms(f.rank_time_mean_ns),
-            ms(f.rank_time_max_ns),
-            ratio
-        );
+        let ratio = if f.rank_time_mean_ns > 0.0 { f.rank_time_max_ns / f.rank_time_mean_ns } else { 0.0 };
+        let _ = writeln!(o, "{:<24} {:>12} {:>12} {:>12} {:>10.2}", f.name, ms(f.rank_time_min_ns), ms(f.rank_time_mean_ns), ms(f.rank_time_max_ns), ratio);
     }
     o.push('\n');
 
-    let _ = writeln!(
-        o,
-        "@--- Message sizes (bytes; all ranks) ------------------------------------"
-    );
-    let _ = writeln!(
-        o,
-        "{:<24} {:<5} {:>10} {:>14} {:>12} {:>12} {:>14}",
-        "Function", "Dir", "Count", "Total", "Min", "Max", "Mean"
-    );
+    let _ = writeln!(o, "@--- Message sizes (bytes; all ranks) ------------------------------------");
+    let _ = writeln!(o, "{:<24} {:<5} {:>10} {:>14} {:>12} {:>12} {:>14}", "Function", "Dir", "Count", "Total", "Min", "Max", "Mean");
     for f in p.summary.iter().take(top) {
         for (d, s) in [("send", &f.send), ("recv", &f.recv)] {
             if s.count > 0 {
-                let _ = writeln!(
-                    o,
-                    "{:<24} {:<5} {:>10} {:>14} {:>12} {:>12} {:>14.1}",
-                    f.name,
-                    d,
-                    s.count,
-                    s.total,
-                    s.min,
-                    s.max,
-                    s.mean()
-                );
+                let _ = writeln!(o, "{:<24} {:<5} {:>10} {:>14} {:>12} {:>12} {:>14.1}", f.name, d, s.count, s.total, s.min, s.max, s.mean());
             }
         }
     }
     o.push('\n');
-    let _ = writeln!(
-        o,
-        "@--- Size histograms (class lower bound: calls; class i = [2^i, 2^(i+1)))"
-    );
+    let _ = writeln!(o, "@--- Size histograms (class lower bound: calls; class i = [2^i, 2^(i+1)))");
     for f in p.summary.iter().take(top) {
         if f.send.count + f.recv.count == 0 {
             continue;
@@ -198,50 +112,15 @@ pub fn render(p: &Profile, top: usize) -> String {
     }
     o.push('\n');
 
-    let _ = writeln!(
-        o,
-        "@--- Point-to-point peer matrix (sender world rank -> receiver) ----------"
-    );
+    let _ = writeln!(o, "@--- Point-to-point peer matrix (sender world rank -> receiver) ----------");
     let mut pairs: Vec<(usize, usize, u64, u64)> = p.send_pairs().into_iter().map(|((s, d), (c, b))| (s, d, c, b)).collect();
     pairs.sort_by(|a, b| b.3.cmp(&a.3).then(b.2.cmp(&a.2)));
-    let sent_c: u64 = p
-        .ranks
-        .iter()
-        .flat_map(|r| &r.peers)
-        .map(|x| x.send_count)
-        .sum();
-    let sent_b: u64 = p
-        .ranks
-        .iter()
-        .flat_map(|r| &r.peers)
-        .map(|x| x.send_bytes)
-        .sum();
-    let recv_c: u64 = p
-        .ranks
-        .iter()
-        .flat_map(|r| &r.peers)
-        .map(|x| x.recv_count)
-        .sum();
-    let recv_b: u64 = p
-        .ranks
-        .iter()
-        .flat_map(|r| &r.peers)
-        .map(|x| x.recv_bytes)
-        .sum();
-    let _ = writeln!(
-        o,
-        "  pairs with traffic: {}   sends: {} msgs / {} B   receives: {} msgs / {} B",
-        pairs.len(),
-        sent_c,
-        sent_b,
-        recv_c,
-        recv_b
-    );
-    let _ = writeln!(
-        o,
-        "{:>8} {:>8} {:>12} {:>16}",
-        "Src", "Dst", "Msgs", "Bytes"
-    );
+    let sent_c: u64 = p.ranks.iter().flat_map(|r| &r.peers).map(|x| x.send_count).sum();
+    let sent_b: u64 = p.ranks.iter().flat_map(|r| &r.peers).map(|x| x.send_bytes).sum();
+    let recv_c: u64 = p.ranks.iter().flat_map(|r| &r.peers).map(|x| x.recv_count).sum();
+    let recv_b: u64 = p.ranks.iter().flat_map(|r| &r.peers).map(|x| x.recv_bytes).sum();
+    let _ = writeln!(o, "  pairs with traffic: {}   sends: {} msgs / {} B   receives: {} msgs / {} B", pairs.len(), sent_c, sent_b, recv_c, recv_b);
+    let _ = writeln!(o, "{:>8} {:>8} {:>12} {:>16}", "Src", "Dst", "Msgs", "Bytes");
     for (s, d, c, b) in pairs.iter().take(top) {
         let _ = writeln!(o, "{s:>8} {d:>8} {c:>12} {b:>16}");
     }

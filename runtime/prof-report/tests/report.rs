@@ -23,31 +23,15 @@ fn sample() -> Profile {
         wall_ns: 1e9,
         mpi_ns: 0.0,
         partial: false,
-        functions: vec![
-            f("MPI_Send", 5, 5e6 * scale, send.clone()),
-            f("MPI_Comm_rank", 1000, 10_000.0, SizeStats::default()),
-        ],
-        peers: vec![PeerStats {
-            peer: 1 - rank,
-            send_count: 5,
-            send_bytes: send.total,
-            recv_count: 0,
-            recv_bytes: 0,
-        }],
+        functions: vec![f("MPI_Send", 5, 5e6 * scale, send.clone()), f("MPI_Comm_rank", 1000, 10_000.0, SizeStats::default())],
+        peers: vec![PeerStats { peer: 1 - rank, send_count: 5, send_bytes: send.total, recv_count: 0, recv_bytes: 0 }],
     };
     let mut p = Profile {
         format: FORMAT.into(),
         mpi_library: "test".into(),
         command: "./app".into(),
         world_size: 2,
-        timer: TimerInfo {
-            source: "tsc".into(),
-            ticks_per_ns: 2.0,
-            calibration_pairs: 2000,
-            timer_pair_ns: 10.0,
-            record_ns: 5.0,
-            overhead_ns: 15.0,
-        },
+        timer: TimerInfo { source: "tsc".into(), ticks_per_ns: 2.0, calibration_pairs: 2000, timer_pair_ns: 10.0, record_ns: 5.0, overhead_ns: 15.0 },
         unreliable_factor: 5.0,
         ranks: vec![r(0, 1.0), r(1, 3.0)],
         summary: vec![],
@@ -76,27 +60,15 @@ fn json_round_trip_and_report_files() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("prof.json");
     std::fs::write(&json, serde_json::to_string(&p).unwrap()).unwrap();
-    let args = ReportArgs {
-        profile: json.clone(),
-        out_dir: None,
-        charts: vec!["svg".into()],
-        top: 10,
-        print: false,
-    };
+    let args = ReportArgs { profile: json.clone(), out_dir: None, charts: vec!["svg".into()], top: 10, print: false };
     let written = run_report(&args).unwrap();
     assert_eq!(written.len(), 3, "{written:?}");
     let txt = std::fs::read_to_string(dir.path().join("prof.txt")).unwrap();
-    assert!(
-        txt.contains("!MPI_Comm_rank") && txt.contains("MPI_Send"),
-        "{txt}"
-    );
+    assert!(txt.contains("!MPI_Comm_rank") && txt.contains("MPI_Send"), "{txt}");
     assert!(txt.contains(">=8M:2"), "{txt}");
     for f in ["prof_time.svg", "prof_sizes.svg"] {
         let svg = std::fs::read_to_string(dir.path().join(f)).unwrap();
-        assert!(
-            svg.contains("<svg") && svg.contains("MPI_Send") || f.contains("sizes"),
-            "{f}"
-        );
+        assert!(svg.contains("<svg") && svg.contains("MPI_Send") || f.contains("sizes"), "{f}");
         assert!(svg.contains("<rect"), "{f}");
     }
     assert_eq!(load_profile(&json).unwrap(), p);
@@ -111,13 +83,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(e.contains("bad.json"), "{e}");
     let e = load_profile(&dir.path().join("missing.json")).unwrap_err();
     assert!(e.contains("missing.json"), "{e}");
-    let args = ReportArgs {
-        profile: bad,
-        out_dir: None,
-        charts: vec![],
-        top: 5,
-        print: false,
-    };
+    let args = ReportArgs { profile: bad, out_dir: None, charts: vec![], top: 5, print: false };
     assert!(run_report(&args).is_err());
 }
 
@@ -127,13 +93,7 @@ fn unknown_chart_format_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("xmpc_prof.json");
     std::fs::write(&json, serde_json::to_string(&sample()).unwrap()).unwrap();
-    let args = ReportArgs {
-        profile: json,
-        out_dir: None,
-        charts: vec!["svg".into(), "bogus".into()],
-        top: 5,
-        print: false,
-    };
+    let args = ReportArgs { profile: json, out_dir: None, charts: vec!["svg".into(), "bogus".into()], top: 5, print: false };
     let e = run_report(&args).unwrap_err();
     assert!(e.contains("bogus"), "{e}");
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();

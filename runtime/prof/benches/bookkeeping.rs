@@ -9,26 +9,13 @@ fn bench(c: &mut Criterion) {
     c.bench_function("record_p2p_send", |b| {
         b.iter(|| {
             i = i.wrapping_add(1);
-            xp_rec_p(
-                black_box(0),
-                black_box(100 + (i & 63)),
-                black_box((i & 0xffff) as i64),
-                black_box((i & 63) as i32),
-                -1,
-                -2,
-                black_box(1),
-            );
+            xp_rec_p(black_box(0), black_box(100 + (i & 63)), black_box((i & 0xffff) as i64), black_box((i & 63) as i32), -1, -2, black_box(1));
         })
     });
     c.bench_function("record_collective", |b| {
         b.iter(|| {
             i = i.wrapping_add(1);
-            xp_rec_b(
-                black_box(25),
-                black_box(100 + (i & 63)),
-                black_box((i & 0xffff) as i64),
-                black_box((i & 0xffff) as i64),
-            );
+            xp_rec_b(black_box(25), black_box(100 + (i & 63)), black_box((i & 0xffff) as i64), black_box((i & 0xffff) as i64));
         })
     });
     c.bench_function("record_time_only", |b| {

@@ -33,13 +33,7 @@ pub struct SizeAcc {
 
 impl Default for SizeAcc {
     fn default() -> Self {
-        SizeAcc {
-            count: 0,
-            total: 0,
-            min: u64::MAX,
-            max: 0,
-            hist: [0; NCLASSES + 1],
-        }
+        SizeAcc { count: 0, total: 0, min: u64::MAX, max: 0, hist: [0; NCLASSES + 1] }
     }
 }
 
@@ -68,14 +62,7 @@ impl SizeAcc {
     pub fn to_stats(&self) -> SizeStats {
         let mut hist = [0u64; NCLASSES];
         hist.copy_from_slice(&self.hist[1..]);
-        SizeStats {
-            count: self.count,
-            total: self.total,
-            min: if self.count == 0 { 0 } else { self.min },
-            max: self.max,
-            zero: self.hist[0],
-            hist,
-        }
+        SizeStats { count: self.count, total: self.total, min: if self.count == 0 { 0 } else { self.min }, max: self.max, zero: self.hist[0], hist }
     }
 }
 
@@ -93,15 +80,7 @@ pub struct FnAcc {
 
 impl Default for FnAcc {
     fn default() -> Self {
-        FnAcc {
-            calls: 0,
-            t_sum: 0,
-            t_min: u64::MAX,
-            t_max: 0,
-            short: 0,
-            send: SizeAcc::default(),
-            recv: SizeAcc::default(),
-        }
+        FnAcc { calls: 0, t_sum: 0, t_min: u64::MAX, t_max: 0, short: 0, send: SizeAcc::default(), recv: SizeAcc::default() }
     }
 }
 
@@ -178,11 +157,7 @@ impl CommCache {
             }
         };
         self.last = idx;
-        self.entries[idx]
-            .1
-            .get(rank as usize)
-            .copied()
-            .unwrap_or(-1)
+        self.entries[idx].1.get(rank as usize).copied().unwrap_or(-1)
     }
 }
 
@@ -199,12 +174,7 @@ impl Table {
             f: vec![FnAcc::default(); NF + 1],
             peers: vec![PeerAcc::default(); world_size],
             any: PeerAcc::default(),
-            cache: CommCache {
-                epoch: 0,
-                last: usize::MAX,
-                entries: Vec::new(),
-                next_victim: 0,
-            },
+            cache: CommCache { epoch: 0, last: usize::MAX, entries: Vec::new(), next_victim: 0 },
         }
     }
 
@@ -258,16 +228,7 @@ impl Table {
     /// `MPI_ANY_SOURCE` receive; other negatives (PROC_NULL) are not peers.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub fn rec_p(
-        &mut self,
-        fid: usize,
-        dt: u64,
-        sbytes: i64,
-        speer: i32,
-        rbytes: i64,
-        rpeer: i32,
-        comm: usize,
-    ) {
+    pub fn rec_p(&mut self, fid: usize, dt: u64, sbytes: i64, speer: i32, rbytes: i64, rpeer: i32, comm: usize) {
         self.rec_b(fid, dt, sbytes, rbytes);
         if !PEERS_ON.load(Ordering::Relaxed) {
             return;
@@ -328,22 +289,10 @@ impl Table {
             .iter()
             .enumerate()
             .filter(|(_, p)| p.send_count + p.recv_count > 0)
-            .map(|(i, p)| PeerStats {
-                peer: i as i64,
-                send_count: p.send_count,
-                send_bytes: p.send_bytes,
-                recv_count: p.recv_count,
-                recv_bytes: p.recv_bytes,
-            })
+            .map(|(i, p)| PeerStats { peer: i as i64, send_count: p.send_count, send_bytes: p.send_bytes, recv_count: p.recv_count, recv_bytes: p.recv_bytes })
             .collect();
         if self.any.recv_count > 0 {
-            peers.push(PeerStats {
-                peer: PEER_ANY as i64,
-                send_count: 0,
-                send_bytes: 0,
-                recv_count: self.any.recv_count,
-                recv_bytes: self.any.recv_bytes,
-            });
+            peers.push(PeerStats { peer: PEER_ANY as i64, send_count: 0, send_bytes: 0, recv_count: self.any.recv_count, recv_bytes: self.any.recv_bytes });
         }
         (funcs, peers)
     }
@@ -374,10 +323,7 @@ pub fn comm_freed() {
 #[cold]
 fn new_table() -> *mut Table {
     let t = Box::into_raw(Box::new(Table::new(WORLD_SIZE.load(Ordering::Relaxed))));
-    TABLES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(t as usize);
+    TABLES.lock().unwrap_or_else(|e| e.into_inner()).push(t as usize);
     t
 }
 
@@ -446,18 +392,7 @@ mod tests {
         assert_eq!(s.hist[2], 1);
         assert_eq!((s.min, s.max, s.total), (0, 1 << 20, (1 << 20) + 5));
         // the branch-free slot agrees with the model's class function
-        for b in [
-            1u64,
-            2,
-            3,
-            7,
-            8,
-            1023,
-            1024,
-            (8 << 20) - 1,
-            8 << 20,
-            u64::MAX,
-        ] {
+        for b in [1u64, 2, 3, 7, 8, 1023, 1024, (8 << 20) - 1, 8 << 20, u64::MAX] {
             let mut a = SizeAcc::default();
             a.add(b);
             let mut m = SizeStats::default();

@@ -66,8 +66,7 @@ fn matches(pat: &str, name: &str) -> bool {
 impl Config {
     /// Parse and validate TOML text; `origin` (the file name) prefixes errors.
     pub fn parse(text: &str, origin: &str) -> Result<Config, String> {
-        let c: Config =
-            toml::from_str(text).map_err(|e| format!("{origin}: {}", e.to_string().trim_end()))?;
+        let c: Config = toml::from_str(text).map_err(|e| format!("{origin}: {}", e.to_string().trim_end()))?;
         c.validate(origin)?;
         Ok(c)
     }
@@ -77,8 +76,7 @@ impl Config {
     pub fn from_env() -> Result<Config, String> {
         let mut c = match std::env::var("XMPC_PROF_CONFIG") {
             Ok(path) if !path.is_empty() => {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("{path}: cannot read config (XMPC_PROF_CONFIG): {e}"))?;
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: cannot read config (XMPC_PROF_CONFIG): {e}"))?;
                 Config::parse(&text, &path)?
             }
             _ => Config::default(),
@@ -92,35 +90,22 @@ impl Config {
     }
 
     fn validate(&self, origin: &str) -> Result<(), String> {
-        let lists = [
-            ("include", self.include.as_deref().unwrap_or(&[])),
-            ("exclude", &self.exclude[..]),
-        ];
+        let lists = [("include", self.include.as_deref().unwrap_or(&[])), ("exclude", &self.exclude[..])];
         for (field, list) in lists {
             for pat in list {
                 if !FUNCS.iter().any(|f| matches(pat, f)) {
-                    return Err(format!(
-                        "{origin}: field `{field}`: '{pat}' matches no profiled MPI function (known: {})",
-                        FUNCS.join(", ")
-                    ));
+                    return Err(format!("{origin}: field `{field}`: '{pat}' matches no profiled MPI function (known: {})", FUNCS.join(", ")));
                 }
             }
         }
         if !(self.unreliable_factor.is_finite() && self.unreliable_factor >= 0.0) {
-            return Err(format!(
-                "{origin}: field `unreliable_factor`: must be a finite number >= 0"
-            ));
+            return Err(format!("{origin}: field `unreliable_factor`: must be a finite number >= 0"));
         }
         if self.calibration_pairs < 1000 {
-            return Err(format!(
-                "{origin}: field `calibration_pairs`: must be >= 1000, got {}",
-                self.calibration_pairs
-            ));
+            return Err(format!("{origin}: field `calibration_pairs`: must be >= 1000, got {}", self.calibration_pairs));
         }
         if self.output_name.is_empty() || self.output_name.contains('/') {
-            return Err(format!(
-                "{origin}: field `output_name`: must be a non-empty file stem without '/'"
-            ));
+            return Err(format!("{origin}: field `output_name`: must be a non-empty file stem without '/'"));
         }
         Ok(())
     }
@@ -141,11 +126,7 @@ mod tests {
 
     #[test]
     fn defaults_and_filters() {
-        let c = Config::parse(
-            "include = [\"MPI_Send\", \"MPI_All*\"]\nexclude=[\"MPI_Allgatherv\"]\npeers=false",
-            "t.toml",
-        )
-        .unwrap();
+        let c = Config::parse("include = [\"MPI_Send\", \"MPI_All*\"]\nexclude=[\"MPI_Allgatherv\"]\npeers=false", "t.toml").unwrap();
         assert!(c.enabled("MPI_Send"));
         assert!(c.enabled("MPI_Allreduce"));
         assert!(!c.enabled("MPI_Allgatherv"));
@@ -161,10 +142,7 @@ mod tests {
         let e = Config::parse("bogus = 1", "my.toml").unwrap_err();
         assert!(e.contains("my.toml") && e.contains("bogus"), "{e}");
         let e = Config::parse("include = [\"MPI_Sned\"]", "my.toml").unwrap_err();
-        assert!(
-            e.contains("my.toml") && e.contains("include") && e.contains("MPI_Sned"),
-            "{e}"
-        );
+        assert!(e.contains("my.toml") && e.contains("include") && e.contains("MPI_Sned"), "{e}");
         let e = Config::parse("calibration_pairs = 10", "my.toml").unwrap_err();
         assert!(e.contains("calibration_pairs"), "{e}");
         let e = Config::parse("timer = \"sundial\"", "my.toml").unwrap_err();

@@ -17,13 +17,7 @@ extern "C" {
     fn xmpc_prof_monotonic_ns() -> u64;
     fn xmpc_prof_translate(key: usize, out: *mut c_int, n: c_int) -> c_int;
     fn xmpc_prof_gather_lens(len: c_int, lens: *mut c_int) -> c_int;
-    fn xmpc_prof_gatherv(
-        buf: *const c_char,
-        len: c_int,
-        out: *mut c_char,
-        lens: *const c_int,
-        displs: *const c_int,
-    ) -> c_int;
+    fn xmpc_prof_gatherv(buf: *const c_char, len: c_int, out: *mut c_char, lens: *const c_int, displs: *const c_int) -> c_int;
     fn xmpc_prof_library_version(buf: *mut c_char, cap: c_int) -> c_int;
     fn xmpc_prof_install_handlers(want: c_int);
     fn xmpc_prof_shim_anchor() -> c_int;
@@ -126,11 +120,7 @@ fn init(rank: c_int, size: c_int, world: usize) {
     acc::configure(world, size.max(1) as usize, cfg.peers, Some(translate));
     let (pair, rec) = calibrate_overhead(cfg.calibration_pairs, world);
     let timer = TimerInfo {
-        source: if use_tsc {
-            "tsc".into()
-        } else {
-            "clock_gettime".into()
-        },
+        source: if use_tsc { "tsc".into() } else { "clock_gettime".into() },
         ticks_per_ns: tpn,
         calibration_pairs: cfg.calibration_pairs,
         timer_pair_ns: pair / tpn,
@@ -147,30 +137,16 @@ fn init(rank: c_int, size: c_int, world: usize) {
         }
     }
     let t_init = unsafe { xmpc_prof_now() };
-    *STATE.lock().unwrap_or_else(|e| e.into_inner()) = Some(State {
-        cfg,
-        rank,
-        size,
-        timer,
-        t_init,
-    });
+    *STATE.lock().unwrap_or_else(|e| e.into_inner()) = Some(State { cfg, rank, size, timer, t_init });
 }
 
 fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .map(|s| s.trim().to_string())
-        .unwrap_or_default()
+    std::fs::read_to_string("/proc/sys/kernel/hostname").map(|s| s.trim().to_string()).unwrap_or_default()
 }
 
 fn command() -> String {
     std::fs::read("/proc/self/cmdline")
-        .map(|b| {
-            b.split(|&c| c == 0)
-                .filter(|s| !s.is_empty())
-                .map(|s| String::from_utf8_lossy(s).into_owned())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(|b| b.split(|&c| c == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect::<Vec<_>>().join(" "))
         .unwrap_or_default()
 }
 
@@ -199,8 +175,7 @@ fn out_path(cfg: &Config, suffix: &str) -> PathBuf {
 fn library_version() -> String {
     let mut buf = vec![0u8; 8192];
     // SAFETY: buffer of the given capacity.
-    let n =
-        unsafe { xmpc_prof_library_version(buf.as_mut_ptr() as *mut c_char, buf.len() as c_int) };
+    let n = unsafe { xmpc_prof_library_version(buf.as_mut_ptr() as *mut c_char, buf.len() as c_int) };
     let s = String::from_utf8_lossy(&buf[..n.max(0) as usize]).into_owned();
     s.lines().next().unwrap_or("").trim().to_string()
 }
@@ -227,13 +202,7 @@ fn finalize() {
     }
     let mut all = vec![0u8; total.max(1)];
     unsafe {
-        xmpc_prof_gatherv(
-            bytes.as_ptr() as *const c_char,
-            bytes.len() as c_int,
-            all.as_mut_ptr() as *mut c_char,
-            lens.as_ptr(),
-            displs.as_ptr(),
-        );
+        xmpc_prof_gatherv(bytes.as_ptr() as *const c_char, bytes.len() as c_int, all.as_mut_ptr() as *mut c_char, lens.as_ptr(), displs.as_ptr());
     }
     if st.rank != 0 {
         return;
@@ -354,14 +323,6 @@ pub extern "C" fn xp_rec_b(fid: c_int, dt: u64, sbytes: i64, rbytes: i64) {
 
 /// Point-to-point record with comm-local peers.
 #[no_mangle]
-pub extern "C" fn xp_rec_p(
-    fid: c_int,
-    dt: u64,
-    sbytes: i64,
-    speer: c_int,
-    rbytes: i64,
-    rpeer: c_int,
-    comm: usize,
-) {
+pub extern "C" fn xp_rec_p(fid: c_int, dt: u64, sbytes: i64, speer: c_int, rbytes: i64, rpeer: c_int, comm: usize) {
     with_table(|t| t.rec_p(fid as usize, dt, sbytes, speer, rbytes, rpeer, comm));
 }

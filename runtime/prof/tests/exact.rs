@@ -21,10 +21,7 @@ fn lib_dir() -> PathBuf {
             return dir;
         }
     }
-    panic!(
-        "libxmpc_prof.so not found next to {} or one level up",
-        exe.display()
-    );
+    panic!("libxmpc_prof.so not found next to {} or one level up", exe.display());
 }
 
 fn programs() -> PathBuf {
@@ -32,60 +29,31 @@ fn programs() -> PathBuf {
 }
 
 fn run(cmd: &mut Command) -> std::process::Output {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
+    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"));
     out
 }
 
 fn check(cmd: &mut Command) {
     let out = run(cmd);
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}\n{}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{cmd:?} failed: {}\n{}\n{}", out.status, String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
 }
 
-fn mpiexec(
-    n: usize,
-    dir: &Path,
-    exe: &Path,
-    preload: bool,
-    config: Option<&Path>,
-) -> std::process::Output {
+fn mpiexec(n: usize, dir: &Path, exe: &Path, preload: bool, config: Option<&Path>) -> std::process::Output {
     mpiexec_args(n, dir, exe, preload, config, &[])
 }
 
-fn mpiexec_args(
-    n: usize,
-    dir: &Path,
-    exe: &Path,
-    preload: bool,
-    config: Option<&Path>,
-    args: &[&str],
-) -> std::process::Output {
+fn mpiexec_args(n: usize, dir: &Path, exe: &Path, preload: bool, config: Option<&Path>, args: &[&str]) -> std::process::Output {
     let mut c = Command::new("mpiexec");
     c.arg("-n").arg(n.to_string());
     // UCX (MPICH ch4:ucx) keeps SIGSEGV/SIGBUS/SIGILL/SIGFPE to itself
     // unless told not to; see docs/mpiprof.md.
     c.env("UCX_ERROR_SIGNALS", "");
     if preload {
-        c.arg("env").arg(format!(
-            "LD_PRELOAD={}",
-            lib_dir().join("libxmpc_prof.so").display()
-        ));
+        c.arg("env").arg(format!("LD_PRELOAD={}", lib_dir().join("libxmpc_prof.so").display()));
     }
-    c.arg(exe)
-        .args(args)
-        .current_dir(dir)
-        .env("XMPC_PROF_OUTPUT_DIR", dir)
-        .env_remove("XMPC_PROF_CONFIG");
+    c.arg(exe).args(args).current_dir(dir).env("XMPC_PROF_OUTPUT_DIR", dir).env_remove("XMPC_PROF_CONFIG");
     if let Some(cfg) = config {
-        c.env("XMPC_PROF_CONFIG", cfg)
-            .env_remove("XMPC_PROF_OUTPUT_DIR");
+        c.env("XMPC_PROF_CONFIG", cfg).env_remove("XMPC_PROF_OUTPUT_DIR");
     }
     run(&mut c)
 }
@@ -125,36 +93,19 @@ fn sizes(list: &[u64]) -> SizeStats {
 type Exp = BTreeMap<&'static str, (u64, Vec<u64>, Vec<u64>)>;
 
 fn check_rank(r: &RankProfile, exp: &Exp, peers: &[(i64, u64, u64, u64, u64)]) {
-    let got: BTreeMap<&str, &FuncStats> =
-        r.functions.iter().map(|f| (f.name.as_str(), f)).collect();
+    let got: BTreeMap<&str, &FuncStats> = r.functions.iter().map(|f| (f.name.as_str(), f)).collect();
     let got_names: Vec<&str> = got.keys().cloned().collect();
     let exp_names: Vec<&str> = exp.keys().cloned().collect();
-    assert_eq!(
-        got_names, exp_names,
-        "rank {}: set of recorded functions",
-        r.rank
-    );
+    assert_eq!(got_names, exp_names, "rank {}: set of recorded functions", r.rank);
     for (name, (calls, s, rv)) in exp {
         let f = got[name];
         assert_eq!(f.calls, *calls, "rank {} {name}: calls", r.rank);
         assert_eq!(f.send, sizes(s), "rank {} {name}: send sizes", r.rank);
         assert_eq!(f.recv, sizes(rv), "rank {} {name}: recv sizes", r.rank);
-        assert!(
-            f.time_min_ns <= f.time_max_ns && f.time_total_ns >= f.time_max_ns,
-            "rank {} {name}: times",
-            r.rank
-        );
+        assert!(f.time_min_ns <= f.time_max_ns && f.time_total_ns >= f.time_max_ns, "rank {} {name}: times", r.rank);
     }
-    let mut want: Vec<PeerStats> = peers
-        .iter()
-        .map(|&(peer, sc, sb, rc, rb)| PeerStats {
-            peer,
-            send_count: sc,
-            send_bytes: sb,
-            recv_count: rc,
-            recv_bytes: rb,
-        })
-        .collect();
+    let mut want: Vec<PeerStats> =
+        peers.iter().map(|&(peer, sc, sb, rc, rb)| PeerStats { peer, send_count: sc, send_bytes: sb, recv_count: rc, recv_bytes: rb }).collect();
     let mut got_p = r.peers.clone();
     want.sort_by_key(|p| p.peer);
     got_p.sort_by_key(|p| p.peer);
@@ -162,9 +113,7 @@ fn check_rank(r: &RankProfile, exp: &Exp, peers: &[(i64, u64, u64, u64, u64)]) {
 }
 
 fn e(list: &[(&'static str, u64, &[u64], &[u64])]) -> Exp {
-    list.iter()
-        .map(|(n, c, s, r)| (*n, (*c, s.to_vec(), r.to_vec())))
-        .collect()
+    list.iter().map(|(n, c, s, r)| (*n, (*c, s.to_vec(), r.to_vec()))).collect()
 }
 
 const S: [u64; 9] = [0, 1, 2, 3, 1024, 1 << 20, (8 << 20) - 1, 8 << 20, 16 << 20];
@@ -175,11 +124,7 @@ fn exact_c_four_ranks_relinked() {
     let tmp = tempfile::tempdir().unwrap();
     let exe = build_c("exact.c", tmp.path());
     let out = mpiexec(4, tmp.path(), &exe, false, None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let p = load(&tmp.path().join("xmpc_prof.json"));
     assert_eq!(p.world_size, 4);
     assert_eq!(p.ranks.len(), 4);
@@ -201,46 +146,25 @@ fn exact_c_four_ranks_relinked() {
             ("MPI_Alltoall", 1, &[64], &[64]),
             ("MPI_Wtime", 5, &[], &[]),
         ]);
-        let bc: (u64, Vec<u64>, Vec<u64>) = if k == 0 {
-            (1, vec![1000], vec![])
-        } else {
-            (1, vec![], vec![1000])
-        };
+        let bc: (u64, Vec<u64>, Vec<u64>) = if k == 0 { (1, vec![1000], vec![]) } else { (1, vec![], vec![1000]) };
         exp.insert("MPI_Bcast", bc);
-        exp.insert(
-            "MPI_Reduce",
-            (1, vec![80], if k == 1 { vec![80] } else { vec![] }),
-        );
-        exp.insert(
-            "MPI_Gather",
-            (1, vec![8], if k == 0 { vec![32] } else { vec![] }),
-        );
+        exp.insert("MPI_Reduce", (1, vec![80], if k == 1 { vec![80] } else { vec![] }));
+        exp.insert("MPI_Gather", (1, vec![8], if k == 0 { vec![32] } else { vec![] }));
         exp.insert("MPI_Allgatherv", (1, vec![k + 1], vec![10]));
         exp.insert("MPI_Alltoallv", (1, vec![40], vec![16 * (k + 1)]));
-        exp.insert(
-            "MPI_Scatter",
-            (1, if k == 2 { vec![128] } else { vec![] }, vec![32]),
-        );
+        exp.insert("MPI_Scatter", (1, if k == 2 { vec![128] } else { vec![] }, vec![32]));
         let peers: Vec<(i64, u64, u64, u64, u64)> = match k {
             0 => {
                 exp.insert("MPI_Send", (10, s_all.clone(), vec![]));
                 exp.insert("MPI_Recv", (1, vec![], vec![256]));
                 // to 1: 10 sends + sendrecv; from 3: sendrecv; from 2: split send
-                vec![
-                    (1, 11, s_sum + 64, 0, 0),
-                    (3, 0, 0, 1, 64),
-                    (2, 0, 0, 1, 256),
-                ]
+                vec![(1, 11, s_sum + 64, 0, 0), (3, 0, 0, 1, 64), (2, 0, 0, 1, 256)]
             }
             1 => {
                 let mut rv = s_all.clone();
                 rv.push(256);
                 exp.insert("MPI_Recv", (11, vec![], rv));
-                vec![
-                    (0, 0, 0, 11, s_sum + 64),
-                    (3, 0, 0, 1, 256),
-                    (2, 1, 64, 0, 0),
-                ]
+                vec![(0, 0, 0, 11, s_sum + 64), (3, 0, 0, 1, 256), (2, 1, 64, 0, 0)]
             }
             2 => {
                 exp.insert("MPI_Isend", (3, vec![400; 3], vec![]));
@@ -253,23 +177,13 @@ fn exact_c_four_ranks_relinked() {
                 exp.insert("MPI_Waitall", (1, vec![], vec![]));
                 exp.insert("MPI_Send", (1, vec![256], vec![]));
                 // Irecv posted from 2 (x2) and ANY_SOURCE (peer -1); sendrecv from 2
-                vec![
-                    (2, 0, 0, 3, 864),
-                    (-1, 0, 0, 1, 400),
-                    (1, 1, 256, 0, 0),
-                    (0, 1, 64, 0, 0),
-                ]
+                vec![(2, 0, 0, 3, 864), (-1, 0, 0, 1, 400), (1, 1, 256, 0, 0), (0, 1, 64, 0, 0)]
             }
         };
         check_rank(r, &exp, &peers);
     }
     // literal histogram of rank 0's sends: classes 0,1,1,10,13,20,22,23,23 + one zero
-    let send0 = &p.ranks[0]
-        .functions
-        .iter()
-        .find(|f| f.name == "MPI_Send")
-        .unwrap()
-        .send;
+    let send0 = &p.ranks[0].functions.iter().find(|f| f.name == "MPI_Send").unwrap().send;
     let mut h = [0u64; 24];
     for c in [0, 1, 1, 10, 13, 20, 22, 23, 23] {
         h[c] += 1;
@@ -293,21 +207,9 @@ fn exact_fortran_two_ranks_preloaded() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let tmp = tempfile::tempdir().unwrap();
     let exe = tmp.path().join("exact_f");
-    check(
-        Command::new("mpif90")
-            .arg("-w")
-            .arg("-fallow-argument-mismatch")
-            .arg(programs().join("exact.f90"))
-            .arg("-o")
-            .arg(&exe)
-            .current_dir(tmp.path()),
-    );
+    check(Command::new("mpif90").arg("-w").arg("-fallow-argument-mismatch").arg(programs().join("exact.f90")).arg("-o").arg(&exe).current_dir(tmp.path()));
     let out = mpiexec(2, tmp.path(), &exe, true, None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let p = load(&tmp.path().join("xmpc_prof.json"));
     assert_eq!(p.ranks.len(), 2);
     let big: [u64; 5] = [0, 1, 4096, 16 << 20, 80];
@@ -324,18 +226,8 @@ fn exact_fortran_two_ranks_preloaded() {
             ("MPI_Wtime", 3, &[], &[]),
             ("MPI_Waitall", 1, &[], &[]),
         ]);
-        exp.insert(
-            "MPI_Bcast",
-            if k == 1 {
-                (1, vec![400], vec![])
-            } else {
-                (1, vec![], vec![400])
-            },
-        );
-        exp.insert(
-            "MPI_Gather",
-            (1, vec![4], if k == 0 { vec![8] } else { vec![] }),
-        );
+        exp.insert("MPI_Bcast", if k == 1 { (1, vec![400], vec![]) } else { (1, vec![], vec![400]) });
+        exp.insert("MPI_Gather", (1, vec![4], if k == 0 { vec![8] } else { vec![] }));
         let peers = if k == 0 {
             exp.insert("MPI_Send", (5, big.to_vec(), vec![]));
             exp.insert("MPI_Isend", (2, vec![40, 40], vec![]));
@@ -356,37 +248,19 @@ fn unreliable_flag_and_config() {
     let exe = build_c("unreliable.c", tmp.path());
     let outdir = tmp.path().join("out");
     let cfg = tmp.path().join("prof.toml");
-    std::fs::write(
-        &cfg,
-        format!(
-            "output_dir = \"{}\"\noutput_name = \"unrel\"\nexclude = [\"MPI_Wtime\"]\n",
-            outdir.display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&cfg, format!("output_dir = \"{}\"\noutput_name = \"unrel\"\nexclude = [\"MPI_Wtime\"]\n", outdir.display())).unwrap();
     let out = mpiexec(2, tmp.path(), &exe, false, Some(&cfg));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let p = load(&outdir.join("unrel.json"));
     assert!(p.func("MPI_Wtime").is_none(), "excluded function recorded");
     assert!(p.timer.calibration_pairs >= 1000);
     assert!(p.timer.overhead_ns > 0.0);
     let cr = p.func("MPI_Comm_rank").unwrap();
     assert_eq!(cr.calls, 4000);
-    assert!(
-        cr.unreliable,
-        "MPI_Comm_rank must be flagged: {cr:?} overhead {:?}",
-        p.timer
-    );
+    assert!(cr.unreliable, "MPI_Comm_rank must be flagged: {cr:?} overhead {:?}", p.timer);
     let send = p.func("MPI_Send").unwrap();
     assert_eq!((send.calls, send.send.total), (20, 20 << 20));
-    assert!(
-        !send.unreliable,
-        "1 MiB MPI_Send must not be flagged: {send:?}"
-    );
+    assert!(!send.unreliable, "1 MiB MPI_Send must not be flagged: {send:?}");
     assert!(!p.func("MPI_Recv").unwrap().unreliable);
 
     // bad config: clear message naming file and field, run unaffected
@@ -394,10 +268,7 @@ fn unreliable_flag_and_config() {
     let out = mpiexec(2, tmp.path(), &exe, false, Some(&cfg));
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("prof.toml") && err.contains("exclude") && err.contains("MPI_Sned"),
-        "{err}"
-    );
+    assert!(err.contains("prof.toml") && err.contains("exclude") && err.contains("MPI_Sned"), "{err}");
 }
 
 #[test]
@@ -427,24 +298,10 @@ fn crash_case(dir: &Path, exe: &Path, how: &str) {
         assert!(r.partial);
         assert_eq!(r.rank, rank);
         let name = if rank == 0 { "MPI_Send" } else { "MPI_Recv" };
-        assert_eq!(
-            r.functions.iter().find(|f| f.name == name).unwrap().calls,
-            3
-        );
-        assert_eq!(
-            r.functions
-                .iter()
-                .find(|f| f.name == "MPI_Barrier")
-                .unwrap()
-                .calls,
-            1
-        );
+        assert_eq!(r.functions.iter().find(|f| f.name == name).unwrap().calls, 3);
+        assert_eq!(r.functions.iter().find(|f| f.name == "MPI_Barrier").unwrap().calls, 1);
     }
-    assert!(
-        found >= 1,
-        "{how}: no partial profile written: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(found >= 1, "{how}: no partial profile written: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// The profile written at MPI_Finalize follows the output policy of every xmpc tool

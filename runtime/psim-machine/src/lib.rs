@@ -162,7 +162,15 @@ fn none() -> String {
 
 impl Default for Compiler {
     fn default() -> Self {
-        Compiler { vectorize: false, vectorize_constant_trips: false, vectorize_reductions: false, write_allocate: true, cache_safety: 0.5, overlap: "none".into(), march: None }
+        Compiler {
+            vectorize: false,
+            vectorize_constant_trips: false,
+            vectorize_reductions: false,
+            write_allocate: true,
+            cache_safety: 0.5,
+            overlap: "none".into(),
+            march: None,
+        }
     }
 }
 
@@ -196,7 +204,16 @@ impl Machine {
         pos("core.fp_pipes", c.fp_pipes as f64)?;
         pos("core.load_pipes", c.load_pipes as f64)?;
         pos("core.store_pipes", c.store_pipes as f64)?;
-        for (n, x) in [("add_latency", c.add_latency), ("mul_latency", c.mul_latency), ("div_latency", c.div_latency), ("div_cycles", c.div_cycles), ("sqrt_latency", c.sqrt_latency), ("sqrt_cycles", c.sqrt_cycles), ("convert_latency", c.convert_latency), ("libm_cycles", c.libm_cycles)] {
+        for (n, x) in [
+            ("add_latency", c.add_latency),
+            ("mul_latency", c.mul_latency),
+            ("div_latency", c.div_latency),
+            ("div_cycles", c.div_cycles),
+            ("sqrt_latency", c.sqrt_latency),
+            ("sqrt_cycles", c.sqrt_cycles),
+            ("convert_latency", c.convert_latency),
+            ("libm_cycles", c.libm_cycles),
+        ] {
             pos(&format!("core.{n}"), x)?;
         }
         if let Some(a) = &self.compiler.march {

@@ -22,9 +22,22 @@ pub struct Handle {
 /// destinations offsets in the receiver's registered region.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Desc {
-    Memcpy { dst: usize, dst_off: usize, src_off: usize, len: usize },
+    Memcpy {
+        dst: usize,
+        dst_off: usize,
+        src_off: usize,
+        len: usize,
+    },
     /// `height` rows of `width` bytes; rows `src_pitch` / `dst_pitch` apart.
-    Memcpy2D { dst: usize, dst_off: usize, dst_pitch: usize, src_off: usize, src_pitch: usize, width: usize, height: usize },
+    Memcpy2D {
+        dst: usize,
+        dst_off: usize,
+        dst_pitch: usize,
+        src_off: usize,
+        src_pitch: usize,
+        width: usize,
+        height: usize,
+    },
 }
 
 impl Desc {
@@ -74,7 +87,16 @@ impl Chain {
     }
     /// `tcaDescSetMemcpy2D`.
     #[allow(clippy::too_many_arguments)]
-    pub fn memcpy2d(&mut self, dst: usize, dst_off: usize, dst_pitch: usize, src_off: usize, src_pitch: usize, width: usize, height: usize) -> Result<(), ChainFull> {
+    pub fn memcpy2d(
+        &mut self,
+        dst: usize,
+        dst_off: usize,
+        dst_pitch: usize,
+        src_off: usize,
+        src_pitch: usize,
+        width: usize,
+        height: usize,
+    ) -> Result<(), ChainFull> {
         self.push(Desc::Memcpy2D { dst, dst_off, dst_pitch, src_off, src_pitch, width, height })
     }
     fn push(&mut self, d: Desc) -> Result<(), ChainFull> {
@@ -180,8 +202,20 @@ pub fn grid(shape: &[usize], periodic: &[bool]) -> Vec<Vec<GridDim>> {
                         c[d] = i;
                         lin(&c)
                     };
-                    let lo = if coord[d] > 0 { Some(at(coord[d] - 1)) } else if periodic[d] && n > 1 { Some(at(n - 1)) } else { None };
-                    let hi = if coord[d] + 1 < n { Some(at(coord[d] + 1)) } else if periodic[d] && n > 1 { Some(at(0)) } else { None };
+                    let lo = if coord[d] > 0 {
+                        Some(at(coord[d] - 1))
+                    } else if periodic[d] && n > 1 {
+                        Some(at(n - 1))
+                    } else {
+                        None
+                    };
+                    let hi = if coord[d] + 1 < n {
+                        Some(at(coord[d] + 1))
+                    } else if periodic[d] && n > 1 {
+                        Some(at(0))
+                    } else {
+                        None
+                    };
                     GridDim { index: coord[d], lo, hi }
                 })
                 .collect()

@@ -66,13 +66,7 @@ pub fn stats() -> HaloStats {
 /// `start` (allocated extents `extents`, shadows included, elements of `elem`
 /// bytes), spanning the whole allocated extent of every other dimension.
 /// Returns its byte offset in the block and its shape.
-pub fn halo_at(
-    extents: &[usize],
-    dim: usize,
-    start: usize,
-    width: usize,
-    elem: usize,
-) -> Option<(usize, Shape)> {
+pub fn halo_at(extents: &[usize], dim: usize, start: usize, width: usize, elem: usize) -> Option<(usize, Shape)> {
     let shape = halo_shape(Order::C, extents, dim, width, elem)?;
     if start + width > extents[dim] {
         return None;
@@ -102,11 +96,7 @@ unsafe fn copy_shape(s: Shape, strided: *mut u8, packed: *mut u8, gather: bool) 
     let b = s.blocklength;
     for i in 0..s.count {
         let (x, y) = (strided.add(i * s.stride), packed.add(i * b));
-        let (from, to) = if gather {
-            (x as *const u8, y)
-        } else {
-            (y as *const u8, x)
-        };
+        let (from, to) = if gather { (x as *const u8, y) } else { (y as *const u8, x) };
         match b {
             8 => (to as *mut u64).write_unaligned((from as *const u64).read_unaligned()),
             4 => (to as *mut u32).write_unaligned((from as *const u32).read_unaligned()),
@@ -118,11 +108,7 @@ unsafe fn copy_shape(s: Shape, strided: *mut u8, packed: *mut u8, gather: bool) 
 /// Where a descriptor's source lies: the block, or the pack buffer of halo `i`.
 enum Src {
     Block,
-    Packed {
-        shape: Shape,
-        off: usize,
-        buf: RefCell<Box<[u8]>>,
-    },
+    Packed { shape: Shape, off: usize, buf: RefCell<Box<[u8]>> },
 }
 
 #[derive(Default)]
@@ -180,13 +166,7 @@ impl HaloPlan {
     /// which this process is `me`): registers this process's region for
     /// `recvs`, exchanges the handles, and builds the chains of `sends` (in
     /// the order given). `ndims`: the array's rank.
-    pub fn new(
-        comm: Fint,
-        me: usize,
-        ndims: usize,
-        sends: &[Halo],
-        recvs: &[Halo],
-    ) -> Result<Rc<HaloPlan>, String> {
+    pub fn new(comm: Fint, me: usize, ndims: usize, sends: &[Halo], recvs: &[Halo]) -> Result<Rc<HaloPlan>, String> {
         let hdr = 2 * ndims * LINE;
         let dir = hdr;
         let mut off = round(dir + 8 + ENTRY * recvs.len());
@@ -213,24 +193,13 @@ impl HaloPlan {
                 *e.add(3) = r.shape.bytes() as i64;
             }
             // the handle exchange, once (Omni: MPI_Allgather of tcaHandles)
-            let mine = Handle {
-                rank: me as u32,
-                off: dir as u64,
-                len: off as u64,
-            };
+            let mine = Handle { rank: me as u32, off: dir as u64, len: off as u64 };
             let mut handles = vec![Handle::default(); n];
-            ffi::xt_allgather(
-                &mine as *const Handle as *const c_void,
-                std::mem::size_of::<Handle>() as c_int,
-                handles.as_mut_ptr() as *mut c_void,
-                comm,
-            );
+            ffi::xt_allgather(&mine as *const Handle as *const c_void, std::mem::size_of::<Handle>() as c_int, handles.as_mut_ptr() as *mut c_void, comm);
             ffi::xt_win_sync(win);
             ffi::xt_barrier(comm);
             ffi::xt_win_sync(win);
-            let bases: Vec<*mut u8> = (0..n)
-                .map(|r| ffi::xt_win_query(win, r as c_int) as *mut u8)
-                .collect();
+            let bases: Vec<*mut u8> = (0..n).map(|r| ffi::xt_win_query(win, r as c_int) as *mut u8).collect();
             let mut dims: Vec<Dim> = (0..ndims).map(|_| Dim::default()).collect();
             for s in sends {
                 let h = handles[s.peer];
@@ -240,11 +209,7 @@ impl HaloPlan {
                     .find(|&e| *e == me as i64 && *e.add(1) == s.tag)
                     .ok_or("reflect: a neighbour in this subcluster has no matching halo (did all nodes run the same reflect?)")?;
                 if *e.add(3) as usize != s.shape.bytes() {
-                    return Err(format!(
-                        "reflect: halo sizes differ between neighbours ({} and {} bytes)",
-                        *e.add(3),
-                        s.shape.bytes()
-                    ));
+                    return Err(format!("reflect: halo sizes differ between neighbours ({} and {} bytes)", *e.add(3), s.shape.bytes()));
                 }
                 let dst_off = *e.add(2) as usize;
                 let dm = &mut dims[s.dim];
@@ -252,41 +217,18 @@ impl HaloPlan {
                 let full = "reflect: a halo chain exceeds 1024 descriptors".to_string();
                 match classify(sh).1 {
                     Route::TcaMemcpy => {
-                        dm.chain
-                            .memcpy(s.peer, dst_off, s.off, sh.bytes())
-                            .map_err(|_| full)?;
+                        dm.chain.memcpy(s.peer, dst_off, s.off, sh.bytes()).map_err(|_| full)?;
                         dm.srcs.push(Src::Block);
                     }
                     Route::TcaMemcpy2D => {
-                        dm.chain
-                            .memcpy2d(
-                                s.peer,
-                                dst_off,
-                                sh.blocklength,
-                                s.off,
-                                sh.stride,
-                                sh.blocklength,
-                                sh.count,
-                            )
-                            .map_err(|_| full)?;
+                        dm.chain.memcpy2d(s.peer, dst_off, sh.blocklength, s.off, sh.stride, sh.blocklength, sh.count).map_err(|_| full)?;
                         dm.srcs.push(Src::Block);
                     }
                     Route::PackTca => {
-                        dm.chain
-                            .memcpy(s.peer, dst_off, 0, sh.bytes())
-                            .map_err(|_| full)?;
-                        dm.srcs.push(Src::Packed {
-                            shape: sh,
-                            off: s.off,
-                            buf: RefCell::new(vec![0u8; sh.bytes()].into_boxed_slice()),
-                        });
+                        dm.chain.memcpy(s.peer, dst_off, 0, sh.bytes()).map_err(|_| full)?;
+                        dm.srcs.push(Src::Packed { shape: sh, off: s.off, buf: RefCell::new(vec![0u8; sh.bytes()].into_boxed_slice()) });
                     }
-                    Route::Mpi => {
-                        return Err(
-                            "reflect: a halo above 256 KB was given to TCA (it goes over MPI)"
-                                .into(),
-                        )
-                    }
+                    Route::Mpi => return Err("reflect: a halo above 256 KB was given to TCA (it goes over MPI)".into()),
                 }
             }
             for (r, &o) in recvs.iter().zip(&at) {
@@ -295,38 +237,24 @@ impl HaloPlan {
             }
             for (k, dm) in dims.iter_mut().enumerate() {
                 dm.receivers = dm.chain.receivers();
-                let mut peers: Vec<usize> = recvs
-                    .iter()
-                    .filter(|r| r.dim == k)
-                    .map(|r| r.peer)
-                    .collect();
+                let mut peers: Vec<usize> = recvs.iter().filter(|r| r.dim == k).map(|r| r.peer).collect();
                 peers.sort_unstable();
                 peers.dedup();
                 dm.senders = peers.len() as u64;
             }
-            Ok(Rc::new(HaloPlan {
-                win: Cell::new(Some(win)),
-                bases,
-                me,
-                dims,
-            }))
+            Ok(Rc::new(HaloPlan { win: Cell::new(Some(win)), bases, me, dims }))
         }
     }
 
     /// Whether dimension `dim` has a halo on TCA here (then every reflect of the
     /// plan calls [`HaloPlan::start`] for it).
     pub fn has(&self, dim: usize) -> bool {
-        self.dims
-            .get(dim)
-            .is_some_and(|d| !d.chain.is_empty() || !d.recvs.is_empty())
+        self.dims.get(dim).is_some_and(|d| !d.chain.is_empty() || !d.recvs.is_empty())
     }
 
     /// Halos on TCA here, sends and receives counted apart.
     pub fn halos(&self) -> usize {
-        self.dims
-            .iter()
-            .map(|d| d.chain.descs().len() + d.recvs.len())
-            .sum()
+        self.dims.iter().map(|d| d.chain.descs().len() + d.recvs.len()).sum()
     }
 
     /// Descriptors of dimension `dim`'s chain (tests, tools).
@@ -365,29 +293,12 @@ impl HaloPlan {
                 };
                 let to = self.bases[d.dst()];
                 match *d {
-                    Desc::Memcpy {
-                        dst_off,
-                        src_off,
-                        len,
-                        ..
-                    } => {
+                    Desc::Memcpy { dst_off, src_off, len, .. } => {
                         std::ptr::copy_nonoverlapping(s.add(src_off), to.add(dst_off), len);
                         st.memcpy += 1;
                     }
-                    Desc::Memcpy2D {
-                        dst_off,
-                        dst_pitch,
-                        src_off,
-                        src_pitch,
-                        width,
-                        height,
-                        ..
-                    } => {
-                        let sh = Shape {
-                            count: height,
-                            blocklength: width,
-                            stride: src_pitch,
-                        };
+                    Desc::Memcpy2D { dst_off, dst_pitch, src_off, src_pitch, width, height, .. } => {
+                        let sh = Shape { count: height, blocklength: width, stride: src_pitch };
                         debug_assert_eq!(dst_pitch, width);
                         copy_shape(sh, s.add(src_off) as *mut u8, to.add(dst_off), true);
                         st.memcpy2d += 1;
@@ -402,12 +313,7 @@ impl HaloPlan {
             st.chains += 1;
             STATS.with(|x| x.set(st));
         }
-        Recv {
-            plan: self.clone(),
-            dim,
-            seq,
-            base,
-        }
+        Recv { plan: self.clone(), dim, seq, base }
     }
 
     /// # Safety
@@ -459,9 +365,7 @@ mod tests {
                     let mut block: Vec<u8> = (0..n).map(|i| i as u8).collect();
                     let mut packed = vec![0u8; s.bytes()];
                     // SAFETY: the shape lies inside the block (checked below).
-                    unsafe {
-                        copy_shape(s, block.as_mut_ptr().add(off), packed.as_mut_ptr(), true)
-                    };
+                    unsafe { copy_shape(s, block.as_mut_ptr().add(off), packed.as_mut_ptr(), true) };
                     let want: Vec<u8> = (0..n)
                         .filter(|&i| {
                             let idx = [i / (ext[1] * ext[2]), i / ext[2] % ext[1], i % ext[2]];
@@ -473,18 +377,8 @@ mod tests {
                     // scattered into an empty block: the halo's bytes, nothing else
                     let mut empty = vec![0u8; n];
                     // SAFETY: as above.
-                    unsafe {
-                        copy_shape(s, empty.as_mut_ptr().add(off), packed.as_mut_ptr(), false)
-                    };
-                    let back: Vec<u8> = (0..n)
-                        .map(|i| {
-                            if want.contains(&(i as u8)) {
-                                i as u8
-                            } else {
-                                0
-                            }
-                        })
-                        .collect();
+                    unsafe { copy_shape(s, empty.as_mut_ptr().add(off), packed.as_mut_ptr(), false) };
+                    let back: Vec<u8> = (0..n).map(|i| if want.contains(&(i as u8)) { i as u8 } else { 0 }).collect();
                     assert_eq!(empty, back, "dim {dim} width {width} start {start}");
                 }
             }

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::ffi::{c_int, c_long, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub use crate::ffi::{xt_init as mpi_init, xt_finalize as mpi_finalize};
+pub use crate::ffi::{xt_finalize as mpi_finalize, xt_init as mpi_init};
 
 const LINE: usize = 64;
 /// Notify counters (one per schedule step).
@@ -149,12 +149,7 @@ impl Hybrid {
             // the handle exchange: once, with MPI_Allgather, as Omni does
             let mine = Handle { rank: rank as u32, off: HDR as u64, len: (2 * cap * (1 + NSLOT)) as u64 };
             let mut handles = vec![Handle::default(); size];
-            ffi::xt_allgather(
-                &mine as *const Handle as *const c_void,
-                std::mem::size_of::<Handle>() as c_int,
-                handles.as_mut_ptr() as *mut c_void,
-                comm,
-            );
+            ffi::xt_allgather(&mine as *const Handle as *const c_void, std::mem::size_of::<Handle>() as c_int, handles.as_mut_ptr() as *mut c_void, comm);
             let mut bases = vec![std::ptr::null_mut(); size];
             for (s, &r) in members.iter().enumerate() {
                 bases[r as usize] = ffi::xt_win_query(win, s as c_int) as *mut u8;
@@ -199,8 +194,7 @@ impl Hybrid {
 
     /// Fits in the window: the message, and every slot step.
     fn fits(&self, plan: &Plan) -> bool {
-        plan.work <= self.cap
-            && plan.steps.iter().all(|s| s.index < NSTEP && (s.index < NSLOT || s.recvs.iter().all(|r| r.dst != Dst::Slot)))
+        plan.work <= self.cap && plan.steps.iter().all(|s| s.index < NSTEP && (s.index < NSLOT || s.recvs.iter().all(|r| r.dst != Dst::Slot)))
     }
 
     /// Executes one descriptor chain (`tcaStartDMADesc` + the engine): the

@@ -25,7 +25,17 @@ fn main() {
         // 2 workers; the caller only waits (help = false on a device) — use `none`
         // with 1 pool worker + the caller = 2 workers
         let mut rt = Runtime::new(Dev::None, 1, ntasks, 1, 1, WeightMode::Fixed(1.0), 1.0, false);
-        let req = LoopReq { name: "bench", lo: 0, hi: ntasks as i64 * 16 - 1, cpu: empty, gpu: None, args: std::ptr::null_mut(), reds: &[], bytes_per_iter: 0.0, writes: &[] };
+        let req = LoopReq {
+            name: "bench",
+            lo: 0,
+            hi: ntasks as i64 * 16 - 1,
+            cpu: empty,
+            gpu: None,
+            args: std::ptr::null_mut(),
+            reds: &[],
+            bytes_per_iter: 0.0,
+            writes: &[],
+        };
         let mut out = vec![];
         c.bench_function(&format!("loop_{ntasks}_tasks_2_workers"), |b| b.iter(|| rt.run_loop(&req, &mut out).unwrap()));
         // the same measured by hand, per task

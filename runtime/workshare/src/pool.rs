@@ -168,9 +168,14 @@ mod tests {
         for round in 0..200 {
             let n = 1 + round % 17;
             let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
-            p.run(n, &|k| {
-                hits[k].fetch_add(1, Ordering::Relaxed);
-            }, round % 2 == 0, &mut || {});
+            p.run(
+                n,
+                &|k| {
+                    hits[k].fetch_add(1, Ordering::Relaxed);
+                },
+                round % 2 == 0,
+                &mut || {},
+            );
             assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "round {round}");
         }
     }
@@ -179,9 +184,14 @@ mod tests {
     fn no_workers_runs_on_the_caller() {
         let p = Pool::new(0);
         let c = AtomicUsize::new(0);
-        p.run(5, &|_| {
-            c.fetch_add(1, Ordering::Relaxed);
-        }, false, &mut || {});
+        p.run(
+            5,
+            &|_| {
+                c.fetch_add(1, Ordering::Relaxed);
+            },
+            false,
+            &mut || {},
+        );
         assert_eq!(c.load(Ordering::Relaxed), 5);
     }
 }

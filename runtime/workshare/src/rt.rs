@@ -39,10 +39,42 @@ pub enum RedTy {
 pub fn identity(op: RedOp, ty: RedTy) -> [u8; 8] {
     let mut b = [0u8; 8];
     match ty {
-        RedTy::F64 => b = (match op { RedOp::Sum => 0.0, RedOp::Prod => 1.0, RedOp::Max => f64::NEG_INFINITY, RedOp::Min => f64::INFINITY }).to_ne_bytes(),
-        RedTy::F32 => b[..4].copy_from_slice(&(match op { RedOp::Sum => 0.0f32, RedOp::Prod => 1.0, RedOp::Max => f32::NEG_INFINITY, RedOp::Min => f32::INFINITY }).to_ne_bytes()),
-        RedTy::I32 => b[..4].copy_from_slice(&(match op { RedOp::Sum => 0i32, RedOp::Prod => 1, RedOp::Max => i32::MIN, RedOp::Min => i32::MAX }).to_ne_bytes()),
-        RedTy::I64 => b = (match op { RedOp::Sum => 0i64, RedOp::Prod => 1, RedOp::Max => i64::MIN, RedOp::Min => i64::MAX }).to_ne_bytes(),
+        RedTy::F64 => {
+            b = (match op {
+                RedOp::Sum => 0.0,
+                RedOp::Prod => 1.0,
+                RedOp::Max => f64::NEG_INFINITY,
+                RedOp::Min => f64::INFINITY,
+            })
+            .to_ne_bytes()
+        }
+        RedTy::F32 => b[..4].copy_from_slice(
+            &(match op {
+                RedOp::Sum => 0.0f32,
+                RedOp::Prod => 1.0,
+                RedOp::Max => f32::NEG_INFINITY,
+                RedOp::Min => f32::INFINITY,
+            })
+            .to_ne_bytes(),
+        ),
+        RedTy::I32 => b[..4].copy_from_slice(
+            &(match op {
+                RedOp::Sum => 0i32,
+                RedOp::Prod => 1,
+                RedOp::Max => i32::MIN,
+                RedOp::Min => i32::MAX,
+            })
+            .to_ne_bytes(),
+        ),
+        RedTy::I64 => {
+            b = (match op {
+                RedOp::Sum => 0i64,
+                RedOp::Prod => 1,
+                RedOp::Max => i64::MIN,
+                RedOp::Min => i64::MAX,
+            })
+            .to_ne_bytes()
+        }
     }
     b
 }
@@ -56,8 +88,20 @@ pub fn combine(op: RedOp, ty: RedTy, acc: &mut [u8; 8], x: &[u8; 8]) {
             let r = match op {
                 RedOp::Sum => a + b,
                 RedOp::Prod => a * b,
-                RedOp::Max => if b > a { b } else { a },
-                RedOp::Min => if b < a { b } else { a },
+                RedOp::Max => {
+                    if b > a {
+                        b
+                    } else {
+                        a
+                    }
+                }
+                RedOp::Min => {
+                    if b < a {
+                        b
+                    } else {
+                        a
+                    }
+                }
             };
             acc[..$n].copy_from_slice(&r.to_ne_bytes());
         }};
@@ -120,7 +164,13 @@ impl Dev {
     pub fn label(&self) -> String {
         match self {
             Dev::None => "none (CPU only)".into(),
-            Dev::Emu(e) => format!("emulated GPU (speed={}, launch_us={}, gbps={}{})", e.speed, e.launch_us, e.gbps, e.iter_ns.map_or(String::new(), |n| format!(", iter_ns={n}: CPU times modelled too"))),
+            Dev::Emu(e) => format!(
+                "emulated GPU (speed={}, launch_us={}, gbps={}{})",
+                e.speed,
+                e.launch_us,
+                e.gbps,
+                e.iter_ns.map_or(String::new(), |n| format!(", iter_ns={n}: CPU times modelled too"))
+            ),
             Dev::Cuda(g) => format!("cuda ({})", g.name),
         }
     }
@@ -189,7 +239,9 @@ impl Runtime {
         let mode = match std::env::var("XMPC_WEIGHT").ok().as_deref().map(str::trim) {
             None | Some("") => WeightMode::Fixed(if matches!(dev, Dev::None) { 1.0 } else { 0.5 }),
             Some("auto") => WeightMode::Auto,
-            Some(v) => WeightMode::Fixed(v.parse::<f64>().ok().filter(|w| (0.0..=1.0).contains(w)).ok_or_else(|| format!("XMPC_WEIGHT={v}: expected auto or a number in [0, 1]"))?),
+            Some(v) => WeightMode::Fixed(
+                v.parse::<f64>().ok().filter(|w| (0.0..=1.0).contains(w)).ok_or_else(|| format!("XMPC_WEIGHT={v}: expected auto or a number in [0, 1]"))?,
+            ),
         };
         let weight = match mode {
             WeightMode::Fixed(w) => w,
@@ -363,7 +415,11 @@ impl Runtime {
                     let i = (0..lanes.len()).min_by(|&a, &b| lanes[a].total_cmp(&lanes[b])).unwrap();
                     lanes[i] += p;
                 }
-                if n_cpu == 0 { 0.0 } else { alpha_c + lanes.iter().cloned().fold(0.0, f64::max) }
+                if n_cpu == 0 {
+                    0.0
+                } else {
+                    alpha_c + lanes.iter().cloned().fold(0.0, f64::max)
+                }
             }
             _ if n_cpu == 0 => 0.0,
             _ if !has_gpu => wall,

@@ -169,19 +169,11 @@ impl AutoWeight {
     /// never moves again on noise; [`CHANGE_STRIKES`] inconsistent measurements in a row
     /// mean the loop changed: the history is dropped and it balances again.
     pub fn observe(&mut self, o: Obs) -> Decision {
-        let keep = Decision {
-            w: o.w,
-            proposed: o.w,
-            gain: 0.0,
-            resplit: false,
-        };
+        let keep = Decision { w: o.w, proposed: o.w, gain: 0.0, resplit: false };
         if let Some(h) = &mut self.hold {
             if h.w == o.w {
                 let e = self.noise_bound;
-                let meet = |iv: Option<(f64, f64)>,
-                            t: f64,
-                            part: bool|
-                 -> Result<Option<(f64, f64)>, ()> {
+                let meet = |iv: Option<(f64, f64)>, t: f64, part: bool| -> Result<Option<(f64, f64)>, ()> {
                     if !part || t <= 0.0 {
                         return Ok(iv);
                     }
@@ -240,16 +232,8 @@ impl AutoWeight {
             let (Some(bc), Some(bg)) = self.rates() else {
                 return None;
             };
-            let c = if w * n >= 1.0 {
-                (ac + bc * w * n).max(0.0)
-            } else {
-                0.0
-            };
-            let g = if (1.0 - w) * n >= 1.0 {
-                (ag + bg * (1.0 - w) * n).max(0.0)
-            } else {
-                0.0
-            };
+            let c = if w * n >= 1.0 { (ac + bc * w * n).max(0.0) } else { 0.0 };
+            let g = if (1.0 - w) * n >= 1.0 { (ag + bg * (1.0 - w) * n).max(0.0) } else { 0.0 };
             Some((c, g))
         };
         let b = self.block as f64 / n;
@@ -257,13 +241,7 @@ impl AutoWeight {
         let cands = [1.0 - gshare, 1.0 - gshare - b, self.round(proposed, o.n)];
         let proposed = cands
             .iter()
-            .map(|&w| {
-                if (0.0..=1.0).contains(&w) {
-                    w
-                } else {
-                    self.round(proposed, o.n)
-                }
-            })
+            .map(|&w| if (0.0..=1.0).contains(&w) { w } else { self.round(proposed, o.n) })
             .min_by(|&a, &b| {
                 let t = |w: f64| model(w).map_or(0.0, |(c, g)| c.max(g));
                 t(a).total_cmp(&t(b))
@@ -275,35 +253,16 @@ impl AutoWeight {
             (Some((c0, g0)), Some((c1, g1))) => (c0.max(g0) - c1.max(g1), imbalance(c0, g0)),
             _ => (f64::INFINITY, 1.0), // a probe: no prediction possible
         };
-        if proposed == o.w
-            || gain * self.horizon <= self.resplit_cost
-            || gain <= 0.0
-            || imb <= self.dead_band
-        {
+        if proposed == o.w || gain * self.horizon <= self.resplit_cost || gain <= 0.0 || imb <= self.dead_band {
             self.start_hold(o);
-            return Decision {
-                w: o.w,
-                proposed,
-                gain,
-                resplit: false,
-            };
+            return Decision { w: o.w, proposed, gain, resplit: false };
         }
         self.moves += 1;
         if self.moves >= MAX_MOVES {
             // hold the new weight; its first measurement starts the intervals
-            self.hold = Some(Hold {
-                w: proposed,
-                cpu: None,
-                gpu: None,
-                strikes: 0,
-            });
+            self.hold = Some(Hold { w: proposed, cpu: None, gpu: None, strikes: 0 });
         }
-        Decision {
-            w: proposed,
-            proposed,
-            gain,
-            resplit: true,
-        }
+        Decision { w: proposed, proposed, gain, resplit: true }
     }
 
     fn push(&mut self, o: Obs) {
@@ -315,12 +274,7 @@ impl AutoWeight {
 
     /// Holds `o.w` from now on, with `o` as its first measurement.
     fn start_hold(&mut self, o: Obs) {
-        self.hold = Some(Hold {
-            w: o.w,
-            cpu: None,
-            gpu: None,
-            strikes: 0,
-        });
+        self.hold = Some(Hold { w: o.w, cpu: None, gpu: None, strikes: 0 });
         self.hist.pop();
         let _ = self.observe(o);
     }
@@ -372,12 +326,7 @@ mod tests {
         let mut a = AutoWeight::new(0.0, 0.0, 1);
         let (bc, bg) = (1e-6, 1e-6 / 20.0);
         let w0 = 0.5;
-        let d = a.observe(Obs {
-            w: w0,
-            n,
-            t_cpu: bc * w0 * n as f64,
-            t_gpu: bg * (1.0 - w0) * n as f64,
-        });
+        let d = a.observe(Obs { w: w0, n, t_cpu: bc * w0 * n as f64, t_gpu: bg * (1.0 - w0) * n as f64 });
         assert!(d.resplit);
         assert!((d.w - 1.0 / 21.0).abs() < 1e-9, "{}", d.w);
     }
@@ -389,19 +338,10 @@ mod tests {
         let (bc, bg, ag) = (1e-7, 1e-8, 1e-3);
         let mut a = AutoWeight::new(0.0, ag, 1);
         let w0 = 0.2;
-        let d = a.observe(Obs {
-            w: w0,
-            n,
-            t_cpu: bc * w0 * n as f64,
-            t_gpu: ag + bg * (1.0 - w0) * n as f64,
-        });
+        let d = a.observe(Obs { w: w0, n, t_cpu: bc * w0 * n as f64, t_gpu: ag + bg * (1.0 - w0) * n as f64 });
         let (tc, tg) = (bc * d.w * n as f64, ag + bg * (1.0 - d.w) * n as f64);
         assert!(imbalance(tc, tg) < 1e-3, "w {} tc {tc} tg {tg}", d.w);
-        assert!(
-            d.w > 1.0 / 11.0,
-            "the launch cost moves work to the CPU: {}",
-            d.w
-        );
+        assert!(d.w > 1.0 / 11.0, "the launch cost moves work to the CPU: {}", d.w);
     }
 
     #[test]
@@ -410,11 +350,7 @@ mod tests {
         let g = ((1.0 - w) * 1000.0).round() as u64;
         assert_eq!(g % 72, 0);
         assert_eq!(g, 720);
-        assert_eq!(
-            round_weight(0.0, 1000, 72),
-            0.0,
-            "all on the GPU keeps the short last block"
-        );
+        assert_eq!(round_weight(0.0, 1000, 72), 0.0, "all on the GPU keeps the short last block");
         assert_eq!(round_weight(1.0, 1000, 72), 1.0);
     }
 
@@ -423,12 +359,7 @@ mod tests {
         let n = 10_000u64;
         let mut a = AutoWeight::new(0.0, 0.0, 1);
         a.resplit_cost = 1.0; // a whole second: never worth it
-        let d = a.observe(Obs {
-            w: 0.5,
-            n,
-            t_cpu: 0.010,
-            t_gpu: 0.008,
-        });
+        let d = a.observe(Obs { w: 0.5, n, t_cpu: 0.010, t_gpu: 0.008 });
         assert!(!d.resplit);
         assert_eq!(d.w, 0.5);
         assert!(d.proposed < 0.5 && d.gain > 0.0);

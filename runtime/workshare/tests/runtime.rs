@@ -37,7 +37,17 @@ fn run_once(rt: &mut Runtime, n: usize) -> (Vec<f64>, [f64; 2]) {
     let hits: Vec<std::sync::atomic::AtomicU32> = (0..n).map(|_| 0.into()).collect();
     let mut args = Args { a: a.as_ptr(), b: b.as_mut_ptr(), hits: hits.as_ptr() };
     let reds = [(RedOp::Sum, RedTy::F64), (RedOp::Max, RedTy::F64)];
-    let req = LoopReq { name: "t", lo: 0, hi: n as i64 - 1, cpu: body, gpu: None, args: &mut args as *mut Args as *mut c_void, reds: &reds, bytes_per_iter: 16.0, writes: &[] };
+    let req = LoopReq {
+        name: "t",
+        lo: 0,
+        hi: n as i64 - 1,
+        cpu: body,
+        gpu: None,
+        args: &mut args as *mut Args as *mut c_void,
+        reds: &reds,
+        bytes_per_iter: 16.0,
+        writes: &[],
+    };
     let mut out = vec![[0u8; 8]; 2];
     rt.run_loop(&req, &mut out).unwrap();
     assert!(hits.iter().all(|h| h.load(std::sync::atomic::Ordering::Relaxed) == 1), "an iteration ran twice or never");

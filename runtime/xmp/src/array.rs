@@ -115,17 +115,7 @@ impl Array {
     fn layout_stored(&self, d: usize, c: Option<i64>) -> Result<XmpcDim, String> {
         let ext = self.extent[d];
         let (slo, shi) = (self.shadow_lo[d], self.shadow_hi[d]);
-        let dup = XmpcDim {
-            format: DUP,
-            offset: -slo,
-            procs: 1,
-            width: 1,
-            alloc: ext + slo + shi,
-            lower: 0,
-            upper: ext - 1,
-            shadow_lo: slo,
-            shadow_hi: shi,
-        };
+        let dup = XmpcDim { format: DUP, offset: -slo, procs: 1, width: 1, alloc: ext + slo + shi, lower: 0, upper: ext - 1, shadow_lo: slo, shadow_hi: shi };
         let td = self.align_dim[d];
         if td < 0 {
             return Ok(dup);
@@ -196,19 +186,19 @@ impl Array {
                 if self.full[d] {
                     // Full shadow (`*`): every node stores the whole dimension, indexed
                     // by the global index; lower..upper spans the owned chunks.
-                    return Ok(XmpcDim { format: CYCLIC, offset: 0, procs: p, width: w, alloc: ext, lower, upper, shadow_lo: lower, shadow_hi: ext - 1 - upper });
+                    return Ok(XmpcDim {
+                        format: CYCLIC,
+                        offset: 0,
+                        procs: p,
+                        width: w,
+                        alloc: ext,
+                        lower,
+                        upper,
+                        shadow_lo: lower,
+                        shadow_hi: ext - 1 - upper,
+                    });
                 }
-                Ok(XmpcDim {
-                    format: CYCLIC,
-                    offset,
-                    procs: p,
-                    width: w,
-                    alloc: local(upper) + 1,
-                    lower,
-                    upper,
-                    shadow_lo: 0,
-                    shadow_hi: 0,
-                })
+                Ok(XmpcDim { format: CYCLIC, offset, procs: p, width: w, alloc: local(upper) + 1, lower, upper, shadow_lo: 0, shadow_hi: 0 })
             }
             f => Err(format!("unknown format {f}")),
         }
@@ -218,11 +208,7 @@ impl Array {
         let mut dims = vec![];
         for d in 0..self.ndims() {
             let td = self.align_dim[d];
-            let c = if td < 0 {
-                Some(0)
-            } else {
-                self.template().coord(td as usize)
-            };
+            let c = if td < 0 { Some(0) } else { self.template().coord(td as usize) };
             dims.push(self.layout_for(d, c)?);
         }
         self.dims = dims;
@@ -290,9 +276,7 @@ impl Array {
         });
         if let Some((align, pad)) = self.own_align.take() {
             // SAFETY: `base - pad` was allocated by `allocate` with this size and alignment.
-            unsafe {
-                std::alloc::dealloc(self.base.sub(pad), std::alloc::Layout::from_size_align_unchecked(self.bytes + pad, align))
-            };
+            unsafe { std::alloc::dealloc(self.base.sub(pad), std::alloc::Layout::from_size_align_unchecked(self.bytes + pad, align)) };
         }
         self.base = std::ptr::null_mut();
         self.bytes = 0;
@@ -413,13 +397,7 @@ pub extern "C" fn xmpc_array_typed(a: *mut xmpc_array, ty: c_int) -> *mut c_void
 }
 /// `shadow a[lo:hi]...` per array dim (NULL = 0); full[d] != 0 for `*` (the whole array; NULL = none). Width shadows on cyclic dims are an error; a full one stores the whole dimension (global indices).
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_array_shadow(
-    loc: *const XmpcLoc,
-    a: *mut xmpc_array,
-    lo: *const c_long,
-    hi: *const c_long,
-    full: *const c_int,
-) {
+pub unsafe extern "C" fn xmpc_array_shadow(loc: *const XmpcLoc, a: *mut xmpc_array, lo: *const c_long, hi: *const c_long, full: *const c_int) {
     let a = a.as_mut().unwrap_or_else(|| fatal(loc, "shadow of no array"));
     let n = a.ndims();
     a.shadow_lo = vec_of(lo, n, 0).into_iter().collect();

@@ -27,12 +27,7 @@ pub struct Chunks {
     pub stride: i64,
 }
 
-pub(crate) const EMPTY: Chunks = Chunks {
-    first: 1,
-    last: 0,
-    width: 1,
-    stride: 1,
-};
+pub(crate) const EMPTY: Chunks = Chunks { first: 1, last: 0, width: 1, stride: 1 };
 
 pub fn div_floor(a: i64, b: i64) -> i64 {
     a.div_euclid(b)
@@ -54,26 +49,13 @@ impl Dist {
     /// Checks arguments; `arg` is block(n)'s n (0 = default) or cyclic(w)'s w.
     pub fn new(format: i32, lower: i64, upper: i64, procs: i64, arg: i64, map: Option<&[i64]>) -> Result<Dist, String> {
         let n = upper - lower + 1;
-        let mut d = Dist {
-            format,
-            lower,
-            upper,
-            procs: procs.max(1),
-            w: 1,
-            starts: vec![],
-        };
+        let mut d = Dist { format, lower, upper, procs: procs.max(1), w: 1, starts: vec![] };
         match format {
             DUP => d.procs = 1,
             BLOCK => {
                 d.w = if arg > 0 { arg } else { div_ceil(n.max(1), d.procs) };
                 if d.w * d.procs < n {
-                    return Err(format!(
-                        "block({}) on {} nodes covers {} of the template's {} elements",
-                        d.w,
-                        d.procs,
-                        d.w * d.procs,
-                        n
-                    ));
+                    return Err(format!("block({}) on {} nodes covers {} of the template's {} elements", d.w, d.procs, d.w * d.procs, n));
                 }
             }
             CYCLIC => {
@@ -144,12 +126,7 @@ impl Dist {
             if f > l {
                 vec![]
             } else {
-                vec![Chunks {
-                    first: f,
-                    last: l,
-                    width: l - f + 1,
-                    stride: l - f + 1,
-                }]
+                vec![Chunks { first: f, last: l, width: l - f + 1, stride: l - f + 1 }]
             }
         };
         match self.format {
@@ -180,12 +157,7 @@ impl Dist {
                     if width <= 0 || cs > last_all {
                         continue;
                     }
-                    out.push(Chunks {
-                        first: cs,
-                        last: last_all,
-                        width,
-                        stride: lambda,
-                    });
+                    out.push(Chunks { first: cs, last: last_all, width, stride: lambda });
                 }
                 out
             }

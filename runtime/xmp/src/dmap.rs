@@ -283,7 +283,9 @@ pub fn exchange<T: Pod>(e: &Exec, send: &[Vec<T>]) -> Vec<Vec<T>> {
     let four = vec![4 as c_int; np];
     let disp: Vec<c_int> = (0..np as c_int).map(|i| i * 4).collect();
     // SAFETY: one int per node each way.
-    unsafe { ffi::xs_alltoallv(sc.as_ptr() as *const c_void, four.as_ptr(), disp.as_ptr(), rc.as_mut_ptr() as *mut c_void, four.as_ptr(), disp.as_ptr(), e.comm) };
+    unsafe {
+        ffi::xs_alltoallv(sc.as_ptr() as *const c_void, four.as_ptr(), disp.as_ptr(), rc.as_mut_ptr() as *mut c_void, four.as_ptr(), disp.as_ptr(), e.comm)
+    };
     let prefix = |c: &[c_int]| -> Vec<c_int> {
         c.iter()
             .scan(0, |a, &x| {

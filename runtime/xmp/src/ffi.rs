@@ -27,40 +27,17 @@ extern "C" {
     pub(crate) fn xs_progress();
     pub(crate) fn xs_bcast(buf: *mut c_void, bytes: c_long, root: c_int, c: Fint);
     pub(crate) fn xs_allgather(s: *const c_void, bytes: c_int, r: *mut c_void, c: Fint);
-    pub(crate) fn xs_alltoallv(
-        s: *const c_void,
-        sc: *const c_int,
-        sd: *const c_int,
-        r: *mut c_void,
-        rc: *const c_int,
-        rd: *const c_int,
-        c: Fint,
-    );
+    pub(crate) fn xs_alltoallv(s: *const c_void, sc: *const c_int, sd: *const c_int, r: *mut c_void, rc: *const c_int, rd: *const c_int, c: Fint);
     pub(crate) fn xs_type_f(ty: c_int) -> Fint;
     pub(crate) fn xs_op_f(op: c_int) -> Fint;
     pub(crate) fn xs_allreduce(buf: *mut c_void, count: c_int, ty: c_int, op: c_int, c: Fint) -> c_int;
     pub(crate) fn xs_iallreduce(buf: *mut c_void, count: c_int, ty: c_int, op: c_int, c: Fint, req: *mut Fint) -> c_int;
     pub(crate) fn xs_reduce_local_sum(inbuf: *const c_void, inout: *mut c_void, count: c_int, ty: c_int) -> c_int;
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn xs_sendrecv_bytes(
-        s: *const c_void,
-        sbytes: c_int,
-        dest: c_int,
-        r: *mut c_void,
-        rbytes: c_int,
-        src: c_int,
-        tag: c_int,
-        c: Fint,
-    );
+    pub(crate) fn xs_sendrecv_bytes(s: *const c_void, sbytes: c_int, dest: c_int, r: *mut c_void, rbytes: c_int, src: c_int, tag: c_int, c: Fint);
     pub(crate) fn xs_hugepage(p: *mut c_void, bytes: usize);
     pub(crate) fn xs_ld_to_double(p: *const c_void) -> f64;
-    pub(crate) fn xs_type_subarray(
-        ndims: c_int,
-        sizes: *const c_int,
-        subs: *const c_int,
-        starts: *const c_int,
-        elem: c_int,
-    ) -> Fint;
+    pub(crate) fn xs_type_subarray(ndims: c_int, sizes: *const c_int, subs: *const c_int, starts: *const c_int, elem: c_int) -> Fint;
     pub(crate) fn xs_type_size(t: Fint) -> c_int;
     pub(crate) fn xs_pack(base: *const c_void, t: Fint, buf: *mut c_void, bytes: c_int);
     pub(crate) fn xs_unpack(buf: *const c_void, bytes: c_int, base: *mut c_void, t: Fint);

@@ -46,13 +46,7 @@ struct Side<'a> {
 fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side<'a> {
     let n = s.ndims.max(0) as usize;
     // SAFETY: per the contract, arrays hold `ndims` values.
-    let (lo, hi, st) = unsafe {
-        (
-            std::slice::from_raw_parts(s.lo, n),
-            std::slice::from_raw_parts(s.hi, n),
-            std::slice::from_raw_parts(s.st, n),
-        )
-    };
+    let (lo, hi, st) = unsafe { (std::slice::from_raw_parts(s.lo, n), std::slice::from_raw_parts(s.hi, n), std::slice::from_raw_parts(s.st, n)) };
     // SAFETY: array handles are never freed.
     let array = unsafe { s.array.as_ref() };
     let mut idx = vec![];
@@ -116,18 +110,10 @@ fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side
                 let td = a.align_dim[d];
                 let nd = if td >= 0 { t.node_dim[td as usize] } else { -1 };
                 node_dim.push(nd);
-                owner.push(
-                    idx[d]
-                        .iter()
-                        .map(|&g| if nd >= 0 { t.dist[td as usize].owner(g + a.align_off[d]) } else { -1 })
-                        .collect(),
-                );
+                owner.push(idx[d].iter().map(|&g| if nd >= 0 { t.dist[td as usize].owner(g + a.align_off[d]) } else { -1 }).collect());
                 let elem = a.elem;
                 off.push(
-                    idx[d]
-                        .iter()
-                        .map(|&g| if a.dims.is_empty() { 0 } else { a.local(d, g).wrapping_mul(strides[d]).wrapping_mul(elem as i64) })
-                        .collect(),
+                    idx[d].iter().map(|&g| if a.dims.is_empty() { 0 } else { a.local(d, g).wrapping_mul(strides[d]).wrapping_mul(elem as i64) }).collect(),
                 );
             }
             let coords = (0..nodes.size()).map(|l| nodes.coords_of(l)).collect();
@@ -144,10 +130,8 @@ fn side<'a>(loc: *const XmpcLoc, s: &'a XmpcSection, exec_world: &[i32]) -> Side
 /// computes the same family from the parent, so all plan the same exchange.
 fn replica_exec_ranks(loc: *const XmpcLoc, nodes: &crate::nodes::Nodes, exec_world: &[i32]) -> Vec<Vec<i32>> {
     let family = nodes.family();
-    let ranks: Vec<Vec<i32>> = family
-        .iter()
-        .map(|world| world.iter().map(|w| exec_world.iter().position(|x| x == w).map_or(-1, |p| p as i32)).collect())
-        .collect();
+    let ranks: Vec<Vec<i32>> =
+        family.iter().map(|world| world.iter().map(|w| exec_world.iter().position(|x| x == w).map_or(-1, |p| p as i32)).collect()).collect();
     if ranks.iter().any(|r: &Vec<i32>| r.contains(&-1)) {
         fatal(loc, "gmove on an array whose nodes are not all executing");
     }
@@ -206,13 +190,7 @@ fn advance(pos: &mut [usize], lens: &[usize]) {
 /// node's own copy. in/out are currently done like the normal mode (collectively);
 /// async_id is ignored (completes before returning).
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_gmove(
-    loc: *const XmpcLoc,
-    dst: *const XmpcSection,
-    src: *const XmpcSection,
-    mode: c_int,
-    async_id: c_int,
-) {
+pub unsafe extern "C" fn xmpc_gmove(loc: *const XmpcLoc, dst: *const XmpcSection, src: *const XmpcSection, mode: c_int, async_id: c_int) {
     let (Some(dst), Some(src)) = (dst.as_ref(), src.as_ref()) else { fatal(loc, "gmove without sections") };
     let _ = (mode, async_id); // in/out and async complete synchronously
     guard(loc, || {
@@ -295,15 +273,7 @@ pub unsafe extern "C" fn xmpc_gmove(
         let mut rbuf = vec![0u8; rc.iter().map(|&x| x as usize).sum::<usize>()];
         // SAFETY: counts and displacements describe the two buffers.
         unsafe {
-            ffi::xs_alltoallv(
-                sbuf.as_ptr() as *const c_void,
-                sc.as_ptr(),
-                sd.as_ptr(),
-                rbuf.as_mut_ptr() as *mut c_void,
-                rc.as_ptr(),
-                rd.as_ptr(),
-                e.comm,
-            )
+            ffi::xs_alltoallv(sbuf.as_ptr() as *const c_void, sc.as_ptr(), sd.as_ptr(), rbuf.as_mut_ptr() as *mut c_void, rc.as_ptr(), rd.as_ptr(), e.comm)
         };
         for (k, &o) in self_off.iter().enumerate() {
             // SAFETY: this process owns the destination element.

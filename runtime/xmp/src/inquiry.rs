@@ -115,11 +115,8 @@ pub extern "C" fn xmp_nodes_equiv(d: XmpDesc, dn: *mut XmpDesc, lb: *mut c_int, 
     if dn.is_null() || lb.is_null() || ub.is_null() || st.is_null() {
         return 1;
     }
-    let (p, eq): (XmpDesc, Vec<[i64; 3]>) = if n.parent.is_null() {
-        (d, n.dims.iter().map(|&s| [1, s, 1]).collect())
-    } else {
-        (n.parent as XmpDesc, n.equiv.clone())
-    };
+    let (p, eq): (XmpDesc, Vec<[i64; 3]>) =
+        if n.parent.is_null() { (d, n.dims.iter().map(|&s| [1, s, 1]).collect()) } else { (n.parent as XmpDesc, n.equiv.clone()) };
     // SAFETY: caller-provided outputs, one int per parent dim.
     unsafe {
         *dn = p;

@@ -154,14 +154,7 @@ impl Nodes {
                 continue;
             }
             if lo[d] < 1 || hi[d] > self.dims[d] || st[d] < 0 {
-                return Err(format!(
-                    "node reference {}:{}:{} is outside dimension {} of size {}",
-                    lo[d],
-                    hi[d],
-                    st[d],
-                    d + 1,
-                    self.dims[d]
-                ));
+                return Err(format!("node reference {}:{}:{} is outside dimension {} of size {}", lo[d], hi[d], st[d], d + 1, self.dims[d]));
             }
             per.push((lo[d]..=hi[d]).step_by(st[d] as usize).map(|x| x - 1).collect());
         }
@@ -291,11 +284,7 @@ pub unsafe extern "C" fn xmpc_nodes_new_sub(
         }
         let world: Vec<i32> = idx.iter().map(|&i| p.world[i]).collect();
         let me = p.rank;
-        let comm = if me >= 0 && idx.contains(&(me as usize)) {
-            group_comm(p.comm, &idx)
-        } else {
-            ffi::comm_null()
-        };
+        let comm = if me >= 0 && idx.contains(&(me as usize)) { group_comm(p.comm, &idx) } else { ffi::comm_null() };
         let mut q = Nodes::make(dims, world, comm);
         q.parent = parent;
         q.equiv = (0..pd).map(|d| if st[d] == 0 { [1, p.dims[d], 1] } else { [lo[d], hi[d], st[d]] }).collect();

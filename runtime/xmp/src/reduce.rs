@@ -31,14 +31,7 @@ fn check_comm(loc: *const XmpcLoc, c: Fint) {
 }
 /// Reduce `count` elements in place across `nodes` (NULL = executing nodes); non-members return at once. `-` is XMPC_OP_SUM. FIRST/LAST ops without locations act as MAX/MIN.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_reduction(
-    loc: *const XmpcLoc,
-    addr: *mut c_void,
-    count: c_long,
-    ty: c_int,
-    op: c_int,
-    nodes: *const xmpc_nodes,
-) {
+pub unsafe extern "C" fn xmpc_reduction(loc: *const XmpcLoc, addr: *mut c_void, count: c_long, ty: c_int, op: c_int, nodes: *const xmpc_nodes) {
     guard(loc, || {
         let (comm, rank, _) = group(nodes);
         if rank < 0 || count <= 0 {
@@ -280,9 +273,7 @@ pub unsafe extern "C" fn xmpc_bcast(
                 e.world[i as usize - 1]
             }
         };
-        let Some(root) = world.iter().position(|&w| w == root_world) else {
-            fatal(loc, "the `from` node is not among the nodes of the broadcast")
-        };
+        let Some(root) = world.iter().position(|&w| w == root_world) else { fatal(loc, "the `from` node is not among the nodes of the broadcast") };
         if let Some(h) = crate::tca::layer(loc, comm) {
             // SAFETY: caller's buffer of `bytes` bytes (larger than the
             // window: the layer hands it to MPI_Bcast).

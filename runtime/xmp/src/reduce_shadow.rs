@@ -86,11 +86,7 @@ fn run(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool], ty: c_int) -> Res
             }
             // dir 0: my lower shadow goes down, the upper neighbour's lower shadow is
             // added into my top elements; dir 1 the mirror image
-            let (to, from, send_at, add_at) = if dir == 0 {
-                (lower_nb, upper_nb, slo - w, slo + n - w)
-            } else {
-                (upper_nb, lower_nb, slo + n, slo)
-            };
+            let (to, from, send_at, add_at) = if dir == 0 { (lower_nb, upper_nb, slo - w, slo + n - w) } else { (upper_nb, lower_nb, slo + n, slo) };
             let sty = slab(a, d, send_at, w);
             let rty = slab(a, d, add_at, w);
             let sbuf = if to.is_some() { pack(a, sty) } else { vec![] };
@@ -173,10 +169,6 @@ pub unsafe extern "C" fn xmpc_reduce_shadow(
     };
     let wlo = get(width_lo, a.dims.iter().zip(&a.full).map(|(x, &f)| if f { 0 } else { x.shadow_lo }).collect());
     let whi = get(width_hi, a.dims.iter().zip(&a.full).map(|(x, &f)| if f { 0 } else { x.shadow_hi }).collect());
-    let per: Vec<bool> = if periodic.is_null() {
-        vec![false; n]
-    } else {
-        std::slice::from_raw_parts(periodic, n).iter().map(|&x| x != 0).collect()
-    };
+    let per: Vec<bool> = if periodic.is_null() { vec![false; n] } else { std::slice::from_raw_parts(periodic, n).iter().map(|&x| x != 0).collect() };
     guard(loc, || run(a, &wlo, &whi, &per, ty).unwrap_or_else(|e| fatal(loc, &e)))
 }

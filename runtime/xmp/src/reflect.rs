@@ -104,12 +104,7 @@ pub(crate) fn owned(a: &Array, d: usize, c: i64) -> i64 {
 /// `what`'s widths on dim `d` must fit in the shadow.
 pub(crate) fn check_width(what: &str, x: &XmpcDim, wlo: i64, whi: i64, d: usize) -> Result<(), String> {
     if wlo > x.shadow_lo || whi > x.shadow_hi {
-        return Err(format!(
-            "{what} width {wlo}:{whi} exceeds the shadow {}:{} of dimension {}",
-            x.shadow_lo,
-            x.shadow_hi,
-            d + 1
-        ));
+        return Err(format!("{what} width {wlo}:{whi} exceeds the shadow {}:{} of dimension {}", x.shadow_lo, x.shadow_hi, d + 1));
     }
     Ok(())
 }
@@ -119,8 +114,20 @@ pub(crate) fn check_width(what: &str, x: &XmpcDim, wlo: i64, whi: i64, d: usize)
 pub(crate) fn neighbours(a: &Array, d: usize, procs: i64, me: i64, wrap: bool) -> (Option<i64>, Option<i64>) {
     let live: Vec<i64> = (0..procs).filter(|&q| owned(a, d, q) > 0).collect();
     let pos = live.iter().position(|&q| q == me).unwrap();
-    let lower = if pos > 0 { Some(live[pos - 1]) } else if wrap { live.last().copied() } else { None };
-    let upper = if pos + 1 < live.len() { Some(live[pos + 1]) } else if wrap { Some(live[0]) } else { None };
+    let lower = if pos > 0 {
+        Some(live[pos - 1])
+    } else if wrap {
+        live.last().copied()
+    } else {
+        None
+    };
+    let upper = if pos + 1 < live.len() {
+        Some(live[pos + 1])
+    } else if wrap {
+        Some(live[0])
+    } else {
+        None
+    };
     (lower, upper)
 }
 
@@ -294,7 +301,11 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         let (w, slots) = shm::setup(c, r[nodes.rank as usize], wants)?;
         for (i, send, slot) in slots {
             if let Phase::P2p { sends, recvs, .. } = &mut phases[i] {
-                if send { sends.push(slot) } else { recvs.push(slot) }
+                if send {
+                    sends.push(slot)
+                } else {
+                    recvs.push(slot)
+                }
             }
         }
         win = w;
@@ -303,10 +314,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
 }
 
 fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {
-    unpacks
-        .iter()
-        .map(|u| Unpack { buf: u.buf.as_ptr(), bytes: u.buf.len() as i32, base: a.base, ty: u.ty })
-        .collect()
+    unpacks.iter().map(|u| Unpack { buf: u.buf.as_ptr(), bytes: u.buf.len() as i32, base: a.base, ty: u.ty }).collect()
 }
 
 /// Packs and starts a P2p phase (messages first, so they travel while the
@@ -412,11 +420,7 @@ pub unsafe extern "C" fn xmpc_reflect(
     };
     let wlo = get(width_lo, &dl);
     let whi = get(width_hi, &dh);
-    let per: Vec<bool> = if periodic.is_null() {
-        vec![false; n]
-    } else {
-        std::slice::from_raw_parts(periodic, n).iter().map(|&x| x != 0).collect()
-    };
+    let per: Vec<bool> = if periodic.is_null() { vec![false; n] } else { std::slice::from_raw_parts(periodic, n).iter().map(|&x| x != 0).collect() };
     guard(loc, || {
         let key = (wlo.clone(), whi.clone(), per.clone());
         if !a.plans.contains_key(&key) {

@@ -18,12 +18,7 @@ pub struct XmpcSched {
 
 impl From<Chunks> for XmpcSched {
     fn from(c: Chunks) -> Self {
-        XmpcSched {
-            first: c.first as c_long,
-            last: c.last as c_long,
-            width: c.width as c_long,
-            stride: c.stride as c_long,
-        }
+        XmpcSched { first: c.first as c_long, last: c.last as c_long, width: c.width as c_long, stride: c.stride as c_long }
     }
 }
 
@@ -63,15 +58,7 @@ fn compute(loc: *const XmpcLoc, t: *const xmpc_template, dim: c_int, lo: i64, hi
 /// a block, or step not dividing P*w): this function then fails with an error, use
 /// xmpc_loop_sched_multi.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_loop_sched(
-    loc: *const XmpcLoc,
-    t: *const xmpc_template,
-    dim: c_int,
-    lo: c_long,
-    hi: c_long,
-    step: c_long,
-    s: *mut XmpcSched,
-) {
+pub unsafe extern "C" fn xmpc_loop_sched(loc: *const XmpcLoc, t: *const xmpc_template, dim: c_int, lo: c_long, hi: c_long, step: c_long, s: *mut XmpcSched) {
     let v = guard(loc, || compute(loc, t, dim, lo, hi, step));
     if v.len() > 1 {
         fatal(

@@ -44,9 +44,11 @@ pub fn slot_fits(bytes: usize) -> bool {
 pub fn group() -> Option<c_int> {
     static G: OnceLock<Option<c_int>> = OnceLock::new();
     *G.get_or_init(|| {
-        std::env::var("XMPC_SHM_GROUP").ok().and_then(|v| v.trim().parse().ok()).filter(|&k| k > 0).or_else(|| {
-            xmpc_tca::rt::subcluster_from_env().ok().flatten().map(|k| k as c_int)
-        })
+        std::env::var("XMPC_SHM_GROUP")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .filter(|&k| k > 0)
+            .or_else(|| xmpc_tca::rt::subcluster_from_env().ok().flatten().map(|k| k as c_int))
     })
 }
 

@@ -90,11 +90,7 @@ pub fn init_world() {
     with(|s| {
         s.world_rank = r;
         s.world_size = n;
-        s.exec = vec![Exec {
-            world: (0..n).collect(),
-            comm: w,
-            rank: r,
-        }];
+        s.exec = vec![Exec { world: (0..n).collect(), comm: w, rank: r }];
     });
     exec_changed();
     crate::shm::init_arena();
@@ -112,11 +108,5 @@ pub fn exec_comm() -> (Fint, i32) {
 }
 
 pub fn exec() -> Exec {
-    with(|s| {
-        s.exec.last().cloned().unwrap_or(Exec {
-            world: vec![0],
-            comm: ffi::comm_null(),
-            rank: 0,
-        })
-    })
+    with(|s| s.exec.last().cloned().unwrap_or(Exec { world: vec![0], comm: ffi::comm_null(), rank: 0 }))
 }

@@ -57,12 +57,7 @@ pub unsafe extern "C" fn xmpc_task_begin(
 }
 /// `task on t(i, ...)`: the nodes owning template index idx (one per dim; LONG_MIN: `*`).
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_task_begin_template(
-    loc: *const XmpcLoc,
-    t: *const xmpc_template,
-    idx: *const c_long,
-    nocomm: c_int,
-) -> c_int {
+pub unsafe extern "C" fn xmpc_task_begin_template(loc: *const XmpcLoc, t: *const xmpc_template, idx: *const c_long, nocomm: c_int) -> c_int {
     let Some(t) = t.as_ref() else { fatal(loc, "task on no template") };
     let Some(n) = t.nodes() else { fatal(loc, "task on a template that is not distributed") };
     let idx = std::slice::from_raw_parts(idx, t.ndims()).to_vec();

@@ -94,7 +94,9 @@ pub fn report() {
     });
     // One write per line: stderr is unbuffered, and eprintln! writes each piece of the
     // format separately, so the lines of processes sharing mpiexec's stderr interleaved.
-    let line = format!("xmpc tca (TCA emulated over a shared-memory window): {calls} hybrid collectives, {chains} TCA chains, {msgs} MPI messages, {fb} handed to MPI whole\n");
+    let line = format!(
+        "xmpc tca (TCA emulated over a shared-memory window): {calls} hybrid collectives, {chains} TCA chains, {msgs} MPI messages, {fb} handed to MPI whole\n"
+    );
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
     // reflect's halos (MPI ones counted only while the layer is on)
     let h = xmpc_tca::halo::stats();

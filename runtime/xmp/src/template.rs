@@ -58,10 +58,7 @@ impl Template {
         let n = self.nodes().ok_or("distributed onto no node set")?;
         let ndist = self.formats.iter().filter(|&&f| f != DUP).count();
         if ndist > n.dims.len() {
-            return Err(format!(
-                "{ndist} distributed template dimensions onto a {}-dimensional node set",
-                n.dims.len()
-            ));
+            return Err(format!("{ndist} distributed template dimensions onto a {}-dimensional node set", n.dims.len()));
         }
         let (mut dist, mut nd, mut k) = (vec![], vec![], 0usize);
         for d in 0..self.ndims() {
@@ -88,13 +85,7 @@ unsafe fn vec_of(p: *const c_long, n: usize) -> Vec<i64> {
 }
 /// `template t(lower:upper, ...)`; `fixed` = 0 for `template t(:)` (sizes given later by xmpc_template_fix; lower/upper may then be NULL).
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_template_new(
-    loc: *const XmpcLoc,
-    ndims: c_int,
-    lower: *const c_long,
-    upper: *const c_long,
-    fixed: c_int,
-) -> *mut xmpc_template {
+pub unsafe extern "C" fn xmpc_template_new(loc: *const XmpcLoc, ndims: c_int, lower: *const c_long, upper: *const c_long, fixed: c_int) -> *mut xmpc_template {
     let n = ndims.max(0) as usize;
     let (lower, upper) = (vec_of(lower, n), vec_of(upper, n));
     guard(loc, || {
@@ -118,12 +109,7 @@ pub unsafe extern "C" fn xmpc_template_new(
 }
 /// `template_fix`: sets the bounds (NULL keeps them) and computes the distribution. xmpc_distribute may come before or after.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_template_fix(
-    loc: *const XmpcLoc,
-    t: *mut xmpc_template,
-    lower: *const c_long,
-    upper: *const c_long,
-) {
+pub unsafe extern "C" fn xmpc_template_fix(loc: *const XmpcLoc, t: *mut xmpc_template, lower: *const c_long, upper: *const c_long) {
     let t = t.as_mut().unwrap_or_else(|| fatal(loc, "no template"));
     let n = t.ndims();
     if !lower.is_null() {

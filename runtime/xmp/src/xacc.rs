@@ -35,13 +35,7 @@ pub(crate) fn forget(a: *const xmpc_array) {
 /// `xmpc_reflect_do(a)` calls use. Executed by every node of the array; a second
 /// call for the same array replaces the widths.
 #[no_mangle]
-pub unsafe extern "C" fn xmpc_reflect_init(
-    loc: *const XmpcLoc,
-    a: *mut xmpc_array,
-    width_lo: *const c_long,
-    width_hi: *const c_long,
-    periodic: *const c_int,
-) {
+pub unsafe extern "C" fn xmpc_reflect_init(loc: *const XmpcLoc, a: *mut xmpc_array, width_lo: *const c_long, width_hi: *const c_long, periodic: *const c_int) {
     let arr = a.as_ref().unwrap_or_else(|| fatal(loc, "reflect_init of no array"));
     if arr.whole {
         fatal(loc, "reflect_init of an array stored whole (aligned with a cyclic dimension)");
@@ -50,20 +44,14 @@ pub unsafe extern "C" fn xmpc_reflect_init(
     if width_lo.is_null() != width_hi.is_null() {
         fatal(loc, "reflect_init: lower and upper widths must be given together");
     }
-    let widths = if width_lo.is_null() {
-        None
-    } else {
-        Some((std::slice::from_raw_parts(width_lo, n).to_vec(), std::slice::from_raw_parts(width_hi, n).to_vec()))
-    };
+    let widths =
+        if width_lo.is_null() { None } else { Some((std::slice::from_raw_parts(width_lo, n).to_vec(), std::slice::from_raw_parts(width_hi, n).to_vec())) };
     if let Some((lo, hi)) = &widths {
         for d in 0..n {
             if lo[d] < 0 || hi[d] < 0 || lo[d] > arr.shadow_lo[d] || hi[d] > arr.shadow_hi[d] {
                 fatal(
                     loc,
-                    &format!(
-                        "reflect_init width {}:{} of dimension {} exceeds the shadow {}:{}",
-                        lo[d], hi[d], d + 1, arr.shadow_lo[d], arr.shadow_hi[d]
-                    ),
+                    &format!("reflect_init width {}:{} of dimension {} exceeds the shadow {}:{}", lo[d], hi[d], d + 1, arr.shadow_lo[d], arr.shadow_hi[d]),
                 );
             }
         }

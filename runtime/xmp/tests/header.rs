@@ -9,12 +9,7 @@ fn header_is_current() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cfg = cbindgen::Config::from_file(dir.join("cbindgen.toml")).unwrap();
     let mut out = Vec::new();
-    cbindgen::Builder::new()
-        .with_config(cfg)
-        .with_src(dir.join("src/lib.rs"))
-        .generate()
-        .expect("cbindgen failed")
-        .write(&mut out);
+    cbindgen::Builder::new().with_config(cfg).with_src(dir.join("src/lib.rs")).generate().expect("cbindgen failed").write(&mut out);
     let new = String::from_utf8(out).unwrap();
     let path = dir.join("include/xmpc_rt.h");
     let old = std::fs::read_to_string(&path).unwrap_or_default();

@@ -13,15 +13,49 @@ use common::staticlib;
 /// The XMP 1.4 library chapter (system/inquiry routines, the MPI interface and the
 /// intrinsic procedures of the global-view model), for both languages unless noted.
 const SPEC: &[&str] = &[
-    "xmp_all_node_num", "xmp_all_num_nodes", "xmp_node_num", "xmp_num_nodes", "xmp_wtime", "xmp_wtick",
-    "xmp_test_async", "xmp_desc_of", "xmp_get_mpi_comm",
-    "xmp_align_axis", "xmp_align_offset", "xmp_align_replicated", "xmp_align_template",
-    "xmp_array_gtol", "xmp_array_lbound", "xmp_array_lshadow", "xmp_array_ndims", "xmp_array_ubound",
-    "xmp_array_ushadow", "xmp_array_lsize", "xmp_array_lead_dim",
-    "xmp_dist_axis", "xmp_dist_blocksize", "xmp_dist_format", "xmp_dist_gblockmap", "xmp_dist_nodes",
-    "xmp_nodes_attr", "xmp_nodes_equiv", "xmp_nodes_index", "xmp_nodes_ndims", "xmp_nodes_size", "xmp_nodes_rank",
-    "xmp_template_fixed", "xmp_template_lbound", "xmp_template_ndims", "xmp_template_ubound",
-    "xmp_gather", "xmp_scatter", "xmp_matmul", "xmp_pack", "xmp_unpack", "xmp_transpose", "xmp_sort_up",
+    "xmp_all_node_num",
+    "xmp_all_num_nodes",
+    "xmp_node_num",
+    "xmp_num_nodes",
+    "xmp_wtime",
+    "xmp_wtick",
+    "xmp_test_async",
+    "xmp_desc_of",
+    "xmp_get_mpi_comm",
+    "xmp_align_axis",
+    "xmp_align_offset",
+    "xmp_align_replicated",
+    "xmp_align_template",
+    "xmp_array_gtol",
+    "xmp_array_lbound",
+    "xmp_array_lshadow",
+    "xmp_array_ndims",
+    "xmp_array_ubound",
+    "xmp_array_ushadow",
+    "xmp_array_lsize",
+    "xmp_array_lead_dim",
+    "xmp_dist_axis",
+    "xmp_dist_blocksize",
+    "xmp_dist_format",
+    "xmp_dist_gblockmap",
+    "xmp_dist_nodes",
+    "xmp_nodes_attr",
+    "xmp_nodes_equiv",
+    "xmp_nodes_index",
+    "xmp_nodes_ndims",
+    "xmp_nodes_size",
+    "xmp_nodes_rank",
+    "xmp_template_fixed",
+    "xmp_template_lbound",
+    "xmp_template_ndims",
+    "xmp_template_ubound",
+    "xmp_gather",
+    "xmp_scatter",
+    "xmp_matmul",
+    "xmp_pack",
+    "xmp_unpack",
+    "xmp_transpose",
+    "xmp_sort_up",
     "xmp_sort_down",
 ];
 /// C only: the MPI interface and Omni's C extensions.
@@ -129,7 +163,9 @@ fn every_xmp_lib_h_external_links() {
 
 #[test]
 fn header_parsers_find_what_is_there() {
-    let c = c_prototypes("/* int xmp_no(void); */\n#define X 1\nint xmp_a(int x);\nvoid xmp_b(void) __attribute__((noreturn));\ntypedef void *xmp_t;\nint not_xmp(void);\n");
+    let c = c_prototypes(
+        "/* int xmp_no(void); */\n#define X 1\nint xmp_a(int x);\nvoid xmp_b(void) __attribute__((noreturn));\ntypedef void *xmp_t;\nint not_xmp(void);\n",
+    );
     assert_eq!(c, ["xmp_a", "xmp_b"]);
     let f = f_externals("      integer xmp_a\n      external xmp_a, xmp_b\n! external xmp_c\n");
     assert_eq!(f, ["xmp_a", "xmp_b"]);

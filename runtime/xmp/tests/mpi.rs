@@ -65,12 +65,7 @@ fn run_pass(name: &str, nps: &[usize]) {
     for &n in nps {
         let out = mpiexec(n, &exe, &[]);
         let so = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && so.matches("PASS").count() == 1,
-            "{name} -n {n}: {}\n{so}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success() && so.matches("PASS").count() == 1, "{name} -n {n}: {}\n{so}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
     }
 }
 
@@ -120,10 +115,7 @@ fn nodes_size_mismatch_is_a_located_error() {
     let out = mpiexec(2, &exe, &[]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "must fail: {err}");
-    assert!(
-        err.contains("xmpc runtime error: prog.c:7: nodes p(3): nodes size 3 does not match the number of executing nodes 2"),
-        "{err}"
-    );
+    assert!(err.contains("xmpc runtime error: prog.c:7: nodes p(3): nodes size 3 does not match the number of executing nodes 2"), "{err}");
     assert!(err.contains("[rank 0]") || err.contains("[rank 1]"), "{err}");
     let ok = mpiexec(3, &exe, &[]);
     assert!(ok.status.success());
@@ -141,12 +133,7 @@ fn reflect_shm_and_mpi_paths_agree() {
     let count = |n: usize, env: &[(&str, &str)]| -> (i64, i64) {
         let out = mpiexec(n, &exe, env);
         let so = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && so.contains("PASS"),
-            "reflect_shm -n {n} {env:?}: {}\n{so}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success() && so.contains("PASS"), "reflect_shm -n {n} {env:?}: {}\n{so}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
         let get = |key: &str| -> i64 {
             let line = so.lines().find_map(|l| l.strip_prefix(key)).unwrap_or_else(|| panic!("no '{key}' line"));
             line.trim().parse().unwrap()
@@ -220,12 +207,7 @@ fn barrier_fbs_orders_every_point() {
     let points = |n: usize, env: &[(&str, &str)]| -> i64 {
         let out = mpiexec(n, &exe, env);
         let so = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success() && so.contains("PASS"),
-            "barrier -n {n} {env:?}: {}\n{so}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert!(out.status.success() && so.contains("PASS"), "barrier -n {n} {env:?}: {}\n{so}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
         so.lines().find_map(|l| l.strip_prefix("fbs points ")).expect("no point count").trim().parse().unwrap()
     };
     for n in [1, 2, 3, 4] {
@@ -284,11 +266,8 @@ fn reflect_through_tca_chains() {
         let out = mpiexec_args(n, &exe, env, args);
         let (so, se) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert!(out.status.success() && so.matches("PASS").count() == 1, "reflect_tca -n {n} {env:?} {args:?}: {}\n{so}\n{se}", out.status);
-        let r: Vec<Vec<u64>> = se
-            .lines()
-            .filter_map(|l| l.strip_prefix("xmpc tca reflect: "))
-            .map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect())
-            .collect();
+        let r: Vec<Vec<u64>> =
+            se.lines().filter_map(|l| l.strip_prefix("xmpc tca reflect: ")).map(|l| l.split(' ').filter_map(|w| w.parse().ok()).collect()).collect();
         assert!(r.len() == n && r.iter().all(|x| x.len() == 6), "-n {n} {env:?}: one reflect report per process\n{se}");
         r
     };

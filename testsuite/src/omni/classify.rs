@@ -26,17 +26,8 @@ pub enum Class {
 }
 
 impl Class {
-    pub const ALL: [Class; 9] = [
-        Class::Pass,
-        Class::Refused,
-        Class::CompileFail,
-        Class::LinkFail,
-        Class::XmpcCrash,
-        Class::WrongAnswer,
-        Class::Abort,
-        Class::Crash,
-        Class::Timeout,
-    ];
+    pub const ALL: [Class; 9] =
+        [Class::Pass, Class::Refused, Class::CompileFail, Class::LinkFail, Class::XmpcCrash, Class::WrongAnswer, Class::Abort, Class::Crash, Class::Timeout];
 
     pub fn name(self) -> &'static str {
         match self {

@@ -29,7 +29,7 @@ use makefile::RunLine;
 #[derive(Clone, Debug)]
 pub struct Area {
     pub name: String,
-    /// `<suite>/<area>/C`
+    /// `<suite>/<area>/C` or `<suite>/<area>/F`
     pub dir: PathBuf,
     pub lines: Vec<RunLine>,
 }
@@ -41,22 +41,22 @@ impl Area {
     }
 }
 
-/// Every area of `suite`: each `<area>/C/Makefile`, sorted by name.
+/// Every area of `suite`: each `<area>/C/Makefile` (C suites) or `<area>/F/Makefile`
+/// (Fortran suites), sorted by name.
 pub fn discover(suite: &Path) -> Result<Vec<Area>, String> {
     let rd = std::fs::read_dir(suite).map_err(|e| format!("{}: {e}", suite.display()))?;
     let mut areas = Vec::new();
     for ent in rd.filter_map(|e| e.ok()) {
-        let dir = ent.path().join("C");
-        let mk = dir.join("Makefile");
-        if !mk.is_file() {
+        let Some(dir) = ["C", "F"].iter().map(|l| ent.path().join(l)).find(|d| d.join("Makefile").is_file()) else {
             continue;
-        }
+        };
+        let mk = dir.join("Makefile");
         let text = std::fs::read_to_string(&mk).map_err(|e| format!("{}: {e}", mk.display()))?;
         let lines = makefile::run_lines(&text).map_err(|e| format!("{}: {e}", mk.display()))?;
         areas.push(Area { name: ent.file_name().to_string_lossy().into_owned(), dir, lines });
     }
     if areas.is_empty() {
-        return Err(format!("{}: no <area>/C/Makefile found (is this an Omni test suite?)", suite.display()));
+        return Err(format!("{}: no <area>/C/Makefile or <area>/F/Makefile found (is this an Omni test suite?)", suite.display()));
     }
     areas.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(areas)
@@ -198,6 +198,7 @@ pub fn run_area(area: &Area, opts: &Options, work: &Path, bin: &Path, open_mpi: 
         let mut mk = Command::new("make");
         mk.current_dir(&dir)
             .arg(format!("XCC={}", bin.join("xmpcc").display()))
+            .arg(format!("XFC={}", bin.join("xmpf90").display()))
             .arg(format!("XRUN={}", opts.mpiexec))
             .arg(&l.exe)
             .env("PATH", &path)
@@ -208,7 +209,9 @@ pub fn run_area(area: &Area, opts: &Options, work: &Path, bin: &Path, open_mpi: 
         let log = dir.join(format!("{}.build.log", l.exe));
         let r = match run_logged(mk, &log, opts.build_timeout) {
             Err(e) => Err((Class::CompileFail, format!("cannot run make: {e}"))),
-            Ok((_, out, true)) => Err((Class::CompileFail, format!("build timed out after {}s: {}", opts.build_timeout.as_secs(), classify::build_reason(&out)))),
+            Ok((_, out, true)) => {
+                Err((Class::CompileFail, format!("build timed out after {}s: {}", opts.build_timeout.as_secs(), classify::build_reason(&out))))
+            }
             Ok((Some(0), _, false)) if dir.join(&l.exe).is_file() => Ok(()),
             Ok((_, out, false)) => Err((classify::classify_build(&out), classify::build_reason(&out))),
         };
@@ -312,11 +315,7 @@ pub fn table(results: &[AreaResult]) -> String {
 
 /// The results as snapshot entries.
 pub fn entries(results: &[AreaResult]) -> Vec<snapshot::Entry> {
-    results
-        .iter()
-        .flat_map(|r| &r.lines)
-        .map(|l| snapshot::Entry { area: l.area.clone(), exe: l.line.exe.clone(), np: l.line.np, class: l.class })
-        .collect()
+    results.iter().flat_map(|r| &r.lines).map(|l| snapshot::Entry { area: l.area.clone(), exe: l.line.exe.clone(), np: l.line.np, class: l.class }).collect()
 }
 
 /// The JSON summary (`--json FILE`).
@@ -385,7 +384,12 @@ mod tests {
     #[test]
     fn table_counts_per_class() {
         let rs = vec![
-            AreaResult { area: "align".into(), lines: vec![lr("align", "a.x", Class::Pass), lr("align", "b.x", Class::Refused)], build_seconds: 1.0, run_seconds: 2.0 },
+            AreaResult {
+                area: "align".into(),
+                lines: vec![lr("align", "a.x", Class::Pass), lr("align", "b.x", Class::Refused)],
+                build_seconds: 1.0,
+                run_seconds: 2.0,
+            },
             AreaResult { area: "bcast".into(), lines: vec![lr("bcast", "c.x", Class::WrongAnswer)], build_seconds: 1.0, run_seconds: 1.0 },
         ];
         let t = table(&rs);
@@ -418,9 +422,7 @@ mod tests {
     /// Makefile parses and the run lines are the ones the suites' READMEs count.
     #[test]
     fn suites_parse_when_present() {
-        let ext = std::env::var_os("XMPC_EXTERNAL")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/external"));
+        let ext = std::env::var_os("XMPC_EXTERNAL").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/external"));
         for (name, want) in [("omni-xmp-c", 145), ("omni-xmp-c-local", 27)] {
             let dir = ext.join(name);
             if !dir.is_dir() {

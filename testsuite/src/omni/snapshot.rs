@@ -56,11 +56,7 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
 /// The snapshot file's text for `entries`.
 pub fn render(suite: &str, entries: &[Entry]) -> String {
     let passed = entries.iter().filter(|e| e.class == Class::Pass).count();
-    let mut s = format!(
-        "{{\"suite\": {}, \"passed\": {passed}, \"total\": {}, \"lines\": [\n",
-        serde_json::Value::from(suite),
-        entries.len()
-    );
+    let mut s = format!("{{\"suite\": {}, \"passed\": {passed}, \"total\": {}, \"lines\": [\n", serde_json::Value::from(suite), entries.len());
     for (k, e) in entries.iter().enumerate() {
         s.push_str(&format!(
             "{{\"area\": {}, \"exe\": {}, \"np\": {}, \"class\": \"{}\"}}{}\n",
@@ -152,11 +148,7 @@ mod tests {
             e("bcast", "bcast.x", 4, Class::Pass),
         ];
         // np 4 regressed, np 8 and expand newly pass; bcast not run (filtered): not compared
-        let now = vec![
-            e("loop", "reduction_plus.x", 4, Class::Abort),
-            e("loop", "reduction_plus.x", 8, Class::Pass),
-            e("loop", "expand.x", 4, Class::Pass),
-        ];
+        let now = vec![e("loop", "reduction_plus.x", 4, Class::Abort), e("loop", "reduction_plus.x", 8, Class::Pass), e("loop", "expand.x", 4, Class::Pass)];
         let c = compare(&snap, &now);
         assert_eq!(c.regressions, vec![("loop/reduction_plus.x -n 4".to_string(), Class::Abort)]);
         assert_eq!(c.newly_passing, vec!["loop/reduction_plus.x -n 8".to_string(), "loop/expand.x -n 4".to_string()]);

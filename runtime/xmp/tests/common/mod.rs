@@ -22,4 +22,3 @@ pub fn staticlib() -> PathBuf {
     }
     best.unwrap_or_else(|| panic!("libxmpc_rt*.a not found near {}", exe.display())).1
 }
-
