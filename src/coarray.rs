@@ -1,9 +1,9 @@
 //! Fortran coarrays (XMP local view, docs/local-view.md): a Fortran file that uses
 //! coarray syntax is compiled with `gfortran -fcoarray=lib`, and a program whose
 //! objects call gfortran's coarray ABI (`_gfortran_caf_*`) is linked with xmpc's own
-//! libcaf (in the runtime library, `runtime/xmp/csrc/caf_lib.c`) when it provides
+//! libcaf (in the runtime library, `runtime/lib/xmp/csrc/caf_lib.c`) when it provides
 //! every entry point the objects use, else with OpenCoarrays' `libcaf_mpich`; both
-//! share MPI with the XMP runtime (`runtime/xmp/csrc/caf_f.c` orders their MPI start
+//! share MPI with the XMP runtime (`runtime/lib/xmp/csrc/caf_f.c` orders their MPI start
 //! and end).
 
 use std::path::PathBuf;
@@ -20,7 +20,7 @@ pub fn compile_flag(extra: &[String], text: &str, fixed: bool) -> Option<&'stati
     Some("-fcoarray=lib")
 }
 
-/// The entry points of xmpc's own libcaf (`runtime/xmp/csrc/caf_lib.c`,
+/// The entry points of xmpc's own libcaf (`runtime/lib/xmp/csrc/caf_lib.c`,
 /// `caf_xfer.c`, `caf_coll.c`), without the `_gfortran_caf_` prefix.
 pub const OWN_LIBCAF: &[&str] = &[
     "init",
@@ -185,7 +185,7 @@ pub fn link_libs(objs: &[PathBuf]) -> Result<Vec<String>, String> {
                     missing.iter().map(|m| format!("_gfortran_caf_{m}")).collect::<Vec<_>>().join(", ")
                 );
             }
-            // count each image's coarray bytes for xmp_coarray.h (runtime/xmp/csrc/caf_f.c)
+            // count each image's coarray bytes for xmp_coarray.h (runtime/lib/xmp/csrc/caf_f.c)
             let mut wrap = vec!["-Wl,--wrap=_gfortran_caf_register,--wrap=_gfortran_caf_deregister,--wrap=_gfortran_caf_sync_memory".to_string()];
             wrap.extend(libcaf());
             Ok(wrap)

@@ -33,7 +33,7 @@ fn emit_translated(unit: &FileUnit, text: &str, edits: Result<Vec<xmpc_ir::Edit>
 pub fn include_dir() -> PathBuf {
     match std::env::var_os("XMPC_INCLUDE") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/xmp/include"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/lib/xmp/include"),
     }
 }
 

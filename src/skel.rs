@@ -392,7 +392,7 @@ fn build_bsim(l: &Loaded, text: &str, tag: &str, dir: &Path, cli: &Cli) -> Resul
 fn bsim_include() -> PathBuf {
     match std::env::var_os("XMPC_BSIM_INCLUDE") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include"),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tools/bsim/include"),
     }
 }
 

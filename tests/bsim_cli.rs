@@ -56,7 +56,7 @@ fn run_a_skeleton_through_the_driver() {
     std::fs::write(&plat, PLATFORM).unwrap();
     let exe = d.path().join("skel");
     let (lib, main) = libs();
-    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tools/bsim/include");
     let st = Command::new("cc")
         .arg(format!("-I{}", inc.display()))
         .arg(&src)
@@ -101,7 +101,7 @@ fn build_skel(dir: &Path) -> PathBuf {
 fn build_skel_src(dir: &Path, src: &Path, name: &str) -> PathBuf {
     let exe = dir.join(name);
     let (lib, main) = libs();
-    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tools/bsim/include");
     let st = Command::new("cc")
         .arg(format!("-I{}", inc.display()))
         .arg(src)
@@ -240,7 +240,7 @@ fn run_with_the_mpi_back_end() {
     std::fs::write(&plat, PLATFORM).unwrap();
     let (lib, main) = libs();
     let mpimain = main.with_file_name("libxmpc_bsim_mpi.a");
-    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tools/bsim/include");
     let exe = d.path().join("skel");
     let st = Command::new("mpicc")
         .arg(format!("-I{}", inc.display()))
@@ -311,7 +311,7 @@ fn simgrid_export_makes_smpi_compute_what_bsim_computes() {
     let read = |n: &str| std::fs::read_to_string(bench.join(n)).unwrap();
     let progs = [("barrier", barrier), ("pingpong", read("pingpong.c")), ("ring", read("ring.c")), ("alltoall", read("alltoall.c"))];
     let (lib, main) = libs();
-    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/bsim/include");
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tools/bsim/include");
     for (name, src) in &progs {
         std::fs::write(d.path().join(format!("{name}.c")), src).unwrap();
         let st = Command::new("smpicc")

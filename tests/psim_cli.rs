@@ -137,7 +137,7 @@ fn skeleton_gets_the_closed_form() {
     assert!(call.contains("<="), "layer conditions as conditionals: {call}");
     assert!(t.contains("if (argc > 1) n = atol(argv[1]);"), "n is kept: {t}");
     // it compiles against LMPI
-    let inc = concat!(env!("CARGO_MANIFEST_DIR"), "/runtime/bsim/include");
+    let inc = concat!(env!("CARGO_MANIFEST_DIR"), "/runtime/tools/bsim/include");
     let c = Command::new("cc").args(["-fsyntax-only", "-I", inc]).arg(&sk).output().unwrap();
     assert!(c.status.success(), "{}", String::from_utf8_lossy(&c.stderr));
 }

@@ -50,7 +50,7 @@ fn lib() -> &'static Path {
     static LIB: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
     &LIB.get_or_init(|| {
         let d = tempfile::tempdir().unwrap();
-        let csrc = root().join("runtime/mpiete-rt/csrc");
+        let csrc = root().join("runtime/lib/mpiete-rt/csrc");
         for f in ["mpiete", "mpiete_f"] {
             check(Command::new("mpicc").args(["-O2", "-c"]).arg(csrc.join(format!("{f}.c"))).arg("-o").arg(d.path().join(format!("{f}.o"))));
         }
@@ -313,7 +313,7 @@ fn gather_scatter_modelled() {
         ("anytest.f90", 4, &["gather"][..], vec![vec![128u64, 64], vec![64], vec![128, 64], vec![64]]),
         ("anytest.c", 2, &[][..], vec![vec![0, 32], vec![8, 800, 32]]),
     ] {
-        let path = root().join("runtime/mpiete/tests/programs").join(file);
+        let path = root().join("runtime/tools/mpiete/tests/programs").join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         let unit = parse(file, &text);
         let edits = xmpc_passes::mpiete::model(&unit, &text).unwrap();
@@ -349,7 +349,7 @@ fn gather_scatter_modelled() {
 }
 
 /// `MPI_Gatherv/Scatterv/Allgatherv/Alltoallv` become `mpiete_gatherv/...` (Fortran
-/// and C, runtime/mpiete/tests/programs/more.*, phase "v"): the modelled programs
+/// and C, runtime/tools/mpiete/tests/programs/more.*, phase "v"): the modelled programs
 /// still check their data, and each rank sends the messages of MPICH's algorithms
 /// (linear Gatherv/Scatterv rooted at 1, ring Allgatherv, scattered Alltoallv).
 #[test]
@@ -374,7 +374,7 @@ fn v_collectives_modelled() {
         })
         .collect();
     for file in ["more.f90", "more.c"] {
-        let path = root().join("runtime/mpiete/tests/programs").join(file);
+        let path = root().join("runtime/tools/mpiete/tests/programs").join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         let unit = parse(file, &text);
         let edits = xmpc_passes::mpiete::model(&unit, &text).unwrap();

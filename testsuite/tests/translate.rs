@@ -724,7 +724,7 @@ fn main_falling_off_its_end_returns_0() {
 
 /// A directory with `xmp.h` when the runtime does not ship one yet.
 fn include_dirs(tmp: &Path) -> Vec<PathBuf> {
-    let rt = root().join("runtime/xmp/include");
+    let rt = root().join("runtime/lib/xmp/include");
     let mut v = vec![];
     if !rt.join("xmp.h").exists() {
         let stub = tmp.join("stub");
@@ -759,7 +759,7 @@ fn every_snapshot_compiles_with_mpicc() {
     std::fs::write(&probe, "#include \"xmpc_rt.h\"\nint main(void) { return 0; }\n").unwrap();
     let o = Command::new(&cc).args(&incs).args(["-fsyntax-only"]).arg(&probe).output().unwrap();
     if !o.status.success() {
-        eprintln!("skipped: runtime/xmp/include/xmpc_rt.h does not compile on its own:\n{}", String::from_utf8_lossy(&o.stderr));
+        eprintln!("skipped: runtime/lib/xmp/include/xmpc_rt.h does not compile on its own:\n{}", String::from_utf8_lossy(&o.stderr));
         return;
     }
     let mut failures = vec![];

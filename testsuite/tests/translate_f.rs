@@ -134,7 +134,7 @@ fn preprocessed(p: &Path, lang: Lang, text: String) -> Option<String> {
         .args(["-cpp", "-E", "-P", "-D_XMP", "-D_XCALABLEMP"])
         .args(&defs)
         .arg(format!("-I{}", p.parent().unwrap().display()))
-        .arg(format!("-I{}/../runtime/xmp/include", env!("CARGO_MANIFEST_DIR")))
+        .arg(format!("-I{}/../runtime/lib/xmp/include", env!("CARGO_MANIFEST_DIR")))
         .args(["-x", x])
         .arg(p)
         .output();

@@ -74,7 +74,7 @@ fn corpus_translations_compile_with_openacc() {
     }
     let tmp = std::env::temp_dir().join(format!("xmpc-xacc-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    let inc = format!("-I{}", root().join("runtime/xmp/include").display());
+    let inc = format!("-I{}", root().join("runtime/lib/xmp/include").display());
     for (_, file) in GOLDEN.iter().filter(|(_, f)| f.ends_with(".c")) {
         let text = std::fs::read_to_string(root().join(file)).unwrap();
         let name = Path::new(file).file_name().unwrap().to_string_lossy().to_string();

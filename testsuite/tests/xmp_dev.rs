@@ -272,7 +272,7 @@ fn generated_c_compiles_without_warnings() {
         std::fs::write(&f, c).unwrap();
         let o = Command::new(&cc)
             .args(["-Wall", "-Wextra", "-Werror", "-fsyntax-only"])
-            .arg(format!("-I{}", root().join("runtime/xmp/include").display()))
+            .arg(format!("-I{}", root().join("runtime/lib/xmp/include").display()))
             .arg(&f)
             .output()
             .unwrap();

@@ -1,5 +1,5 @@
 //! XMP/C local view: coarray syntax and the local-view directives, lowered to plain C
-//! calling `runtime/xmp/include/xmpc_coarray.h` before the C front end sees the file
+//! calling `runtime/lib/xmp/include/xmpc_coarray.h` before the C front end sees the file
 //! (tree-sitter-c cannot parse `a[i]:[img]`).
 //!
 //! - `T a[N]:[*];` / `T a:[P][*];` at file scope: the codimensions are blanked (the

@@ -1,5 +1,5 @@
 //! XMP-dev (`#pragma xmp device ...`) → calls of the work-sharing runtime
-//! (`runtime/workshare`, declared in `runtime/xmp/include/xmpc_dev.h`) and CUDA
+//! (`runtime/lib/workshare`, declared in `runtime/lib/xmp/include/xmpc_dev.h`) and CUDA
 //! kernels. The thesis' scheme (seed 002 §4.2.3), one screen per directive:
 //! - `device replicate (list) { ... }`: a replicated copy of each listed array (the
 //!   node's local array stays the MPI buffer), freed at the end of the block;

@@ -1,4 +1,4 @@
-//! XcalableMP C → C + xmpc runtime calls (`runtime/xmp/include/xmpc_rt.h`).
+//! XcalableMP C → C + xmpc runtime calls (`runtime/lib/xmp/include/xmpc_rt.h`).
 //!
 //! The pass produces edits of the original text; `xmpc_backends::emit` splices them.
 //! Scheme (see `docs/diagnostics.md` for the XMP03xx errors):

@@ -1,4 +1,4 @@
-//! The arguments of `xmpf_distribute` (`runtime/xmp/csrc/shim_f.c`) for a
+//! The arguments of `xmpf_distribute` (`runtime/lib/xmp/csrc/shim_f.c`) for a
 //! distribution list, gblock included:
 //! - `gblock(m)` on any number of template dimensions: the mapping arrays are
 //!   concatenated into one `integer(8)` array constructor and each gblock dimension

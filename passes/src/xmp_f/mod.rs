@@ -1,4 +1,4 @@
-//! XcalableMP Fortran → Fortran + xmpc runtime calls (`runtime/xmp/csrc/shim_f.c`,
+//! XcalableMP Fortran → Fortran + xmpc runtime calls (`runtime/lib/xmp/csrc/shim_f.c`,
 //! `docs/fortran.md`).
 //!
 //! The pass produces edits of the original text; `xmpc_backends::emit` splices them
@@ -306,7 +306,7 @@ impl<'a> Tr<'a> {
         &self.src[s.start..s.end]
     }
     /// Coarray features in a `task` body. With xmpc's libcaf the images there are the
-    /// task's nodes, as in Omni (runtime/xmp/csrc/caf_lib.c), except that a coarray
+    /// task's nodes, as in Omni (runtime/lib/xmp/csrc/caf_lib.c), except that a coarray
     /// cannot be allocated there (XMP0452: its window is collective over all images).
     /// With OpenCoarrays they are the whole program's, and an image control statement
     /// would wait for images outside the task (XMP0450).

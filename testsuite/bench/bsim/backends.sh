@@ -28,7 +28,7 @@ trap 'rm -rf "$W"' EXIT
 
 for n in ring halo; do
   sed -e 's/\bMPI_/LMPI_/g' -e 's/<mpi\.h>/<lmpi.h>/' -e 's/int main(/int bsim_main(/' "$here/$n.c" >"$W/$n.skel.c"
-  "$MPICC" -O2 -I"$root/runtime/bsim/include" -D'BUF_BYTES(n)=1' -D'BUF_OFF(x)=0' -D'ADD_TIME(t)=BSIM_Add_time(t)' \
+  "$MPICC" -O2 -I"$root/runtime/tools/bsim/include" -D'BUF_BYTES(n)=1' -D'BUF_OFF(x)=0' -D'ADD_TIME(t)=BSIM_Add_time(t)' \
     "$W/$n.skel.c" -o "$W/$n.bsim" "$T/libxmpc_bsim_mpi.a" "$T/libxmpc_bsim.a" -lpthread -ldl -lm -lgcc_s -lrt || exit 1
 done
 

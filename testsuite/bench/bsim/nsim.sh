@@ -21,7 +21,7 @@ np=$(python3 -c "import math; print(math.prod([$DIMS]))")
 printf '[topology]\nkind = "torus"\ndims = [%s]\n[link]\nbandwidth = "1 GB/s"\nlatency = "100ns"\n[router]\ndelay = "50ns"\n' "$DIMS" > "$w/torus.toml"
 printf '[network]\nmodel = "nsim"\nconfig = "torus.toml"\n[collectives]\nmode = "p2p"\n' > "$w/nsim.toml"
 printf '[network]\nlatency = 2e-7\nbandwidth = 1e9\n[collectives]\nmode = "p2p"\n' > "$w/ana.toml"
-cc -O2 -I"$root/runtime/bsim/include" "$root/runtime/bsim/tests/programs/netpat.c" -o "$w/netpat" \
+cc -O2 -I"$root/runtime/tools/bsim/include" "$root/runtime/tools/bsim/tests/programs/netpat.c" -o "$w/netpat" \
    "$T/libxmpc_bsim_main.a" "$T/libxmpc_bsim.a" -lpthread -ldl -lm -lgcc_s -lrt
 echo "load before: $(cat /proc/loadavg)"
 echo "alltoall of $BYTES B on a [$DIMS] torus, $np ranks"

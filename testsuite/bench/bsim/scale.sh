@@ -75,7 +75,7 @@ int bsim_main(int argc, char **argv) {
 }
 C
 for p in ring alltoall; do
-  cc -O2 -I"$root/runtime/bsim/include" "$W/$p.c" -o "$W/$p" \
+  cc -O2 -I"$root/runtime/tools/bsim/include" "$W/$p.c" -o "$W/$p" \
     "$T/libxmpc_bsim_main.a" "$T/libxmpc_bsim.a" -lpthread -ldl -lm -lgcc_s -lrt || exit 1
 done
 

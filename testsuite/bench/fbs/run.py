@@ -13,7 +13,7 @@
 
 Environment: ROUNDS (7), SAMPLES (50), BATCH (2000), MAX_FOREIGN (0.10),
 THREADS=0 skips part 1, PROCS=0 skips part 2; other FBS_* variables go to
-the thread bench (see runtime/fbs/benches/barrier.rs).
+the thread bench (see runtime/lib/fbs/benches/barrier.rs).
 """
 import os, resource, subprocess, sys, tempfile, time
 
@@ -54,7 +54,7 @@ def procs():
     d = tempfile.mkdtemp(prefix="xmpc-fbs-")
     exe = os.path.join(d, "barrier")
     subprocess.run([os.environ.get("MPICC", "mpicc"), "-O2", "-o", exe, os.path.join(here, "barrier.c"),
-                    "-I", os.path.join(root, "runtime/xmp/include"), os.path.join(target, "release/libxmpc_rt.a"),
+                    "-I", os.path.join(root, "runtime/lib/xmp/include"), os.path.join(target, "release/libxmpc_rt.a"),
                     "-lgcc_s", "-lutil", "-lrt", "-lpthread", "-lm", "-ldl"], check=True)
     variants = [("xmp barrier, FBS", "xmp", "1"), ("xmp barrier, XMPC_FBS=0", "xmp", "0"), ("MPI_Barrier", "mpi", "1")]
     print(f"\n# FBS process barrier: {os.cpu_count()} CPUs, {ROUNDS} rounds, {SAMPLES} samples x {BATCH} barriers per run, "

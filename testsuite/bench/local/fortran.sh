@@ -5,7 +5,7 @@
 # and a 2-D halo exchange (two column puts + sync all, vs two MPI_Put + flush +
 # barrier). The same coarray program (caf_bench.f90) is linked twice: with
 # OpenCoarrays (XMPC_CAF=opencoarrays) and with xmpc's own libcaf (XMPC_CAF=xmpc,
-# runtime/xmp/csrc/caf_*.c); mpi_bench.c is the hand-written MPI. Each runs RUNS
+# runtime/lib/xmp/csrc/caf_*.c); mpi_bench.c is the hand-written MPI. Each runs RUNS
 # times (default 5), interleaved, so all three see the same load; the table shows
 # the best microseconds per operation and the ratios to the hand-written MPI, with
 # the goals (within 2x at 8 B, within 10 % at 1 MiB). Prints the load

@@ -29,7 +29,7 @@ cd "$work"
 # BASE's libcaf: its caf_lib.c and caf_coll.c compiled here and linked as objects, so
 # the runtime archive's members of the same names are not pulled in
 mkdir old
-for f in caf_lib.c caf_coll.c caf_lib.h; do git -C "$root" show "$base:runtime/xmp/csrc/$f" > "old/$f"; done
+for f in caf_lib.c caf_coll.c caf_lib.h; do git -C "$root" show "$base:runtime/lib/xmp/csrc/$f" > "old/$f"; done
 for f in caf_lib caf_coll; do mpicc -O2 -c "old/$f.c" -o "old/$f.o"; done
 XMPC_CAF=xmpc "$xmpc" -O2 "$here/caf_bench.f90" -o after_bench
 XMPC_CAF=xmpc "$xmpc" -O2 "$here/caf_bench.f90" old/caf_lib.o old/caf_coll.o -o before_bench

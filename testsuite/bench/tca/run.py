@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""TCA/InfiniBand hybrid collectives (runtime/tca, docs/tca.md): two tables.
+"""TCA/InfiniBand hybrid collectives (runtime/lib/tca, docs/tca.md): two tables.
 
 1. BSIM replay of the hybrid schedules on a platform with PEACH2's figures
    (DMA 2.0 us per descriptor chain, PIO 1.0 us; seed 002 s5.2.3) and
@@ -77,7 +77,7 @@ def bsim(tmp, op, p, k, nbytes, plat, stage):
     exe = skel[:-2]
     src = sh([os.path.join(REL, "tca-skel"), op, str(p), str(k), str(nbytes), f"{stage:e}", f"{stage:e}", "0"])
     open(skel, "w").write(src)
-    sh(["cc", "-O1", "-I", os.path.join(ROOT, "runtime/bsim/include"), skel, "-o", exe,
+    sh(["cc", "-O1", "-I", os.path.join(ROOT, "runtime/tools/bsim/include"), skel, "-o", exe,
         os.path.join(REL, "libxmpc_bsim_main.a"), os.path.join(REL, "libxmpc_bsim.a"),
         "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
     out = sh([exe], env={"BSIM_NP": str(p), "BSIM_PLATFORM": plat})

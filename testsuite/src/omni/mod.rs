@@ -112,7 +112,7 @@ fn make_bin_dir(opts: &Options, work: &Path) -> Result<PathBuf, String> {
     std::fs::create_dir_all(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
     let xmpc = std::fs::canonicalize(&opts.xmpc).map_err(|e| format!("{}: {e}", opts.xmpc.display()))?;
     let beside = xmpc.parent().unwrap_or(Path::new("."));
-    let home = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/xmp");
+    let home = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/lib/xmp");
     let home = std::fs::canonicalize(&home).unwrap_or(home);
     for name in ["xmpcc", "xmpf90"] {
         let dest = bin.join(name);

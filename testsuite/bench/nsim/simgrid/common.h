@@ -1,5 +1,5 @@
 /* Shared helpers: the same SplitMix64 / Fisher-Yates permutation as NSIM's
- * random ring (runtime/nsim/src/patterns.rs), so both tools run the same ring.
+ * random ring (runtime/tools/nsim/src/patterns.rs), so both tools run the same ring.
  * A local PRNG: SMPI shares libc's rand() state between ranks. */
 #include <stdint.h>
 #include <stdlib.h>

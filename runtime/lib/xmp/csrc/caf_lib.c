@@ -1,0 +1,487 @@
+/* xmpc's own libcaf: gfortran's coarray ABI (-fcoarray=lib, gfortran 12:
+ * libgfortran/caf/libcaf.h) over MPI-3 one-sided communication
+ * (docs/local-view.md, "Fortran: xmpc's libcaf").
+ *
+ * Linking: the entry points are named __wrap__gfortran_caf_NAME, and the driver
+ * links a program with -Wl,--wrap=_gfortran_caf_NAME for each of them (src/coarray.rs)
+ * when every _gfortran_caf_* symbol its objects reference is one of them; otherwise it
+ * links OpenCoarrays and these functions are never referenced. register, deregister and
+ * sync_memory go through caf_f.c's wrappers, which call xmpc_caf_* here when no other
+ * libcaf is linked.
+ *
+ * - One window per coarray (MPI_Win_allocate over a dup of MPI_COMM_WORLD), opened once
+ *   with MPI_Win_lock_all and kept open. The images are the XMP runtime's executing
+ *   nodes: the whole program (image i = world rank i - 1), or inside a `task` the
+ *   task's nodes (image i = the task's i-th node, translated to its world rank; sync
+ *   all and the collectives use the task's communicator), as in Omni.
+ * - A put is completed locally before it returns (the user may reuse the buffer) and at
+ *   the target at the next image control statement: the window is marked written, and
+ *   sync all / sync images / sync memory / lock / unlock / event post flush only the
+ *   windows written since the last one. Any later put, get or atomic on a written
+ *   window flushes its target first (MPI orders nothing between two accesses to one
+ *   target without a flush).
+ * - Strided remote sections: an MPI datatype of nested hvectors; strided local sections
+ *   are packed into (unpacked from) a buffer. Kind conversion between integer, real and
+ *   complex kinds, and character length changes, are done on the packed buffer.
+ * - Locks (and critical) are 64-bit words taken with MPI_Compare_and_swap (owner rank
+ *   + 1); events are 64-bit counters (MPI_Fetch_and_op); atomics are MPI accumulate ops.
+ * - Anything else (vector subscripts, allocatable components, char kind conversion)
+ *   stops the program with a message naming it.
+ */
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <complex.h>
+#include "caf_lib.h"
+
+#define CAF(name) __wrap__gfortran_caf_##name
+
+static MPI_Comm caf_comm = MPI_COMM_NULL, caf_sync_comm = MPI_COMM_NULL;
+static int caf_me, caf_np, caf_inited, caf_we_started_mpi;
+static tok_t *toks;
+static int ndirty; /* windows marked written */
+static uint64_t cached_gen = UINT64_MAX; /* cur_images(): none cached yet */
+
+void caf_fail(const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "[image %d] xmpc libcaf: %s\n", caf_me + 1, msg);
+  fflush(stderr);
+  xmpc_rt_abort(1);
+}
+
+static void set_stat(int *stat, int v) {
+  if (stat) *stat = v;
+}
+
+/* ---------------------------------------------------------------- start, end */
+
+void CAF(init)(int *argc, char ***argv) {
+  if (caf_inited) return;
+  int up = 0;
+  MPI_Initialized(&up);
+  if (!up) {
+    int prov;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &prov);
+    caf_we_started_mpi = 1;
+  }
+  caf_inited = 1;
+  MPI_Comm_dup(MPI_COMM_WORLD, &caf_comm);
+  MPI_Comm_dup(MPI_COMM_WORLD, &caf_sync_comm);
+  MPI_Comm_rank(caf_comm, &caf_me);
+  MPI_Comm_size(caf_comm, &caf_np);
+  cached_gen = UINT64_MAX; /* the whole program's images are known now */
+}
+
+static void ensure_init(void) {
+  if (!caf_inited) CAF(init)(NULL, NULL);
+}
+
+void CAF(finalize)(void) {
+  if (!caf_inited) return;
+  caf_flush_dirty();
+  MPI_Barrier(caf_comm);
+  while (toks) {
+    tok_t *t = toks;
+    toks = t->next;
+    MPI_Win_unlock_all(t->win);
+    MPI_Win_free(&t->win);
+    free(t);
+  }
+  MPI_Comm_free(&caf_sync_comm);
+  MPI_Comm_free(&caf_comm);
+  caf_inited = 0;
+  int done = 0;
+  MPI_Finalized(&done);
+  if (!done) MPI_Finalize();
+}
+
+/* The executing images: the XMP runtime's executing nodes. Inside a `task` they are
+ * the task's nodes (as in Omni): xmpc_rt_exec_images (runtime/lib/xmp/src/inquiry.rs)
+ * gives their world ranks, this process's index among them and their communicator;
+ * it returns NULL outside any task (and before the XMP runtime starts or after it
+ * ends), where the images are the whole program's. Windows stay over MPI_COMM_WORLD,
+ * so an image is translated to its world rank. */
+extern const int *xmpc_rt_exec_images(int *n, int *rank, int *comm);
+/* bumped by the XMP runtime whenever its executing nodes change (runtime/lib/xmp/src/state.rs):
+ * the images are asked for again only then */
+extern uint64_t xmpc_rt_exec_gen;
+
+typedef struct {
+  const int *world; /* NULL: the whole program (image i = rank i - 1) */
+  int n, me;        /* number of images, this image - 1 */
+  int fcomm;        /* their communicator (Fortran handle) when world != NULL */
+} imgs_t;
+
+static imgs_t cached; /* the executing images as of cached_gen */
+
+static imgs_t cur_images(void) {
+  uint64_t g = __atomic_load_n(&xmpc_rt_exec_gen, __ATOMIC_RELAXED);
+  if (g != cached_gen) {
+    imgs_t s = {NULL, caf_np, caf_me, 0};
+    int n, me, c;
+    const int *w = xmpc_rt_exec_images(&n, &me, &c);
+    if (w) s = (imgs_t){w, n, me, c};
+    cached = s;
+    cached_gen = g;
+  }
+  return cached;
+}
+
+int CAF(this_image)(int distance) {
+  (void)distance;
+  ensure_init();
+  return cur_images().me + 1;
+}
+int CAF(num_images)(int distance, int failed) {
+  (void)distance;
+  (void)failed;
+  ensure_init();
+  return cur_images().n;
+}
+
+/* world rank of a 1-based image index of the executing images; 0 is the executing
+ * image (gfortran passes 0 for an atom, lock or event without coindex). */
+int caf_rank(int image) {
+  if (image == 0) return caf_me;
+  imgs_t s = cur_images();
+  if (image < 1 || image > s.n)
+    caf_fail("image %d is out of range (there are %d images%s)", image, s.n, s.world ? " in the executing task" : "");
+  return s.world ? s.world[image - 1] : image - 1;
+}
+int caf_my_rank(void) { return caf_me; }
+int caf_images(void) { return cur_images().n; }
+
+/* the communicator of a collective or sync all among the executing images, and (when
+ * image > 0) the rank there of that 1-based image */
+MPI_Comm caf_coll_comm(int image, int *root, const char *what) {
+  imgs_t s = cur_images();
+  if (image > 0) {
+    if (image > s.n)
+      caf_fail("%s: image %d is out of range (there are %d images%s)", what, image, s.n, s.world ? " in the executing task" : "");
+    *root = image - 1;
+  }
+  if (!s.world) return caf_comm;
+  MPI_Comm c = MPI_Comm_f2c(s.fcomm);
+  if (c == MPI_COMM_NULL) caf_fail("%s inside a `task nocomm`: its nodes have no communicator", what);
+  return c;
+}
+
+/* coarray (de)allocation is collective over all images: refused inside a task, whose
+ * images are a subset (a window over them would not be the program's coarray) */
+static void whole_program(const char *what) {
+  imgs_t s = cur_images();
+  if (s.world)
+    caf_fail("%s a coarray inside a `task` (images = the task's %d nodes) is not supported: (de)allocate it outside the task", what,
+             s.n);
+}
+
+/* ---------------------------------------------------------------- registration */
+
+enum { REG_STATIC, REG_ALLOC, LOCK_STATIC, LOCK_ALLOC, CRITICAL, EVENT_STATIC, EVENT_ALLOC, ALLOC_REGISTER_ONLY, ALLOC_ALLOCATE_ONLY };
+
+void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  ensure_init();
+  whole_program("allocating");
+  if (type == ALLOC_REGISTER_ONLY || type == ALLOC_ALLOCATE_ONLY)
+    caf_fail("coarrays of derived types with allocatable components are not supported (build with XMPC_CAF=opencoarrays)");
+  int sync_words = type == LOCK_STATIC || type == LOCK_ALLOC || type == CRITICAL || type == EVENT_STATIC || type == EVENT_ALLOC;
+  /* locks and events: `size` counts elements; each is one 64-bit word here */
+  size_t bytes = sync_words ? (size ? size : 1) * 8 : size;
+  /* MPICH 4.0.2 gives wrong remote memory for MPI_Win_allocate sizes that are not a
+   * multiple of 16 (docs/local-view.md): round up to 64 */
+  size_t alloc = bytes ? (bytes + 63) & ~(size_t)63 : 64;
+  tok_t *t = calloc(1, sizeof *t);
+  if (!t) caf_fail("out of memory registering a coarray of %zu bytes", size);
+  if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, caf_comm, &t->base, &t->win) != MPI_SUCCESS)
+    caf_fail("MPI_Win_allocate of %zu bytes failed", alloc);
+  memset(t->base, 0, alloc);
+  t->size = alloc;
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, t->win);
+  if (sync_words) MPI_Barrier(caf_comm); /* every image's words are zero before anyone locks or posts */
+  t->next = toks;
+  if (toks) toks->prev = t;
+  toks = t;
+  *token = t;
+  if (desc) desc->base_addr = t->base;
+  set_stat(stat, 0);
+}
+
+void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t errmsg_len) {
+  (void)type;
+  (void)errmsg;
+  (void)errmsg_len;
+  tok_t *t = token ? *token : NULL;
+  if (!t) {
+    set_stat(stat, 0);
+    return;
+  }
+  whole_program("deallocating");
+  if (t->dirty) {
+    MPI_Win_flush_all(t->win);
+    t->dirty = 0;
+    ndirty--;
+  }
+  if (t->prev) t->prev->next = t->next;
+  else toks = t->next;
+  if (t->next) t->next->prev = t->prev;
+  MPI_Win_unlock_all(t->win);
+  MPI_Win_free(&t->win); /* collective: the implied sync of deallocate */
+  free(t);
+  *token = NULL;
+  set_stat(stat, 0);
+}
+
+/* ---------------------------------------------------------------- synchronisation */
+
+void caf_mark_dirty(tok_t *t) {
+  if (!t->dirty) {
+    t->dirty = 1;
+    ndirty++;
+  }
+}
+
+void caf_flush_dirty(void) {
+  if (!ndirty) return;
+  for (tok_t *t = toks; t; t = t->next)
+    if (t->dirty) {
+      MPI_Win_flush_all(t->win);
+      t->dirty = 0;
+    }
+  ndirty = 0;
+}
+
+/* the other images' completed puts become visible to this image's loads */
+static void caf_acquire(void) {
+  for (tok_t *t = toks; t; t = t->next) MPI_Win_sync(t->win);
+}
+
+void CAF(sync_all)(int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  ensure_init();
+  caf_flush_dirty();
+  caf_acquire();
+  MPI_Barrier(caf_coll_comm(0, NULL, "sync all"));
+  caf_acquire();
+  set_stat(stat, 0);
+}
+
+void xmpc_caf_sync_memory(int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  caf_flush_dirty();
+  caf_acquire();
+  set_stat(stat, 0);
+}
+
+/* count < 0: all images (sync images (*)) */
+void CAF(sync_images)(int count, int images[], int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  ensure_init();
+  caf_flush_dirty();
+  caf_acquire();
+  int n = count < 0 ? caf_images() : count;
+  MPI_Request *rq = malloc(sizeof(MPI_Request) * 2 * (size_t)(n ? n : 1));
+  char sb = 0, *rb = calloc((size_t)(n ? n : 1), 1);
+  int k = 0;
+  for (int i = 0; i < n; i++) {
+    int r = caf_rank(count < 0 ? i + 1 : images[i]);
+    if (r == caf_me) continue;
+    MPI_Irecv(rb + i, 1, MPI_CHAR, r, 0, caf_sync_comm, &rq[k++]);
+    MPI_Isend(&sb, 1, MPI_CHAR, r, 0, caf_sync_comm, &rq[k++]);
+  }
+  for (int i = 0; i < k; i++) MPI_Wait(&rq[i], MPI_STATUS_IGNORE);
+  free(rq);
+  free(rb);
+  caf_acquire();
+  set_stat(stat, 0);
+}
+
+/* ---------------------------------------------------------------- locks, critical */
+
+void CAF(lock)(void *token, size_t index, int image, int *acquired, int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  tok_t *t = token;
+  int r = caf_rank(image);
+  int64_t mine = caf_me + 1, zero = 0, old = -1;
+  MPI_Aint disp = (MPI_Aint)(index * 8);
+  caf_flush_dirty();
+  for (int spin = 0;; spin++) {
+    MPI_Compare_and_swap(&mine, &zero, &old, MPI_INT64_T, r, disp, t->win);
+    MPI_Win_flush(r, t->win);
+    if (old == 0) break;
+    if (old == mine) {
+      if (stat) {
+        *stat = 1; /* STAT_LOCKED: already locked by this image */
+        return;
+      }
+      caf_fail("lock: the lock variable on image %d is already locked by this image", r + 1);
+    }
+    if (acquired) {
+      *acquired = 0;
+      set_stat(stat, 0);
+      return;
+    }
+    if (spin > 100) MPI_Win_flush(caf_me, t->win); /* progress */
+  }
+  if (acquired) *acquired = 1;
+  caf_acquire();
+  set_stat(stat, 0);
+}
+
+void CAF(unlock)(void *token, size_t index, int image, int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  tok_t *t = token;
+  int r = caf_rank(image);
+  int64_t mine = caf_me + 1, zero = 0, old = -1;
+  caf_flush_dirty(); /* the critical section's puts are complete before the release */
+  MPI_Compare_and_swap(&zero, &mine, &old, MPI_INT64_T, r, (MPI_Aint)(index * 8), t->win);
+  MPI_Win_flush(r, t->win);
+  if (old != mine) {
+    if (stat) {
+      *stat = old == 0 ? 2 /* STAT_UNLOCKED */ : 3 /* STAT_LOCKED_OTHER_IMAGE */;
+      return;
+    }
+    caf_fail("unlock: the lock variable on image %d is not locked by this image", r + 1);
+  }
+  set_stat(stat, 0);
+}
+
+/* ---------------------------------------------------------------- events */
+
+void CAF(event_post)(void *token, size_t index, int image, int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  tok_t *t = token;
+  int r = caf_rank(image);
+  int64_t one = 1, old;
+  caf_flush_dirty(); /* the data before the post is complete at its targets */
+  MPI_Fetch_and_op(&one, &old, MPI_INT64_T, r, (MPI_Aint)(index * 8), MPI_SUM, t->win);
+  MPI_Win_flush(r, t->win);
+  set_stat(stat, 0);
+}
+
+void CAF(event_wait)(void *token, size_t index, int until_count, int *stat, char *errmsg, size_t errmsg_len) {
+  (void)errmsg;
+  (void)errmsg_len;
+  tok_t *t = token;
+  int64_t v = 0, dummy = 0, minus = -(int64_t)(until_count > 0 ? until_count : 1);
+  MPI_Aint disp = (MPI_Aint)(index * 8);
+  caf_flush_dirty();
+  for (;;) {
+    MPI_Fetch_and_op(&dummy, &v, MPI_INT64_T, caf_me, disp, MPI_NO_OP, t->win);
+    MPI_Win_flush(caf_me, t->win);
+    if (v >= -minus) break;
+  }
+  MPI_Fetch_and_op(&minus, &v, MPI_INT64_T, caf_me, disp, MPI_SUM, t->win);
+  MPI_Win_flush(caf_me, t->win);
+  caf_acquire();
+  set_stat(stat, 0);
+}
+
+void CAF(event_query)(void *token, size_t index, int image, int *count, int *stat) {
+  tok_t *t = token;
+  int r = caf_rank(image);
+  int64_t v = 0, dummy = 0;
+  MPI_Fetch_and_op(&dummy, &v, MPI_INT64_T, r, (MPI_Aint)(index * 8), MPI_NO_OP, t->win);
+  MPI_Win_flush(r, t->win);
+  *count = (int)v;
+  set_stat(stat, 0);
+}
+
+/* ---------------------------------------------------------------- atomics */
+
+static MPI_Datatype atomic_type(int type, int kind) {
+  if (type != BT_INTEGER && type != BT_LOGICAL) caf_fail("atomic on type %d is not supported", type);
+  switch (kind) {
+  case 1: return MPI_INT8_T;
+  case 2: return MPI_INT16_T;
+  case 4: return MPI_INT32_T;
+  case 8: return MPI_INT64_T;
+  }
+  caf_fail("atomic of kind %d is not supported", kind);
+}
+
+void CAF(atomic_define)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
+  tok_t *t = token;
+  int r = caf_rank(image);
+  caf_order(t, r);
+  int64_t old;
+  MPI_Fetch_and_op(value, &old, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_REPLACE, t->win);
+  MPI_Win_flush(r, t->win);
+  set_stat(stat, 0);
+}
+
+void CAF(atomic_ref)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
+  tok_t *t = token;
+  int r = caf_rank(image);
+  caf_order(t, r);
+  int64_t dummy = 0;
+  MPI_Fetch_and_op(&dummy, value, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_NO_OP, t->win);
+  MPI_Win_flush(r, t->win);
+  set_stat(stat, 0);
+}
+
+void CAF(atomic_cas)(void *token, size_t offset, int image, void *old, void *compare, void *new_val, int *stat, int type, int kind) {
+  tok_t *t = token;
+  int r = caf_rank(image);
+  caf_order(t, r);
+  MPI_Compare_and_swap(new_val, compare, old, atomic_type(type, kind), r, (MPI_Aint)offset, t->win);
+  MPI_Win_flush(r, t->win);
+  set_stat(stat, 0);
+}
+
+/* op: GFC_CAF_ATOMIC_ADD = 1, _AND, _OR, _XOR (libgfortran.h); old is NULL for the
+ * non-fetching forms */
+void CAF(atomic_op)(int op, void *token, size_t offset, int image, void *value, void *old, int *stat, int type, int kind) {
+  tok_t *t = token;
+  int r = caf_rank(image);
+  caf_order(t, r);
+  MPI_Op mop = op == 1 ? MPI_SUM : op == 2 ? MPI_BAND : op == 3 ? MPI_BOR : op == 4 ? MPI_BXOR : MPI_OP_NULL;
+  if (mop == MPI_OP_NULL) caf_fail("atomic operation %d is not supported", op);
+  int64_t scratch;
+  MPI_Fetch_and_op(value, old ? old : &scratch, atomic_type(type, kind), r, (MPI_Aint)offset, mop, t->win);
+  MPI_Win_flush(r, t->win);
+  set_stat(stat, 0);
+}
+
+/* ---------------------------------------------------------------- stop */
+
+void CAF(stop_numeric)(int code, bool quiet) {
+  if (!quiet && code) fprintf(stderr, "STOP %d\n", code);
+  fflush(stdout);
+  CAF(finalize)();
+  exit(code);
+}
+void CAF(stop_str)(const char *s, size_t len, bool quiet) {
+  if (!quiet) fprintf(stderr, "STOP %.*s\n", (int)len, s);
+  fflush(stdout);
+  CAF(finalize)();
+  exit(0);
+}
+void CAF(error_stop)(int code, bool quiet) {
+  if (!quiet) fprintf(stderr, "ERROR STOP %d\n", code);
+  fflush(stdout);
+  fflush(stderr);
+  xmpc_rt_abort(code ? code : 1);
+}
+void CAF(error_stop_str)(const char *s, size_t len, bool quiet) {
+  if (!quiet) fprintf(stderr, "ERROR STOP %.*s\n", (int)len, s);
+  fflush(stdout);
+  fflush(stderr);
+  xmpc_rt_abort(1);
+}
+
