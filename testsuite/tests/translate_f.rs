@@ -1,5 +1,5 @@
 //! Golden snapshots of the Fortran translation (XMP Fortran → Fortran + xmpc runtime
-//! calls, `passes/src/xmp_f`), free and fixed form. Every snapshotted program is one of
+//! calls, `backends/src/fortran`), free and fixed form. Every snapshotted program is one of
 //! the self-checking programs of `testsuite/xmp/F/`, which `conformance_f.rs` compiles
 //! and runs. Also: fixed-form output stays within columns 1–72, and the translator's
 //! XMP04xx diagnostics for what it does not support are located.
@@ -46,7 +46,7 @@ fn translate(name: &str, text: &str) -> Result<String, Vec<String>> {
     let parsed = xmpc_frontend::parse_source(0, name, text, lang);
     let errs: Vec<String> = parsed.diags.iter().filter(|d| d.severity >= Severity::Error).map(|d| format!("{:?}: {}", d.code, d.message)).collect();
     assert!(errs.is_empty(), "{name}: front-end errors: {errs:?}");
-    let edits = xmpc_passes::xmp_f::translate(&parsed.unit, text).map_err(|ds| {
+    let edits = xmpc_backends::fortran::translate(&parsed.unit, text).map_err(|ds| {
         ds.iter()
             .map(|d| {
                 let at = d.labels.first().map_or(0, |l| l.range.start);

@@ -1,4 +1,5 @@
-//! Language-independent XMP semantics shared by the C (`xmp_c`) and Fortran (`xmp_f`)
+//! Language-independent XMP semantics shared by the C (`xmpc_backends::c`) and Fortran
+//! (`xmpc_backends::fortran`)
 //! translators: what a directive means, resolved once, before a printer writes it in
 //! its host language. One module per directive family; each function answers one
 //! question. Errors are [`ModelError`]s that a printer turns into its own located

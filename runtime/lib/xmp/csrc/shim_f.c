@@ -9,7 +9,7 @@
  * Fortran column-major layout. Template and node dimensions are not reversed
  * (both sides use the round order). Node numbers are 1-based.
  *
- * The translator (passes/src/xmp_f) is the only intended caller of xmpf_*; the
+ * The translator (backends/src/fortran) is the only intended caller of xmpf_*; the
  * xmp_* entry points are the user-callable library (declared by xmp_lib.h).
  */
 #include <stdint.h>

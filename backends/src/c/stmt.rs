@@ -5,8 +5,8 @@ use super::*;
 /// XMP-dev: `device replicate`, `replicate_sync`, `loop`, `reset_weight`.
 #[path = "device.rs"]
 pub(super) mod device;
-use crate::xmp_model::loop_sched::{self, LoopPlan, RangeKind};
-use crate::xmp_model::reduction;
+use xmpc_passes::xmp_model::loop_sched::{self, LoopPlan, RangeKind};
+use xmpc_passes::xmp_model::reduction;
 
 /// One level of a work-shared loop nest.
 struct Level<'a> {
@@ -677,9 +677,9 @@ impl<'a> Tr<'a> {
     }
 
     /// `bcast (a[s:len][:])`: one xmpc_bcast per contiguous block of the section
-    /// ([`crate::xmp_model::section::walk`]), in loops over the other dimensions.
+    /// ([`xmpc_passes::xmp_model::section::walk`]), in loops over the other dimensions.
     fn bcast_section(&mut self, v: &Ref, loc: &str, tail: &str, ind: &str) -> Option<String> {
-        use crate::xmp_model::section::{walk, SecDim};
+        use xmpc_passes::xmp_model::section::{walk, SecDim};
         let name = &v.name.name;
         let rank = self.array_rank(name);
         let mut subs: Vec<&xmpc_ir::directive::Sub> = v.subs.iter().flatten().collect();

@@ -17,7 +17,6 @@
 mod cexpr;
 pub mod coarray;
 
-use crate::xmp_model::on_ref;
 use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, splice};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -25,6 +24,7 @@ pub use stmt::device::{KERNELS_BEGIN, KERNELS_END};
 use xmpc_ir::directive::{AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, Name, NodesMapping, RedOp, Ref, ShadowWidth, SubKind, TemplateShape, Width};
 pub use xmpc_ir::Edit;
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
+use xmpc_passes::xmp_model::on_ref;
 
 /// Translates one C file. Errors are located diagnostics; on error no edit is returned.
 pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
@@ -735,7 +735,7 @@ impl<'a> Tr<'a> {
     }
 
     /// Node reference subscripts → 1-based lo/hi/st (st 0 = the whole dimension),
-    /// resolved by [`crate::xmp_model::on_ref::node_sels`].
+    /// resolved by [`xmpc_passes::xmp_model::on_ref::node_sels`].
     fn triplets(&mut self, r: &Ref, parent: &str) -> Option<(Vec<String>, Vec<String>, Vec<String>)> {
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
         for (d, s) in on_ref::node_sels(r, &CHost { parent }).into_iter().enumerate() {

@@ -36,12 +36,12 @@ mod order;
 mod save_desc;
 mod xacc;
 
-use crate::xmp_model::loop_sched::{self, RangeKind};
-use crate::xmp_model::on_ref;
 use std::collections::{BTreeSet, HashMap};
 use xmpc_ir::directive::{AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind};
 use xmpc_ir::Edit;
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, FuncKind, Function, Item, Lang, Pragma, Span, Stmt, StmtKind, SymbolTable, Type};
+use xmpc_passes::xmp_model::loop_sched::{self, RangeKind};
+use xmpc_passes::xmp_model::on_ref;
 
 /// True when the file uses XMP (directives or library calls) or has a main program.
 pub fn needs_runtime(unit: &FileUnit, src: &str) -> bool {

@@ -2,9 +2,9 @@
 //! another template dimension (`xmp_model::loop_ref`) is refused.
 
 use super::{index_offset, Tr};
-use crate::xmp_model::loop_ref;
 use xmpc_ir::directive::DistFormat;
 use xmpc_ir::Expr;
+use xmpc_passes::xmp_model::loop_ref;
 
 /// A work-shared index of an enclosing `loop`: (variable, template, template dim).
 #[derive(Clone)]

@@ -72,7 +72,7 @@ impl<'a> Tr<'a> {
     }
 
     /// Entry from `pragma`: the four XMP-dev directives.
-    pub(in crate::xmp_c) fn device_dir(&mut self, p: &'a Pragma) {
+    pub(in crate::c) fn device_dir(&mut self, p: &'a Pragma) {
         self.dev.used = true;
         match &p.dir.kind {
             DirectiveKind::DeviceReplicate { vars } => self.dev_replicate(p, vars),
@@ -619,7 +619,7 @@ impl<'a> Tr<'a> {
     }
 
     /// Text for the end of the file: the kernel block, when there are kernels.
-    pub(in crate::xmp_c) fn device_kernels(&self) -> Option<String> {
+    pub(in crate::c) fn device_kernels(&self) -> Option<String> {
         if self.dev.kernels.is_empty() {
             return None;
         }
