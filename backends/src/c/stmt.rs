@@ -340,9 +340,10 @@ impl<'a> Tr<'a> {
                     }
                     // A template or node set (not shadowed by a C variable).
                     if let Some(n) = args[0].ident().filter(|n| self.lookup_var(n).is_none()) {
-                        let obj = match (self.lookup_templ(n), self.lookup_nodes(n)) {
-                            (Some(t), _) => Some(self.templs[t].cname.clone()),
-                            (None, Some(q)) => Some(self.nodes[q].cname.clone()),
+                        let _ = n;
+                        let obj = match self.m.entity_ref(&args[0]) {
+                            Some(Entity::Template(t)) => Some(self.tname(t)),
+                            Some(Entity::Nodes(q)) => Some(self.nname(q)),
                             _ => None,
                         };
                         if let Some(o) = obj {
@@ -501,11 +502,11 @@ impl<'a> Tr<'a> {
                 let (from_n, from_i) = match from {
                     None => ("NULL".to_string(), "NULL".to_string()),
                     Some(r) => {
-                        let Some(ni) = self.lookup_nodes(&r.name.name) else {
+                        let Some(ni) = self.lookup_nodes(&r.name) else {
                             self.error("XMP0303", "`bcast ... from` must name a node set", r.span, "not a node set", None);
                             return;
                         };
-                        let n = self.nodes[ni].cname.clone();
+                        let n = self.nname(ni);
                         match &r.subs {
                             None => (n, "NULL".into()),
                             Some(subs) => {
@@ -579,22 +580,24 @@ impl<'a> Tr<'a> {
             }
             DirectiveKind::TemplateFix { dists, name, shape } => {
                 let loc = self.loc(p);
-                let Some(ti) = self.lookup_templ(&name.name) else {
+                let Some(ti) = self.lookup_templ(&name) else {
                     self.error("XMP0102", format!("template `{}` is not declared", name.name), name.span, "unknown template", None);
                     return;
                 };
-                let t = self.templs[ti].cname.clone();
+                let t = self.tname(ti);
                 let mut code = comment.clone();
                 if let Some(shape) = shape {
                     let (bounds, lo, hi) = shape_bounds(shape);
                     let _ = write!(code, "\n{ind}xmpc_template_fix({loc}, {t}, (const long[]){{{}}}, (const long[]){{{}}});", lo.join(", "), hi.join(", "));
-                    self.templs[ti].bounds = bounds;
+                    if let Some(b) = bounds {
+                        self.tfix.insert(ti, b);
+                    }
                 } else {
                     self.error("XMP0303", "`template_fix` without a shape is not supported", p.dir.name_span, "give the bounds", None);
                     return;
                 }
                 if let Some(d) = dists {
-                    let Some(onto) = self.templs[ti].onto.clone() else {
+                    let Some(onto) = self.tonto(ti) else {
                         self.error("XMP0303", "`template_fix` with formats needs a `distribute` of the template first", p.dir.name_span, "here", None);
                         return;
                     };
@@ -602,7 +605,7 @@ impl<'a> Tr<'a> {
                     let _ = write!(code, "\n{}", dcode.trim_end());
                 }
                 // Arrays aligned with this template: create them now.
-                let bounds = self.templs[ti].bounds.clone().unwrap_or_default();
+                let bounds = self.tbounds(ti).unwrap_or_default();
                 for a in 0..self.arrs.len() {
                     if self.arrs[a].templ != ti || !self.arrs[a].deferred {
                         continue;
@@ -942,7 +945,7 @@ impl<'a> Tr<'a> {
     // -------------------------------------------------------------- loop
 
     fn loop_dir(&mut self, p: &'a Pragma, l: &LoopDir) {
-        let Some(ti) = self.lookup_templ(&l.on.name.name) else {
+        let Some(ti) = self.lookup_templ(&l.on.name) else {
             self.error("XMP0102", format!("template `{}` is not declared", l.on.name.name), l.on.name.span, "unknown template", None);
             return;
         };
@@ -1062,7 +1065,7 @@ impl<'a> Tr<'a> {
             self.acc_in_nest(b, &stmts);
         }
         let loc = self.loc(p);
-        let t = self.templs[ti].cname.clone();
+        let t = self.tname(ti);
         let outer = first_stmt;
         let ind = self.indent_at(outer.span.start);
         let comment = self.dir_comment(p);
@@ -1083,7 +1086,7 @@ impl<'a> Tr<'a> {
         let mut inside_distributed = false;
         for (li, lv) in levels.iter().enumerate() {
             let v = &lv.var;
-            let fmt = self.templs[ti].dists.as_ref().and_then(|d| d.get(lv.tdim).copied());
+            let fmt = self.tdists(ti).as_ref().and_then(|d| d.get(lv.tdim).copied());
             let keeps_bounds = plan.keeps_own_bounds(lv.tdim, fmt.map(|f| f.0), inside_distributed);
             inside_distributed |= loop_sched::distributes(fmt.map(|f| f.0));
             let (lo_t, hi_t) =
@@ -1217,19 +1220,13 @@ impl<'a> Tr<'a> {
 
     /// The `loop` option resolved by the shared model and checked against this nest:
     /// a non-zero width needs a block-like dimension run by an upward step-1 loop.
-    fn loop_plan<'p>(&mut self, p: &Pragma, l: &'p LoopDir, ti: usize, levels: &[Level<'a>]) -> Option<LoopPlan<'p>> {
-        let rank = self.templs[ti]
-            .dists
-            .as_ref()
-            .map(Vec::len)
-            .or_else(|| self.templs[ti].bounds.as_ref().map(Vec::len))
-            .or(l.on.subs.as_ref().map(Vec::len))
-            .unwrap_or(0);
+    fn loop_plan<'p>(&mut self, p: &Pragma, l: &'p LoopDir, ti: TemplId, levels: &[Level<'a>]) -> Option<LoopPlan<'p>> {
+        let rank = self.m.templ(ti).rank();
         let res = loop_sched::plan(l.option.as_ref(), rank, p.dir.span).and_then(|plan| {
             for (d, w) in plan.widths.iter().enumerate() {
                 let Some(w) = w else { continue };
                 let Some(lv) = levels.iter().find(|lv| lv.tdim == d) else { return Err(loop_sched::width_without_loop(w, d)) };
-                let fmt = self.templs[ti].dists.as_ref().and_then(|ds| ds.get(d)).and_then(|&(f, wide)| (!(f == DistFormat::Cyclic && wide)).then_some(f));
+                let fmt = self.tdists(ti).as_ref().and_then(|ds| ds.get(d)).and_then(|&(f, wide)| (!(f == DistFormat::Cyclic && wide)).then_some(f));
                 loop_sched::check_width(w, fmt, lv.step.trim() == "1", lv.down)?;
             }
             Ok(plan)
@@ -1345,11 +1342,11 @@ impl<'a> Tr<'a> {
         let nc = nocomm as i32;
         let mut head = format!("{comment}\n{ind}{{");
         let cond;
-        if let Some(ni) = self.lookup_nodes(&on.name.name) {
-            let n = self.nodes[ni].cname.clone();
-            let nd = self.nodes[ni].ndims;
+        if let Some(ni) = self.lookup_nodes(&on.name) {
+            let n = self.nname(ni);
+            let nd = self.m.node(ni).rank();
             let (lo, hi, st) = match &on.subs {
-                Some(_) => match self.triplets(on, &n) {
+                Some(_) => match self.triplets(on, ni) {
                     Some(x) => x,
                     None => return,
                 },
@@ -1362,8 +1359,8 @@ impl<'a> Tr<'a> {
             let _ =
                 write!(head, "\n{ind}    const long _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};", lo.join(", "), hi.join(", "), st.join(", "));
             cond = format!("xmpc_task_begin({loc}, {n}, _XMP_lo, _XMP_hi, _XMP_st, {nc})");
-        } else if let Some(ti) = self.lookup_templ(&on.name.name) {
-            let t = self.templs[ti].cname.clone();
+        } else if let Some(ti) = self.lookup_templ(&on.name) {
+            let t = self.tname(ti);
             let mut idx = vec![];
             for s in on.subs.iter().flatten() {
                 match &s.kind {
@@ -1563,7 +1560,7 @@ impl<'a> Tr<'a> {
             return;
         };
         let ar = self.arrs[a].clone();
-        let Some(ti) = self.lookup_templ(&on.name.name) else {
+        let Some(ti) = self.lookup_templ(&on.name) else {
             self.error("XMP0102", format!("template `{}` is not declared", on.name.name), on.name.span, "unknown template", None);
             return;
         };
@@ -1572,7 +1569,7 @@ impl<'a> Tr<'a> {
             return;
         }
         let loc = self.loc(p);
-        let t = self.templs[ti].cname.clone();
+        let t = self.tname(ti);
         let ind = self.indent_at(body.span.start);
         let mut head = format!("{comment}\n{ind}{{");
         // One loop per sectioned dim of the left side.
