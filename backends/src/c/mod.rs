@@ -341,9 +341,35 @@ impl<'a> Tr<'a> {
     fn tname(&self, t: TemplId) -> String {
         templ_name(&self.m, t)
     }
-    /// A model expression in C.
+    /// A model expression in C (directive expressions as written).
     fn ie(&self, e: &IExpr) -> String {
         iexpr::print(e, &CSpell { m: &self.m })
+    }
+    /// A model expression in C whose program expressions are rewritten (`a[i]` of a
+    /// distributed array in a loop bound becomes its local element).
+    fn ie_render(&mut self, e: &IExpr) -> String {
+        let mut srcs = vec![];
+        iexpr::sources(e, &mut srcs);
+        let texts: HashMap<usize, String> = srcs.into_iter().map(|x| (x.span.start, self.render(x))).collect();
+        struct Rendered<'t, 'm, 'a> {
+            texts: &'t HashMap<usize, String>,
+            c: CSpell<'m, 'a>,
+        }
+        impl Spell for Rendered<'_, '_, '_> {
+            fn src(&self, e: &Expr) -> String {
+                self.texts.get(&e.span.start).cloned().unwrap_or_else(|| c_expr(e))
+            }
+            fn min(&self, a: &str, b: &str) -> String {
+                self.c.min(a, b)
+            }
+            fn nodes_dim_size(&self, n: NodesId, d: usize) -> String {
+                self.c.nodes_dim_size(n, d)
+            }
+            fn nodes_coord(&self, n: NodesId, d: usize) -> String {
+                self.c.nodes_coord(n, d)
+            }
+        }
+        iexpr::print(e, &Rendered { texts: &texts, c: CSpell { m: &self.m } })
     }
     /// Per template dimension: the format and whether it is `cyclic(w)` with w ≠ 1.
     fn tdists(&self, t: TemplId) -> Option<Vec<(DistFormat, bool)>> {

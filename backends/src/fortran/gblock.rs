@@ -9,9 +9,9 @@
 //!   (the C translator does the same, `xmp_c::mod` `distribute_code`).
 
 use super::{lc, Tr};
-use xmpc_passes::xmp_model::symbols::TemplId;
 use xmpc_ir::directive::{DistFormat, DistList};
 use xmpc_ir::{ExprKind, Span};
+use xmpc_passes::xmp_model::symbols::TemplId;
 
 /// `xmpf_distribute`'s per-dimension formats and arguments, the concatenated gblock
 /// maps and each dimension's start in them (0: not gblock), Fortran text.

@@ -150,7 +150,11 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
     if t.fixed {
         t.drop_sequence_fields();
     }
-    let infos = t.local_mods.iter().filter_map(|m| t.mods.get(m).filter(|u| modinfo::has_objects(&t.m, m, u)).map(|u| (m.clone(), modinfo::write(m, u, &t.m)))).collect();
+    let infos = t
+        .local_mods
+        .iter()
+        .filter_map(|m| t.mods.get(m).filter(|u| modinfo::has_objects(&t.m, m, u)).map(|u| (m.clone(), modinfo::write(m, u, &t.m))))
+        .collect();
     Ok((t.edits, infos))
 }
 
@@ -599,7 +603,13 @@ impl<'a> Tr<'a> {
                         let lo: Vec<String> = tt.dims.iter().map(|x| x.as_ref().map_or("0".into(), |b| self.ie(&b.0))).collect();
                         let hi: Vec<String> = tt.dims.iter().map(|x| x.as_ref().map_or("0".into(), |b| self.ie(&b.1))).collect();
                         let fixed = tt.fixed() as i32;
-                        u.setup.push(format!("call xmpf_template({h}, {}, {}, {}, {}, {fixed})", loc(self, "template"), lo.len(), self.i8list(&lo), self.i8list(&hi)));
+                        u.setup.push(format!(
+                            "call xmpf_template({h}, {}, {}, {}, {}, {fixed})",
+                            loc(self, "template"),
+                            lo.len(),
+                            self.i8list(&lo),
+                            self.i8list(&hi)
+                        ));
                     }
                 }
                 DirectiveKind::Distribute { dists, .. } => {
@@ -1001,7 +1011,8 @@ impl<'a> Tr<'a> {
             u.setup.extend(lines);
             u.frees.push(format!("call xmpf_array_free({h})"));
             let gx = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
-            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, cyc_full, templ: lc(&with.name.name), tid: Some(tid), talign });
+            u.arrays
+                .insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, cyc_full, templ: lc(&with.name.name), tid: Some(tid), talign });
             u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
             return;
         }
@@ -1479,7 +1490,12 @@ impl<'a> Tr<'a> {
             return Some((vec![call], h));
         };
         if subs.len() != tnd {
-            self.err("XMP0104", r.span, &format!("{} subscripts for a {tnd}-dimensional template", subs.len()), "one subscript (or `:`) per template dimension");
+            self.err(
+                "XMP0104",
+                r.span,
+                &format!("{} subscripts for a {tnd}-dimensional template", subs.len()),
+                "one subscript (or `:`) per template dimension",
+            );
             return None;
         }
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
@@ -1524,41 +1540,15 @@ impl<'a> Tr<'a> {
             DirectiveKind::Tasks { .. } | DirectiveKind::End(_) => {}
             DirectiveKind::Loop(l) => {
                 let Some(body) = &p.body else { return };
-                let Some(tid) = self.m.name_template(&l.on.name) else { return };
-                let (th, tnd, tfmts) = self.templ_info(tid);
-                let subs = l.on.subs.clone().unwrap_or_default();
-                if subs.len() != tnd {
-                    self.err("XMP0104", l.on.span, &format!("loop on {} subscripts of a {tnd}-dimensional template", subs.len()), "rank mismatch");
+                // the nest as the model resolved it (errors were reported there)
+                let Some(nest) = self.m.loop_nest(p).cloned() else { return };
+                let (th, _, tfmts) = self.templ_info(nest.templ);
+                let plan = nest.plan.clone();
+                if plan.kind == RangeKind::Margin && plan.widens() {
+                    let span = plan.widths.iter().flatten().next().map_or(d.span, |w| w.span);
+                    self.err("XMP0304", span, "`loop ... margin(...)` is not supported in Fortran yet", "margin width");
                     return;
                 }
-                // (var, template dim, offset)
-                let mut vars: Vec<(String, usize, String)> = vec![];
-                for (k, s) in subs.iter().enumerate() {
-                    if let SubKind::Expr(e) = &s.kind {
-                        let t = self.ex(e).replace(' ', "");
-                        let n: String = t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                        if n.is_empty() {
-                            continue;
-                        }
-                        let c = if t.len() > n.len() { t[n.len()..].to_string() } else { "0".into() };
-                        vars.push((lc(&n), k, c));
-                    }
-                }
-                if !l.indices.is_empty() {
-                    vars.retain(|v| l.indices.iter().any(|i| lc(&i.name) == v.0));
-                }
-                let plan = match loop_sched::plan(l.option.as_ref(), tnd, d.span) {
-                    Ok(plan) if plan.kind == RangeKind::Margin && plan.widens() => {
-                        let span = l.option.as_ref().map_or(d.span, |_| plan.widths.iter().flatten().next().map_or(d.span, |w| w.span));
-                        self.err("XMP0304", span, "`loop ... margin(...)` is not supported in Fortran yet", "margin width");
-                        return;
-                    }
-                    Ok(plan) => plan,
-                    Err(e) => {
-                        self.err("XMP0304", e.span, &e.msg, e.label);
-                        return;
-                    }
-                };
                 let mut widened: BTreeSet<usize> = BTreeSet::new();
                 let loc = self.loc(d.span, "loop");
                 if let Some(tag) = plan.wait_tag {
@@ -1579,15 +1569,14 @@ impl<'a> Tr<'a> {
                 // outer `do`: the calls go before them (see `omp`)
                 let dir_end = self.line_end_any(d.span.end.max(1) - 1);
                 let mut omp_first = false;
-                // a level around this one runs over a distributed dimension
-                let mut inside_distributed = false;
                 while let Some(st) = cur {
                     let st = omp::nest_do(st);
                     let StmtKind::Do { var, lower, upper, step, end_label, body: inner } = &st.kind else {
                         break;
                     };
                     let vn = lc(&self.ex(var));
-                    if let Some((_, k, c)) = vars.iter().find(|v| v.0 == vn).cloned() {
+                    if let Some(level) = nest.levels.iter().find(|lv| std::ptr::eq(lv.stmt, st)) {
+                        let (k, c) = (level.tdim, if level.offset.is_zero() { "0".to_string() } else { self.ie(&level.offset) });
                         let hs = st.span.start;
                         let he = self.stmt_end(hs);
                         let stp = step.as_ref().map_or("1".to_string(), |e| self.ex(e));
@@ -1614,10 +1603,15 @@ impl<'a> Tr<'a> {
                         let _ = first_inner_label;
                         let shared = end_label.is_some() && parent_label == *end_label;
                         // the template index is the loop variable plus c
-                        let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
+                        let (pc, mc) = match level.offset.lit() {
+                            Some(0) => (String::new(), String::new()),
+                            Some(v) if v > 0 => (format!(" + {v}"), format!(" - {v}")),
+                            Some(v) => (format!(" - {}", -v), format!(" + {}", -v)),
+                            None => (format!(" + ({c})"), format!(" - ({c})")),
+                        };
                         let hoist = first_edit.is_some() && self.hoistable(lower, upper, step.as_ref());
                         let fmt = tfmts.get(k).copied();
-                        if plan.keeps_own_bounds(k, fmt, inside_distributed) {
+                        if level.keeps_bounds {
                             // a `*` dimension: the DO as written, after the schedule's
                             // range check (see `keeps_own_bounds`)
                             // (declared as the two-loop form declares it: one nest may
@@ -1635,7 +1629,6 @@ impl<'a> Tr<'a> {
                             cur = Some(inner);
                             continue;
                         }
-                        inside_distributed |= loop_sched::distributes(fmt);
                         let cyclic_dim = fmt == Some(DistFormat::Cyclic);
                         if first_edit.is_none() {
                             omp_first = omp::sentinel_lines_between(self.src, dir_end, hs);
@@ -1710,7 +1703,7 @@ impl<'a> Tr<'a> {
                         self.edits.push(Edit { span: Span::new(dir_end, dir_end), text: format!("\n{IND}{calls}") });
                     }
                 }
-                if done != vars.len() {
+                if done != nest.levels.len() {
                     self.err(
                         "XMP0302",
                         d.span,
@@ -1887,7 +1880,12 @@ impl<'a> Tr<'a> {
                         None => vec![on_ref::NodeSel::Whole; nd],
                     };
                     if sels.len() != nd {
-                        self.err("XMP0104", on.span, &format!("{} subscripts for a {nd}-dimensional node set", sels.len()), "one subscript (or `*`) per node dimension");
+                        self.err(
+                            "XMP0104",
+                            on.span,
+                            &format!("{} subscripts for a {nd}-dimensional node set", sels.len()),
+                            "one subscript (or `*`) per node dimension",
+                        );
                         return;
                     }
                     let (lo, hi, st) = self.sel_triplets(&sels);

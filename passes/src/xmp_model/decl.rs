@@ -116,7 +116,12 @@ impl<'a> Resolver<'a, '_> {
             let decl = self.m.templates[t.0].span;
             if dims.len() != rank {
                 let d = Code::DistributeFormats
-                    .error(self.m.unit.file, format!("`distribute` gives {} format(s) for the {rank}-dimensional template `{}`", dims.len(), n.name), n.span, format!("template with {rank} dimension(s)"))
+                    .error(
+                        self.m.unit.file,
+                        format!("`distribute` gives {} format(s) for the {rank}-dimensional template `{}`", dims.len(), n.name),
+                        n.span,
+                        format!("template with {rank} dimension(s)"),
+                    )
                     .with_labels(vec![Label::secondary(self.m.unit.file, decl.range()).with_message("declared here")])
                     .with_notes(vec![format!("help: give one format (block, cyclic, gblock or *) per template dimension, {rank} in all")]);
                 self.m.diags.push(d);
@@ -125,7 +130,12 @@ impl<'a> Resolver<'a, '_> {
             if distributed != nrank {
                 let ndecl = self.m.nodes[nodes.0].span;
                 let d = Code::DistributeNodes
-                    .error(self.m.unit.file, format!("`distribute` distributes {distributed} dimension(s) onto the {nrank}-dimensional nodes `{}`", onto.name.name), onto.name.span, "here")
+                    .error(
+                        self.m.unit.file,
+                        format!("`distribute` distributes {distributed} dimension(s) onto the {nrank}-dimensional nodes `{}`", onto.name.name),
+                        onto.name.span,
+                        "here",
+                    )
                     .with_labels(vec![Label::secondary(self.m.unit.file, ndecl.range()).with_message("declared here")])
                     .with_notes(vec!["help: the number of formats other than `*` must equal the number of node dimensions".into()]);
                 self.m.diags.push(d);
@@ -166,7 +176,12 @@ impl<'a> Resolver<'a, '_> {
                 // `align a[:] with t[:]`: the k-th `:` of the source goes with the k-th
                 // bare `:` of the template reference (none: not distributed)
                 AlignSrc::Colon(_) => {
-                    let k = subs.iter().enumerate().filter(|(_, x)| matches!(x.kind, SubKind::Triplet { lower: None, upper: None, .. })).nth(colons).map(|(k, _)| k);
+                    let k = subs
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, x)| matches!(x.kind, SubKind::Triplet { lower: None, upper: None, .. }))
+                        .nth(colons)
+                        .map(|(k, _)| k);
                     colons += 1;
                     align.push(k.map_or(AlignDim::Collapsed, |tdim| AlignDim::Aligned { tdim, offset: IExpr::Lit(0) }));
                     continue;
@@ -181,7 +196,12 @@ impl<'a> Resolver<'a, '_> {
                 Some((tdim, offset)) => align.push(AlignDim::Aligned { tdim, offset }),
                 None => {
                     let d = Code::AlignIndex
-                        .error(self.m.unit.file, format!("align index `{}` does not appear in the template subscripts", ix.name), ix.span, "not a subscript of the template")
+                        .error(
+                            self.m.unit.file,
+                            format!("align index `{}` does not appear in the template subscripts", ix.name),
+                            ix.span,
+                            "not a subscript of the template",
+                        )
                         .with_notes(vec![format!("help: use it as a template subscript, `{}` or `{} + c`", ix.name, ix.name)]);
                     self.m.diags.push(d);
                     return;

@@ -97,6 +97,15 @@ impl<'a> IExpr<'a> {
         }
     }
 
+    /// Integer division (of non-negative values).
+    pub fn div(self, b: IExpr<'a>) -> IExpr<'a> {
+        match (self, b) {
+            (Lit(x), Lit(y)) if y > 0 && x >= 0 => Lit(x / y),
+            (a, Lit(1)) => a,
+            (a, b) => Div(Box::new(a), Box::new(b)),
+        }
+    }
+
     pub fn min(self, b: IExpr<'a>) -> IExpr<'a> {
         match (self, b) {
             (Lit(x), Lit(y)) => Lit(x.min(y)),
@@ -145,6 +154,19 @@ pub fn int_value(e: &Expr) -> Option<i64> {
         ExprKind::Unary(UnOp::Neg, x) => int_value(x).and_then(|v| v.checked_neg()),
         ExprKind::Unary(UnOp::Plus, x) => int_value(x),
         _ => None,
+    }
+}
+
+/// The program expressions an expression is built from, in order.
+pub fn sources<'a>(e: &IExpr<'a>, out: &mut Vec<&'a Expr>) {
+    match e {
+        Src(x) => out.push(x),
+        Add(a, b) | Sub(a, b) | Mul(a, b) | Div(a, b) | Min(a, b) => {
+            sources(a, out);
+            sources(b, out);
+        }
+        Neg(a) => sources(a, out),
+        Lit(_) | Foreign(_) | NodesDimSize(..) | NodesCoord(..) => {}
     }
 }
 

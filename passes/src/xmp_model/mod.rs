@@ -80,6 +80,8 @@ pub struct Model<'a> {
     refs: HashMap<usize, Entity>,
     /// The objects each declarative directive declares or changes, by its offset.
     decls: HashMap<usize, Vec<Entity>>,
+    /// Each `loop` directive's nest, by its offset.
+    loops: HashMap<usize, loops::LoopNest<'a>>,
     /// This file's Fortran modules: (lower-case name, their XMP objects).
     pub exports: Vec<(String, scope::Scope)>,
     /// Other files' Fortran modules used here: (lower-case name, their XMP objects).
@@ -108,6 +110,7 @@ impl<'a> Model<'a> {
             names: HashMap::new(),
             refs: HashMap::new(),
             decls: HashMap::new(),
+            loops: HashMap::new(),
             exports: vec![],
             imports: vec![],
             diags: vec![],
@@ -162,6 +165,11 @@ impl<'a> Model<'a> {
     /// The objects a declarative directive declares (or distributes, or gives a shadow).
     pub fn declared_by(&self, p: &Pragma) -> &[Entity] {
         self.decls.get(&p.dir.span.start).map_or(&[], Vec::as_slice)
+    }
+
+    /// The nest of a `loop` directive (`None`: an error was reported).
+    pub fn loop_nest(&self, p: &Pragma) -> Option<&loops::LoopNest<'a>> {
+        self.loops.get(&p.dir.span.start)
     }
 
     pub fn node(&self, id: NodesId) -> &NodesDecl<'a> {

@@ -12,11 +12,21 @@ impl<'a> Resolver<'a, '_> {
     /// Resolves the names of a directive that is not declarative.
     pub fn directive(&mut self, p: &'a Pragma) {
         match &p.dir.kind {
-            DirectiveKind::Loop(l) | DirectiveKind::DeviceLoop(l) => {
+            DirectiveKind::Loop(l) => {
+                let t = self.template(&l.on.name);
+                self.followed_by_loop(p);
+                if let Some(t) = t {
+                    self.loop_nest(p, l, t);
+                }
+            }
+            DirectiveKind::DeviceLoop(l) => {
                 self.template(&l.on.name);
                 self.followed_by_loop(p);
             }
-            DirectiveKind::Reflect { vars, .. } | DirectiveKind::ReduceShadow { vars, .. } | DirectiveKind::ReflectInit { vars, .. } | DirectiveKind::ReflectDo { vars, .. } => {
+            DirectiveKind::Reflect { vars, .. }
+            | DirectiveKind::ReduceShadow { vars, .. }
+            | DirectiveKind::ReflectInit { vars, .. }
+            | DirectiveKind::ReflectDo { vars, .. } => {
                 for n in vars {
                     self.aligned(n);
                 }
@@ -30,7 +40,12 @@ impl<'a> Resolver<'a, '_> {
                 let same = dist.dims.len() == d.dists.len() && dist.dims.iter().zip(&d.dists).all(|(a, b)| a.format == b.format);
                 if !same {
                     let e = Code::DistributeFormats
-                        .error(self.m.unit.file, "`template_fix`: the distribution formats differ from the template's `distribute`", d.dists.first().map_or(p.dir.span, |x| x.span), "these formats")
+                        .error(
+                            self.m.unit.file,
+                            "`template_fix`: the distribution formats differ from the template's `distribute`",
+                            d.dists.first().map_or(p.dir.span, |x| x.span),
+                            "these formats",
+                        )
                         .with_labels(vec![Label::secondary(self.m.unit.file, dist.dir.range()).with_message("distributed here")])
                         .with_notes(vec!["help: give one format per template dimension, as in its `distribute` directive".into()]);
                     self.m.diags.push(e);
@@ -82,11 +97,17 @@ impl<'a> Resolver<'a, '_> {
             Some(s) if is_loop(s) => {}
             other => {
                 let file = self.m.unit.file;
-                let mut d = Code::LoopNotFollowed.error(file, format!("`{}` directive is not followed by a loop", p.dir.name()), p.dir.name_span, "expects a loop next");
+                let mut d = Code::LoopNotFollowed.error(
+                    file,
+                    format!("`{}` directive is not followed by a loop", p.dir.name()),
+                    p.dir.name_span,
+                    "expects a loop next",
+                );
                 if let Some(s) = other {
                     d = d.with_labels(vec![Label::secondary(file, s.span.range()).with_message("this is not a loop")]);
                 }
-                let hint = if self.fortran() { "help: put the `do` loop right after the directive" } else { "help: put the `for` loop right after the directive" };
+                let hint =
+                    if self.fortran() { "help: put the `do` loop right after the directive" } else { "help: put the `for` loop right after the directive" };
                 self.m.diags.push(d.with_notes(vec![hint.into()]));
             }
         }

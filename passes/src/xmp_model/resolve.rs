@@ -285,10 +285,8 @@ impl<'a> Visitor<'a> for Resolver<'a, '_> {
         }
         // what a unit that uses the module sees: its XMP objects
         let here = self.scopes.pop();
-        let exports = Scope {
-            names: here.names.iter().filter(|(_, e)| !matches!(e, Entity::Host)).map(|(k, v)| (k.clone(), *v)).collect(),
-            opaque: here.opaque,
-        };
+        let exports =
+            Scope { names: here.names.iter().filter(|(_, e)| !matches!(e, Entity::Host)).map(|(k, v)| (k.clone(), *v)).collect(), opaque: here.opaque };
         self.modules.push((m.name.to_ascii_lowercase(), exports.clone()));
         self.m.exports.push((m.name.to_ascii_lowercase(), exports));
         self.scopes.push();
@@ -359,6 +357,11 @@ impl<'a> Visitor<'a> for Resolver<'a, '_> {
 }
 
 impl<'a> Resolver<'a, '_> {
+    /// A symbol of the current table by its index (C `for (int i = ...)`).
+    pub fn decl_symbol(&self, id: usize) -> Option<&'a xmpc_ir::Symbol> {
+        self.current_table().and_then(|t| t.symbols.get(id))
+    }
+
     /// The symbol table the current C declaration statements index.
     fn current_table(&self) -> Option<&'a SymbolTable> {
         let unit = self.m.unit;
@@ -377,7 +380,14 @@ fn modules(unit: &FileUnit) -> impl Iterator<Item = &Module> {
 /// Directives that declare XMP objects (or attach to them), in a Fortran
 /// specification part: resolved before the unit's statements.
 pub(super) fn is_declarative(k: &DirectiveKind) -> bool {
-    matches!(k, DirectiveKind::Nodes { .. } | DirectiveKind::Template { .. } | DirectiveKind::Distribute { .. } | DirectiveKind::Align { .. } | DirectiveKind::Shadow { .. })
+    matches!(
+        k,
+        DirectiveKind::Nodes { .. }
+            | DirectiveKind::Template { .. }
+            | DirectiveKind::Distribute { .. }
+            | DirectiveKind::Align { .. }
+            | DirectiveKind::Shadow { .. }
+    )
 }
 
 /// `use m`, `use, intrinsic :: m`, `use :: m, only: x` (lower case): `m`.

@@ -7,7 +7,6 @@ use super::on_ref::NodeSel;
 use xmpc_ir::directive::DistFormat;
 use xmpc_ir::{Expr, Span, SymbolId};
 
-
 /// A node set (`nodes p(4, *)`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodesId(pub usize);
@@ -184,7 +183,10 @@ pub struct Shadow<'a> {
 pub enum ShadowW<'a> {
     /// `*`: the whole array on every node.
     Full,
-    Width { lower: IExpr<'a>, upper: IExpr<'a> },
+    Width {
+        lower: IExpr<'a>,
+        upper: IExpr<'a>,
+    },
 }
 
 impl ShadowW<'_> {
