@@ -109,3 +109,39 @@ fn every_crate_has_a_crate_doc() {
     }
     assert!(missing.is_empty(), "no `//!` crate doc: {missing:?}");
 }
+
+/// One table of diagnostic codes: every code the compiler crates and the tools emit is
+/// in `xmpc_ir::codes`, and `docs/diagnostics.md` lists exactly those codes.
+#[test]
+fn diagnostic_codes_are_one_table() {
+    let root = root();
+    let table: std::collections::BTreeSet<&str> = xmpc_ir::Code::ALL.iter().map(|c| c.as_str()).collect();
+    let code_like = |s: &str| s.len() == 7 && s.starts_with("XMP") && s[3..].bytes().all(|b| b.is_ascii_digit());
+    // codes written in the sources as string literals ("XMP0102")
+    let mut files = vec![];
+    for d in ["frontend", "ir", "passes", "backends", "src", "runtime"] {
+        rust_files(&root.join(d), &mut files);
+    }
+    let mut unknown = vec![];
+    for f in &files {
+        if f.components().any(|c| c.as_os_str() == "tests") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        for (k, _) in text.match_indices("\"XMP") {
+            let lit = &text[k + 1..];
+            let code = &lit[..lit.find('"').unwrap_or(0)];
+            if code_like(code) && !table.contains(code) {
+                unknown.push(format!("{}: {code}", f.display()));
+            }
+        }
+    }
+    assert!(unknown.is_empty(), "codes not in ir/src/codes.rs:\n{}", unknown.join("\n"));
+    // the documented codes: the first cell of the tables' rows
+    let doc = std::fs::read_to_string(root.join("docs/diagnostics.md")).unwrap();
+    let documented: std::collections::BTreeSet<&str> =
+        doc.lines().filter_map(|l| l.strip_prefix("| ")).filter_map(|l| l.split(' ').next()).filter(|c| code_like(c)).collect();
+    let missing: Vec<&&str> = table.difference(&documented).collect();
+    let extra: Vec<&&str> = documented.difference(&table).collect();
+    assert!(missing.is_empty() && extra.is_empty(), "docs/diagnostics.md: not documented {missing:?}, not in the table {extra:?}");
+}

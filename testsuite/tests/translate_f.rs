@@ -205,11 +205,6 @@ fn unsupported_forms_are_located_errors() {
             "XMP0409:6:",
         ),
         (
-            "margin.f90",
-            "program g\n  integer :: a(10), i\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i) margin(1)\n  do i = 1, 10\n    a(i) = 1\n  end do\nend program g\n",
-            "XMP0304:7:",
-        ),
-        (
             "expand_cyclic.f90",
             "program g\n  integer :: a(10), i\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(cyclic) onto p\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i) expand(1)\n  do i = 1, 10\n    a(i) = 1\n  end do\nend program g\n",
             "XMP0304:7:",

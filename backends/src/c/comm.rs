@@ -84,20 +84,13 @@ impl<'a> Tr<'a> {
                 let n = self.nname(ni);
                 match &r.subs {
                     None => (n, "NULL".into()),
-                    Some(subs) => {
-                        let shift = 1 - r.spelling.node_base() as i64;
-                        let mut idx = vec![];
-                        for s in subs {
-                            match &s.kind {
-                                SubKind::Expr(e) => idx.push(plus(&c_expr(e), shift)),
-                                _ => {
-                                    self.error("XMP0303", "`bcast ... from` must name a single node", s.span, "a range", None);
-                                    return;
-                                }
-                            }
+                    Some(_) => match xmpc_passes::xmp_model::comm::from_node(r, ni) {
+                        Ok(idx) => (n, format!("(const long[]){{{}}}", idx.iter().map(|e| self.ie(e)).collect::<Vec<_>>().join(", "))),
+                        Err(e) => {
+                            self.diags.push(e.to_diag(xmpc_ir::Code::Unsupported, self.file));
+                            return;
                         }
-                        (n, format!("(const long[]){{{}}}", idx.join(", ")))
-                    }
+                    },
                 }
             }
         };

@@ -333,7 +333,7 @@ impl<'a> Tr<'a> {
     pub(super) fn mentions_vars(&self, s: &xmpc_ir::directive::Sub) -> bool {
         let mut found = false;
         let mut f = |e: &Expr| {
-            walk_expr(e, &mut |x| {
+            e.walk(&mut |x| {
                 if let ExprKind::Ident(n) = &x.kind {
                     if self.lookup_var(n).is_some() {
                         found = true;

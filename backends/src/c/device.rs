@@ -513,7 +513,7 @@ impl<'a> Tr<'a> {
         let mut local: std::collections::HashSet<String> = Default::default();
         let mut exprs: Vec<&Expr> = vec![];
         let mut bad: Option<(Span, String)> = None;
-        walk_stmts(body, &mut |s| match &s.kind {
+        body.walk(&mut |s| match &s.kind {
             StmtKind::Decl(ids) => {
                 for &id in ids {
                     let sym = f.symbols.get(id);
@@ -539,7 +539,7 @@ impl<'a> Tr<'a> {
         let mut callees: Vec<(String, Span)> = vec![];
         let mut writes: Vec<Expr> = vec![];
         for e in &exprs {
-            walk_expr(e, &mut |x| match &x.kind {
+            e.walk(&mut |x| match &x.kind {
                 ExprKind::Call(c, _) => {
                     if let Some(n) = c.ident() {
                         callees.push((n.to_string(), c.span));
@@ -553,7 +553,7 @@ impl<'a> Tr<'a> {
         }
         let mut names: Vec<(String, Span)> = vec![];
         for e in &exprs {
-            walk_expr(e, &mut |x| {
+            e.walk(&mut |x| {
                 if let ExprKind::Ident(n) = &x.kind {
                     names.push((n.clone(), x.span));
                 }
@@ -739,28 +739,6 @@ fn index_base(e: &Expr) -> (&Expr, Option<&Expr>) {
         cur = b;
     }
     (cur, first)
-}
-
-/// Every statement under `s`, `s` included (pre-order).
-fn walk_stmts<'s>(s: &'s Stmt, f: &mut dyn FnMut(&'s Stmt)) {
-    f(s);
-    match &s.kind {
-        StmtKind::Compound(v) => v.iter().for_each(|x| walk_stmts(x, f)),
-        StmtKind::If { then, els, .. } => {
-            walk_stmts(then, f);
-            if let Some(e) = els {
-                walk_stmts(e, f);
-            }
-        }
-        StmtKind::For { init, body, .. } => {
-            if let Some(i) = init {
-                walk_stmts(i, f);
-            }
-            walk_stmts(body, f);
-        }
-        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::Switch { body, .. } => walk_stmts(body, f),
-        _ => {}
-    }
 }
 
 fn own_exprs(s: &Stmt) -> Vec<&Expr> {

@@ -239,7 +239,7 @@ impl<'a> Tr<'a> {
     /// not such an assignment.
     pub(super) fn section_assign(&mut self, s: &Stmt, e: &Expr) -> bool {
         let mut has_triplet = false;
-        walk_expr(e, &mut |x| has_triplet |= matches!(x.kind, ExprKind::Triplet(..)));
+        e.walk(&mut |x| has_triplet |= matches!(x.kind, ExprKind::Triplet(..)));
         if !has_triplet {
             return false;
         }

@@ -31,10 +31,7 @@ use xmpc_passes::xmp_model::Model;
 
 /// Translates one C file. Errors are located diagnostics; on error no edit is returned.
 pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
-    let m = xmpc_passes::xmp_model::resolve(unit, src, &|_| None);
-    if m.failed() {
-        return Err(m.diags);
-    }
+    let m = xmpc_passes::xmp_model::resolve(unit, src, &|_| None).for_printing()?;
     let mut t = Tr::new(unit, src, m);
     t.run();
     if !t.diags.is_empty() {
@@ -668,33 +665,6 @@ fn words(text: &str) -> Vec<(usize, &str)> {
         }
     }
     out
-}
-
-pub(crate) fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match &e.kind {
-        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::SizeOf(a) => walk_expr(a, f),
-        ExprKind::Binary(_, a, b) | ExprKind::Assign(_, a, b) | ExprKind::Index(a, b) => {
-            walk_expr(a, f);
-            walk_expr(b, f);
-        }
-        ExprKind::Call(c, args) => {
-            walk_expr(c, f);
-            args.iter().for_each(|a| walk_expr(a, f));
-        }
-        ExprKind::Member { base, .. } => walk_expr(base, f),
-        ExprKind::Cond(a, b, c) => {
-            walk_expr(a, f);
-            walk_expr(b, f);
-            walk_expr(c, f);
-        }
-        ExprKind::Triplet(a, b, c) => {
-            for x in [a, b, c].into_iter().flatten() {
-                walk_expr(x, f);
-            }
-        }
-        _ => {}
-    }
 }
 
 mod arrays;

@@ -304,7 +304,7 @@ impl<'a> Tr<'a> {
                 if let Some(StmtKind::Expr(Expr { kind: ExprKind::Assign(None, lhs, rhs), .. })) = p.body.as_deref().map(|b| &b.kind) {
                     let mut names: Vec<(String, Span, bool)> = vec![];
                     for (side, is_lhs) in [(lhs, true), (rhs, false)] {
-                        walk_expr(side, &mut |x| {
+                        side.walk(&mut |x| {
                             if let ExprKind::Ident(n) = &x.kind {
                                 names.push((n.clone(), x.span, is_lhs));
                             }

@@ -29,6 +29,10 @@ struct NestCtx<'n, 'a> {
     /// the calls go before them (see `omp`), after the directive's line `dir_end`.
     dir_end: usize,
     omp_first: bool,
+    /// `margin`: per widened level, the tests "in the owned range" and "in the widened
+    /// range"; the innermost body runs where they differ.
+    margin_owned: Vec<String>,
+    margin_wide: Vec<String>,
 }
 
 impl<'a> Tr<'a> {
@@ -38,11 +42,6 @@ impl<'a> Tr<'a> {
         // the nest as the model resolved it (errors were reported there)
         let Some(nest) = self.m.loop_nest(p).cloned() else { return };
         let (th, _, tfmts) = self.templ_info(nest.templ);
-        if nest.plan.kind == RangeKind::Margin && nest.plan.widens() {
-            let span = nest.plan.widths.iter().flatten().next().map_or(d.span, |w| w.span);
-            self.err("XMP0304", span, "`loop ... margin(...)` is not supported in Fortran yet", "margin width");
-            return;
-        }
         let loc = self.loc(d.span, "loop");
         if let Some(tag) = nest.plan.wait_tag {
             // peel_and_wait: wait for the transfer, then the whole loop
@@ -62,6 +61,8 @@ impl<'a> Tr<'a> {
             first_edit: None,
             dir_end,
             omp_first: false,
+            margin_owned: vec![],
+            margin_wide: vec![],
         };
         // walk the nest
         let mut cur: Option<&Stmt> = Some(body);
@@ -72,6 +73,10 @@ impl<'a> Tr<'a> {
             };
             if let Some(level) = nest.levels.iter().find(|lv| std::ptr::eq(lv.stmt, st)) {
                 if self.loop_level(st, level, &mut cx, u).is_err() {
+                    return;
+                }
+                let innermost = nest.levels.last().is_some_and(|l| std::ptr::eq(l.stmt, st));
+                if innermost && !cx.margin_owned.is_empty() && self.margin_body(st, &cx).is_err() {
                     return;
                 }
             }
@@ -140,12 +145,44 @@ impl<'a> Tr<'a> {
             // a literal step (not a variable) lets the compiler vectorise
             let ostep = if known && stp.trim().parse::<i64>().is_ok() { stp.trim().to_string() } else { format!("{sv}(3)") };
             let mut call = format!("call xmpf_sched1({sv}, {loc}, {th}, {k}, {bounds})");
+            let margin = cx.nest.plan.kind == RangeKind::Margin && cx.nest.plan.widths.get(k).copied().flatten().is_some();
+            if margin {
+                // the owned range, kept for the margin test
+                u.decls.insert(format!("integer(8) :: xmpf_mo_{vn}(2), xmpf_me_{vn}(2)"));
+                call.push_str(&format!("\n{IND}xmpf_mo_{vn}(1:2) = {sv}(1:2)"));
+            }
             if let Some(x) = self.expand_lines(&cx.nest.plan, k, &sv, &stp, lower, upper, &pc, fmt, false)? {
                 cx.widened.insert(k);
                 call.push_str(&x);
             }
+            if margin {
+                // run the union of the owned and the widened ranges; the innermost body
+                // tests which points are in one and not the other
+                call.push_str(&format!(
+                    "\n{IND}xmpf_me_{vn}(1:2) = {sv}(1:2)\n{IND}if (xmpf_mo_{vn}(1) <= xmpf_mo_{vn}(2)) then\n{IND}  {sv}(1) = min({sv}(1), xmpf_mo_{vn}(1))\n{IND}  {sv}(2) = max({sv}(2), xmpf_mo_{vn}(2))\n{IND}end if"
+                ));
+                cx.margin_owned.push(format!("(xmpf_mo_{vn}(1){mc} <= {vtxt} .and. {vtxt} <= xmpf_mo_{vn}(2){mc})"));
+                cx.margin_wide.push(format!("(xmpf_me_{vn}(1){mc} <= {vtxt} .and. {vtxt} <= xmpf_me_{vn}(2){mc})"));
+            }
             let head = format!("do {lab}{vtxt} = {sv}(1){mc}, {sv}(2){mc}, {ostep}");
             self.place_level(call, head, Span::new(hs, he), hoist, &mut cx.first_edit, &mut cx.hoisted);
+            cx.done += 1;
+            return Ok(());
+        }
+        if level.form == Form::Chunks && cx.nest.plan.widths.get(k).copied().flatten().is_none() {
+            // cyclic(w) (or a format known only at run time): possibly several chunk
+            // sets (a start inside a block, a step not dividing nodes * w), as in C
+            // (its own names: a unit may have nests of both forms over one variable)
+            let (ss, ns, kv, cv) = (format!("xmpf_ss_{vn}"), format!("xmpf_ns_{vn}"), format!("xmpf_k_{vn}"), format!("xmpf_cm_{vn}"));
+            u.decls.insert(format!("integer(8) :: {ss}(4, 8), {cv}"));
+            u.decls.insert(format!("integer :: {ns}, {kv}"));
+            let call = format!("call xmpf_sched_multi({ss}, {ns}, {loc}, {th}, {k}, {bounds})");
+            let head = format!(
+                "do {kv} = 1, {ns}\n{IND}do {cv} = {ss}(1, {kv}), {ss}(2, {kv}), {ss}(4, {kv})\n{IND}do {lab}{vtxt} = {cv}{mc}, min({cv} + {ss}(3, {kv}) - 1, {ss}(2, {kv})){mc}, {stp}"
+            );
+            self.place_level(call, head, Span::new(hs, he), hoist, &mut cx.first_edit, &mut cx.hoisted);
+            let end = st.span.start + self.text(st.span).trim_end().len();
+            cx.inserts.entry(end).or_default().push_str(&format!("\n{IND}end do\n{IND}end do"));
             cx.done += 1;
             return Ok(());
         }
@@ -160,6 +197,30 @@ impl<'a> Tr<'a> {
         let end = st.span.start + self.text(st.span).trim_end().len();
         cx.inserts.entry(end).or_default().push_str(&format!("\n{IND}end do"));
         cx.done += 1;
+        Ok(())
+    }
+
+    /// `margin`: the innermost loop's body runs only at the points in the owned box or
+    /// the widened one but not both (`if (...) then` after its header, `end if` before
+    /// its `end do`).
+    fn margin_body(&mut self, st: &Stmt, cx: &NestCtx) -> Result<(), ()> {
+        let StmtKind::Do { end_label, .. } = &st.kind else { return Ok(()) };
+        let text = self.text(st.span);
+        let last_ls = text.trim_end().rfind('\n').map_or(st.span.start, |k| st.span.start + k + 1);
+        let last = lc(self.text(Span::new(last_ls, st.span.end)).trim());
+        if end_label.is_some() && !last.trim_start_matches(|c: char| c.is_ascii_digit() || c == ' ').starts_with("continue") && !last.starts_with("end") {
+            self.err(
+                "XMP0304",
+                st.span.start_span(),
+                "a `margin` loop whose DO ends on a statement other than `continue` or `end do` is not translated",
+                "end the loop with `end do`",
+            );
+            return Err(());
+        }
+        let he = self.stmt_end(st.span.start);
+        let cond = format!("({}) .neqv. ({})", cx.margin_owned.join(" .and. "), cx.margin_wide.join(" .and. "));
+        self.edits.push(Edit { span: Span::new(he, he), text: format!("\n{IND}if ({cond}) then") });
+        self.edits.push(Edit { span: Span::new(last_ls, last_ls), text: format!("{IND}end if\n") });
         Ok(())
     }
 
@@ -263,10 +324,6 @@ impl<'a> Tr<'a> {
         Ok(Some(t))
     }
 
-    /// True when the bounds of an inner loop of a `loop` nest are made of literals
-    /// and named constants only: its schedule is then the same at every iteration of
-    /// the outer loops and is computed once, before the nest (not one runtime call
-    /// per outer iteration).
     /// Replaces a `loop` level's DO statement (`span`) by `head`, its schedule `call`
     /// in front, or with the nest's hoisted calls (`hoist`: see `hoistable`);
     /// `first_edit` is the index of the nest's first edit, where those go.
@@ -284,6 +341,10 @@ impl<'a> Tr<'a> {
         self.edits.push(Edit { span, text });
     }
 
+    /// True when the bounds of an inner loop of a `loop` nest are made of literals
+    /// and named constants only: its schedule is then the same at every iteration of
+    /// the outer loops and is computed once, before the nest (not one runtime call
+    /// per outer iteration).
     pub(super) fn hoistable(&self, lower: &Expr, upper: &Expr, step: Option<&Expr>) -> bool {
         let mut texts = vec![self.ex(lower), self.ex(upper)];
         texts.extend(step.map(|e| self.ex(e)));

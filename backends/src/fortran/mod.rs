@@ -102,10 +102,7 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
         return Ok((vec![], vec![]));
     }
     let import = |m: &str| find(m).and_then(|t| modinfo::read_import(&t));
-    let m = xmpc_passes::xmp_model::resolve(unit, src, &import);
-    if m.failed() {
-        return Err(m.diags);
-    }
+    let m = xmpc_passes::xmp_model::resolve(unit, src, &import).for_printing()?;
     let mut t = Tr {
         unit,
         src,

@@ -12,10 +12,12 @@
 //!   `xmpc_ir::codes`).
 //!
 //! The directive families then answer the printers' questions, one module each:
-//! loop nests (`loops.rs`, `loop_sched.rs`, `loop_ref.rs`), `on` references
-//! (`on_ref.rs`), reductions (`reduction.rs`), array sections (`section.rs`). Their
+//! loop nests (`loops.rs`, `loop_sched.rs`, `loop_ref.rs`), communication (`comm.rs`),
+//! `on` references (`on_ref.rs`), reductions (`reduction.rs`), array sections
+//! (`section.rs`). Their
 //! expressions are language-neutral trees (`iexpr.rs`) that each printer spells.
 
+pub mod comm;
 pub mod decl;
 pub mod diag;
 pub mod iexpr;
@@ -87,6 +89,10 @@ pub struct Model<'a> {
     /// Other files' Fortran modules used here: (lower-case name, their XMP objects).
     pub imports: Vec<(String, scope::Scope)>,
     pub diags: Vec<Diag>,
+    /// Names not found in a unit that imports what this file cannot see (a module of
+    /// another file with no description, an `include`): errors when translating,
+    /// not when checking a file alone.
+    pub deferred: Vec<Diag>,
 }
 
 /// The XMP objects of a Fortran module of another file (from its description), as far
@@ -114,6 +120,7 @@ impl<'a> Model<'a> {
             exports: vec![],
             imports: vec![],
             diags: vec![],
+            deferred: vec![],
         }
     }
 
@@ -200,6 +207,17 @@ impl<'a> Model<'a> {
     /// True when errors were found.
     pub fn failed(&self) -> bool {
         self.diags.iter().any(|d| d.severity >= xmpc_ir::diag::Severity::Error)
+    }
+
+    /// The model a printer may print: every name resolved (deferred misses are errors
+    /// now), or every diagnostic.
+    pub fn for_printing(self) -> Result<Self, Vec<Diag>> {
+        if self.failed() || !self.deferred.is_empty() {
+            let mut d = self.diags;
+            d.extend(self.deferred);
+            return Err(d);
+        }
+        Ok(self)
     }
 
     /// The objects of another file's module, as this file's (imported) objects.

@@ -607,6 +607,25 @@ void xmpf_sched_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, cons
   s[3] = r.stride;
 }
 
+/* The chunk sets of a loop over a cyclic(w) dimension (xmpc_loop_sched_multi): s is
+ * integer(8) s(4, 8), each set (first, last, width, stride); n their number. */
+void xmpf_sched_multi_(i8 *s, int *n, LOCARGS, const i8 *t, const int *dim, const i8 *lo, const i8 *hi, const i8 *step, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  if (*step < 0)
+    xmpc_fatal(loc, "the step of this DO loop is negative at run time but not written with a minus sign: "
+                    "write it as `-k` (the loop then counts downwards over the node's iterations)");
+  xmpc_sched r[8];
+  int k = xmpc_loop_sched_multi(loc, H(t), *dim, (long)*lo, (long)*hi, (long)*step, r, 8);
+  if (k > 8) xmpc_fatal(loc, "loop step too large for a cyclic(w) distribution");
+  for (int j = 0; j < k; j++) {
+    s[4 * j] = r[j].first;
+    s[4 * j + 1] = r[j].last;
+    s[4 * j + 2] = r[j].width;
+    s[4 * j + 3] = r[j].stride;
+  }
+  *n = k;
+}
+
 /* nodes handle for a reduction: on = node set handle (0 = executing nodes), or a
  * template's nodes when t != 0. */
 static const xmpc_nodes *red_nodes(const i8 *on, const i8 *t) {
