@@ -73,6 +73,7 @@ subroutine matmul_test(nerr)
   integer :: nerr
   integer, parameter :: n1 = 7, n2 = 5, n3 = 6
   real(8) :: a(n1, n2), b(n2, n3), x(n1, n3)
+  integer(2) :: a2(n1, n2), b2(n2, n3), x2(n1, n3)
   integer :: i, j, k, e
   real(8) :: s
 !$xmp nodes p(*)
@@ -83,22 +84,30 @@ subroutine matmul_test(nerr)
 !$xmp align a(*, j) with ta(j)
 !$xmp align b(*, j) with tb(j)
 !$xmp align x(*, j) with tb(j)
+!$xmp align a2(*, j) with ta(j)
+!$xmp align b2(*, j) with tb(j)
+!$xmp align x2(*, j) with tb(j)
 !$xmp loop on ta(j)
   do j = 1, n2
     do i = 1, n1
       a(i, j) = i + 2 * j
+      a2(i, j) = int(i + 2 * j, 2)
     end do
   end do
 !$xmp loop on tb(j)
   do j = 1, n3
     do i = 1, n2
       b(i, j) = i - j
+      b2(i, j) = int(i - j, 2)
     end do
     do i = 1, n1
       x(i, j) = -1
+      x2(i, j) = -1
     end do
   end do
   call xmp_matmul(xmp_desc_of(x), xmp_desc_of(a), xmp_desc_of(b))
+  ! integer(2) elements (the runtime's short)
+  call xmp_matmul(xmp_desc_of(x2), xmp_desc_of(a2), xmp_desc_of(b2))
   e = 0
 !$xmp loop on tb(j) reduction(+:e)
   do j = 1, n3
@@ -108,6 +117,7 @@ subroutine matmul_test(nerr)
         s = s + dble(i + 2 * k) * dble(k - j)
       end do
       if (abs(x(i, j) - s) > 1d-9) e = e + 1
+      if (x2(i, j) /= nint(s)) e = e + 1
     end do
   end do
   nerr = nerr + e
