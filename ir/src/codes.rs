@@ -107,6 +107,9 @@ codes! {
     /// A variable named in a clause (`reduction`, `bcast`, location variables) that is
     /// not declared.
     ClauseUndeclared = "XMP0115";
+    /// A library routine's argument that must name an XMP object does not
+    /// (`xmp_desc_of` of a plain variable, `xmp_transpose` of an array not aligned).
+    LibraryArg = "XMP0116";
     /// C or Fortran code tree-sitter could not parse (warning).
     HostParse = "XMP0200";
     /// Fortran directive line ending in `&` with no continuation.

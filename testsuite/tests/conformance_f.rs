@@ -310,6 +310,47 @@ fn multi_file_with_module() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// An MPI main program calling XMP procedures (Omni's util/F/mpi_xmp.f90): MPI_Init,
+/// `call xmp_init(MPI_COMM_WORLD)`, an XMP subroutine of another file, `call
+/// xmp_finalize()`, MPI_Finalize. The main is compiled by the plain MPI compiler (as
+/// Omni's Makefile does) and by xmpc (a plain MPI program: left as it is), the
+/// subroutine by xmpc; xmpc links.
+#[test]
+fn mpi_main_calls_xmp_procedures() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-mpixmp-f-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(
+        tmp.join("main.f90"),
+        "program main\n  include 'mpif.h'\n  integer :: ierr, rank, s\n  call MPI_Init(ierr)\n  call xmp_init(MPI_COMM_WORLD)\n  call hoge(s)\n  call xmp_finalize()\n  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)\n  if (s /= 210) print *, 'ERROR', s\n  if (rank == 0 .and. s == 210) print *, 'PASS'\n  call MPI_Finalize(ierr)\nend program main\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("sub.f90"),
+        "subroutine hoge(s)\n  integer :: i, s, a(20)\n!$xmp nodes p(*)\n!$xmp template t(20)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n  s = 0\n!$xmp loop on t(i) reduction(+:s)\n  do i = 1, 20\n    a(i) = i\n    s = s + a(i)\n  end do\nend subroutine hoge\n",
+    )
+    .unwrap();
+    let fc = std::env::var("XMPC_FC").unwrap_or_else(|_| "mpif90".into());
+    let st = Command::new(&fc).args(["-c", "main.f90", "-o", "main_mpi.o"]).current_dir(&tmp).status().unwrap();
+    assert!(st.success(), "{fc} -c main.f90");
+    compile(&["-c", "sub.f90"], &tmp).unwrap();
+    compile(&["main_mpi.o", "sub.o", "-o", "prog1"], &tmp).unwrap();
+    compile(&["main.f90", "sub.o", "-o", "prog2"], &tmp).unwrap();
+    let open_mpi = is_open_mpi();
+    for exe in ["prog1", "prog2"] {
+        for np in [1, 3] {
+            let (code, so, se, to) = mpirun(&tmp.join(exe), np, open_mpi);
+            assert!(!to, "{exe} np={np}: timed out");
+            assert_eq!(code, Some(0), "{exe} np={np}: {so}{se}");
+            assert_eq!(so.lines().filter(|l| l.trim() == "PASS").count(), 1, "{exe} np={np}: {so}{se}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// A module with XMP declarations (node set, template, an aligned array with a
 /// shadow, an allocatable aligned array) used from another file: the module's file
 /// leaves `<module>.xmpmod` beside its `.mod`, and the using file's loop, reflect,

@@ -642,6 +642,8 @@ pub(super) fn type_code(t: &str) -> Option<i32> {
     Some(match norm_ty(t).as_str() {
         "integer" | "integer(4)" | "integer*4" | "logical" | "logical(4)" => 4,
         "integer(8)" | "integer*8" => 6,
+        "integer(2)" | "integer*2" => 2,
+        "integer(1)" | "integer*1" => 0,
         "real" | "real(4)" | "real*4" => 10,
         "real(8)" | "real*8" | "doubleprecision" => 11,
         "complex" | "complex(4)" | "complex*8" => 13,

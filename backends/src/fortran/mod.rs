@@ -32,6 +32,7 @@ mod gblock;
 mod gmove;
 mod implicit;
 mod lex;
+mod library;
 mod local_alias;
 mod loops;
 mod member;
@@ -98,7 +99,7 @@ pub fn translate_mapped(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Optio
 /// refuses to link such an object with another libcaf, naming the location in MARK.
 pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<String>, origin: Origin, own_libcaf: bool) -> Result<Translated, Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
-    if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
+    if library::plain_mpi_program(unit) {
         return Ok((vec![], vec![]));
     }
     let import = |m: &str| find(m).and_then(|t| modinfo::read_import(&t));

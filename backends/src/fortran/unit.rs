@@ -147,6 +147,9 @@ impl<'a> Tr<'a> {
                 self.stmt(s, &mut u);
             }
         }
+        if f.module.is_none() {
+            self.library_calls(f.body, &mut u); // library.rs
+        }
         self.unit_setup(f, &mut u, spec.first_exec);
         u
     }
