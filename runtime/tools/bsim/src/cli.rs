@@ -1,7 +1,7 @@
 //! `xmpc bsim ...`: run a skeleton, export a platform to SimGrid, calibrate a
 //! platform from a measured MPI ping-pong.
 
-use crate::model;
+use crate::kernel::model::{self, MAX_NP};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -106,9 +106,6 @@ pub struct CalibrateArgs {
     pub split: u64,
 }
 
-/// The most ranks `bsim run` simulates (each is a thread with its own stack).
-pub const MAX_NP: i64 = 1 << 20;
-
 /// Entry of `xmpc bsim`; returns the process exit code.
 pub fn run(cmd: &BsimCmd) -> i32 {
     let r = match cmd {
@@ -140,10 +137,10 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     }
     if let Some(n) = a.network.as_deref().filter(|n| *n != "analytic") {
         // a malformed value is a bad command line; an unreadable file is an input error
-        if !n.strip_prefix("nsim:").is_some_and(|f| !f.is_empty()) {
+        if n.strip_prefix("nsim:").is_none_or(|f| f.is_empty()) {
             return Ok(usage(format!("--network {n}: expected nsim:FILE.toml or analytic")));
         }
-        crate::netmodel::parse_network_arg(n)?;
+        model::parse_network_arg(n)?;
     }
     if !a.exe.is_file() {
         return Err(format!("{}: no such executable", a.exe.display()));
@@ -276,7 +273,7 @@ fn platform(a: &PlatformArgs) -> Result<i32, String> {
         let Some((x, y)) = pair.split_once(':').and_then(|(x, y)| Some((rank(x)?, rank(y)?))) else {
             return Ok(usage(format!("--equivalent {pair}: expected two ranks A:B, each 0 to {}", MAX_NP - 1)));
         };
-        let q = crate::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
+        let q = crate::kernel::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
         let s = q.inter.segments[0];
         println!("# contention-free equivalent of {} between ranks {x} and {y}", n.origin);
         println!("[network]\nlatency = {:e}\nbandwidth = {:e}", s.latency, s.bandwidth);

@@ -1,9 +1,9 @@
 //! `bsim_start`: called by the process `main` (csrc/bsim_main.c). Reads the run
 //! parameters from the environment, runs every rank as a thread, writes outputs.
 
-use crate::engine::{self, Rank, SimOpts};
-use crate::lmpi::CUR;
-use crate::model::{self, Platform};
+use crate::kernel::engine::{self, SimOpts};
+use crate::kernel::model::{self, Platform};
+use crate::kernel::{ctx, current, rank::Rank};
 use crate::output::{self, RankResult};
 use std::ffi::{c_char, c_int};
 use std::io::IsTerminal;
@@ -55,7 +55,7 @@ pub fn params_from_env() -> Result<Params, String> {
         None => Platform::default(),
     };
     if let Some(n) = env("BSIM_NETWORK") {
-        platform.nsim = crate::netmodel::parse_network_arg(&n)?;
+        platform.nsim = model::parse_network_arg(&n)?;
     }
     let (mpi, contexts) = match env("BSIM_BACKEND").as_deref() {
         None => (false, None),
@@ -99,6 +99,13 @@ pub fn params_from_env() -> Result<Params, String> {
     })
 }
 
+/// Called by the process main (csrc/bsim_main.c) with `__start_bsim_rank` and
+/// `__stop_bsim_rank` (null when the program has no per-rank variable).
+#[no_mangle]
+pub extern "C" fn bsim_rank_section(start: *mut c_char, stop: *mut c_char) {
+    ctx::set_rank_section(start, stop)
+}
+
 struct SendPtr(usize);
 unsafe impl Send for SendPtr {}
 
@@ -138,7 +145,7 @@ pub unsafe extern "C" fn bsim_start(argc: c_int, argv: *mut *mut c_char, cmain: 
 /// their variables `threadprivate`, so they run as threads. Per-rank variables
 /// in section `bsim_rank` need contexts (threads would share them).
 fn choose_backend(p: &mut Params, c: bool) -> Result<(), String> {
-    let sec = crate::ctx::rank_section_len();
+    let sec = ctx::rank_section_len();
     match p.contexts {
         None => p.contexts = Some(c),
         Some(true) if !c => return Err("BSIM_BACKEND=contexts: a Fortran skeleton keeps its module, COMMON and saved variables `threadprivate`, which contexts on one thread would share; use BSIM_BACKEND=threads".into()),
@@ -157,8 +164,11 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
     let t0 = Instant::now();
     let bar = if p.progress && p.np > 1 { Some(progress_thread(p.np as u64)) } else { None };
     let (ranks, stack_use) = if p.contexts == Some(true) {
-        let o = crate::ctx::CtxOpts { stack: p.stack, guard: p.guard, quiet: p.quiet };
-        let (r, u) = crate::ctx::run_all(sim, &o, argc, argv, cmain, fmain)?;
+        let o = ctx::CtxOpts { stack: p.stack, guard: p.guard, quiet: p.quiet };
+        let av = argv as usize;
+        let body: &'static ctx::RankBody =
+            Box::leak(Box::new(move |r: u32, set: &dyn Fn(*mut Rank)| rank_body(r, sim, argc, av as *mut *mut c_char, cmain, fmain, set)));
+        let (r, u) = ctx::run_all(sim, &o, body)?;
         (r, Some(u))
     } else {
         (run_threads(p, sim, argc, argv, cmain, fmain)?, None)
@@ -198,7 +208,7 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
             u.max / 1024,
             u.sum as f64 / 1024.0 / p.np as f64,
             p.stack / 1024,
-            crate::ctx::rank_section_len()
+            ctx::rank_section_len()
         );
     }
     Ok(code)
@@ -217,7 +227,7 @@ pub unsafe fn rank_body(
 ) -> (c_int, RankResult) {
     let mut rank = Box::new(Rank::new(id, sim.n));
     set(&mut *rank);
-    CUR.with(|c| c.set(&mut *rank));
+    current::set(&mut *rank);
     let code = match (cmain, fmain) {
         (Some(f), _) => f(argc, argv),
         (None, Some(f)) => {
@@ -230,7 +240,7 @@ pub unsafe fn rank_body(
         crate::tracefile::finished(t);
     }
     sim.finish(id);
-    CUR.with(|c| c.set(std::ptr::null_mut()));
+    current::set(std::ptr::null_mut());
     let r = *rank;
     (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
 }

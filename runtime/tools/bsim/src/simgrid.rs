@@ -2,7 +2,7 @@
 //! SMPI follow the same model (CM02, no TCP window, no cross traffic, FATPIPE
 //! links so flows do not share bandwidth, as in BSIM's contention-free model).
 
-use crate::model::{NodeMap, Platform};
+use crate::kernel::model::{NodeMap, Platform};
 use std::fmt::Write as _;
 
 /// SMPI collective algorithms matching BSIM's p2p decomposition.
@@ -91,7 +91,7 @@ pub fn export(p: &Platform, nodes: u64) -> Export {
     // (r + s, r - s) exchange of alltoall = SMPI's ring (which also does a step 0
     // with itself, over the loopback link).
     cfg.extend(COLL_CFG.iter().map(|(op, alg)| format!("--cfg=smpi/{op}:{alg}")));
-    if p.coll_mode == crate::model::CollMode::Table {
+    if p.coll_mode == crate::kernel::model::CollMode::Table {
         warnings.push("collectives in table mode cannot be expressed for SMPI: the exported --cfg selects the algorithms of BSIM's p2p mode".into());
     }
     Export { xml, cfg, warnings }

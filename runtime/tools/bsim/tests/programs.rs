@@ -45,7 +45,7 @@ fn build_with(name: &str, flags: &[&str]) -> PathBuf {
     let tag: String = flags.iter().map(|f| f.trim_start_matches("-D").replace(['=', '-'], "_")).collect();
     let key = format!("{}{tag}", name.replace('.', "_"));
     let exe = work().join(&key);
-    if built.iter().any(|b| *b == key) {
+    if built.contains(&key) {
         return exe;
     }
     built.push(key);
