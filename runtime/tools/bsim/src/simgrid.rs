@@ -6,7 +6,18 @@ use crate::kernel::model::{NodeMap, Platform};
 use std::fmt::Write as _;
 
 /// SMPI collective algorithms matching BSIM's p2p decomposition.
-pub const COLL_CFG: &[(&str, &str)] = &[("barrier", "ompi_bruck"), ("allreduce", "rdb"), ("alltoall", "ring")];
+pub const COLL_CFG: &[(&str, &str)] = &[
+    ("barrier", "ompi_bruck"),
+    ("bcast", "binomial_tree"),
+    ("reduce", "binomial"),
+    ("allreduce", "rdb"),
+    ("gather", "ompi_basic_linear"),
+    ("scatter", "ompi_basic_linear"),
+    ("allgather", "ring"),
+    ("allgatherv", "ring"),
+    ("alltoall", "ring"),
+    ("alltoallv", "ring"),
+];
 
 pub struct Export {
     pub xml: String,
@@ -72,7 +83,6 @@ pub fn export(p: &Platform, nodes: u64) -> Export {
         "--cfg=network/model:CM02".to_string(),
         "--cfg=network/TCP-gamma:0".into(),
         "--cfg=network/crosstraffic:0".into(),
-        "--cfg=smpi/simulate-computation:no".into(),
         "--cfg=smpi/wtime:0".into(),
         "--cfg=network/latency-factor:1".into(),
         "--cfg=network/bandwidth-factor:1".into(),
@@ -80,16 +90,29 @@ pub fn export(p: &Platform, nodes: u64) -> Export {
         format!("--cfg=smpi/async-small-thresh:{}", p.async_threshold.min(p.eager_threshold)),
         format!("--cfg=smpi/test:{:e}", p.o_test),
     ];
+    // [compute]: host CPU time between calls, scaled (SMPI: flops = seconds x
+    // host-speed, run on hosts of 1 Gflop/s), bursts below the threshold dropped
+    let c = p.compute;
+    if c.host && c.factor > 0.0 {
+        cfg.push("--cfg=smpi/simulate-computation:yes".into());
+        cfg.push(format!("--cfg=smpi/host-speed:{:e}f", c.factor * 1e9));
+        cfg.push(format!("--cfg=smpi/cpu-threshold:{:e}", c.threshold));
+    } else {
+        cfg.push("--cfg=smpi/simulate-computation:no".into());
+    }
     for (name, v) in [("os", p.o_send), ("ois", p.o_isend), ("or", p.o_recv)] {
         if v > 0.0 {
             cfg.push(format!("--cfg=smpi/{name}:0:{v:e}:0"));
         }
     }
     // The collective algorithms of BSIM's point-to-point decomposition (coll.rs):
-    // dissemination barrier = Open MPI's bruck barrier, MPICH recursive doubling
-    // with the pre/post steps for non powers of two = SMPI's rdb, and the
-    // (r + s, r - s) exchange of alltoall = SMPI's ring (which also does a step 0
-    // with itself, over the loopback link).
+    // dissemination barrier = Open MPI's bruck barrier, MPICH's binomial bcast
+    // (children from the largest mask down) = SMPI's binomial_tree, the binomial
+    // reduce, MPICH recursive doubling with the pre/post steps for non powers of
+    // two = SMPI's rdb, linear gather and scatter, the ring allgather(v), and the
+    // (r + s, r - s) exchange of alltoall(v) = SMPI's ring (which also does a step
+    // 0 with itself, over the loopback link). SMPI selects no gatherv/scatterv
+    // algorithm: its only one is linear, as BSIM's.
     cfg.extend(COLL_CFG.iter().map(|(op, alg)| format!("--cfg=smpi/{op}:{alg}")));
     if p.coll_mode == crate::kernel::model::CollMode::Table {
         warnings.push("collectives in table mode cannot be expressed for SMPI: the exported --cfg selects the algorithms of BSIM's p2p mode".into());

@@ -4,47 +4,45 @@
 use crate::kernel::current::{fail, with};
 use std::ffi::{c_char, c_double, c_int, CStr};
 
+/// `t` seconds of compute (a block commented out of the skeleton); the host
+/// time spent since the last call is charged first.
 #[no_mangle]
 pub extern "C" fn BSIM_Add_time(t: c_double) {
-    with("BSIM_Add_time", |r| r.add_time(t))
-}
-
-/// CPU time of the calling thread (a rank's host time: wall time would count the
-/// time the rank's thread waits for a core among thousands).
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid timespec pointer; CLOCK_THREAD_CPUTIME_ID exists on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    with("BSIM_Add_time", |r| {
+        r.charge_host();
+        r.add_time(t);
+        r.host_resume();
+    })
 }
 
 /// Start of a compute block without a time that runs in the skeleton
 /// (`xmpc --skeletonize` wraps it in Begin/End): its host time is charged.
 #[no_mangle]
 pub extern "C" fn BSIM_Block_begin(id: c_int) {
-    with("BSIM_Block_begin", |r| r.block = Some((id, thread_cpu_seconds())))
+    with("BSIM_Block_begin", |r| {
+        r.block_begin(id);
+        r.host_resume();
+    })
 }
 
-/// End of such a block: the thread CPU time since its begin advances the clock.
+/// End of such a block (blocks nest across calls and files).
 #[no_mangle]
 pub extern "C" fn BSIM_Block_end(id: c_int) {
-    with("BSIM_Block_end", |r| match r.block.take() {
-        Some((b, t0)) if b == id => {
-            let t = thread_cpu_seconds() - t0;
-            r.add_time(t)
+    with("BSIM_Block_end", |r| {
+        if let Err(e) = r.block_end(id) {
+            fail(r, "BSIM_Block_end", e);
         }
-        other => fail(
-            r,
-            "BSIM_Block_end",
-            format!(
-                "block {id} ends but {} (a jump out of a timed block?)",
-                match other {
-                    Some((b, _)) => format!("block {b} is the one running"),
-                    None => "no block is running".into(),
-                }
-            ),
-        ),
+        r.host_resume();
     })
+}
+
+/// The next LMPI call moves message data even without payload mode: `flags`
+/// 1: the call's send buffer holds data the receivers use, 2: its receive
+/// buffer takes the data (the skeletonizer marks calls whose messages decide
+/// control flow or feed code that runs in the skeleton).
+#[no_mangle]
+pub extern "C" fn BSIM_Carry(flags: c_int) {
+    with("BSIM_Carry", |r| r.carry = (flags & 3) as u8)
 }
 
 #[no_mangle]
@@ -94,5 +92,10 @@ fn node_ranks(map: &crate::kernel::model::NodeMap, n: u64, rank: u64) -> u64 {
 
 #[no_mangle]
 pub extern "C" fn BSIM_Time() -> c_double {
-    with("BSIM_Time", |r| r.clock)
+    with("BSIM_Time", |r| {
+        r.charge_host();
+        let t = r.clock;
+        r.host_resume();
+        t
+    })
 }

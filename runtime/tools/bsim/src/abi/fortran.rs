@@ -90,6 +90,11 @@ pub unsafe extern "C" fn bsim_add_time_(t: *const c_double) {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn bsim_carry_(flags: *const c_int) {
+    b::BSIM_Carry(*flags)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn bsim_block_begin_(id: *const c_int) {
     b::BSIM_Block_begin(*id)
 }

@@ -61,13 +61,19 @@ pub unsafe fn put_status(p: *mut LmpiStatus, st: &St) {
 
 #[no_mangle]
 pub extern "C" fn LMPI_Init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) -> c_int {
-    with("LMPI_Init", |r| r.initialized = true);
+    with("LMPI_Init", |r| {
+        r.initialized = true;
+        r.host_start();
+    });
     SUCCESS
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
-    with("LMPI_Init_thread", |r| r.initialized = true);
+    with("LMPI_Init_thread", |r| {
+        r.initialized = true;
+        r.host_start();
+    });
     if !provided.is_null() {
         *provided = required.min(3);
     }
@@ -76,7 +82,10 @@ pub unsafe extern "C" fn LMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *m
 
 #[no_mangle]
 pub extern "C" fn LMPI_Finalize() -> c_int {
-    with("LMPI_Finalize", |r| r.finalized = true);
+    with("LMPI_Finalize", |r| {
+        r.host_stop();
+        r.finalized = true;
+    });
     SUCCESS
 }
 
@@ -102,7 +111,12 @@ pub extern "C" fn LMPI_Abort(_comm: c_int, code: c_int) -> c_int {
 
 #[no_mangle]
 pub extern "C" fn LMPI_Wtime() -> c_double {
-    with("LMPI_Wtime", |r| r.clock)
+    with("LMPI_Wtime", |r| {
+        r.charge_host();
+        let t = r.clock;
+        r.host_resume();
+        t
+    })
 }
 
 #[no_mangle]
@@ -231,8 +245,28 @@ pub unsafe extern "C" fn LMPI_Comm_free(comm: *mut c_int) -> c_int {
 
 // ---------------- point to point ----------------
 
-pub(crate) unsafe fn data<'a>(buf: *const c_void, bytes: u64) -> Option<&'a [u8]> {
-    if buf.is_null() || bytes == 0 {
+/// The flags of `BSIM_Carry` for this call (cleared), or both in payload mode.
+pub(crate) fn carry(r: &mut Rank) -> u8 {
+    let c = std::mem::take(&mut r.carry);
+    if crate::kernel::engine::sim().payload {
+        3
+    } else {
+        c
+    }
+}
+
+/// The receive buffer a message's data goes to (0: none, the data is dropped).
+fn rbuf_of(buf: *const c_void, carry: u8) -> usize {
+    if carry & 2 != 0 {
+        buf as usize
+    } else {
+        0
+    }
+}
+
+/// The data a send moves: its buffer when the call carries it.
+pub(crate) unsafe fn data<'a>(buf: *const c_void, bytes: u64, carry: u8) -> Option<&'a [u8]> {
+    if buf.is_null() || bytes == 0 || carry & 1 == 0 {
         None
     } else {
         Some(std::slice::from_raw_parts(buf as *const u8, bytes as usize))
@@ -257,7 +291,8 @@ unsafe fn send_common(
         if dest != PROC_NULL {
             r.trace_line(|| format!("send peer={dest} tag={tag} bytes={b} comm={comm}"));
         }
-        let h = isend(r, comm, dest, tag, b, data(buf, b), blocking, sync);
+        let c = carry(r);
+        let h = isend(r, comm, dest, tag, b, data(buf, b, c), blocking, sync);
         if blocking {
             let mut st = St::default();
             wait(r, h, &mut st);
@@ -310,7 +345,8 @@ pub unsafe extern "C" fn LMPI_Irecv(buf: *mut c_void, count: c_int, t: c_int, sr
         check_peer(r, "LMPI_Irecv", comm, src, true);
         let b = bytes_of(r, "LMPI_Irecv", count, t);
         r.enter();
-        let h = irecv(r, comm, src, tag, buf as usize, b);
+        let c = carry(r);
+        let h = irecv(r, comm, src, tag, rbuf_of(buf, c), b);
         r.leave("LMPI_Irecv");
         h
     });
@@ -329,7 +365,8 @@ pub unsafe extern "C" fn LMPI_Recv(buf: *mut c_void, count: c_int, t: c_int, src
         check_peer(r, "LMPI_Recv", comm, src, true);
         let b = bytes_of(r, "LMPI_Recv", count, t);
         r.enter();
-        let h = irecv(r, comm, src, tag, buf as usize, b);
+        let c = carry(r);
+        let h = irecv(r, comm, src, tag, rbuf_of(buf, c), b);
         let mut st = St::default();
         wait(r, h, &mut st);
         trace_recv(r, &st);
@@ -361,11 +398,12 @@ pub unsafe extern "C" fn LMPI_Sendrecv(
         let sb = bytes_of(r, "LMPI_Sendrecv", scount, stype);
         let rb = bytes_of(r, "LMPI_Sendrecv", rcount, rtype);
         r.enter();
-        let hr = irecv(r, comm, src, rtag, rbuf as usize, rb);
+        let c = carry(r);
+        let hr = irecv(r, comm, src, rtag, rbuf_of(rbuf, c), rb);
         if dest != PROC_NULL {
             r.trace_line(|| format!("send peer={dest} tag={stag} bytes={sb} comm={comm}"));
         }
-        let hs = isend(r, comm, dest, stag, sb, data(sbuf, sb), false, false);
+        let hs = isend(r, comm, dest, stag, sb, data(sbuf, sb, c), false, false);
         let mut sts = [St::default(), St::default()];
         waitall(r, &[hr, hs], &mut sts);
         trace_recv(r, &sts[0]);
@@ -389,7 +427,12 @@ pub unsafe extern "C" fn LMPI_Sendrecv_replace(
     status: *mut LmpiStatus,
 ) -> c_int {
     let b = with("LMPI_Sendrecv_replace", |r| bytes_of(r, "LMPI_Sendrecv_replace", count, t)) as usize;
-    let copy: Vec<u8> = if buf.is_null() || !crate::kernel::engine::sim().payload { vec![] } else { std::slice::from_raw_parts(buf as *const u8, b).to_vec() };
+    let c = with("LMPI_Sendrecv_replace", |r| {
+        let c = carry(r);
+        r.carry = c;
+        c
+    });
+    let copy: Vec<u8> = if buf.is_null() || c & 1 == 0 { vec![] } else { std::slice::from_raw_parts(buf as *const u8, b).to_vec() };
     let sp = if copy.is_empty() { std::ptr::null() } else { copy.as_ptr() as *const c_void };
     LMPI_Sendrecv(sp, count, t, dest, stag, buf, count, t, src, rtag, comm, status)
 }
@@ -564,6 +607,7 @@ pub(crate) fn coll_impl(name: &'static str, comm: c_int, kind: CollKind, root: c
         let mut a = CollArgs::new(r.clock);
         a.root = root;
         a.p = n;
+        a.carry = std::mem::take(&mut r.carry);
         f(r, &mut a);
         let bytes = match kind {
             CollKind::Alltoallv | CollKind::Gatherv | CollKind::Scatterv | CollKind::Allgatherv => {

@@ -9,11 +9,12 @@ use crate::kernel::{api, UNDEFINED};
 use std::ffi::{c_int, c_void};
 
 unsafe fn init(name: &'static str, send: bool, buf: *const c_void, count: c_int, t: c_int, peer: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
-    with(name, |r| {
+    let carry = with(name, |r| {
         check_peer(r, name, comm, peer, !send);
         bytes_of(r, name, count, t);
+        std::mem::take(&mut r.carry)
     });
-    *req = create(Persist { send, buf: buf as usize, count, t, peer, tag, comm, active: 0 });
+    *req = create(Persist { send, buf: buf as usize, count, t, peer, tag, comm, carry, active: 0 });
     SUCCESS
 }
 
@@ -36,6 +37,7 @@ pub unsafe extern "C" fn LMPI_Start(req: *mut c_int) -> c_int {
         None => with("LMPI_Start", |r| fail(r, "LMPI_Start", format!("{h} is not a persistent request"))),
     };
     let mut inner = 0;
+    with("LMPI_Start", |r| r.carry = p.carry);
     if p.send {
         super::lmpi::LMPI_Isend(p.buf as *const c_void, p.count, p.t, p.peer, p.tag, p.comm, &mut inner);
     } else {

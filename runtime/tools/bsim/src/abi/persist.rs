@@ -17,6 +17,8 @@ pub(super) struct Persist {
     pub(super) peer: c_int,
     pub(super) tag: c_int,
     pub(super) comm: c_int,
+    /// `BSIM_Carry` flags of the init call, given again to every Start.
+    pub(super) carry: u8,
     /// The started request (0: inactive).
     pub(super) active: c_int,
 }

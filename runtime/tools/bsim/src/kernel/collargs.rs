@@ -28,6 +28,8 @@ pub struct CollArgs {
     pub key: i64,
     pub newctx: u64,
     pub p: usize,
+    /// `BSIM_Carry` flags of this member's call (1: send buffer, 2: receive buffer).
+    pub carry: u8,
 }
 
 impl CollArgs {
@@ -51,7 +53,39 @@ impl CollArgs {
             key: 0,
             newctx: 0,
             p: 0,
+            carry: 0,
         }
+    }
+
+    /// The arguments of member `world` with its buffers and count arrays where
+    /// they are while another rank runs (contexts: per-rank variables live in
+    /// that rank's image).
+    pub fn located(&self, world: u32) -> CollArgs {
+        if !super::sched::active() {
+            return *self;
+        }
+        let t = |p: usize| if p == 0 || p == IN_PLACE { p } else { super::sched::translate(world, p) };
+        CollArgs {
+            sbuf: t(self.sbuf),
+            rbuf: t(self.rbuf),
+            scounts: t(self.scounts),
+            sdispls: t(self.sdispls),
+            rcounts: t(self.rcounts),
+            rdispls: t(self.rdispls),
+            ..*self
+        }
+    }
+
+    /// The buffers data may move from and to: all in payload mode, else those
+    /// the call marked (`BSIM_Carry`); the others become null (nothing moves).
+    /// A Bcast's one buffer is a source at the root and a destination elsewhere.
+    pub fn carried(&self, kind: CollKind, root: bool, payload: bool) -> CollArgs {
+        if payload {
+            return *self;
+        }
+        let keep = |p: usize, bit: u8| if p == IN_PLACE || self.carry & bit != 0 { p } else { 0 };
+        let sbit = if kind == CollKind::Bcast && !root { 2 } else { 1 };
+        CollArgs { sbuf: keep(self.sbuf, sbit), rbuf: keep(self.rbuf, 2), ..*self }
     }
 }
 

@@ -163,7 +163,9 @@ type Split = Vec<Option<(u64, Arc<Vec<u32>>)>>;
 /// The last member of a meeting: exit times of all members and the data moves.
 /// NSIM + payload mode without a table: exit = arrival and each member's steps, to run.
 fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<CollArgs>], ctx: u64) -> (Vec<f64>, Split, Vec<Vec<coll::Op>>) {
-    let a: Vec<&CollArgs> = args.iter().map(|x| x.as_ref().unwrap()).collect();
+    // the other members' buffers and counts, where they are now (contexts)
+    let own: Vec<CollArgs> = args.iter().zip(members).map(|(x, &w)| x.as_ref().unwrap().located(w)).collect();
+    let a: Vec<&CollArgs> = own.iter().collect();
     let arrive: Vec<f64> = a.iter().map(|x| x.arrive).collect();
     let shape = collargs::shape_of(kind, &a);
     let mut warn = |op: &str, msg: String| s.warn_once(&format!("{op}:{msg}"), msg);
@@ -178,8 +180,11 @@ fn finish_meeting(s: &Sim, kind: CollKind, members: &[u32], args: &mut [Option<C
     } else {
         coll::times(&s.plat, &shape, &arrive, members, &mut warn)
     };
-    if s.payload {
-        if let Err(e) = collargs::move_data(kind, &a) {
+    if s.payload || a.iter().any(|x| x.carry != 0) {
+        let root = a[0].root.max(0) as usize;
+        let moved: Vec<CollArgs> = a.iter().enumerate().map(|(i, x)| x.carried(kind, i == root, s.payload)).collect();
+        let m: Vec<&CollArgs> = moved.iter().collect();
+        if let Err(e) = collargs::move_data(kind, &m) {
             s.warn_once("reduce-op", e);
         }
     }

@@ -25,7 +25,7 @@ use super::sched::{READY, RUNNING, Y, YIELDER};
 use crate::output::RankResult;
 use corosensei::stack::{Stack, StackPointer};
 use corosensei::{Coroutine, CoroutineResult};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
 use std::ffi::{c_char, c_int};
 use std::num::NonZeroUsize;
@@ -125,6 +125,9 @@ impl Region {
                 }
             }
         }
+        if guard {
+            super::fault::set_region(base, stack, n);
+        }
         Ok(Region { base, stack, guard })
     }
 
@@ -151,6 +154,33 @@ impl Region {
         // SAFETY: the rank's stack is no longer in use.
         unsafe { libc::madvise(s.bottom as *mut libc::c_void, s.top - s.bottom, libc::MADV_DONTNEED) };
     }
+}
+
+thread_local! {
+    /// The per-rank variable images of the contexts run on this thread.
+    static IMAGES: RefCell<Option<Images>> = const { RefCell::new(None) };
+}
+
+/// Where rank `r`'s copy of the per-rank variable at `addr` is now: `addr`
+/// itself unless it lies in section `bsim_rank` and another rank's image is
+/// loaded (a collective's last member reads and writes the other members'
+/// buffers and counts: IS keeps them in file-scope arrays).
+pub fn translate(r: u32, addr: usize) -> usize {
+    let (start, stop) = (SEC_START.load(SeqCst), SEC_STOP.load(SeqCst));
+    if addr < start || addr >= stop {
+        return addr;
+    }
+    IMAGES.with(|im| {
+        let mut im = im.borrow_mut();
+        let Some(im) = im.as_mut() else { return addr };
+        let ri = r as usize;
+        if im.loaded == Some(ri) {
+            return addr;
+        }
+        let init = &im.init;
+        let img = im.imgs[ri].get_or_insert_with(|| init.clone().into_boxed_slice());
+        img.as_mut_ptr() as usize + (addr - start)
+    })
 }
 
 /// The per-rank variable images (section `bsim_rank`).
@@ -226,7 +256,9 @@ pub struct StackUse {
 pub unsafe fn run_all(s: &'static Sim, o: &CtxOpts, body: &'static RankBody) -> Result<(Vec<(c_int, RankResult)>, StackUse), String> {
     let n = s.n as usize;
     let region = Region::new(n, o.stack, o.guard, o.quiet)?;
-    let mut images = Images::new(n);
+    IMAGES.with(|im| *im.borrow_mut() = Some(Images::new(n)));
+    super::sched::set_translate(Some(translate));
+    let images = |f: &mut dyn FnMut(&mut Images)| IMAGES.with(|im| f(im.borrow_mut().as_mut().unwrap()));
     let slots: &'static [Cell<*mut Rank>] = Box::leak((0..n).map(|_| Cell::new(std::ptr::null_mut())).collect::<Vec<_>>().into_boxed_slice());
     type Co = Coroutine<(), (), (c_int, RankResult), SliceStack>;
     let mut cos: Vec<Option<Co>> = (0..n).map(|_| None).collect();
@@ -254,7 +286,7 @@ pub unsafe fn run_all(s: &'static Sim, o: &CtxOpts, body: &'static RankBody) -> 
                 body(r, &|p| slots[r as usize].set(p))
             })
         });
-        images.switch_to(ri);
+        images(&mut |im| im.switch_to(ri));
         super::current::set(slots[ri].get());
         RUNNING.with(|c| c.set(r));
         let res = co.resume(());
@@ -267,10 +299,12 @@ pub unsafe fn run_all(s: &'static Sim, o: &CtxOpts, body: &'static RankBody) -> 
             use_.max = use_.max.max(t);
             use_.sum += t;
             region.release(ri);
-            images.finished(ri);
+            images(&mut |im| im.finished(ri));
             left -= 1;
         }
     }
+    IMAGES.with(|im| *im.borrow_mut() = None);
+    super::sched::set_translate(None);
     engine::lock(&s.meetings).clear();
     Ok((results.into_iter().map(|x| x.unwrap()).collect(), use_))
 }

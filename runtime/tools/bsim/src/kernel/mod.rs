@@ -26,12 +26,15 @@ pub mod ctx;
 pub mod current;
 pub mod dtype;
 pub mod engine;
+pub mod fault;
+pub mod hosttime;
 pub mod model;
 pub mod mpi_backend;
 pub mod netmodel;
 pub mod p2p;
 pub mod rank;
 pub mod sched;
+pub mod sgplatform;
 
 /// `MPI_UNDEFINED` (a color of `Comm_split`, a count of `Get_count`).
 pub const UNDEFINED: i32 = -32766;

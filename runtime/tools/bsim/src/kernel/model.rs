@@ -224,6 +224,27 @@ pub struct Platform {
     /// `[network] model = "nsim"`: messages go through a packet-level NSIM
     /// network instead of `l + s/w` (see `netmodel`).
     pub nsim: Option<NsimNet>,
+    /// `[compute]`: host CPU time a rank spends between its calls is compute.
+    pub compute: Compute,
+}
+
+/// `[compute]`: the CPU time a rank's thread spends in the program between two
+/// BSIM calls (code that runs in the skeleton) is charged to its clock, as SMPI
+/// does (`smpi/simulate-computation`, `smpi/cpu-threshold`, `smpi/host-speed`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compute {
+    /// Charge host time at all (`host = false`: only `BSIM_Add_time` counts).
+    pub host: bool,
+    /// Bursts shorter than this are dropped (seconds; SMPI's default 1e-6).
+    pub threshold: f64,
+    /// Host seconds are multiplied by this (a target slower or faster than the host).
+    pub factor: f64,
+}
+
+impl Default for Compute {
+    fn default() -> Self {
+        Compute { host: true, threshold: 1e-6, factor: 1.0 }
+    }
 }
 
 impl Default for Platform {
@@ -243,6 +264,7 @@ impl Default for Platform {
             coll: CollTable::default(),
             nodes: NodeMap::Block(1),
             nsim: None,
+            compute: Compute::default(),
         }
     }
 }
@@ -345,6 +367,16 @@ struct PlatformToml {
     collectives: CollToml,
     #[serde(default)]
     nodes: NodesToml,
+    #[serde(default)]
+    compute: ComputeToml,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ComputeToml {
+    host: Option<bool>,
+    threshold: Option<f64>,
+    factor: Option<f64>,
 }
 
 fn link_from(t: LinkToml, what: &str) -> Result<Link, String> {
@@ -539,6 +571,10 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
         (None, Some(v)) => NodeMap::List(v.into_inner()),
         (None, None) => NodeMap::Block(1),
     };
+    let c = t.compute;
+    plat.compute.host = c.host.unwrap_or(true);
+    plat.compute.threshold = nonneg(c.threshold, 1e-6, "[compute] threshold").map_err(err)?;
+    plat.compute.factor = nonneg(c.factor, 1.0, "[compute] factor").map_err(err)?;
     Ok(plat)
 }
 

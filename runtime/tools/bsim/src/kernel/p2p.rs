@@ -32,7 +32,7 @@ impl Rank {
         };
         self.stats.sends += 1;
         self.stats.bytes_sent += bytes;
-        let payload = if s.payload { data.map(|d| d.to_vec()) } else { None };
+        let payload = data.map(|d| d.to_vec());
         let mut nk = 0;
         if let Some(net) = &s.net {
             self.next_nk += 1;

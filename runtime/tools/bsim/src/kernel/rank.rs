@@ -107,9 +107,14 @@ pub struct Rank {
     pub idle: f64,
     /// The LMPI call in progress (for the deadlock report).
     pub call: &'static str,
-    /// A compute block run in the skeleton (`BSIM_Block_begin`): its id and the
-    /// thread CPU time at its start.
-    pub block: Option<(i32, f64)>,
+    /// Compute blocks running in the skeleton (`BSIM_Block_begin`), innermost last.
+    pub blocks: Vec<i32>,
+    /// Thread CPU time at the end of the last BSIM call (NaN: host time is not
+    /// being charged: before Init, after Finalize, or `[compute] host = false`).
+    pub host_mark: f64,
+    /// `BSIM_Carry` flags for the next call (1: my send buffer holds data to
+    /// move, 2: my receive buffer takes data), cleared by the call.
+    pub carry: u8,
     /// Unsuccessful polls in a row with nothing else in between, and the
     /// simulation epoch they saw (deadlock detection of polling loops).
     poll_run: u64,
@@ -151,7 +156,9 @@ impl Rank {
             entry: 0.0,
             idle: 0.0,
             call: "",
-            block: None,
+            blocks: Vec::new(),
+            host_mark: f64::NAN,
+            carry: 0,
             poll_run: 0,
             poll_epoch: 0,
             polled: false,
@@ -204,8 +211,9 @@ impl Rank {
         }
     }
 
-    /// Start of an LMPI call: publish the clock.
+    /// Start of an LMPI call: charge the host time since the last call, publish the clock.
     pub fn enter(&mut self) {
+        self.charge_host();
         self.entry = self.clock;
         self.idle = 0.0;
         sim().publish(self.id, self.clock);
@@ -224,6 +232,7 @@ impl Rank {
         if sim().timeline && d > 0.0 {
             self.events.push(Event { kind: EvKind::Comm, name, t0: self.entry, t1: self.clock, wait_end: self.entry + idle });
         }
+        self.host_resume();
     }
 
     pub fn user_event(&mut self, name: &str) {

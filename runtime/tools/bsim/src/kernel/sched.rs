@@ -18,6 +18,25 @@ thread_local! {
     pub(super) static YIELDER: Cell<*const Y> = const { Cell::new(std::ptr::null()) };
 }
 
+thread_local! {
+    /// Where a rank's per-rank variable is while another rank runs (`ctx::translate`).
+    static TRANSLATE: Cell<Option<fn(u32, usize) -> usize>> = const { Cell::new(None) };
+}
+
+/// The contexts back end tells where other ranks' per-rank variables are.
+pub fn set_translate(f: Option<fn(u32, usize) -> usize>) {
+    TRANSLATE.with(|t| t.set(f));
+}
+
+/// Rank `r`'s copy of the variable at `addr` (itself unless a context back end
+/// keeps it elsewhere while another rank runs).
+pub fn translate(r: u32, addr: usize) -> usize {
+    match TRANSLATE.with(|t| t.get()) {
+        Some(f) => f(r, addr),
+        None => addr,
+    }
+}
+
 /// True on the loop's thread while a context runs (the engine then yields
 /// instead of waiting on a condition variable).
 pub fn active() -> bool {
