@@ -18,13 +18,16 @@ thread_local! {
     pub(super) static YIELDER: Cell<*const Y> = const { Cell::new(std::ptr::null()) };
 }
 
+/// Where rank `r`'s copy of a per-rank variable is: `(r, addr) -> addr`.
+pub type Translate = fn(u32, usize) -> usize;
+
 thread_local! {
     /// Where a rank's per-rank variable is while another rank runs (`ctx::translate`).
-    static TRANSLATE: Cell<Option<fn(u32, usize) -> usize>> = const { Cell::new(None) };
+    static TRANSLATE: Cell<Option<Translate>> = const { Cell::new(None) };
 }
 
 /// The contexts back end tells where other ranks' per-rank variables are.
-pub fn set_translate(f: Option<fn(u32, usize) -> usize>) {
+pub fn set_translate(f: Option<Translate>) {
     TRANSLATE.with(|t| t.set(f));
 }
 

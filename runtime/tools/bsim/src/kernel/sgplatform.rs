@@ -98,7 +98,7 @@ fn cluster(n: roxmltree::Node, file: &str) -> Result<Cluster, String> {
         bandwidth = bandwidth.min(value(b, "Bps", &what("bb_bw"))?);
         latency += at("bb_lat").map(|l| value(l, "s", &what("bb_lat"))).transpose()?.unwrap_or(0.0);
     }
-    if !(bandwidth > 0.0) {
+    if bandwidth.is_nan() || bandwidth <= 0.0 {
         return Err(format!("{}: bandwidth must be > 0", what("bw")));
     }
     let loopback = match (at("loopback_bw"), at("loopback_lat")) {
