@@ -128,7 +128,7 @@ struct Cli {
     /// always done with --measure).
     #[arg(long)]
     check: bool,
-    /// With --skeletonize: a compute block without a time is an error (XMP0312) instead
+    /// With --skeletonize: a compute block without a time is an error (XMP0812) instead
     /// of running in the skeleton charged its measured host time.
     #[arg(long)]
     strict_times: bool,

@@ -171,7 +171,7 @@ fn missing_time_is_a_located_error_and_writes_nothing() {
     let o = xmpc(&[&src, "--skeletonize", "--strict-times", "-o", "out.c", "--color", "never"], d.path());
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("error[XMP0312]: compute block 4 has no time"), "{out}");
+    assert!(out.contains("error[XMP0812]: compute block 4 has no time"), "{out}");
     assert!(out.contains("ring.c:19:5"), "{out}");
     assert!(out.contains("--measure") && out.contains("--times"), "{out}");
     assert!(!d.path().join("out.c").exists());
@@ -214,7 +214,7 @@ fn blocks_without_a_time_run_and_are_charged_their_host_time() {
     let o = xmpc(&[p, "--skeletonize", "--strict-times", "-o", "strict.c", "--color", "never"], d.path());
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("error[XMP0312]: compute block ") && out.contains("first.c:12:3"), "{out}");
+    assert!(out.contains("error[XMP0812]: compute block ") && out.contains("first.c:12:3"), "{out}");
     assert!(!d.path().join("strict.c").exists());
 }
 

@@ -138,7 +138,7 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
     for (i, l) in f.lines.iter().enumerate() {
         if !f.used[i] {
             f.diags.push(diag::error(
-                "XMP0301",
+                "XMP0801",
                 "bsim directive is not before a statement of a function that communicates",
                 f.file,
                 l.span,
@@ -393,7 +393,7 @@ impl<'a> Finder<'a> {
                         });
                         if !opened && self.record {
                             self.diags.push(diag::error(
-                                "XMP0302",
+                                "XMP0802",
                                 "`end` without a matching bsim region in the same statement list",
                                 self.file,
                                 self.lines[i].span,
@@ -424,7 +424,7 @@ impl<'a> Finder<'a> {
                     if let Some(c) = region_stmts.iter().find(|s| self.has_comm(s)) {
                         if self.record {
                             self.diags.push(
-                                diag::error("XMP0303", "a bsim compute region must not communicate", self.file, c.span, "this statement calls MPI")
+                                diag::error("XMP0803", "a bsim compute region must not communicate", self.file, c.span, "this statement calls MPI")
                                     .with_labels(vec![diag::Label::secondary(self.file, self.lines[i].span.range()).with_message("region starts here")]),
                             );
                         }
@@ -519,7 +519,7 @@ impl<'a> Finder<'a> {
             for &i in &gaps[n] {
                 if matches!(self.lines[i].dir, BsimDir::Compute { .. } | BsimDir::Keep) {
                     self.diags.push(diag::error(
-                        "XMP0304",
+                        "XMP0804",
                         "bsim directive is not followed by a statement",
                         self.file,
                         self.lines[i].span,

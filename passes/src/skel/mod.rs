@@ -27,7 +27,7 @@ pub struct Options {
     pub model_vars: Vec<String>,
     /// Name of the time table file, for messages.
     pub times_name: Option<String>,
-    /// Refuse a compute block without a time (XMP0312) instead of running it in the
+    /// Refuse a compute block without a time (XMP0812) instead of running it in the
     /// skeleton and charging its measured host time.
     pub strict_times: bool,
 }
@@ -75,7 +75,7 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
                 match text::wrap(src, unit.lang, b.span, &before, &after) {
                     Ok(e) => edits.extend(e),
                     Err(msg) => {
-                        diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
+                        diags.push(diag::error("XMP0811", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
                     }
                 }
                 let (l, c) = blocks::line_col(src, b.span.start);
@@ -101,7 +101,7 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
                 edits.push(Edit::replace(span, text));
             }
             Err(msg) => {
-                diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
+                diags.push(diag::error("XMP0811", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
             }
         }
     }
@@ -169,7 +169,7 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
             None => "no time table was given".to_string(),
         };
         return Err(Box::new(move |file| {
-            diag::error("XMP0312", format!("compute block {id} has no time"), file, span, format!("block {id}: {why}")).with_notes(vec![format!(
+            diag::error("XMP0812", format!("compute block {id} has no time"), file, span, format!("block {id}: {why}")).with_notes(vec![format!(
                 "help: measure block times with `--measure`, give a table with `--times FILE`, or mark the block `compute time(EXPR)`"
             )])
         }));
