@@ -7,6 +7,8 @@
 //! shrink to one element; `main`/`program` and static data are made ready for BSIM's
 //! threads back end.
 
+mod carry;
+pub mod include;
 mod memory;
 pub mod rename;
 mod threads;
@@ -27,6 +29,9 @@ pub struct Options {
     pub model_vars: Vec<String>,
     /// Name of the time table file, for messages.
     pub times_name: Option<String>,
+    /// Every compute block without a `time(...)` is commented out with time 0
+    /// (compute removed: only communication and kept code remain).
+    pub zero_times: bool,
     /// Refuse a compute block without a time (XMP0812) instead of running it in the
     /// skeleton and charging its measured host time.
     pub strict_times: bool,
@@ -110,9 +115,12 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     }
     edits.extend(rank_decls(unit, src, &rank_funcs[0], "bsim_rank"));
     edits.extend(rank_decls(unit, src, &rank_funcs[1], "bsim_node_ranks"));
-    edits.extend(rename::rename(src, unit.lang, &replaced));
+    let mut renames = rename::rename(src, unit.lang, &replaced);
+    let memory::Cut { edits: mem, report, arrays } = memory::cut(unit, src, &map.blocks, &replaced);
+    let carried = carry::edits(unit, src, &map.blocks, &replaced, &arrays, &mut renames);
+    edits.extend(renames);
     edits.extend(threads::edits(unit, src).into_iter().filter(|e| !replaced.iter().any(|r| r.start <= e.span.start && e.span.start < r.end)));
-    let (mem, report) = memory::cut(unit, src, &map.blocks, &replaced);
+    edits.extend(carried);
     // Insertions (renames, `BSIM_RANK_VAR`) inside or at the start of a declaration the
     // memory cut comments out would land in or before the comment: drop them.
     edits.retain(|e| !(e.span.is_empty() && mem.iter().any(|m| !m.span.is_empty() && m.span.start <= e.span.start && e.span.start < m.span.end)));
@@ -158,6 +166,9 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
     }
     if let Some(t) = opts.model_times.get(&(b.span.start, b.span.end)) {
         return Ok(t.clone());
+    }
+    if opts.zero_times {
+        return Ok(times::literal(0.0, fortran));
     }
     let entry = opts.times.as_ref().and_then(|t| t.blocks.get(&b.id));
     let Some(e) = entry else {

@@ -119,7 +119,8 @@ pub fn load(xml: &Path, hostfile: Option<&Path>, np: u64) -> Result<Platform, St
     let file = xml.display().to_string();
     let bytes = xmpc_outfile::read_bounded(xml, super::model::MAX_PLATFORM_BYTES).map_err(|e| format!("platform file: {e}"))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{file}: the file is not UTF-8 text"))?;
-    let doc = roxmltree::Document::parse(&text).map_err(|e| format!("{file}: {e}"))?;
+    let opt = roxmltree::ParsingOptions { allow_dtd: true, ..Default::default() };
+    let doc = roxmltree::Document::parse_with_options(&text, opt).map_err(|e| format!("{file}: {e}"))?;
     let mut clusters = vec![];
     for n in doc.descendants().filter(|n| n.is_element()) {
         match n.tag_name().name() {
