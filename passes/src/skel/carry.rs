@@ -42,11 +42,13 @@ impl Scopes<'_> {
         }
     }
 
-    /// `name` is used by code that stays in the skeleton, within `scope`, and kept whole.
-    fn live(&self, name: &str, scope: Span) -> bool {
-        if self.cut.iter().any(|(n, s)| self.same(n, name) && s.start <= scope.start && scope.end <= s.end) {
+    /// `name` (seen in function `func`) is used by code that stays in the skeleton,
+    /// within `scope` (None: it may be used elsewhere, in another file), and kept whole.
+    fn live(&self, name: &str, scope: Option<Span>, func: Span) -> bool {
+        if self.cut.iter().any(|(n, s)| self.same(n, name) && s.start <= func.start && func.end <= s.end) {
             return false;
         }
+        let Some(scope) = scope else { return true };
         self.toks.iter().any(|(sp, t)| {
             self.same(t, name) && scope.start <= sp.start && sp.start < scope.end && !self.not_use.iter().any(|n| n.start <= sp.start && sp.start < n.end)
         })
@@ -72,6 +74,25 @@ fn declarations(unit: &FileUnit, src: &str, out: &mut Vec<Span>) {
             }
             _ => {}
         }
+    }
+}
+
+/// Where the uses of `name` (a buffer of a call in `f`) can be: `f` for its own
+/// locals, the file for C `static` file-scope variables, anywhere (None) for
+/// dummy arguments, COMMON, module and external variables and names declared in
+/// include files.
+fn scope_of(unit: &FileUnit, f: &Function, name: &str, sc: &Scopes) -> Option<Span> {
+    use xmpc_ir::StorageClass;
+    let own = f.symbols.symbols.iter().enumerate().find(|(_, x)| sc.same(&x.name, name));
+    if let Some((id, s)) = own {
+        let shared = f.params.contains(&id)
+            || s.attrs.iter().any(|a| a.starts_with("common"))
+            || matches!(s.sclass, StorageClass::Extern | StorageClass::Common | StorageClass::Param | StorageClass::ModuleVar);
+        return if shared { None } else { Some(f.span) };
+    }
+    match unit.globals.symbols.iter().find(|x| sc.same(&x.name, name)) {
+        Some(g) if g.sclass == StorageClass::Static => Some(Span::new(0, sc.src.len())),
+        _ => None,
     }
 }
 
@@ -118,9 +139,7 @@ pub fn edits(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span], cu
                 if name.len() > 4 && name[..4].eq_ignore_ascii_case("mpi_") {
                     continue;
                 }
-                let local = f.symbols.symbols.iter().any(|x| sc.same(&x.name, name));
-                let scope = if local { f.span } else { Span::new(0, src.len()) };
-                if sc.live(name, scope) {
+                if sc.live(name, scope_of(unit, f, name, &sc), f.span) {
                     flags |= role;
                 }
             }
@@ -142,6 +161,5 @@ pub fn edits(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span], cu
             }
         }
     }
-    let _ = sc.src;
     out
 }
