@@ -338,3 +338,41 @@ fn time_model_scales_with_the_problem() {
         assert!((c - 5.0 * n * 1e-6).abs() < 1e-12, "n={n}: compute {c}: {out}");
     }
 }
+
+/// NPB-like programs built with `xmpc bsim cc` / `xmpc bsim fc` from mpicc /
+/// mpif90 command lines and run unmodified (testsuite/mpi/npblike): broadcast
+/// parameters decide the loop and message size (they must carry their data), a
+/// kept hot loop is charged its host time (`--host-time off` charges none),
+/// blocks nest across files (C timers), and the Fortran include file with
+/// mpif.h and a COMMON block, and a subroutine's own COMMON block, work per rank.
+#[test]
+fn npb_like_programs_through_the_wrappers() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let p = |f: &str| mpi(&format!("npblike/{f}"));
+    let o = xmpc(&["bsim", "cc", "-O2", "-c", &p("params.c")], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "cc", "-O2", "-c", &p("timers.c"), "-o", "t.o"], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "cc", "-O2", "-o", "pc", "params.o", "t.o"], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "fc", "-O2", "-o", "pf", &p("params.f")], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let run = |exe: &str, host: &str, args: &[&str]| -> f64 {
+        let mut a = vec!["bsim", "run", exe, "-np", "4", "--host-time", host, "--"];
+        a.extend(args);
+        let o = xmpc(&a, dir);
+        let s = text(&o);
+        assert!(o.status.success(), "{exe}: {s}");
+        assert_eq!(s.matches("CHECK OK").count(), 4, "{exe}: {s}");
+        let t = s.lines().find_map(|l| l.strip_prefix("predicted time: ")).unwrap_or_else(|| panic!("{s}"));
+        t.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    for (exe, args) in [("./pc", &["3000", "3"][..]), ("./pf", &[][..])] {
+        let on = run(exe, "on", args);
+        let off = run(exe, "off", args);
+        // the kept loop burns milliseconds of CPU; the messages cost microseconds
+        assert!(on > 2e-3, "{exe}: host time charged: {on}");
+        assert!(off < 1e-3, "{exe}: host time off: {off}");
+    }
+}
