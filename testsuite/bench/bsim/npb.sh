@@ -29,8 +29,10 @@ NPS=${3:-"4 16 64"}
 MODES=${MODES:-"compute nocompute"}
 NPB=${NPB:-$root/../shared/external/npb3.3-mpi}
 [ -d "$NPB" ] || { echo "npb.sh: no NPB3.3-MPI tree at $NPB (set NPB=)"; exit 2; }
-T="${CARGO_TARGET_DIR:-$root/target}/release"
-(cd "$root" && cargo build --release -q -p xmpc -p xmpc-bsim) || exit 1
+# PROFILE=debug uses the debug build (predictions are the same; BSIM's wall times are not)
+PROFILE=${PROFILE:-release}
+T="${CARGO_TARGET_DIR:-$root/target}/$PROFILE"
+(cd "$root" && if [ "$PROFILE" = release ]; then cargo build --release -q -p xmpc -p xmpc-bsim; else cargo build -q -p xmpc -p xmpc-bsim; fi) || exit 1
 XMPC="$T/xmpc"
 W=$(mktemp -d /tmp/npb-bench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
