@@ -8,8 +8,11 @@
 # The tree is copied to a temporary directory (never into the repository) and
 # built unmodified twice per kernel, class and process count: with
 # MPICC="xmpc bsim cc" / MPIF77="xmpc bsim fc" (skeletons) and with smpicc /
-# smpif90. Both run on the flat platform of flat.toml exported to SimGrid
+# smpiff. Both run on the flat platform of flat.toml exported to SimGrid
 # (`xmpc bsim platform --export-simgrid`, which also gives the smpirun flags).
+# SMPI's Fortran compiler is smpiff: SimGrid 3.32's smpif90 names the object of a
+# fixed-form `.f` file `.o` (it derives the name only from `.f90`/`.F90`), so NPB's
+# `make` cannot find `timers.o`; smpiff compiles them.
 #
 #   compute    both charge the host CPU time of the code that runs
 #              (SMPI smpi/simulate-computation:yes, host-speed 1 Gf on 1 Gf hosts,
@@ -85,7 +88,7 @@ field() { awk -v k="$2" '$0 ~ k {print $NF}' "$1" | head -1; }
 
 tree bsim "$XMPC bsim cc" "$XMPC bsim fc"
 tree bsimz "$XMPC bsim cc --bsim-times=zero" "$XMPC bsim fc --bsim-times=zero"
-tree smpi smpicc smpif90
+tree smpi smpicc smpiff
 
 printf '%-6s %-5s %4s %-9s %14s %14s %9s %9s %9s %8s %9s %9s %s\n' kernel class np mode bsim_s smpi_s diff bsim_wall smpi_wall speedup bsim_MiB smpi_MiB verified
 for k in $KERNELS; do
