@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use xmpc_passes::xmp_f::coarray::uses_coarrays;
+use xmpc_backends::fortran::coarray::uses_coarrays;
 
 /// The `-fcoarray=` option for one translated Fortran file: `lib` when it uses
 /// coarrays and the user gave no `-fcoarray=` of their own.
@@ -86,7 +86,7 @@ pub fn own_libcaf_possible() -> bool {
 }
 
 /// The marks of a translated task body that uses coarrays (`xmpf_caf_in_task`,
-/// passes/src/xmp_f/mod.rs) in the objects: `XMP0450:FILE:LINE:COL` each. Such an
+/// backends/src/fortran/mod.rs) in the objects: `XMP0450:FILE:LINE:COL` each. Such an
 /// object needs xmpc's libcaf (its images follow the task).
 pub fn own_libcaf_marks(objs: &[PathBuf]) -> Vec<String> {
     let pat = b"xmpc-own-libcaf:";

@@ -18,10 +18,10 @@ pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, R
     if unit.lang != Lang::C {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
-    if !force && !xmpc_passes::xmp_c::needs_runtime(unit, text) {
+    if !force && !xmpc_backends::c::needs_runtime(unit, text) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
-    emit_translated(unit, text, xmpc_passes::xmp_c::translate(unit, text))
+    emit_translated(unit, text, xmpc_backends::c::translate(unit, text))
 }
 
 /// Splices a translation pass's edits into the text (or passes its diagnostics on).
@@ -193,19 +193,19 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
 
 // ------------------------------------------------------------------ Fortran
 
-/// Translated Fortran of one parsed file (`passes/src/xmp_f`). `force` (compiling):
+/// Translated Fortran of one parsed file (`backends/src/fortran`). `force` (compiling):
 /// translate a file even without XMP (its main program still needs the runtime's
 /// init), and write the XMP declarations of its modules to `<module>.xmpmod` in the
 /// current directory, beside the `.mod` files, for files compiled later.
-pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_passes::xmp_f::Origin) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
-    if !unit.lang.is_fortran() || (!force && !xmpc_passes::xmp_f::needs_runtime(unit, text)) {
+pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_backends::fortran::Origin) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+    if !unit.lang.is_fortran() || (!force && !xmpc_backends::fortran::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     let find = |m: &str| {
         let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());
         known.or_else(|| std::fs::read_to_string(format!("{m}.xmpmod")).ok())
     };
-    let (edits, infos) = match xmpc_passes::xmp_f::translate_for(unit, text, &find, origin, crate::coarray::own_libcaf_possible()) {
+    let (edits, infos) = match xmpc_backends::fortran::translate_for(unit, text, &find, origin, crate::coarray::own_libcaf_possible()) {
         Ok(x) => x,
         Err(d) => return Err(Ok(d)),
     };

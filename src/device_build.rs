@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use xmpc_passes::xmp_c::{KERNELS_BEGIN, KERNELS_END};
+use xmpc_backends::c::{KERNELS_BEGIN, KERNELS_END};
 
 /// The CUDA source of a translated C file, if it has device loops.
 pub fn kernels(c: &str) -> Option<&str> {

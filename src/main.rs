@@ -621,10 +621,10 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
     Ok(out)
 }
 
-/// Lowers the XMP/C local view of a C file (`xmpc_passes::xmp_c::coarray`); its
+/// Lowers the XMP/C local view of a C file (`xmpc_backends::c::coarray`); its
 /// errors are reported against the original text.
-fn lower_local_view(name: &str, text: String, lang: Lang, colour: Colour) -> Result<(String, Option<xmpc_passes::xmp_c::coarray::Lowered>), Failure> {
-    use xmpc_passes::xmp_c::coarray;
+fn lower_local_view(name: &str, text: String, lang: Lang, colour: Colour) -> Result<(String, Option<xmpc_backends::c::coarray::Lowered>), Failure> {
+    use xmpc_backends::c::coarray;
     if lang != Lang::C || !coarray::uses_local_view(&text) {
         return Ok((text, None));
     }

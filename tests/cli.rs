@@ -183,7 +183,7 @@ mod malformed {
                 continue;
             }
             // The directive parser alone refuses `#pragma xmp coarray` (its golden case), but
-            // the driver lowers the local view first (passes/src/xmp_c/coarray.rs), so the
+            // the driver lowers the local view first (backends/src/c/coarray.rs), so the
             // file is a valid program there (tests/local_view_cli.rs covers its refusals).
             if *name == "unsupported_coarray" {
                 continue;

@@ -1,7 +1,9 @@
 //! C and Fortran emitters. Output is the original text with the passes' edits spliced
 //! in along the IR's item spans: text no edit touches comes out byte for byte.
 
+pub mod c;
 mod fixed;
+pub mod fortran;
 
 use std::fmt;
 pub use xmpc_ir::Edit;

@@ -6,14 +6,17 @@
 //! model is a `Verbatim` node that keeps its span, so the back ends can reproduce
 //! untouched text byte for byte by splicing.
 
+pub mod codes;
 pub mod diag;
 pub mod directive;
 pub mod edit;
 pub mod expr;
 pub mod implicit;
 pub mod span;
+pub mod visit;
 pub mod xml;
 
+pub use codes::Code;
 pub use diag::{Diag, FileId};
 pub use directive::Directive;
 pub use edit::Edit;

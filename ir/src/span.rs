@@ -9,6 +9,10 @@ pub struct Span {
 }
 
 impl Span {
+    /// The first (up to three) bytes: a label on where a statement starts.
+    pub fn start_span(self) -> Span {
+        Span::new(self.start, self.start + 3.min(self.end.saturating_sub(self.start)))
+    }
     pub const fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }

@@ -1,11 +1,10 @@
-//! Passes over the IR: semantic checks (`check`) and the XMP C → C + runtime-calls
-//! translation (`xmp_c`), and the XMP Fortran translation (`xmp_f`).
+//! Passes over the IR: what XMP directives mean (`xmp_model`, decided once for C and
+//! Fortran; the printers in `xmpc_backends` spell it), semantic checks (`check`), the
+//! skeletonizer (`skel`, `blocks`) and MPIETE's program model (`mpiete`).
 
 pub mod blocks;
 pub mod check;
 pub mod literals;
 pub mod mpiete;
 pub mod skel;
-pub mod xmp_c;
-pub mod xmp_f;
 pub mod xmp_model;

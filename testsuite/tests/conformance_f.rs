@@ -351,7 +351,7 @@ fn module_with_xmp_declarations_across_files() {
     // without the module's description the using file's directives are unknown names
     std::fs::remove_file(tmp.join("field.xmpmod")).unwrap();
     let err = compile(&["-c", "main.f90"], &tmp).unwrap_err();
-    assert!(err.contains("XMP0402"), "{err}");
+    assert!(err.contains("XMP0109"), "{err}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 

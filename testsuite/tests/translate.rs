@@ -671,7 +671,7 @@ fn translate(name: &str, text: &str) -> String {
     assert!(errs.is_empty(), "{name}: front-end errors {errs:?}");
     let check = xmpc_passes::check::check(&parsed.unit, text);
     assert!(check.is_empty(), "{name}: check errors {check:?}");
-    let edits = match xmpc_passes::xmp_c::translate(&parsed.unit, text) {
+    let edits = match xmpc_backends::c::translate(&parsed.unit, text) {
         Ok(e) => e,
         Err(d) => panic!("{name}: translation errors:\n{}", xmpc_ir::diag::render_plain(name, text, &d)),
     };
@@ -811,7 +811,7 @@ fn unsupported_forms_give_located_diagnostics() {
         let text = format!("{HEAD}{body}");
         let parsed = xmpc_frontend::parse_source(0, name, &text, Lang::C);
         assert!(parsed.diags.iter().all(|d| d.severity < Severity::Error), "{name}: {:?}", parsed.diags);
-        match xmpc_passes::xmp_c::translate(&parsed.unit, &text) {
+        match xmpc_backends::c::translate(&parsed.unit, &text) {
             Ok(_) => panic!("{name}: translated without an error"),
             Err(d) => {
                 let r = xmpc_ir::diag::render_plain(&format!("{name}.c"), &text, &d);
@@ -828,7 +828,7 @@ fn macro_parameters_named_like_arrays_are_fine() {
     let text = "#pragma xmp nodes p(*)\n#pragma xmp template t(0:9)\n#pragma xmp distribute t(block) onto p\nint c[10];\n#pragma xmp align c[i] with t(i)\n#define CHECK(c) \\\n  if (!(c)) return 1\nint g(int x) { CHECK(x > 0); return 0; }\n";
     let parsed = xmpc_frontend::parse_source(0, "m.c", text, Lang::C);
     assert!(parsed.diags.iter().all(|d| d.severity < Severity::Error), "{:?}", parsed.diags);
-    if let Err(d) = xmpc_passes::xmp_c::translate(&parsed.unit, text) {
+    if let Err(d) = xmpc_backends::c::translate(&parsed.unit, text) {
         panic!("{}", xmpc_ir::diag::render_plain("m.c", text, &d));
     }
 }

@@ -18,7 +18,7 @@ fn translate(name: &str, text: &str) -> Result<String, String> {
     let parsed = xmpc_frontend::parse_source(0, name, text, lang);
     let errs: Vec<_> = parsed.diags.iter().filter(|d| d.severity >= Severity::Error).collect();
     assert!(errs.is_empty(), "{name}: front-end errors {errs:?}");
-    let edits = if lang == Lang::C { xmpc_passes::xmp_c::translate(&parsed.unit, text) } else { xmpc_passes::xmp_f::translate(&parsed.unit, text) };
+    let edits = if lang == Lang::C { xmpc_backends::c::translate(&parsed.unit, text) } else { xmpc_backends::fortran::translate(&parsed.unit, text) };
     match edits {
         Ok(e) => Ok(xmpc_backends::emit(&parsed.unit, text, &e).expect("edits splice")),
         Err(d) => Err(xmpc_ir::diag::render_plain(name, text, &d)),

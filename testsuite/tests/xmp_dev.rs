@@ -35,7 +35,7 @@ fn source(p: &str) -> (String, String) {
 fn translate(name: &str, text: &str) -> (String, String) {
     let parsed = xmpc_frontend::parse_source(0, name, text, Lang::C);
     assert!(parsed.diags.iter().all(|d| d.severity < Severity::Error), "{name}: {:?}", parsed.diags);
-    let edits = match xmpc_passes::xmp_c::translate(&parsed.unit, text) {
+    let edits = match xmpc_backends::c::translate(&parsed.unit, text) {
         Ok(e) => e,
         Err(d) => panic!("{name}: translation errors:\n{}", xmpc_ir::diag::render_plain(name, text, &d)),
     };
@@ -126,7 +126,7 @@ fn what_the_lowering_cannot_keep_correct_is_refused() {
         let text = format!("{head}{body}");
         let parsed = xmpc_frontend::parse_source(0, "bad.c", &text, Lang::C);
         assert!(parsed.diags.iter().all(|d| d.severity < Severity::Error), "{body}: {:?}", parsed.diags);
-        let Err(d) = xmpc_passes::xmp_c::translate(&parsed.unit, &text) else { panic!("accepted: {body}") };
+        let Err(d) = xmpc_backends::c::translate(&parsed.unit, &text) else { panic!("accepted: {body}") };
         let msg = xmpc_ir::diag::render_plain("bad.c", &text, &d);
         assert!(msg.contains(want), "{body}: wanted `{want}` in:\n{msg}");
         assert!(msg.contains("bad.c:") && msg.contains("XMP0330"), "not located or not XMP0330: {msg}");

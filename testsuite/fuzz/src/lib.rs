@@ -127,9 +127,9 @@ pub fn compile(bytes: &[u8], lang: Lang) {
     assert_located(&checks, text.len(), "check");
     if checks.iter().all(|d| d.severity < Severity::Error) {
         let edits = if lang == Lang::C {
-            xmpc_passes::xmp_c::translate(&parsed.unit, &text)
+            xmpc_backends::c::translate(&parsed.unit, &text)
         } else {
-            xmpc_passes::xmp_f::translate_with_modules(&parsed.unit, &text, &|_| None).map(|(e, _)| e)
+            xmpc_backends::fortran::translate_with_modules(&parsed.unit, &text, &|_| None).map(|(e, _)| e)
         };
         match edits {
             Ok(e) => {

@@ -250,7 +250,7 @@ error: `mpicc` failed (exit status: 1)
 "#;
         assert_eq!(classify_build(cc), Class::CompileFail);
         assert!(build_reason(cc).ends_with("error: expected expression before ':' token"), "{}", build_reason(cc));
-        let ice = "thread 'main' panicked at passes/src/xmp_c/mod.rs:10:5:\nindex out of bounds\n";
+        let ice = "thread 'main' panicked at backends/src/c/mod.rs:10:5:\nindex out of bounds\n";
         assert_eq!(classify_build(ice), Class::XmpcCrash);
     }
 

@@ -1,7 +1,7 @@
 ! xmpc-test: np=4
 ! reduction, bcast and barrier `on` node subsets p(lo:hi) (literal bounds, built
-! once), a subset with run-time bounds, and a 2-D subset q(1, *): only the
-! members take part, the others keep their values.
+! once), a subset with run-time bounds, and 2-D subsets q(:, *), q(1, *) (`*`: this
+! node's own index): only the members take part, the others keep their values.
 program on_subset
   implicit none
   include 'xmp_lib.h'
@@ -34,14 +34,20 @@ program on_subset
   else
     if (z /= 4) err = err + 1
   end if
-! q(i, j) is node i + 2 * (j - 1): q(1, *) holds nodes 1 and 3
+! q(i, j) is node i + 2 * (j - 1); `*` is the executing node's own index (as in C
+! and Omni): q(:, *) is the column holding this node, nodes 1 and 2 or 3 and 4
   w = me
-!$xmp reduction(+:w) on q(1, *)
-  if (me == 1 .or. me == 3) then
-    if (w /= 4) err = err + 1
+!$xmp reduction(+:w) on q(:, *)
+  if (me <= 2) then
+    if (w /= 3) err = err + 1
   else
-    if (w /= me) err = err + 1
+    if (w /= 7) err = err + 1
   end if
+! q(1, *) is one node, q(1, j) of this node's column j: only nodes 1 and 3 are members
+! of theirs, and each reduces alone
+  w = me * 10
+!$xmp reduction(max:w) on q(1, *)
+  if (w /= me * 10) err = err + 1
 !$xmp barrier on p(1:2)
 !$xmp barrier on q(*, 2)
 !$xmp reduction(+:err)

@@ -1,7 +1,7 @@
 ! xmpc-test: np=1,2,3
 ! An aligned array's dimensions that no node set splits (aligned with a `*` template
 ! dimension, or not aligned at all) are allocated with the bounds the translator
-! knows (`static_bounds` in passes/src/xmp_f/mod.rs: a(0:9, ...), the shadow widths
+! knows (`static_bounds` in backends/src/fortran/mod.rs: a(0:9, ...), the shadow widths
 ! added), the others with the runtime's; xmpf_array_attach stops the program if the
 ! two disagree. Checked here: a lower bound of 0, shadows on a `*` dimension (their
 ! bounds seen with lbound/ubound), an aligned offset, a dimension not aligned, and an

@@ -114,7 +114,7 @@ void __wrap__gfortran_caf_sync_memory(int *stat, char *errmsg, size_t errmsg_len
   else xmpc_caf_sync_memory(stat, errmsg, errmsg_len);
 }
 
-/* A task body that uses coarrays calls this first (passes/src/xmp_f/mod.rs): with
+/* A task body that uses coarrays calls this first (backends/src/fortran/mod.rs): with
  * xmpc's libcaf its images are the task's nodes; with another libcaf (OpenCoarrays,
  * whose register is then the __real_ one) they would be the whole program's, a wrong
  * answer or a hang. The driver refuses that link; this stops a program linked by hand.

@@ -9,7 +9,7 @@
  * Fortran column-major layout. Template and node dimensions are not reversed
  * (both sides use the round order). Node numbers are 1-based.
  *
- * The translator (passes/src/xmp_f) is the only intended caller of xmpf_*; the
+ * The translator (backends/src/fortran) is the only intended caller of xmpf_*; the
  * xmp_* entry points are the user-callable library (declared by xmp_lib.h).
  */
 #include <stdint.h>
@@ -122,17 +122,34 @@ void xmpf_nodes_(i8 *h, LOCARGS, const int *ndims, const i8 *sizes, LOCLENS) {
   *h = (i8)(intptr_t)xmpc_nodes_new(LOC, *ndims, s);
 }
 
-/* nodes q(sizes) = p(lo:hi:st, ...): per parent dim, st == 0 for `*`. */
+/* One dimension of a node reference from the translator: st == 0 for a whole
+ * dimension (`:`), st == -1 (XMPF_OWN) for `*`, the executing node's own index
+ * (1-based lo == hi == its coordinate + 1, as the C translator computes it). */
+#define XMPF_OWN (-1)
+static void sel_dim(const xmpc_nodes *parent, int d, i8 lo, i8 hi, i8 st, long *l, long *u, long *t) {
+  if (st == XMPF_OWN) {
+    *l = *u = xmpc_nodes_coord(parent, d) + 1;
+    *t = 1;
+    return;
+  }
+  *l = (long)lo;
+  *u = (long)hi;
+  *t = (long)st;
+}
+
+/* The size (0-based dim) and the executing node's 0-based coordinate of a node set. */
+i8 xmpf_nodes_size_(const i8 *h, const int *d) { return (i8)xmpc_nodes_dim_size(H(h), *d); }
+i8 xmpf_nodes_coord_(const i8 *h, const int *d) { return (i8)xmpc_nodes_coord(H(h), *d); }
+
+/* nodes q(sizes) = p(lo:hi:st, ...): per parent dim (sel_dim). */
 void xmpf_nodes_sub_(i8 *h, LOCARGS, const int *ndims, const i8 *sizes, const i8 *parent, const int *pndims, const i8 *lo,
                      const i8 *hi, const i8 *st, LOCLENS) {
   long s[MAXD], l[MAXD], u[MAXD], t[MAXD];
   for (int d = 0; d < *ndims; d++) s[d] = (long)sizes[d];
-  for (int d = 0; d < *pndims; d++) {
-    l[d] = (long)lo[d];
-    u[d] = (long)hi[d];
-    t[d] = (long)st[d];
-  }
+  for (int d = 0; d < *pndims; d++) sel_dim(H(parent), d, lo[d], hi[d], st[d], &l[d], &u[d], &t[d]);
   *h = (i8)(intptr_t)xmpc_nodes_new_sub(LOC, *ndims, s, H(parent), l, u, t);
+  for (int d = 0; d < *pndims; d++)
+    if (st[d] == XMPF_OWN) xmpc_nodes_mark_per_node(H(h), d);
 }
 
 /* `on p(lo:hi:st, ...)` of a reduction, bcast or barrier: the subset keeps the
@@ -142,9 +159,7 @@ void xmpf_nodes_on_(i8 *h, LOCARGS, const i8 *parent, const int *pndims, const i
                     LOCLENS) {
   long s[MAXD], l[MAXD], u[MAXD], t[MAXD];
   for (int d = 0; d < *pndims; d++) {
-    l[d] = (long)lo[d];
-    u[d] = (long)hi[d];
-    t[d] = (long)st[d];
+    sel_dim(H(parent), d, lo[d], hi[d], st[d], &l[d], &u[d], &t[d]);
     if (u[d] == LONG_MAX) u[d] = xmpc_nodes_dim_size(H(parent), d); /* `p(k:)` */
     s[d] = t[d] == 0 ? xmpc_nodes_dim_size(H(parent), d) : (u[d] - l[d]) / t[d] + 1;
   }
@@ -632,9 +647,8 @@ void xmpf_task_begin_(int *run, LOCARGS, const i8 *n, const int *ndims, const i8
                       LOCLENS) {
   long l[MAXD], u[MAXD], s[MAXD];
   for (int d = 0; d < *ndims; d++) {
-    l[d] = (long)lo[d];
-    u[d] = (long)hi[d];
-    s[d] = (long)st[d];
+    sel_dim(H(n), d, lo[d], hi[d], st[d], &l[d], &u[d], &s[d]);
+    if (s[d] == 0) u[d] = xmpc_nodes_dim_size(H(n), d);
   }
   *run = xmpc_task_begin(LOC, H(n), l, u, s, *nocomm);
 }

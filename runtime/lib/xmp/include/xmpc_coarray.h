@@ -1,7 +1,7 @@
 /* XcalableMP local view in C (coarrays, sync, lock/unlock, post/wait, atomics) over
  * MPI-3 one-sided communication: the user API of XMP/C 1.4 (also reached through
  * <xmp.h>) and the ABI the translator's coarray lowering calls
- * (passes/src/xmp_c/coarray.rs). Implemented in runtime/lib/xmp/csrc/coarray.c, part of
+ * (backends/src/c/coarray.rs). Implemented in runtime/lib/xmp/csrc/coarray.c, part of
  * libxmpc_rt.a. See docs/local-view.md.
  *
  * Images: image numbers given to xmpc_co_* are 0-based and count the executing

@@ -113,11 +113,11 @@ impl<'a> Tr<'a> {
         let mut lines = vec![];
         for v in vars {
             let Some(a) = u.arrays.get(&lc(&v.name)) else {
-                self.err("XMP0402", v.span, &format!("{what} of '{}', not an aligned array of this unit", v.name), "");
+                self.err("XMP0109", v.span, &format!("{what} of '{}', not an aligned array of this unit", v.name), "");
                 continue;
             };
             if a.cyclic {
-                self.err("XMP0403", v.span, &format!("{what} of an array aligned with a cyclic dimension"), "not supported");
+                self.err("XMP0303", v.span, &format!("{what} of an array aligned with a cyclic dimension"), "not supported");
                 continue;
             }
             let (h, nd) = (a.handle.clone(), a.ndims);
@@ -133,7 +133,7 @@ impl<'a> Tr<'a> {
                     ws.iter().map(|w| (w.periodic as i32).to_string()).collect::<Vec<_>>(),
                 ),
                 Some(_) => {
-                    self.err("XMP0406", d.span, &format!("{what} width: one width per array dimension"), "");
+                    self.err("XMP0104", d.span, &format!("{what} width: one width per array dimension"), "");
                     continue;
                 }
                 None => (0, vec!["0".into(); nd], vec!["0".into(); nd], vec!["0".into(); nd]),

@@ -8,17 +8,23 @@
 //! use it call and name: public in a module whose default is `private`, and added to
 //! the `only:` list of a `use m, only: ...`.
 
+use super::names::{nodes_handle, templ_handle};
 use super::{lc, Tr, Unit};
 use xmpc_ir::{Edit, Span, Stmt, StmtKind};
+use xmpc_passes::xmp_model::symbols::Entity;
+use xmpc_passes::xmp_model::Model;
 
 /// The names of a translated module that its users need.
-pub(super) fn module_exports(key: &str, u: &Unit) -> Vec<String> {
+pub(super) fn module_exports(key: &str, u: &Unit, m: &Model) -> Vec<String> {
     let mut v = vec![format!("xmpf_modinit_{key}")];
-    let mut h: Vec<String> = u
-        .nodes
-        .values()
-        .map(|n| n.0.clone())
-        .chain(u.templs.values().map(|t| t.0.clone()))
+    let objects = m.module(key).map(|s| s.names.values().copied().collect::<Vec<_>>()).unwrap_or_default();
+    let mut h: Vec<String> = objects
+        .into_iter()
+        .filter_map(|e| match e {
+            Entity::Nodes(n) => Some(nodes_handle(m, n)),
+            Entity::Template(t) => Some(templ_handle(m, t)),
+            _ => None,
+        })
         .chain(u.arrays.values().map(|a| a.handle.clone()))
         .filter(|n| n.starts_with("xmpf_") && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .collect();
@@ -76,7 +82,7 @@ impl<'a> Tr<'a> {
                 // `use m, only: x`: the names of m's translation too
                 let (m, only) = use_target(text);
                 let extra: String = match self.mods.get(&m) {
-                    Some(mu) if only => module_exports(&m, mu).iter().map(|n| format!(", {n}")).collect(),
+                    Some(mu) if only => module_exports(&m, mu, &self.m).iter().map(|n| format!(", {n}")).collect(),
                     _ => String::new(),
                 };
                 // before a trailing comment of the last line

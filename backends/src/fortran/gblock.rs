@@ -8,9 +8,10 @@
 //!   the formats, and `template_fix` distributes the template after fixing its shape
 //!   (the C translator does the same, `xmp_c::mod` `distribute_code`).
 
-use super::{lc, Tr, Unit};
+use super::{lc, Tr};
 use xmpc_ir::directive::{DistFormat, DistList};
 use xmpc_ir::{ExprKind, Span};
+use xmpc_passes::xmp_model::symbols::TemplId;
 
 /// `xmpf_distribute`'s per-dimension formats and arguments, the concatenated gblock
 /// maps and each dimension's start in them (0: not gblock), Fortran text.
@@ -55,7 +56,7 @@ impl Tr<'_> {
             args.push("0".into());
             if let Some(ExprKind::Ident(n)) = arg.map(|e| &e.kind) {
                 if matches!(self.cur_type(&lc(n)), Some((_, false))) {
-                    self.err("XMP0406", x.span, &format!("the gblock mapping `{n}` is not an array"), "give an integer array of one block size per node");
+                    self.err("XMP0303", x.span, &format!("the gblock mapping `{n}` is not an array"), "give an integer array of one block size per node");
                     ok = false;
                     continue;
                 }
@@ -70,7 +71,7 @@ impl Tr<'_> {
                 None if deferred_ok => offsets.push("0".into()),
                 None => {
                     self.err(
-                        "XMP0403",
+                        "XMP0303",
                         x.span,
                         "template_fix: a gblock dimension needs its mapping array",
                         "write gblock(m) with an integer array of one block size per node",
@@ -98,23 +99,11 @@ impl Tr<'_> {
     /// `template_fix(dists) t(...)`: the distribution that follows the fix (after the
     /// `xmpf_template_fix` call). The formats must be those of the template's
     /// `distribute`, `gblock(*)` standing for `gblock(m)`.
-    pub(super) fn template_fix_dist(&mut self, span: Span, name: &str, dists: &DistList, u: &mut Unit) -> Option<String> {
-        let key = lc(name);
-        let (th, tnd, known) = u.templs.get(&key).cloned()?;
-        let nh = u.onto.get(&key).cloned()?;
-        if dists.dists.len() != tnd || (!known.is_empty() && known.iter().zip(&dists.dists).any(|(k, x)| *k != x.format)) {
-            self.err(
-                "XMP0406",
-                span,
-                "template_fix: the distribution formats differ from the template's `distribute`",
-                "give one format per template dimension, as in its distribute directive",
-            );
-            return None;
-        }
+    pub(super) fn template_fix_dist(&mut self, span: Span, t: TemplId, dists: &DistList) -> Option<String> {
+        // (the model checked the formats against the template's `distribute`)
+        let th = self.th(t);
+        let nh = self.tonto(t)?;
         let a = self.dist_args(dists, false)?;
-        if let Some(t) = u.templs.get_mut(&key) {
-            t.2 = dists.dists.iter().map(|x| x.format).collect();
-        }
         let loc = self.loc(span, "template_fix");
         Some(self.distribute_call(&th, &loc, &nh, &a))
     }

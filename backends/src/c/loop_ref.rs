@@ -2,15 +2,16 @@
 //! another template dimension (`xmp_model::loop_ref`) is refused.
 
 use super::{index_offset, Tr};
-use crate::xmp_model::loop_ref;
 use xmpc_ir::directive::DistFormat;
 use xmpc_ir::Expr;
+use xmpc_passes::xmp_model::loop_ref;
+use xmpc_passes::xmp_model::symbols::TemplId;
 
 /// A work-shared index of an enclosing `loop`: (variable, template, template dim).
 #[derive(Clone)]
 pub(super) struct ActiveIndex {
     pub var: String,
-    pub templ: usize,
+    pub templ: TemplId,
     pub tdim: usize,
 }
 
@@ -26,7 +27,7 @@ impl<'a> Tr<'a> {
         for (d, s) in subs.iter().enumerate() {
             let Some(ix) = self.active_loops.iter().rev().find(|ix| index_offset(s, &ix.var).is_some()).cloned() else { continue };
             let align = ar.align_dim.get(d).copied().filter(|&k| k >= 0).map(|k| k as usize);
-            let fmt_of = |t: usize, k: usize| self.templs[t].dists.as_ref().and_then(|ds| ds.get(k)).copied();
+            let fmt_of = |t: TemplId, k: usize| self.tdists(t).as_ref().and_then(|ds| ds.get(k)).copied();
             let distributed = align.and_then(|k| fmt_of(ar.templ, k)).map(|(f, _)| f != DistFormat::Dup).unwrap_or(true);
             if ix.templ != ar.templ {
                 // Another template: refused when the two dimensions are known to be

@@ -31,17 +31,21 @@ mod lex;
 mod local_alias;
 mod member;
 mod modinfo;
+mod names;
 mod omp;
 mod order;
 mod save_desc;
 mod xacc;
 
-use crate::xmp_model::loop_sched::{self, RangeKind};
-use crate::xmp_model::on_ref;
 use std::collections::{BTreeSet, HashMap};
 use xmpc_ir::directive::{AlignSrc, DirectiveKind, DistFormat, NodesMapping, RedOp, Ref, ShadowWidth, SubKind};
 use xmpc_ir::Edit;
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, FuncKind, Function, Item, Lang, Pragma, Span, Stmt, StmtKind, SymbolTable, Type};
+use xmpc_passes::xmp_model::iexpr::{self, IExpr, Spell};
+use xmpc_passes::xmp_model::loop_sched::{self, RangeKind};
+use xmpc_passes::xmp_model::on_ref;
+use xmpc_passes::xmp_model::symbols::{Entity, NodesId, NodesMap, TemplId};
+use xmpc_passes::xmp_model::Model;
 
 /// True when the file uses XMP (directives or library calls) or has a main program.
 pub fn needs_runtime(unit: &FileUnit, src: &str) -> bool {
@@ -86,9 +90,15 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
     if unit.pragmas().is_empty() && src.to_ascii_lowercase().contains("mpi_init") {
         return Ok((vec![], vec![]));
     }
+    let import = |m: &str| find(m).and_then(|t| modinfo::read_import(&t));
+    let m = xmpc_passes::xmp_model::resolve(unit, src, &import);
+    if m.failed() {
+        return Err(m.diags);
+    }
     let mut t = Tr {
         unit,
         src,
+        m,
         edits: vec![],
         diags: vec![],
         fixed: unit.lang == Lang::FortranFixed,
@@ -140,7 +150,11 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
     if t.fixed {
         t.drop_sequence_fields();
     }
-    let infos = t.local_mods.iter().filter_map(|m| t.mods.get(m).filter(|u| !u.is_empty()).map(|u| (m.clone(), modinfo::write(m, u)))).collect();
+    let infos = t
+        .local_mods
+        .iter()
+        .filter_map(|m| t.mods.get(m).filter(|u| modinfo::has_objects(&t.m, m, u)).map(|u| (m.clone(), modinfo::write(m, u, &t.m))))
+        .collect();
     Ok((t.edits, infos))
 }
 
@@ -154,6 +168,8 @@ fn col72(src: &str, ls: usize) -> usize {
 struct Tr<'a> {
     unit: &'a FileUnit,
     src: &'a str,
+    /// What the directives mean (node sets, templates, alignments; names resolved).
+    m: Model<'a>,
     edits: Vec<Edit>,
     diags: Vec<Diag>,
     fixed: bool,
@@ -200,13 +216,13 @@ struct Arr {
     /// Template (lower case) and, per array dim, the template dim it is aligned
     /// with and `c` in `t(i + c)`, Fortran text.
     templ: String,
+    /// The template in the model (`None`: not known here).
+    tid: Option<TemplId>,
     talign: Vec<Option<(usize, String)>>,
 }
 
 #[derive(Default, Clone)]
 struct Unit {
-    nodes: HashMap<String, (String, usize)>,
-    templs: HashMap<String, (String, usize, Vec<DistFormat>)>,
     arrays: HashMap<String, Arr>,
     decls: BTreeSet<String>,
     setup: Vec<String>,
@@ -214,8 +230,6 @@ struct Unit {
     /// Allocatable aligned arrays: rank and the lines that create them, emitted at
     /// their `allocate` statement.
     pending: HashMap<String, (usize, Vec<String>)>,
-    /// Node set each template is distributed onto (handle).
-    onto: HashMap<String, String>,
     /// Aligned arrays to redeclare: name, element type and attributes, rank, directive.
     redecl: Vec<(String, String, usize, Span)>,
     /// A procedure's lines that free its array descriptors, run at each exit
@@ -478,7 +492,7 @@ impl<'a> Tr<'a> {
         let mut sub = String::new();
         // a module whose default is `private`: the names its users need are public
         if order::default_private(self, &m.decls) {
-            let public = format!("{IND}public :: {}\n", order::module_exports(&key, &u).join(", "));
+            let public = format!("{IND}public :: {}\n", order::module_exports(&key, &u, &self.m).join(", "));
             match lex::contains_line(text) {
                 Some(k) => self.edits.push(Edit { span: Span::new(m.span.start + k, m.span.start + k), text: public }),
                 None => sub.push_str(&public),
@@ -522,7 +536,8 @@ impl<'a> Tr<'a> {
                     let name: String = rest.trim_start_matches([' ', ',', ':']).chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
                     if !self.mods.contains_key(&name) {
                         // a module of another file
-                        if let Some(mu) = (self.find)(&name).and_then(|t| modinfo::read(&t)) {
+                        if let Some(mut mu) = (self.find)(&name).and_then(|t| modinfo::read(&t)) {
+                            self.fill_tids(&name, &mut mu);
                             self.mods.insert(name.clone(), mu);
                         }
                     }
@@ -537,10 +552,7 @@ impl<'a> Tr<'a> {
         let head = lc(&self.src[self.line_start(f.name_span.start)..f.name_span.start]);
         let pure = head.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').any(|w| w == "pure" || w == "elemental");
         for h in inherited {
-            u.nodes.extend(h.nodes);
-            u.templs.extend(h.templs);
             u.arrays.extend(h.arrays);
-            u.onto.extend(h.onto);
             u.pending.extend(h.pending);
             for l in h.setup {
                 if l.starts_with("call xmpf_modinit_") && !pure && !u.setup.contains(&l) {
@@ -569,78 +581,47 @@ impl<'a> Tr<'a> {
             if first_exec.is_some() {
                 // its setup would run before the statements it follows (which may set
                 // the sizes it uses)
-                self.err("XMP0407", d.span, "declarative XMP directive after the first executable statement", "move it to the specification part");
+                self.err("XMP0114", d.span, "declarative XMP directive after the first executable statement", "move it to the specification part");
                 continue;
             }
             let loc = |me: &Self, w: &str| me.loc(d.span, w);
             match &d.kind {
-                DirectiveKind::Nodes { names, dims, mapping, .. } => {
-                    for n in names {
-                        let h = format!("xmpf_n_{}", lc(&n.name));
-                        u.decls.insert(format!("integer(8) :: {h}"));
-                        let sizes: Vec<String> = dims.iter().map(|x| x.size.as_ref().map_or("0".into(), |e| self.ex(e))).collect();
-                        match mapping {
-                            Some(NodesMapping::Ref(r)) => {
-                                let Some((ph, pnd)) = u.nodes.get(&lc(&r.name.name)).cloned() else {
-                                    self.err("XMP0402", r.name.span, "unknown node set", "not declared by a nodes directive in this unit");
-                                    continue;
-                                };
-                                let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-                                for k in 0..pnd {
-                                    let sub = r.subs.as_ref().and_then(|v| v.get(k));
-                                    let (a, b, c) = self.triplet(sub);
-                                    lo.push(a);
-                                    hi.push(b);
-                                    st.push(c);
-                                }
-                                u.setup.push(format!(
-                                    "call xmpf_nodes_sub({h}, {}, {}, {}, {ph}, {pnd}, {}, {}, {})",
-                                    loc(self, "nodes"),
-                                    dims.len(),
-                                    self.i8list(&sizes),
-                                    self.i8list(&lo),
-                                    self.i8list(&hi),
-                                    self.i8list(&st)
-                                ));
-                            }
-                            _ => u.setup.push(format!("call xmpf_nodes({h}, {}, {}, {})", loc(self, "nodes"), dims.len(), self.i8list(&sizes))),
-                        }
-                        u.nodes.insert(lc(&n.name), (h, dims.len()));
+                DirectiveKind::Nodes { .. } => {
+                    for e in self.m.declared_by(p).to_vec() {
+                        let Entity::Nodes(id) = e else { continue };
+                        let line = self.nodes_setup(id, &loc(self, "nodes"));
+                        u.decls.insert(format!("integer(8) :: {}", self.nh(id)));
+                        u.setup.push(line);
                     }
                 }
-                DirectiveKind::Template { names, shape } => {
-                    for n in names {
-                        let h = format!("xmpf_t_{}", lc(&n.name));
+                DirectiveKind::Template { .. } => {
+                    for e in self.m.declared_by(p).to_vec() {
+                        let Entity::Template(id) = e else { continue };
+                        let h = self.th(id);
                         u.decls.insert(format!("integer(8) :: {h}"));
-                        let fixed = shape.dims.iter().all(|x| x.bounds.is_some());
-                        let lo: Vec<String> = shape.dims.iter().map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.0))).collect();
-                        let hi: Vec<String> = shape.dims.iter().map(|x| x.bounds.as_ref().map_or("0".into(), |b| self.ex(&b.1))).collect();
+                        let tt = self.m.templ(id);
+                        let lo: Vec<String> = tt.dims.iter().map(|x| x.as_ref().map_or("0".into(), |b| self.ie(&b.0))).collect();
+                        let hi: Vec<String> = tt.dims.iter().map(|x| x.as_ref().map_or("0".into(), |b| self.ie(&b.1))).collect();
+                        let fixed = tt.fixed() as i32;
                         u.setup.push(format!(
-                            "call xmpf_template({h}, {}, {}, {}, {}, {})",
+                            "call xmpf_template({h}, {}, {}, {}, {}, {fixed})",
                             loc(self, "template"),
-                            shape.dims.len(),
+                            lo.len(),
                             self.i8list(&lo),
-                            self.i8list(&hi),
-                            fixed as i32
+                            self.i8list(&hi)
                         ));
-                        u.templs.insert(lc(&n.name), (h, shape.dims.len(), vec![]));
                     }
                 }
-                DirectiveKind::Distribute { names, dists, onto } => {
-                    let Some((nh, _)) = u.nodes.get(&lc(&onto.name.name)).cloned() else {
-                        self.err("XMP0402", onto.name.span, "unknown node set", "not declared by a nodes directive in this unit");
+                DirectiveKind::Distribute { dists, .. } => {
+                    let templs: Vec<TemplId> = self.m.declared_by(p).iter().filter_map(|e| if let Entity::Template(t) = e { Some(*t) } else { None }).collect();
+                    if templs.is_empty() {
                         continue;
-                    };
+                    }
                     let Some(da) = self.dist_args(dists, true) else { continue };
-                    for n in names {
-                        let Some(t) = u.templs.get_mut(&lc(&n.name)) else {
-                            self.err("XMP0402", n.span, "unknown template", "not declared by a template directive in this unit");
-                            continue;
-                        };
-                        t.2 = dists.dists.iter().map(|x| x.format).collect();
-                        u.onto.insert(lc(&n.name), nh.clone());
-                        let th = t.0.clone();
+                    for t in templs {
+                        let Some(nh) = self.tonto(t) else { continue };
                         if !gblock::deferred(dists) {
+                            let th = self.th(t);
                             u.setup.push(self.distribute_call(&th, &loc(self, "distribute"), &nh, &da));
                         }
                     }
@@ -858,10 +839,8 @@ impl<'a> Tr<'a> {
         shadow: Option<&(Span, Vec<ShadowWidth>)>,
     ) {
         let key = lc(name);
-        let Some((th, tnd, tfmt)) = u.templs.get(&lc(&with.name.name)).cloned() else {
-            self.err("XMP0402", with.name.span, "unknown template", "not declared by a template directive in this unit");
-            return;
-        };
+        let Some(tid) = self.m.name_template(&with.name) else { return };
+        let (th, tnd, tfmt) = self.templ_info(tid);
         let Some(sym) = syms.lookup(&key) else {
             self.err(
                 "XMP0404",
@@ -914,7 +893,7 @@ impl<'a> Tr<'a> {
         };
         let nd = dims.len();
         if source.len() != nd {
-            self.err("XMP0406", dspan, &format!("align source has {} subscripts, '{name}' has {nd} dimensions", source.len()), "rank mismatch");
+            self.err("XMP0104", dspan, &format!("align source has {} subscripts, '{name}' has {nd} dimensions", source.len()), "rank mismatch");
             return;
         }
         let (dl, ext) = if alloc {
@@ -953,7 +932,7 @@ impl<'a> Tr<'a> {
             match found {
                 Some((k, c)) => {
                     if k >= tnd {
-                        self.err("XMP0406", with.span, "align target has more subscripts than the template has dimensions", "");
+                        self.err("XMP0104", with.span, "align target has more subscripts than the template has dimensions", "");
                         return;
                     }
                     if tfmt.get(k) == Some(&DistFormat::Cyclic) {
@@ -964,7 +943,7 @@ impl<'a> Tr<'a> {
                     aoff.push(if c == "0" { dl[d].clone() } else { format!("({}) + ({c})", dl[d]) });
                 }
                 None => {
-                    self.err("XMP0406", ix.span, &format!("align index '{}' does not appear in the template subscripts", ix.name), "use `t(i)` or `t(i+c)`");
+                    self.err("XMP0113", ix.span, &format!("align index '{}' does not appear in the template subscripts", ix.name), "use `t(i)` or `t(i+c)`");
                     return;
                 }
             }
@@ -980,7 +959,7 @@ impl<'a> Tr<'a> {
             None => None,
             Some((sspan, ws)) => {
                 if ws.len() != nd {
-                    self.err("XMP0406", *sspan, &format!("shadow gives {} widths, '{name}' has {nd} dimensions", ws.len()), "rank mismatch");
+                    self.err("XMP0104", *sspan, &format!("shadow gives {} widths, '{name}' has {nd} dimensions", ws.len()), "rank mismatch");
                     return;
                 }
                 let (mut lo, mut hi, mut full) = (vec![], vec![], vec![]);
@@ -1032,7 +1011,8 @@ impl<'a> Tr<'a> {
             u.setup.extend(lines);
             u.frees.push(format!("call xmpf_array_free({h})"));
             let gx = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
-            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, cyc_full, templ: lc(&with.name.name), talign });
+            u.arrays
+                .insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext: gx, esize, cyclic, cyc_full, templ: lc(&with.name.name), tid: Some(tid), talign });
             u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
             return;
         }
@@ -1052,7 +1032,7 @@ impl<'a> Tr<'a> {
             let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
             lines.push(format!("{name}({}) => {name}", lbs.join(", ")));
             u.setup.extend(lines);
-            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic, cyc_full, templ: lc(&with.name.name), talign });
+            u.arrays.insert(key.clone(), Arr { handle: h, ndims: nd, dl, ext, esize, cyclic, cyc_full, templ: lc(&with.name.name), tid: Some(tid), talign });
             u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, dspan));
             return;
         }
@@ -1099,7 +1079,7 @@ impl<'a> Tr<'a> {
         lines.push(format!("call xmpf_array_attach({h}, {loc}, {nd}, xmpf_ex, {name})"));
         u.arrays.insert(
             key.clone(),
-            Arr { handle: h.clone(), ndims: nd, dl: dl.clone(), ext: ext.clone(), esize, cyclic, cyc_full, templ: lc(&with.name.name), talign },
+            Arr { handle: h.clone(), ndims: nd, dl: dl.clone(), ext: ext.clone(), esize, cyclic, cyc_full, templ: lc(&with.name.name), tid: Some(tid), talign },
         );
         // a `save` array keeps its runtime array, handle and contents across calls:
         // made at the first call only
@@ -1280,7 +1260,7 @@ impl<'a> Tr<'a> {
             // it would skip xmpf_task_end, and the collective frees of the procedure's
             // arrays would wait for the nodes outside the task
             StmtKind::Return(_) if self.task_depth > 0 => self.err(
-                "XMP0408",
+                "XMP0307",
                 s.span,
                 "`return` out of a `task` body leaves the task without ending it",
                 "set a flag in the task and return after `end task`",
@@ -1344,7 +1324,7 @@ impl<'a> Tr<'a> {
         // A statement the front end could not delimit (found by fuzzing: its end before
         // its keyword) is refused where it is, not sliced backwards.
         let Some(text) = self.src.get(s.span.start + k..end).map(str::to_string) else {
-            self.err("XMP0403", s.span, "this `allocate`/`deallocate` statement could not be read", "not understood");
+            self.err("XMP0303", s.span, "this `allocate`/`deallocate` statement could not be read", "not understood");
             return;
         };
         // (a `)` before the `(`, found by fuzzing, is not a statement to slice)
@@ -1383,7 +1363,7 @@ impl<'a> Tr<'a> {
             };
             let bounds = split_top(&o[bo + 1..bc]);
             if bounds.len() != nd {
-                self.err("XMP0406", s.span, &format!("allocate of '{name}': {} bounds for {nd} dimensions", bounds.len()), "");
+                self.err("XMP0104", s.span, &format!("allocate of '{name}': {} bounds for {nd} dimensions", bounds.len()), "");
                 return;
             }
             let (mut dl, mut ex) = (vec![], vec![]);
@@ -1416,11 +1396,11 @@ impl<'a> Tr<'a> {
         let before = lc(&self.src[ls..s.span.start + k]).trim().to_string();
         let one_line_if = !before.is_empty() && !before.bytes().all(|b| b.is_ascii_digit());
         if one_line_if && !dealloc {
-            self.err("XMP0403", s.span, "allocate/deallocate of an aligned array in a one-line `if`", "use an if block");
+            self.err("XMP0303", s.span, "allocate/deallocate of an aligned array in a one-line `if`", "use an if block");
             return;
         }
         if !dealloc && kept.iter().any(|o| o.contains('=')) {
-            self.err("XMP0403", s.span, "allocate/deallocate options (stat=, source=, ...) with aligned arrays", "not supported yet");
+            self.err("XMP0304", s.span, "allocate/deallocate options (stat=, source=, ...) with aligned arrays", "not supported yet");
             return;
         }
         if !kept.is_empty() {
@@ -1466,41 +1446,26 @@ impl<'a> Tr<'a> {
         let Some(r) = r else {
             return Some((vec![], "0_8".into()));
         };
-        let Some((ph, pnd)) = u.nodes.get(&lc(&r.name.name)).cloned() else {
-            if let Some((th, tnd, _)) = u.templs.get(&lc(&r.name.name)).cloned() {
-                return self.template_on_arg(u, r, &th, tnd, at);
-            }
-            self.err("XMP0402", r.name.span, "unknown node set or template", "not declared by a nodes or template directive in this unit");
-            return None;
+        let pid = match self.m.name(&r.name) {
+            Some(Entity::Nodes(id)) => id,
+            Some(Entity::Template(t)) => return self.template_on_arg(u, r, t, at),
+            _ => return None, // reported by the model
         };
+        let (ph, pnd) = (self.nh(pid), self.m.node(pid).rank());
         let Some(subs) = &r.subs else {
             return Some((vec![], ph));
         };
         if subs.len() != pnd {
-            self.err("XMP0406", r.span, &format!("{} subscripts for a {pnd}-dimensional node set", subs.len()), "one subscript (or `*`) per node dimension");
+            self.err("XMP0104", r.span, &format!("{} subscripts for a {pnd}-dimensional node set", subs.len()), "one subscript (or `*`) per node dimension");
             return None;
         }
-        // Resolved by the shared model: `p(2:)` and `p(:3)` are ranges (they used to
-        // be taken as the whole dimension); a missing upper bound is the dimension's
-        // size, passed as huge(0_8) for the runtime shim to replace.
-        let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-        for sel in on_ref::node_sels(r, &FHost { t: self }) {
-            match sel {
-                // xmpc's Fortran `on q(1, *)` has always meant the whole dimension
-                // (testsuite/xmp/F/on_subset.f90); see docs/omni-compat.md.
-                on_ref::NodeSel::Own | on_ref::NodeSel::Whole => {
-                    lo.push("1".into());
-                    hi.push("1".into());
-                    st.push("0".into());
-                }
-                on_ref::NodeSel::Range { lo: a, hi: b, st: c } => {
-                    lo.push(a);
-                    hi.push(b);
-                    st.push(c);
-                }
-            }
+        // Resolved by the shared model: `p(2:)` and `p(:3)` are ranges, `*` the
+        // executing node's own index (as in C and Omni).
+        let (lo, hi, st) = self.sel_triplets(&on_ref::node_sels(r, pid));
+        let literal = lo.iter().chain(&hi).chain(&st).all(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b'-')) && st.iter().all(|x| x != names::OWN);
+        for d in lo.iter().chain(&hi).flat_map(|x| names::query_decls(x)) {
+            u.decls.insert(d);
         }
-        let literal = lo.iter().chain(&hi).chain(&st).all(|x| x.bytes().all(|b| b.is_ascii_digit() || b == b'-'));
         self.on_count += 1;
         let h = format!("xmpf_on{}", self.on_count);
         let call = format!("call xmpf_nodes_on({h}, {}, {ph}, {pnd}, {}, {}, {})", self.loc(at, "on"), self.i8list(&lo), self.i8list(&hi), self.i8list(&st));
@@ -1515,7 +1480,8 @@ impl<'a> Tr<'a> {
 
     /// `on t(...)` of a reduction, bcast or barrier: the nodes owning the referenced
     /// template indices (Omni's meaning), built at run time and cached there.
-    fn template_on_arg(&mut self, u: &mut Unit, r: &Ref, th: &str, tnd: usize, at: Span) -> Option<(Vec<String>, String)> {
+    fn template_on_arg(&mut self, u: &mut Unit, r: &Ref, t: TemplId, at: Span) -> Option<(Vec<String>, String)> {
+        let (th, tnd) = (self.th(t), self.m.templ(t).rank());
         let Some(subs) = &r.subs else {
             self.on_count += 1;
             let h = format!("xmpf_on{}", self.on_count);
@@ -1525,7 +1491,7 @@ impl<'a> Tr<'a> {
         };
         if subs.len() != tnd {
             self.err(
-                "XMP0406",
+                "XMP0104",
                 r.span,
                 &format!("{} subscripts for a {tnd}-dimensional template", subs.len()),
                 "one subscript (or `:`) per template dimension",
@@ -1533,7 +1499,7 @@ impl<'a> Tr<'a> {
             return None;
         }
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-        for sel in on_ref::templ_sels(r, &FHost { t: self }) {
+        for sel in on_ref::templ_sels(r) {
             match sel {
                 on_ref::TemplSel::Whole => {
                     lo.push("0".into());
@@ -1541,9 +1507,9 @@ impl<'a> Tr<'a> {
                     st.push("0".into());
                 }
                 on_ref::TemplSel::Range { lo: a, hi: b, st: c } => {
-                    lo.push(a.unwrap_or_else(|| "-huge(0_8)-1".into()));
-                    hi.push(b.unwrap_or_else(|| "huge(0_8)".into()));
-                    st.push(c);
+                    lo.push(a.map_or_else(|| "-huge(0_8)-1".into(), |a| self.ie(&a)));
+                    hi.push(b.map_or_else(|| "huge(0_8)".into(), |b| self.ie(&b)));
+                    st.push(self.ie(&c));
                 }
             }
         }
@@ -1569,48 +1535,20 @@ impl<'a> Tr<'a> {
             | DirectiveKind::Shadow { .. }
             | DirectiveKind::SaveDesc { .. }
             | DirectiveKind::LocalAlias { .. } => {
-                self.err("XMP0407", d.span, "declarative XMP directive after the first executable statement", "move it to the specification part");
+                self.err("XMP0114", d.span, "declarative XMP directive after the first executable statement", "move it to the specification part");
             }
             DirectiveKind::Tasks { .. } | DirectiveKind::End(_) => {}
             DirectiveKind::Loop(l) => {
                 let Some(body) = &p.body else { return };
-                let Some((th, tnd, tfmts)) = u.templs.get(&lc(&l.on.name.name)).cloned() else {
-                    self.err("XMP0402", l.on.name.span, "loop on an unknown template", "not declared by a template directive in this unit");
+                // the nest as the model resolved it (errors were reported there)
+                let Some(nest) = self.m.loop_nest(p).cloned() else { return };
+                let (th, _, tfmts) = self.templ_info(nest.templ);
+                let plan = nest.plan.clone();
+                if plan.kind == RangeKind::Margin && plan.widens() {
+                    let span = plan.widths.iter().flatten().next().map_or(d.span, |w| w.span);
+                    self.err("XMP0304", span, "`loop ... margin(...)` is not supported in Fortran yet", "margin width");
                     return;
-                };
-                let subs = l.on.subs.clone().unwrap_or_default();
-                if subs.len() != tnd {
-                    self.err("XMP0406", l.on.span, &format!("loop on {} subscripts of a {tnd}-dimensional template", subs.len()), "rank mismatch");
-                    return;
                 }
-                // (var, template dim, offset)
-                let mut vars: Vec<(String, usize, String)> = vec![];
-                for (k, s) in subs.iter().enumerate() {
-                    if let SubKind::Expr(e) = &s.kind {
-                        let t = self.ex(e).replace(' ', "");
-                        let n: String = t.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-                        if n.is_empty() {
-                            continue;
-                        }
-                        let c = if t.len() > n.len() { t[n.len()..].to_string() } else { "0".into() };
-                        vars.push((lc(&n), k, c));
-                    }
-                }
-                if !l.indices.is_empty() {
-                    vars.retain(|v| l.indices.iter().any(|i| lc(&i.name) == v.0));
-                }
-                let plan = match loop_sched::plan(l.option.as_ref(), tnd, d.span) {
-                    Ok(plan) if plan.kind == RangeKind::Margin && plan.widens() => {
-                        let span = l.option.as_ref().map_or(d.span, |_| plan.widths.iter().flatten().next().map_or(d.span, |w| w.span));
-                        self.err("XMP0403", span, "`loop ... margin(...)` is not supported in Fortran yet", "margin width");
-                        return;
-                    }
-                    Ok(plan) => plan,
-                    Err(e) => {
-                        self.err("XMP0403", e.span, &e.msg, e.label);
-                        return;
-                    }
-                };
                 let mut widened: BTreeSet<usize> = BTreeSet::new();
                 let loc = self.loc(d.span, "loop");
                 if let Some(tag) = plan.wait_tag {
@@ -1631,15 +1569,14 @@ impl<'a> Tr<'a> {
                 // outer `do`: the calls go before them (see `omp`)
                 let dir_end = self.line_end_any(d.span.end.max(1) - 1);
                 let mut omp_first = false;
-                // a level around this one runs over a distributed dimension
-                let mut inside_distributed = false;
                 while let Some(st) = cur {
                     let st = omp::nest_do(st);
                     let StmtKind::Do { var, lower, upper, step, end_label, body: inner } = &st.kind else {
                         break;
                     };
                     let vn = lc(&self.ex(var));
-                    if let Some((_, k, c)) = vars.iter().find(|v| v.0 == vn).cloned() {
+                    if let Some(level) = nest.levels.iter().find(|lv| std::ptr::eq(lv.stmt, st)) {
+                        let (k, c) = (level.tdim, if level.offset.is_zero() { "0".to_string() } else { self.ie(&level.offset) });
                         let hs = st.span.start;
                         let he = self.stmt_end(hs);
                         let stp = step.as_ref().map_or("1".to_string(), |e| self.ex(e));
@@ -1666,10 +1603,15 @@ impl<'a> Tr<'a> {
                         let _ = first_inner_label;
                         let shared = end_label.is_some() && parent_label == *end_label;
                         // the template index is the loop variable plus c
-                        let (pc, mc) = if c == "0" { (String::new(), String::new()) } else { (format!(" + ({c})"), format!(" - ({c})")) };
+                        let (pc, mc) = match level.offset.lit() {
+                            Some(0) => (String::new(), String::new()),
+                            Some(v) if v > 0 => (format!(" + {v}"), format!(" - {v}")),
+                            Some(v) => (format!(" - {}", -v), format!(" + {}", -v)),
+                            None => (format!(" + ({c})"), format!(" - ({c})")),
+                        };
                         let hoist = first_edit.is_some() && self.hoistable(lower, upper, step.as_ref());
                         let fmt = tfmts.get(k).copied();
-                        if plan.keeps_own_bounds(k, fmt, inside_distributed) {
+                        if level.keeps_bounds {
                             // a `*` dimension: the DO as written, after the schedule's
                             // range check (see `keeps_own_bounds`)
                             // (declared as the two-loop form declares it: one nest may
@@ -1687,7 +1629,6 @@ impl<'a> Tr<'a> {
                             cur = Some(inner);
                             continue;
                         }
-                        inside_distributed |= loop_sched::distributes(fmt);
                         let cyclic_dim = fmt == Some(DistFormat::Cyclic);
                         if first_edit.is_none() {
                             omp_first = omp::sentinel_lines_between(self.src, dir_end, hs);
@@ -1762,9 +1703,9 @@ impl<'a> Tr<'a> {
                         self.edits.push(Edit { span: Span::new(dir_end, dir_end), text: format!("\n{IND}{calls}") });
                     }
                 }
-                if done != vars.len() {
+                if done != nest.levels.len() {
                     self.err(
-                        "XMP0408",
+                        "XMP0302",
                         d.span,
                         "loop directive: the loop nest does not have a `do` loop for every loop index",
                         "each index must be the variable of a `do` loop of the nest",
@@ -1773,7 +1714,7 @@ impl<'a> Tr<'a> {
                 }
                 if let Some((k, w)) = plan.widths.iter().enumerate().find_map(|(k, w)| w.filter(|_| !widened.contains(&k)).map(|w| (k, w))) {
                     let e = loop_sched::width_without_loop(w, k);
-                    self.err("XMP0403", e.span, &e.msg, e.label);
+                    self.err("XMP0304", e.span, &e.msg, e.label);
                     return;
                 }
                 // reductions after the loop nest (the statement the directive applies to)
@@ -1815,7 +1756,7 @@ impl<'a> Tr<'a> {
             }
             DirectiveKind::Bcast { vars, from, on, .. } => {
                 if let Some(v) = vars.iter().find(|v| v.subs.is_some()) {
-                    self.err("XMP0403", v.span, "bcast of an array section is not translated in Fortran", "broadcast the whole array");
+                    self.err("XMP0304", v.span, "bcast of an array section is not translated in Fortran", "broadcast the whole array");
                     return;
                 }
                 let Some((pre, onh)) = self.nodes_arg(u, on, d.span) else {
@@ -1823,14 +1764,14 @@ impl<'a> Tr<'a> {
                 };
                 let (fh, nf, fi) = match from {
                     None => ("0_8".to_string(), 0, "[integer(8) :: 0]".to_string()),
-                    Some(r) => match u.nodes.get(&lc(&r.name.name)).cloned() {
-                        Some((h, _)) => {
+                    Some(r) => match self.m.name_nodes(&r.name).map(|n| self.nh(n)) {
+                        Some(h) => {
                             let subs = r.subs.clone().unwrap_or_default();
                             let mut idx = vec![];
                             for s in &subs {
                                 match &s.kind {
                                     SubKind::Expr(e) => idx.push(self.ex(e)),
-                                    _ => self.err("XMP0403", s.span, "bcast from: one node number per dimension", ""),
+                                    _ => self.err("XMP0303", s.span, "bcast from: one node number per dimension", ""),
                                 }
                             }
                             if idx.is_empty() {
@@ -1840,7 +1781,7 @@ impl<'a> Tr<'a> {
                             }
                         }
                         None => {
-                            self.err("XMP0402", r.name.span, "unknown node set", "not declared by a nodes directive in this unit");
+                            self.err("XMP0303", r.span, "`bcast ... from` must name a node set", "not a node set");
                             return;
                         }
                     },
@@ -1865,12 +1806,8 @@ impl<'a> Tr<'a> {
                 // `on p`/`on t`: the executing nodes. The wait is local (each node
                 // completes its own requests of that id, a no-op without any), so it
                 // needs no node set here: the reference is only checked (as in C)
-                if let Some(r) = on {
-                    let key = lc(&r.name.name);
-                    if !u.nodes.contains_key(&key) && !u.templs.contains_key(&key) {
-                        self.err("XMP0402", r.name.span, "unknown node set or template", "not declared by a nodes or template directive in this unit");
-                        return;
-                    }
+                if on.as_ref().is_some_and(|r| self.m.name(&r.name).is_none()) {
+                    return; // reported by the model
                 }
                 let loc = self.loc(d.span, "wait_async");
                 let lines: Vec<String> = ids.iter().map(|e| format!("call xmpf_wait_async({loc}, {})", self.ex(e))).collect();
@@ -1884,12 +1821,12 @@ impl<'a> Tr<'a> {
                 let mut lines = vec![];
                 for v in vars {
                     let Some(a) = u.arrays.get(&lc(&v.name)) else {
-                        self.err("XMP0402", v.span, &format!("{what} of '{}', not an aligned array of this unit", v.name), "");
+                        self.err("XMP0109", v.span, &format!("{what} of '{}', not an aligned array of this unit", v.name), "");
                         continue;
                     };
                     if a.cyclic && (rs || !a.cyc_full) {
                         self.err(
-                            "XMP0403",
+                            "XMP0303",
                             v.span,
                             &format!("{what} of an array aligned with a cyclic dimension (without a full shadow `*` there)"),
                             "not supported",
@@ -1917,7 +1854,7 @@ impl<'a> Tr<'a> {
                             ws.iter().map(|w| (w.periodic as i32).to_string()).collect::<Vec<_>>(),
                         ),
                         Some(_) => {
-                            self.err("XMP0406", d.span, &format!("{what} width: one width per array dimension"), "");
+                            self.err("XMP0104", d.span, &format!("{what} width: one width per array dimension"), "");
                             continue;
                         }
                         None => (0, vec!["0".into(); nd], vec!["0".into(); nd], vec!["0".into(); nd]),
@@ -1936,13 +1873,24 @@ impl<'a> Tr<'a> {
             DirectiveKind::Task { on, nocomm, .. } => {
                 let loc = self.loc(d.span, "task");
                 u.decls.insert("integer :: xmpf_run".into());
-                let call = if let Some((h, nd)) = u.nodes.get(&lc(&on.name.name)).cloned() {
-                    let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-                    for k in 0..nd {
-                        let (a, b, c) = self.triplet(on.subs.as_ref().and_then(|v| v.get(k)));
-                        lo.push(a);
-                        hi.push(b);
-                        st.push(c);
+                let call = if let Some(n) = self.m.name_nodes(&on.name) {
+                    let (h, nd) = (self.nh(n), self.m.node(n).rank());
+                    let sels = match &on.subs {
+                        Some(_) => on_ref::node_sels(on, n),
+                        None => vec![on_ref::NodeSel::Whole; nd],
+                    };
+                    if sels.len() != nd {
+                        self.err(
+                            "XMP0104",
+                            on.span,
+                            &format!("{} subscripts for a {nd}-dimensional node set", sels.len()),
+                            "one subscript (or `*`) per node dimension",
+                        );
+                        return;
+                    }
+                    let (lo, hi, st) = self.sel_triplets(&sels);
+                    for d in lo.iter().chain(&hi).flat_map(|x| names::query_decls(x)) {
+                        u.decls.insert(d);
                     }
                     format!(
                         "call xmpf_task_begin(xmpf_run, {loc}, {h}, {nd}, {}, {}, {}, {})",
@@ -1951,7 +1899,7 @@ impl<'a> Tr<'a> {
                         self.i8list(&st),
                         *nocomm as i32
                     )
-                } else if let Some((h, nd, _)) = u.templs.get(&lc(&on.name.name)).cloned() {
+                } else if let Some((h, nd, _)) = self.m.name_template(&on.name).map(|t| self.templ_info(t)) {
                     let (mut idx, mut star) = (vec![], vec![]);
                     for k in 0..nd {
                         match on.subs.as_ref().and_then(|v| v.get(k)).map(|s| &s.kind) {
@@ -1967,8 +1915,7 @@ impl<'a> Tr<'a> {
                     }
                     format!("call xmpf_task_begin_t(xmpf_run, {loc}, {h}, {nd}, {}, [integer :: {}], {})", self.i8list(&idx), star.join(", "), *nocomm as i32)
                 } else {
-                    self.err("XMP0402", on.name.span, "task on an unknown node set or template", "");
-                    return;
+                    return; // reported by the model
                 };
                 let mut lines = vec![call, "if (xmpf_run /= 0) then".into()];
                 let body_caf = p.body.as_ref().is_some_and(|b| {
@@ -1986,25 +1933,22 @@ impl<'a> Tr<'a> {
                 }
                 match p.end_span {
                     Some(e) => self.before_line(e.start, &["call xmpf_task_end()".into(), "end if".into()]),
-                    None => self.err("XMP0408", d.span, "task without `end task`", "close it with `!$xmp end task`"),
+                    None => self.err("XMP0105", d.span, "task without `end task`", "close it with `!$xmp end task`"),
                 }
                 return;
             }
             DirectiveKind::TemplateFix { dists, name, shape } => {
-                let Some((th, tnd, _)) = u.templs.get(&lc(&name.name)).cloned() else {
-                    self.err("XMP0402", name.span, "template_fix of an unknown template", "not declared by a template directive in this unit");
-                    return;
-                };
+                let Some(tid) = self.m.name_template(name) else { return };
+                let (th, tnd) = (self.th(tid), self.m.templ(tid).rank());
                 let loc = self.loc(d.span, "template_fix");
                 let mut lines = vec![];
                 let mut fix_dist = None;
                 if let Some(ds) = dists {
-                    let Some(nh) = u.onto.get(&lc(&name.name)).cloned() else {
-                        self.err("XMP0403", d.span, "template_fix with a distribution: distribute the template onto a node set first", "not supported yet");
+                    if self.tonto(tid).is_none() {
+                        self.err("XMP0303", d.span, "template_fix with a distribution: distribute the template onto a node set first", "not supported yet");
                         return;
-                    };
-                    let _ = nh;
-                    let Some(call) = self.template_fix_dist(d.span, &name.name, ds, u) else { return };
+                    }
+                    let Some(call) = self.template_fix_dist(d.span, tid, ds) else { return };
                     fix_dist = Some(call);
                 }
                 match shape {
@@ -2014,7 +1958,7 @@ impl<'a> Tr<'a> {
                         lines.push(format!("call xmpf_template_fix({th}, {loc}, {tnd}, {}, {}, 1)", self.i8list(&lo), self.i8list(&hi)));
                     }
                     Some(_) => {
-                        self.err("XMP0406", d.span, "template_fix: one bound per template dimension", "");
+                        self.err("XMP0104", d.span, "template_fix: one bound per template dimension", "");
                         return;
                     }
                     None => {
@@ -2085,7 +2029,7 @@ impl<'a> Tr<'a> {
     ) -> Result<Option<String>, ()> {
         let Some(w) = plan.widths.get(k).copied().flatten() else { return Ok(None) };
         if let Err(e) = loop_sched::check_width(w, fmt, stp.trim() == "1", false) {
-            self.err("XMP0403", e.span, &e.msg, e.label);
+            self.err("XMP0304", e.span, &e.msg, e.label);
             return Err(());
         }
         let (wl, wu) = (self.ex(&w.lower), self.ex(&w.upper));
@@ -2104,15 +2048,15 @@ impl<'a> Tr<'a> {
 
     fn red_call(&mut self, v: &xmpc_ir::directive::RedVar, op: RedOp, op_span: Span, onh: &str, th: &str, loc: &str, asy: Option<&str>) -> Option<String> {
         if !v.locs.is_empty() && !matches!(op, RedOp::Max | RedOp::Min | RedOp::FirstMax | RedOp::FirstMin | RedOp::LastMax | RedOp::LastMin) {
-            self.err("XMP0403", v.name.span, "location variables are allowed with max, min, firstmax, firstmin, lastmax and lastmin", "");
+            self.err("XMP0303", v.name.span, "location variables are allowed with max, min, firstmax, firstmin, lastmax and lastmin", "");
             return None;
         }
         if v.locs.len() > 3 {
-            self.err("XMP0403", v.name.span, "more than 3 location variables are not supported yet in Fortran", "");
+            self.err("XMP0304", v.name.span, "more than 3 location variables are not supported yet in Fortran", "");
             return None;
         }
         if let Some(r) = v.loc_sections.first() {
-            self.err("XMP0403", r.span, "array sections as location variables are not supported yet in Fortran", "");
+            self.err("XMP0304", r.span, "array sections as location variables are not supported yet in Fortran", "");
             return None;
         }
         let opc = match op {
@@ -2152,7 +2096,7 @@ impl<'a> Tr<'a> {
         let cnt = if is_arr { format!("int(size({n}), 8)") } else { "1_8".into() };
         if !v.locs.is_empty() {
             if is_arr {
-                self.err("XMP0403", v.name.span, "location variables with an array reduction variable", "not supported");
+                self.err("XMP0303", v.name.span, "location variables with an array reduction variable", "not supported");
                 return None;
             }
             let mut args = vec![];
@@ -2176,7 +2120,7 @@ impl<'a> Tr<'a> {
     fn gmove(&mut self, p: &Pragma, mode: Option<&xmpc_ir::directive::GmoveMode>, u: &Unit) {
         let d = &p.dir;
         let Some(StmtKind::Assign(lhs, rhs)) = p.body.as_ref().map(|b| &b.kind) else {
-            self.err("XMP0408", d.span, "gmove must be followed by an assignment", "");
+            self.err("XMP0306", d.span, "gmove must be followed by an assignment", "");
             return;
         };
         let body = p.body.as_ref().unwrap();
@@ -2204,7 +2148,7 @@ impl<'a> Tr<'a> {
                 _ => (self.member_ref(f)?, Some(a.clone())),
             },
             _ => {
-                self.err("XMP0403", e.span, "gmove operand must be an array, an array section or an element", "");
+                self.err("XMP0303", e.span, "gmove operand must be an array, an array section or an element", "");
                 return None;
             }
         };
@@ -2229,7 +2173,7 @@ impl<'a> Tr<'a> {
                 ("0_8".to_string(), nd, dl, ext, es)
             } else {
                 if args.is_some() {
-                    self.err("XMP0403", e.span, "gmove operand: not an array", "");
+                    self.err("XMP0303", e.span, "gmove operand: not an array", "");
                     return None;
                 }
                 ("0_8".to_string(), 1, vec!["1".into()], vec!["1".into()], es)
@@ -2241,7 +2185,7 @@ impl<'a> Tr<'a> {
             let (l, h, s) = match args.as_ref().map(|a| a.get(k)) {
                 None => full,
                 Some(None) => {
-                    self.err("XMP0406", e.span, &format!("'{name}' has {nd} dimensions"), "one subscript per dimension");
+                    self.err("XMP0104", e.span, &format!("'{name}' has {nd} dimensions"), "one subscript per dimension");
                     return None;
                 }
                 Some(Some(x)) => match &x.kind {
@@ -2258,7 +2202,7 @@ impl<'a> Tr<'a> {
             st.push(s);
         }
         if args.as_ref().is_some_and(|a| a.len() != nd) {
-            self.err("XMP0406", e.span, &format!("'{name}' has {nd} dimensions"), "one subscript per dimension");
+            self.err("XMP0104", e.span, &format!("'{name}' has {nd} dimensions"), "one subscript per dimension");
             return None;
         }
         Some(format!(
@@ -2492,23 +2436,6 @@ fn type_code(t: &str) -> Option<i32> {
 }
 
 /// The Fortran spelling of what the shared model leaves to the host language.
-struct FHost<'a, 't> {
-    t: &'a Tr<'t>,
-}
-
-impl on_ref::Host for FHost<'_, '_> {
-    fn expr(&self, e: &Expr) -> String {
-        self.t.ex(e)
-    }
-    /// Unknown here: `huge(0_8)` tells the runtime shim to use the dimension's size.
-    fn dim_size(&self, _d: usize) -> String {
-        "huge(0_8)".into()
-    }
-    fn min(&self, a: &str, b: &str) -> String {
-        format!("min({a}, {b})")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::static_bounds;

@@ -47,7 +47,7 @@ impl<'a> Tr<'a> {
                 continue;
             };
             for n in names {
-                if let Some(h) = self.save_desc_handle(&n.name, n.span, f, u) {
+                if let Some(h) = self.save_desc_handle(n, f, u) {
                     saved.insert(h);
                 }
             }
@@ -108,33 +108,36 @@ impl<'a> Tr<'a> {
     /// The handle of the object `name` of a `save_desc` directive when it is one this
     /// unit builds, `None` when there is nothing to save (an inherited object, a
     /// dummy, a `save` array) or on error.
-    fn save_desc_handle(&mut self, name: &str, span: xmpc_ir::Span, f: &View<'a>, u: &Unit) -> Option<String> {
+    fn save_desc_handle(&mut self, n: &xmpc_ir::directive::Name, f: &View<'a>, u: &Unit) -> Option<String> {
+        let (name, span) = (n.name.as_str(), n.span);
         let key = lc(name);
         let own = |h: &str| u.decls.contains(&format!("integer(8) :: {h}"));
-        if let Some((h, _)) = u.nodes.get(&key) {
-            return own(h).then(|| h.clone());
+        if let Some(id) = self.m.name_nodes(n) {
+            let h = self.nh(id);
+            return own(&h).then_some(h);
         }
-        if let Some((h, _, _)) = u.templs.get(&key) {
-            if !own(h) {
+        if let Some(id) = self.m.name_template(n) {
+            let h = self.th(id);
+            if !own(&h) {
                 return None;
             }
             let fixed_later = u.setup.iter().any(|l| l.starts_with(&format!("call xmpf_template({h},")) && l.ends_with(", 0)"));
             if fixed_later {
                 self.err(
-                    "XMP0403",
+                    "XMP0303",
                     span,
                     &format!("save_desc of template '{name}', fixed by template_fix"),
                     "not supported: give the template its extents in its declaration",
                 );
                 return None;
             }
-            return Some(h.clone());
+            return Some(h);
         }
         if u.arrays.contains_key(&key) {
             let h = format!("xmpf_d_{key}");
             if u.pending.contains_key(&key) && (own(&h) || u.decls.contains(&format!("integer(8), save :: {h} = 0_8"))) {
                 self.err(
-                    "XMP0403",
+                    "XMP0303",
                     span,
                     &format!("save_desc of allocatable array '{name}'"),
                     "an allocatable aligned array cannot have the save_desc attribute (as in Omni)",
@@ -149,7 +152,7 @@ impl<'a> Tr<'a> {
         } else {
             format!("'{name}' of save_desc is not declared")
         };
-        self.err("XMP0402", span, &msg, "save_desc names node sets, templates and aligned arrays of this unit");
+        self.err("XMP0103", span, &msg, "save_desc names node sets, templates and aligned arrays of this unit");
         None
     }
 }

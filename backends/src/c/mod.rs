@@ -17,7 +17,6 @@
 mod cexpr;
 pub mod coarray;
 
-use crate::xmp_model::on_ref;
 use cexpr::{c_expr, c_string, comment_safe, int_lit, one_line, paren, plus, splice};
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -25,10 +24,18 @@ pub use stmt::device::{KERNELS_BEGIN, KERNELS_END};
 use xmpc_ir::directive::{AlignSrc, DirectiveKind, DistFormat, GmoveMode, LoopDir, Name, NodesMapping, RedOp, Ref, ShadowWidth, SubKind, TemplateShape, Width};
 pub use xmpc_ir::Edit;
 use xmpc_ir::{Diag, Expr, ExprKind, FileUnit, Function, Item, Pragma, Span, Stmt, StmtKind, StorageClass, Symbol, SymbolTable, Type, TypeId, UnOp};
+use xmpc_passes::xmp_model::iexpr::{self, IExpr, Spell};
+use xmpc_passes::xmp_model::on_ref;
+use xmpc_passes::xmp_model::symbols::{Entity, NodesId, NodesMap, Site as MSite, TemplId};
+use xmpc_passes::xmp_model::Model;
 
 /// Translates one C file. Errors are located diagnostics; on error no edit is returned.
 pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
-    let mut t = Tr::new(unit, src);
+    let m = xmpc_passes::xmp_model::resolve(unit, src, &|_| None);
+    if m.failed() {
+        return Err(m.diags);
+    }
+    let mut t = Tr::new(unit, src, m);
     t.run();
     if !t.diags.is_empty() {
         return Err(t.diags);
@@ -55,23 +62,6 @@ enum Fmt {
 }
 
 #[derive(Clone)]
-struct NodesInfo {
-    cname: String,
-    ndims: usize,
-}
-
-#[derive(Clone)]
-struct TemplInfo {
-    cname: String,
-    /// lower/upper as C text, when fixed.
-    bounds: Option<Vec<(String, String)>>,
-    /// Distribution formats per dim (round order), when known; the bool: `cyclic(w)` with w ≠ 1.
-    dists: Option<Vec<(DistFormat, bool)>>,
-    /// The nodes it is distributed onto (C expression).
-    onto: Option<String>,
-}
-
-#[derive(Clone)]
 struct ArrInfo {
     name: String,
     /// The C lvalue holding the local storage.
@@ -86,7 +76,7 @@ struct ArrInfo {
     /// A pointer aligned array (`double *d`; storage allocated by `xmp_malloc`): its
     /// layout is read from the file statics directly.
     pointer: bool,
-    templ: usize,
+    templ: TemplId,
     align_dim: Vec<i64>,
     align_off: Vec<String>,
     extents: Vec<String>,
@@ -125,8 +115,6 @@ enum Var {
 #[derive(Default, Clone)]
 struct Scope {
     vars: HashMap<String, Var>,
-    nodes: HashMap<String, usize>,
-    templs: HashMap<String, usize>,
 }
 
 struct FnCtx {
@@ -142,8 +130,10 @@ struct Tr<'a> {
     file: usize,
     diags: Vec<Diag>,
     edits: Vec<Edit>,
-    nodes: Vec<NodesInfo>,
-    templs: Vec<TemplInfo>,
+    /// What the directives mean (node sets, templates, alignments; names resolved).
+    m: Model<'a>,
+    /// Template bounds fixed by a `template_fix` met so far (C text).
+    tfix: HashMap<TemplId, Vec<(String, String)>>,
     arrs: Vec<ArrInfo>,
     /// Work-shared indices of the enclosing `loop` directives.
     active_loops: Vec<loop_ref::ActiveIndex>,
@@ -191,22 +181,34 @@ struct Tr<'a> {
     task_depth: usize,
 }
 
-/// The C spelling of what the shared model leaves to the host language.
-struct CHost<'p> {
-    /// The node set (or template) object the reference is resolved against.
-    parent: &'p str,
+/// The C spelling of the model's expressions (directive expressions as written).
+struct CSpell<'t, 'a> {
+    m: &'t Model<'a>,
 }
 
-impl on_ref::Host for CHost<'_> {
-    fn expr(&self, e: &Expr) -> String {
+impl Spell for CSpell<'_, '_> {
+    fn src(&self, e: &Expr) -> String {
         c_expr(e)
-    }
-    fn dim_size(&self, d: usize) -> String {
-        format!("xmpc_nodes_dim_size({}, {d})", self.parent)
     }
     fn min(&self, a: &str, b: &str) -> String {
         format!("({} < {} ? {} : {})", paren(a), paren(b), paren(a), paren(b))
     }
+    fn nodes_dim_size(&self, n: NodesId, d: usize) -> String {
+        format!("xmpc_nodes_dim_size({}, {d})", nodes_name(self.m, n))
+    }
+    fn nodes_coord(&self, n: NodesId, d: usize) -> String {
+        format!("xmpc_nodes_coord({}, {d})", nodes_name(self.m, n))
+    }
+}
+
+/// The C object of a node set.
+fn nodes_name(m: &Model, n: NodesId) -> String {
+    format!("_XMP_NODES_{}", m.node(n).name)
+}
+
+/// The C object of a template.
+fn templ_name(m: &Model, t: TemplId) -> String {
+    format!("_XMP_TEMPL_{}", m.templ(t).name)
 }
 
 fn err(code: &str, msg: impl std::fmt::Display, file: usize, span: Span, label: &str) -> Diag {
@@ -214,15 +216,15 @@ fn err(code: &str, msg: impl std::fmt::Display, file: usize, span: Span, label: 
 }
 
 impl<'a> Tr<'a> {
-    fn new(unit: &'a FileUnit, src: &'a str) -> Self {
+    fn new(unit: &'a FileUnit, src: &'a str, m: Model<'a>) -> Self {
         Tr {
             unit,
             src,
             file: unit.file,
             diags: vec![],
             edits: vec![],
-            nodes: vec![],
-            templs: vec![],
+            m,
+            tfix: HashMap::new(),
             arrs: vec![],
             active_loops: vec![],
             scopes: vec![Scope::default()],
@@ -326,11 +328,66 @@ impl<'a> Tr<'a> {
     fn lookup_var(&self, name: &str) -> Option<&Var> {
         self.scopes.iter().rev().find_map(|s| s.vars.get(name))
     }
-    fn lookup_nodes(&self, name: &str) -> Option<usize> {
-        self.scopes.iter().rev().find_map(|s| s.nodes.get(name).copied())
+    /// The node set a directive names (resolved by the model).
+    fn lookup_nodes(&self, n: &Name) -> Option<NodesId> {
+        self.m.name_nodes(n)
     }
-    fn lookup_templ(&self, name: &str) -> Option<usize> {
-        self.scopes.iter().rev().find_map(|s| s.templs.get(name).copied())
+    fn lookup_templ(&self, n: &Name) -> Option<TemplId> {
+        self.m.name_template(n)
+    }
+    fn nname(&self, n: NodesId) -> String {
+        nodes_name(&self.m, n)
+    }
+    fn tname(&self, t: TemplId) -> String {
+        templ_name(&self.m, t)
+    }
+    /// A model expression in C (directive expressions as written).
+    fn ie(&self, e: &IExpr) -> String {
+        iexpr::print(e, &CSpell { m: &self.m })
+    }
+    /// A model expression in C whose program expressions are rewritten (`a[i]` of a
+    /// distributed array in a loop bound becomes its local element).
+    fn ie_render(&mut self, e: &IExpr) -> String {
+        let mut srcs = vec![];
+        iexpr::sources(e, &mut srcs);
+        let texts: HashMap<usize, String> = srcs.into_iter().map(|x| (x.span.start, self.render(x))).collect();
+        struct Rendered<'t, 'm, 'a> {
+            texts: &'t HashMap<usize, String>,
+            c: CSpell<'m, 'a>,
+        }
+        impl Spell for Rendered<'_, '_, '_> {
+            fn src(&self, e: &Expr) -> String {
+                self.texts.get(&e.span.start).cloned().unwrap_or_else(|| c_expr(e))
+            }
+            fn min(&self, a: &str, b: &str) -> String {
+                self.c.min(a, b)
+            }
+            fn nodes_dim_size(&self, n: NodesId, d: usize) -> String {
+                self.c.nodes_dim_size(n, d)
+            }
+            fn nodes_coord(&self, n: NodesId, d: usize) -> String {
+                self.c.nodes_coord(n, d)
+            }
+        }
+        iexpr::print(e, &Rendered { texts: &texts, c: CSpell { m: &self.m } })
+    }
+    /// Per template dimension: the format and whether it is `cyclic(w)` with w ≠ 1.
+    fn tdists(&self, t: TemplId) -> Option<Vec<(DistFormat, bool)>> {
+        let tt = self.m.templ(t);
+        tt.dist.as_ref().map(|d| (0..d.dims.len()).map(|k| (d.dims[k].format, tt.wide_cyclic(k))).collect())
+    }
+    /// The template's bounds when known here: declared, or fixed by a `template_fix`
+    /// met so far (C text).
+    fn tbounds(&self, t: TemplId) -> Option<Vec<(String, String)>> {
+        if let Some(b) = self.tfix.get(&t) {
+            return Some(b.clone());
+        }
+        let dims = &self.m.templ(t).dims;
+        dims.iter().map(|d| d.as_ref().map(|(l, h)| (self.ie(l), self.ie(h)))).collect()
+    }
+    /// The node set a template is distributed onto (C object).
+    fn tonto(&self, t: TemplId) -> Option<String> {
+        self.m.templ(t).dist.as_ref().and_then(|d| d.onto).map(|n| self.nname(n))
     }
     fn dist(&self, name: &str) -> Option<usize> {
         match self.lookup_var(name) {
@@ -571,99 +628,41 @@ impl<'a> Tr<'a> {
         let loc = self.loc(p);
         let ind = "    ";
         let mut out = String::new();
+        let declared: Vec<Entity> = self.m.declared_by(p).to_vec();
         match &p.dir.kind {
-            DirectiveKind::Nodes { names, dims, mapping, .. } => {
-                for n in names {
-                    let cname = format!("_XMP_NODES_{}", n.name);
-                    let sizes: Vec<String> = dims.iter().map(|d| d.size.as_ref().map_or("0".into(), c_expr)).collect();
-                    let lhs = if file_scope {
-                        self.statics.push(format!("static xmpc_nodes *{cname};"));
-                        cname.clone()
-                    } else {
-                        format!("xmpc_nodes *{cname}")
-                    };
-                    let sz = format!("{{{}}}", sizes.join(", "));
-                    match mapping {
-                        Some(NodesMapping::Ref(r)) if r.subs.is_some() => {
-                            let Some(pi) = self.lookup_nodes(&r.name.name) else {
-                                self.error("XMP0101", format!("node set `{}` is not declared", r.name.name), r.name.span, "unknown node set", None);
-                                return None;
-                            };
-                            let parent = self.nodes[pi].cname.clone();
-                            let (lo, hi, st) = self.triplets(r, &parent)?;
-                            let _ = writeln!(
-                                out,
-                                "{ind}{{\n{ind}    const long _XMP_sizes[{nd}] = {sz}, _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};\n{ind}    {lhs0} = xmpc_nodes_new_sub({loc}, {nd}, _XMP_sizes, {parent}, _XMP_lo, _XMP_hi, _XMP_st);\n{ind}}}",
-                                lo.join(", "),
-                                hi.join(", "),
-                                st.join(", "),
-                                nd = dims.len(),
-                                lhs0 = cname
-                            );
-                            // `*` = this node's own coordinate: mark those parent dims (gmove
-                            // treats the family of sets as replicas)
-                            for (d, s) in on_ref::node_sels(r, &CHost { parent: &parent }).into_iter().enumerate() {
-                                if s == on_ref::NodeSel::Own {
-                                    let _ = writeln!(out, "{ind}xmpc_nodes_mark_per_node({cname}, {d});");
-                                }
-                            }
-                            if !file_scope {
-                                out = format!("{ind}xmpc_nodes *{cname};\n{out}");
-                            }
-                        }
-                        _ => {
-                            let _ = writeln!(out, "{ind}{lhs} = xmpc_nodes_new({loc}, {}, (const long[]){sz});", dims.len());
-                        }
-                    }
-                    let idx = self.nodes.len();
-                    self.nodes.push(NodesInfo { cname, ndims: dims.len() });
-                    self.scopes.last_mut().expect("scope").nodes.insert(n.name.clone(), idx);
+            DirectiveKind::Nodes { .. } => {
+                for e in declared {
+                    let Entity::Nodes(id) = e else { continue };
+                    out.push_str(&self.nodes_code(id, &loc, file_scope, ind));
                 }
             }
-            DirectiveKind::Template { names, shape } => {
-                for n in names {
-                    let cname = format!("_XMP_TEMPL_{}", n.name);
-                    let (bounds, lo, hi) = shape_bounds(shape);
+            DirectiveKind::Template { .. } => {
+                for e in declared {
+                    let Entity::Template(id) = e else { continue };
+                    let cname = self.tname(id);
+                    let tt = self.m.templ(id);
+                    let fixed = tt.fixed() as i32;
+                    let lo: Vec<String> = tt.dims.iter().map(|d| d.as_ref().map_or("0".into(), |b| self.ie(&b.0))).collect();
+                    let hi: Vec<String> = tt.dims.iter().map(|d| d.as_ref().map_or("-1".into(), |b| self.ie(&b.1))).collect();
                     let lhs = if file_scope {
                         self.statics.push(format!("static xmpc_template *{cname};"));
                         cname.clone()
                     } else {
                         format!("xmpc_template *{cname}")
                     };
-                    let fixed = bounds.is_some() as i32;
                     let _ = writeln!(
                         out,
                         "{ind}{lhs} = xmpc_template_new({loc}, {}, (const long[]){{{}}}, (const long[]){{{}}}, {fixed});",
-                        shape.dims.len(),
+                        lo.len(),
                         lo.join(", "),
                         hi.join(", ")
                     );
-                    let idx = self.templs.len();
-                    self.templs.push(TemplInfo { cname, bounds, dists: None, onto: None });
-                    self.scopes.last_mut().expect("scope").templs.insert(n.name.clone(), idx);
                 }
             }
-            DirectiveKind::Distribute { names, dists, onto } => {
-                let Some(ni) = self.lookup_nodes(&onto.name.name) else {
-                    self.error("XMP0101", format!("node set `{}` is not declared", onto.name.name), onto.name.span, "unknown node set", None);
-                    return None;
-                };
-                if onto.subs.is_some() {
-                    self.error(
-                        "XMP0303",
-                        "`distribute ... onto` a node subset is not supported",
-                        onto.span,
-                        "declare the subset with `nodes q(..) = p(..)`",
-                        None,
-                    );
-                    return None;
-                }
-                let nodes = self.nodes[ni].cname.clone();
-                for n in names {
-                    let Some(ti) = self.lookup_templ(&n.name) else {
-                        self.error("XMP0102", format!("template `{}` is not declared", n.name), n.span, "unknown template", None);
-                        return None;
-                    };
+            DirectiveKind::Distribute { dists, .. } => {
+                for e in declared {
+                    let Entity::Template(ti) = e else { continue };
+                    let Some(nodes) = self.tonto(ti) else { continue };
                     let code = self.distribute_code(p, ti, dists, &nodes, ind);
                     out.push_str(&code);
                 }
@@ -673,12 +672,54 @@ impl<'a> Tr<'a> {
         Some(out)
     }
 
-    fn distribute_code(&mut self, p: &Pragma, ti: usize, dists: &xmpc_ir::directive::DistList, nodes: &str, ind: &str) -> String {
+    /// `nodes p(...)` / `nodes q(...) = p(...)`: the node set's creation.
+    fn nodes_code(&mut self, id: NodesId, loc: &str, file_scope: bool, ind: &str) -> String {
+        let cname = self.nname(id);
+        let nd = self.m.node(id);
+        let sizes: Vec<String> = nd.sizes.iter().map(|x| x.as_ref().map_or("0".into(), |e| self.ie(e))).collect();
+        let sz = format!("{{{}}}", sizes.join(", "));
+        let mut out = String::new();
+        let lhs = if file_scope {
+            self.statics.push(format!("static xmpc_nodes *{cname};"));
+            cname.clone()
+        } else {
+            format!("xmpc_nodes *{cname}")
+        };
+        match nd.map.clone() {
+            NodesMap::Sub { parent, sels } => {
+                let parent_c = self.nname(parent);
+                let (lo, hi, st) = self.sel_triplets(parent, &sels);
+                let _ = writeln!(
+                    out,
+                    "{ind}{{\n{ind}    const long _XMP_sizes[{n}] = {sz}, _XMP_lo[] = {{{}}}, _XMP_hi[] = {{{}}}, _XMP_st[] = {{{}}};\n{ind}    {cname} = xmpc_nodes_new_sub({loc}, {n}, _XMP_sizes, {parent_c}, _XMP_lo, _XMP_hi, _XMP_st);\n{ind}}}",
+                    lo.join(", "),
+                    hi.join(", "),
+                    st.join(", "),
+                    n = sizes.len(),
+                );
+                // `*` = this node's own coordinate: mark those parent dims (gmove
+                // treats the family of sets as replicas)
+                for (d, s) in sels.iter().enumerate() {
+                    if *s == on_ref::NodeSel::Own {
+                        let _ = writeln!(out, "{ind}xmpc_nodes_mark_per_node({cname}, {d});");
+                    }
+                }
+                if !file_scope {
+                    out = format!("{ind}xmpc_nodes *{cname};\n{out}");
+                }
+            }
+            NodesMap::Executing => {
+                let _ = writeln!(out, "{ind}{lhs} = xmpc_nodes_new({loc}, {}, (const long[]){sz});", sizes.len());
+            }
+        }
+        out
+    }
+
+    fn distribute_code(&mut self, p: &Pragma, ti: TemplId, dists: &xmpc_ir::directive::DistList, nodes: &str, ind: &str) -> String {
         let loc = self.loc(p);
         let mut formats = vec![];
         let mut args = vec![];
         let mut gb = vec![];
-        let mut known = vec![];
         let mut node_dim = 0;
         for d in &dists.dists {
             let (f, a) = match d.format {
@@ -687,8 +728,6 @@ impl<'a> Tr<'a> {
                 DistFormat::Cyclic => ("XMPC_DIST_CYCLIC", d.arg.as_ref().map_or("1".into(), c_expr)),
                 DistFormat::GBlock => ("XMPC_DIST_GBLOCK", "0".into()),
             };
-            let wide = d.format == DistFormat::Cyclic && d.arg.as_ref().is_some_and(|a| int_lit(a) != Some(1));
-            known.push((d.format, wide));
             formats.push(f);
             args.push(a);
             if d.format == DistFormat::GBlock {
@@ -703,12 +742,10 @@ impl<'a> Tr<'a> {
                 node_dim += 1;
             }
         }
-        self.templs[ti].dists = Some(known);
-        self.templs[ti].onto = Some(nodes.to_string());
         if dists.dists.iter().any(|d| d.format == DistFormat::GBlock && d.arg.as_ref().is_none_or(|a| matches!(a.kind, ExprKind::Star))) {
             return format!("{ind}/* gblock(*): distributed by template_fix with its mapping array */\n");
         }
-        let t = self.templs[ti].cname.clone();
+        let t = self.tname(ti);
         let mut out =
             format!("{ind}{{\n{ind}    const int _XMP_formats[] = {{{}}};\n{ind}    const long _XMP_args[] = {{{}}};\n", formats.join(", "), args.join(", "));
         if gb.iter().any(|g| g.is_some()) {
@@ -735,38 +772,44 @@ impl<'a> Tr<'a> {
     }
 
     /// Node reference subscripts → 1-based lo/hi/st (st 0 = the whole dimension),
-    /// resolved by [`crate::xmp_model::on_ref::node_sels`].
-    fn triplets(&mut self, r: &Ref, parent: &str) -> Option<(Vec<String>, Vec<String>, Vec<String>)> {
+    /// resolved by [`on_ref::node_sels`].
+    fn triplets(&mut self, r: &Ref, parent: NodesId) -> Option<(Vec<String>, Vec<String>, Vec<String>)> {
+        let sels = on_ref::node_sels(r, parent);
+        Some(self.sel_triplets(parent, &sels))
+    }
+
+    fn sel_triplets(&self, parent: NodesId, sels: &[on_ref::NodeSel]) -> (Vec<String>, Vec<String>, Vec<String>) {
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-        for (d, s) in on_ref::node_sels(r, &CHost { parent }).into_iter().enumerate() {
+        let pc = self.nname(parent);
+        for (d, s) in sels.iter().enumerate() {
             match s {
                 on_ref::NodeSel::Whole => {
                     lo.push("1".into());
-                    hi.push(format!("xmpc_nodes_dim_size({parent}, {d})"));
+                    hi.push(format!("xmpc_nodes_dim_size({pc}, {d})"));
                     st.push("0".into());
                 }
                 on_ref::NodeSel::Own => {
-                    let me = format!("xmpc_nodes_coord({parent}, {d}) + 1");
+                    let me = format!("xmpc_nodes_coord({pc}, {d}) + 1");
                     lo.push(me.clone());
                     hi.push(me);
                     st.push("1".into());
                 }
                 on_ref::NodeSel::Range { lo: l, hi: h, st: t } => {
-                    lo.push(l);
-                    hi.push(h);
-                    st.push(t);
+                    lo.push(self.ie(l));
+                    hi.push(self.ie(h));
+                    st.push(self.ie(t));
                 }
             }
         }
-        Some((lo, hi, st))
+        (lo, hi, st)
     }
 
     /// `on`/`from` clause naming a node set: the C expression of the nodes object
     /// (a subset is created once and cached when its bounds are constant).
     fn on_nodes(&mut self, p: &Pragma, r: &Ref) -> Option<(String, String)> {
-        let Some(ni) = self.lookup_nodes(&r.name.name) else {
-            if let Some(ti) = self.lookup_templ(&r.name.name) {
-                let t = self.templs[ti].cname.clone();
+        let Some(ni) = self.lookup_nodes(&r.name) else {
+            if let Some(ti) = self.lookup_templ(&r.name) {
+                let t = self.tname(ti);
                 if r.subs.is_none() {
                     return Some((String::new(), format!("xmpc_template_nodes({t})")));
                 }
@@ -775,11 +818,11 @@ impl<'a> Tr<'a> {
             self.error("XMP0101", format!("node set or template `{}` is not declared", r.name.name), r.name.span, "unknown", None);
             return None;
         };
-        let parent = self.nodes[ni].cname.clone();
+        let parent = self.nname(ni);
         if r.subs.is_none() {
             return Some((String::new(), parent));
         }
-        let (lo, hi, st) = self.triplets(r, &parent)?;
+        let (lo, hi, st) = self.triplets(r, ni)?;
         let loc = self.loc(p);
         let nd = lo.len();
         let sizes: Vec<String> = (0..nd)
@@ -791,7 +834,7 @@ impl<'a> Tr<'a> {
                 }
             })
             .collect();
-        let constant = r.subs.iter().flatten().all(|s| !self.mentions_vars(s)) && self.nodes_file_scope(ni);
+        let constant = r.subs.iter().flatten().all(|s| !self.mentions_vars(s)) && self.m.node(ni).site == MSite::File;
         let line = self.line_of(p.dir.span.start);
         self.uniq += 1;
         let name = format!("_XMP_ON_{line}_{}", self.uniq);
@@ -825,7 +868,7 @@ impl<'a> Tr<'a> {
     fn on_template(&mut self, p: &Pragma, r: &Ref, t: &str) -> (String, String) {
         let loc = self.loc(p);
         let (mut lo, mut hi, mut st) = (vec![], vec![], vec![]);
-        for s in on_ref::templ_sels(r, &CHost { parent: t }) {
+        for s in on_ref::templ_sels(r) {
             match s {
                 on_ref::TemplSel::Whole => {
                     lo.push("0".into());
@@ -836,9 +879,9 @@ impl<'a> Tr<'a> {
                     if l.is_none() || h.is_none() {
                         self.need_limits = true;
                     }
-                    lo.push(l.unwrap_or_else(|| "LONG_MIN".into()));
-                    hi.push(h.unwrap_or_else(|| "LONG_MAX".into()));
-                    st.push(k);
+                    lo.push(l.map_or_else(|| "LONG_MIN".into(), |l| self.ie(&l)));
+                    hi.push(h.map_or_else(|| "LONG_MAX".into(), |h| self.ie(&h)));
+                    st.push(self.ie(&k));
                 }
             }
         }
@@ -852,10 +895,6 @@ impl<'a> Tr<'a> {
             st.join(", ")
         );
         (pre, name)
-    }
-
-    fn nodes_file_scope(&self, ni: usize) -> bool {
-        self.scopes[0].nodes.values().any(|&v| v == ni)
     }
 
     fn mentions_vars(&self, s: &xmpc_ir::directive::Sub) -> bool {
@@ -886,7 +925,7 @@ impl<'a> Tr<'a> {
     /// `align A[...] with T(...)`: records the array as distributed. Returns its index.
     fn align(&mut self, p: &Pragma, n: &Name, file_scope: bool) -> Option<usize> {
         let DirectiveKind::Align { with, .. } = &p.dir.kind else { return None };
-        if self.lookup_templ(&with.name.name).is_none() {
+        if self.lookup_templ(&with.name).is_none() {
             self.error("XMP0102", format!("template `{}` is not declared", with.name.name), with.name.span, "unknown template", None);
             return None;
         }
@@ -937,7 +976,7 @@ impl<'a> Tr<'a> {
     /// variable, or a member `s.a` whose storage pointer is declared at `site`).
     fn align_ty(&mut self, p: &Pragma, n: &Name, ty: TypeId, global: bool, site: Site) -> Option<usize> {
         let DirectiveKind::Align { source, with, .. } = &p.dir.kind else { return None };
-        let ti = self.lookup_templ(&with.name.name)?;
+        let ti = self.lookup_templ(&with.name)?;
         // A member `s.a` is spelled `s__a` in generated names.
         let cname = n.name.replace('.', "__");
         // A pointer array: `T *a` (1-D) or `T (*a)[M]...` (the rows' extents declared).
@@ -1022,7 +1061,7 @@ impl<'a> Tr<'a> {
                 }
             }
         }
-        let dists = self.templs[ti].dists.clone();
+        let dists = self.tdists(ti);
         let fmts: Vec<Fmt> = align_dim
             .iter()
             .map(|&k| {
@@ -1038,7 +1077,7 @@ impl<'a> Tr<'a> {
             .collect();
         let extents = if pointer {
             // The extent follows the template: upper - offset + 1.
-            match &self.templs[ti].bounds {
+            match &self.tbounds(ti) {
                 // a parameter declared `T b[N]...`
                 _ if first_extent.is_some() => vec![first_extent.clone().unwrap_or_default()],
                 Some(b) if align_dim[0] >= 0 && (align_dim[0] as usize) < b.len() => {
@@ -1047,7 +1086,7 @@ impl<'a> Tr<'a> {
                 // a parameter: the template was fixed by the caller
                 _ if matches!(site, Site::Param) && align_dim[0] >= 0 => {
                     self.need_tbound = true;
-                    let t = &self.templs[ti].cname;
+                    let t = &self.tname(ti);
                     vec![format!("{} + 1", paren(&plus_str(&format!("_XMP_tub({t}, {})", align_dim[0] + 1), &align_off[0], true)))]
                 }
                 _ => vec![String::new()],
@@ -1082,7 +1121,7 @@ impl<'a> Tr<'a> {
             extents,
             shadow: vec![("0".into(), "0".into(), false); ndims],
             has_shadow: false,
-            deferred: self.templs[ti].bounds.is_none() && !matches!(site, Site::Param),
+            deferred: self.tbounds(ti).is_none() && !matches!(site, Site::Param),
             param: matches!(site, Site::Param),
             late: false,
             used: false,
@@ -1206,7 +1245,7 @@ impl<'a> Tr<'a> {
     fn create_array(&mut self, a: usize, p: &Pragma, ind: &str) -> String {
         let loc = self.loc(p);
         let ar = self.arrs[a].clone();
-        let t = self.templs[ar.templ].cname.clone();
+        let t = self.tname(ar.templ);
         let elem = format!("sizeof(*{})", ar.storage);
         let mut out = String::new();
         let decl = if ar.global { String::new() } else { "xmpc_array *".to_string() };
@@ -1326,7 +1365,7 @@ impl<'a> Tr<'a> {
         }
         let k = ar.align_dim[d];
         if k >= 0 {
-            let dup = self.templs[ar.templ].dists.as_ref().and_then(|v| v.get(k as usize)).is_some_and(|x| x.0 == DistFormat::Dup);
+            let dup = self.tdists(ar.templ).as_ref().and_then(|v| v.get(k as usize)).is_some_and(|x| x.0 == DistFormat::Dup);
             if !dup {
                 return None;
             }

@@ -33,11 +33,11 @@ impl<'a> Tr<'a> {
     pub(super) fn array_dir(&mut self, p: &Pragma, on: &Ref, u: &mut Unit) {
         let d = &p.dir;
         let Some(body) = p.body.as_deref() else {
-            self.err("XMP0408", d.span, "`array` must be followed by an array assignment", "nothing follows");
+            self.err("XMP0306", d.span, "`array` must be followed by an array assignment", "nothing follows");
             return;
         };
         let StmtKind::Assign(lhs, rhs) = &body.kind else {
-            self.err("XMP0408", body.span, "`array` must be followed by an array assignment", "not an assignment");
+            self.err("XMP0306", body.span, "`array` must be followed by an array assignment", "not an assignment");
             return;
         };
         let (name, subs) = match &lhs.kind {
@@ -49,25 +49,25 @@ impl<'a> Tr<'a> {
             _ => (String::new(), None),
         };
         let Some(arr) = u.arrays.get(&lc(&name)).cloned() else {
-            self.err("XMP0402", lhs.span, "the left side of an `array` assignment must be an aligned array", "not aligned with a template");
+            self.err("XMP0109", lhs.span, "the left side of an `array` assignment must be an aligned array", "not aligned with a template");
             return;
         };
         if arr.templ != lc(&on.name.name) {
             self.err(
-                "XMP0406",
+                "XMP0306",
                 on.name.span,
                 &format!("`array on {}`: '{name}' is aligned with template '{}'", on.name.name, arr.templ),
                 "name the template of the left-hand array",
             );
             return;
         }
-        let Some((th, _, fmts)) = u.templs.get(&arr.templ).cloned() else {
-            self.err("XMP0402", on.name.span, "unknown template", "not declared by a template directive in this unit");
+        let Some((th, _, fmts)) = arr.tid.map(|t| self.templ_info(t)) else {
+            self.err("XMP0102", on.name.span, "unknown template", "not declared by a template directive in this unit");
             return;
         };
         if let Some(s) = subs {
             if s.len() != arr.ndims {
-                self.err("XMP0406", lhs.span, &format!("{} subscripts for a {}-dimensional array", s.len(), arr.ndims), "rank mismatch");
+                self.err("XMP0104", lhs.span, &format!("{} subscripts for a {}-dimensional array", s.len(), arr.ndims), "rank mismatch");
                 return;
             }
         }
@@ -250,7 +250,7 @@ impl<'a> Tr<'a> {
     ) -> Option<String> {
         let nsec = subs.iter().filter(|s| s.is_some()).count();
         if nsec != cuts.len() {
-            self.err("XMP0406", span, &format!("'{name}' has {nsec} section dimensions, the left side {}", cuts.len()), "not conformable");
+            self.err("XMP0104", span, &format!("'{name}' has {nsec} section dimensions, the left side {}", cuts.len()), "not conformable");
             *err = true;
             return None;
         }

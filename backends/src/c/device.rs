@@ -72,7 +72,7 @@ impl<'a> Tr<'a> {
     }
 
     /// Entry from `pragma`: the four XMP-dev directives.
-    pub(in crate::xmp_c) fn device_dir(&mut self, p: &'a Pragma) {
+    pub(in crate::c) fn device_dir(&mut self, p: &'a Pragma) {
         self.dev.used = true;
         match &p.dir.kind {
             DirectiveKind::DeviceReplicate { vars } => self.dev_replicate(p, vars),
@@ -189,7 +189,7 @@ impl<'a> Tr<'a> {
             return;
         };
         let f = self.cur_fn.expect("in a function");
-        let Some(ti) = self.lookup_templ(&l.on.name.name) else {
+        let Some(ti) = self.lookup_templ(&l.on.name) else {
             self.error("XMP0102", format!("template `{}` is not declared", l.on.name.name), l.on.name.span, "unknown template", None);
             return;
         };
@@ -209,7 +209,7 @@ impl<'a> Tr<'a> {
             self.dev_error("a device loop must count upwards by 1", stmt.span.start_span(), "this loop", None);
             return;
         }
-        if let Some(d) = self.templs[ti].dists.as_ref().and_then(|d| d.first().copied()) {
+        if let Some(d) = self.tdists(ti).as_ref().and_then(|d| d.first().copied()) {
             if !matches!(d.0, DistFormat::Block | DistFormat::GBlock | DistFormat::Dup) {
                 self.dev_error("a device loop over a cyclic template is not supported", l.on.span, "cyclic", None);
                 return;
@@ -356,7 +356,7 @@ impl<'a> Tr<'a> {
         kern.push_str("}\n\n");
         self.dev.kernels.push_str(&kern);
         // ---- the launcher, in place of the loop
-        let t = self.templs[ti].cname.clone();
+        let t = self.tname(ti);
         let (lo_t, hi_t) = (lv.lo.clone(), lv.hi.clone());
         let mut code = format!(
             "{}\n{ind}{{\n{ind}    xmpc_sched _XMP_sched;\n{ind}    xmpc_loop_sched({loc}, {t}, 0, {lo_t}, {hi_t}, 1, &_XMP_sched);",
@@ -619,7 +619,7 @@ impl<'a> Tr<'a> {
     }
 
     /// Text for the end of the file: the kernel block, when there are kernels.
-    pub(in crate::xmp_c) fn device_kernels(&self) -> Option<String> {
+    pub(in crate::c) fn device_kernels(&self) -> Option<String> {
         if self.dev.kernels.is_empty() {
             return None;
         }

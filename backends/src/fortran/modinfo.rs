@@ -7,16 +7,18 @@
 //! "onto": {template: nodes handle}, "pending": {array: [rank, [line...]]},
 //! "setup": [line...]}`.
 
+use super::names::{nodes_handle, templ_handle};
 use super::{Arr, Unit};
 use serde_json::{json, Map, Value};
 use xmpc_ir::directive::DistFormat;
+use xmpc_passes::xmp_model::symbols::Entity;
+use xmpc_passes::xmp_model::{Import, Model};
 
 const FORMAT: &str = "xmpc-xmpmod/1";
 
-impl Unit {
-    pub(super) fn is_empty(&self) -> bool {
-        self.nodes.is_empty() && self.templs.is_empty() && self.arrays.is_empty()
-    }
+/// True when module `module` has XMP objects (a description is worth writing).
+pub(super) fn has_objects(m: &Model, module: &str, u: &Unit) -> bool {
+    !u.arrays.is_empty() || m.module(module).is_some_and(|s| !s.names.is_empty())
 }
 
 fn fmt_name(f: DistFormat) -> &'static str {
@@ -38,10 +40,24 @@ fn fmt_parse(s: &str) -> Option<DistFormat> {
     })
 }
 
-pub(super) fn write(module: &str, u: &Unit) -> String {
-    let nodes: Map<String, Value> = u.nodes.iter().map(|(k, (h, n))| (k.clone(), json!([h, n]))).collect();
-    let templs: Map<String, Value> =
-        u.templs.iter().map(|(k, (h, n, f))| (k.clone(), json!([h, n, f.iter().map(|x| fmt_name(*x)).collect::<Vec<_>>()]))).collect();
+pub(super) fn write(module: &str, u: &Unit, m: &Model) -> String {
+    let (mut nodes, mut templs, mut onto) = (Map::new(), Map::new(), Map::new());
+    for (k, e) in m.module(module).map(|s| s.names.iter().collect::<Vec<_>>()).unwrap_or_default() {
+        match *e {
+            Entity::Nodes(n) => {
+                nodes.insert(k.clone(), json!([nodes_handle(m, n), m.node(n).rank()]));
+            }
+            Entity::Template(t) => {
+                let tt = m.templ(t);
+                let f: Vec<&str> = tt.dist.as_ref().map(|d| d.dims.iter().map(|x| fmt_name(x.format)).collect()).unwrap_or_default();
+                templs.insert(k.clone(), json!([templ_handle(m, t), tt.rank(), f]));
+                if let Some(n) = tt.dist.as_ref().and_then(|d| d.onto) {
+                    onto.insert(k.clone(), json!(nodes_handle(m, n)));
+                }
+            }
+            _ => {}
+        }
+    }
     let arrays: Map<String, Value> = u
         .arrays
         .iter()
@@ -56,7 +72,7 @@ pub(super) fn write(module: &str, u: &Unit) -> String {
         .collect();
     let pending: Map<String, Value> = u.pending.iter().map(|(k, (n, l))| (k.clone(), json!([n, l]))).collect();
     let v = json!({"format": FORMAT, "module": module, "nodes": nodes, "templates": templs, "arrays": arrays,
-                   "onto": u.onto, "pending": pending, "setup": u.setup});
+                   "onto": onto, "pending": pending, "setup": u.setup});
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
@@ -70,13 +86,6 @@ pub(super) fn read(text: &str) -> Option<Unit> {
     let n = |x: &Value| x.as_u64().map(|k| k as usize);
     let strs = |x: &Value| -> Option<Vec<String>> { x.as_array()?.iter().map(s).collect() };
     let mut u = Unit::default();
-    for (k, x) in v.get("nodes")?.as_object()? {
-        u.nodes.insert(k.clone(), (s(x.get(0)?)?, n(x.get(1)?)?));
-    }
-    for (k, x) in v.get("templates")?.as_object()? {
-        let f: Option<Vec<DistFormat>> = x.get(2)?.as_array()?.iter().map(|f| fmt_parse(f.as_str()?)).collect();
-        u.templs.insert(k.clone(), (s(x.get(0)?)?, n(x.get(1)?)?, f?));
-    }
     for (k, a) in v.get("arrays")?.as_object()? {
         let talign: Option<Vec<Option<(usize, String)>>> =
             a.get("align")?.as_array()?.iter().map(|t| if t.is_null() { Some(None) } else { Some(Some((n(t.get(0)?)?, s(t.get(1)?)?))) }).collect();
@@ -91,16 +100,41 @@ pub(super) fn read(text: &str) -> Option<Unit> {
                 cyclic: a.get("cyclic")?.as_bool()?,
                 cyc_full: a.get("cyc_full").and_then(|v| v.as_bool()).unwrap_or(false),
                 templ: s(a.get("template")?)?,
+                tid: None,
                 talign: talign?,
             },
         );
-    }
-    for (k, x) in v.get("onto")?.as_object()? {
-        u.onto.insert(k.clone(), s(x)?);
     }
     for (k, x) in v.get("pending")?.as_object()? {
         u.pending.insert(k.clone(), (n(x.get(0)?)?, strs(x.get(1)?)?));
     }
     u.setup = strs(v.get("setup")?)?;
     Some(u)
+}
+
+/// The XMP objects of a description, for the model: names, ranks, formats, alignment.
+pub fn read_import(text: &str) -> Option<Import> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    if v.get("format")?.as_str()? != FORMAT {
+        return None;
+    }
+    let n = |x: &Value| x.as_u64().map(|k| k as usize);
+    let mut imp = Import::default();
+    for (k, x) in v.get("nodes")?.as_object()? {
+        imp.nodes.push((k.clone(), n(x.get(1)?)?));
+    }
+    for (k, x) in v.get("templates")?.as_object()? {
+        let f: Option<Vec<DistFormat>> = x.get(2)?.as_array()?.iter().map(|f| fmt_parse(f.as_str()?)).collect();
+        imp.templates.push((k.clone(), n(x.get(1)?)?, f?));
+    }
+    for (k, a) in v.get("arrays")?.as_object()? {
+        let talign: Option<Vec<Option<(usize, String)>>> = a
+            .get("align")?
+            .as_array()?
+            .iter()
+            .map(|t| if t.is_null() { Some(None) } else { Some(Some((n(t.get(0)?)?, t.get(1)?.as_str()?.to_string()))) })
+            .collect();
+        imp.arrays.push((k.clone(), a.get("template")?.as_str()?.to_string(), talign?));
+    }
+    Some(imp)
 }

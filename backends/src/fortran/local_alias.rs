@@ -34,17 +34,17 @@ impl<'a> Tr<'a> {
     fn local_alias(&mut self, d: &Directive, local: &Name, global: &Name, f: &View<'a>, u: &mut Unit) {
         let (lkey, gkey) = (lc(&local.name), lc(&global.name));
         let Some(arr) = u.arrays.get(&gkey).cloned() else {
-            let msg = if f.symbols.lookup(&gkey).is_some() {
-                format!("global array '{}' of local_alias is not aligned", global.name)
+            let (code, msg) = if f.symbols.lookup(&gkey).is_some() {
+                ("XMP0109", format!("global array '{}' of local_alias is not aligned", global.name))
             } else {
-                format!("global array '{}' of local_alias is not declared", global.name)
+                ("XMP0103", format!("global array '{}' of local_alias is not declared", global.name))
             };
-            self.err("XMP0402", global.span, &msg, "local_alias needs an array aligned by an align directive of this unit");
+            self.err(code, global.span, &msg, "local_alias needs an array aligned by an align directive of this unit");
             return;
         };
         if arr.cyclic {
             self.err(
-                "XMP0403",
+                "XMP0303",
                 global.span,
                 &format!("local_alias of '{}', aligned with a cyclic template dimension", global.name),
                 "not supported: xmpc keeps such an array whole on every node",
@@ -56,12 +56,12 @@ impl<'a> Tr<'a> {
             return;
         }
         if self.declared_as_coarray(f, &lkey) {
-            self.err("XMP0403", local.span, &format!("local alias '{}' is a coarray", local.name), "not supported");
+            self.err("XMP0303", local.span, &format!("local alias '{}' is a coarray", local.name), "not supported");
             return;
         }
         let Some(sym) = f.symbols.lookup(&lkey) else {
             self.err(
-                "XMP0402",
+                "XMP0103",
                 local.span,
                 &format!("local alias '{}' is not declared", local.name),
                 "declare it as an assumed-shape array, e.g. `real(8) :: la(0:)`",
@@ -90,7 +90,7 @@ impl<'a> Tr<'a> {
         }
         if dims.len() != arr.ndims {
             self.err(
-                "XMP0406",
+                "XMP0104",
                 d.span,
                 &format!("local alias '{}' has rank {}, '{}' has rank {}", local.name, dims.len(), global.name, arr.ndims),
                 "rank mismatch",
@@ -121,7 +121,7 @@ impl<'a> Tr<'a> {
             return;
         }
         // Omni's lower bounds: 0 in distributed dims, the declared ones elsewhere
-        let tfmt = u.templs.get(&arr.templ).map(|t| t.2.clone()).unwrap_or_default();
+        let tfmt = arr.tid.map(|t| self.tfmts(t)).unwrap_or_default();
         let lbs: Vec<String> = arr
             .talign
             .iter()

@@ -59,10 +59,8 @@ impl Tr<'_> {
     ) {
         let low = lc(name);
         let (tname, comp) = low.split_once('%').unwrap_or((&low, ""));
-        let Some((th, tnd, tfmt)) = u.templs.get(&lc(&with.name.name)).cloned() else {
-            self.err("XMP0402", with.name.span, "unknown template", "not declared by a template directive in this unit");
-            return;
-        };
+        let Some(tid) = self.m.name_template(&with.name) else { return };
+        let (th, tnd, tfmt) = self.templ_info(tid);
         if syms.lookup(tname).is_some() {
             self.err(
                 "XMP0404",
@@ -77,7 +75,7 @@ impl Tr<'_> {
         };
         let nd = c.dl.len();
         if source.len() != nd {
-            self.err("XMP0406", dspan, &format!("align source has {} subscripts, '{name}' has {nd} dimensions", source.len()), "rank mismatch");
+            self.err("XMP0104", dspan, &format!("align source has {} subscripts, '{name}' has {nd} dimensions", source.len()), "rank mismatch");
             return;
         }
         let Some(esize) = elem_size(&c.etxt) else {
@@ -92,7 +90,7 @@ impl Tr<'_> {
             Some((sspan, ws)) if ws.len() == nd => Some((*sspan, self.shadow_widths(ws))),
             Some((sspan, ws)) => {
                 let msg = format!("shadow gives {} widths, '{name}' has {nd} dimensions", ws.len());
-                self.err("XMP0406", *sspan, &msg, "rank mismatch");
+                self.err("XMP0104", *sspan, &msg, "rank mismatch");
                 return;
             }
         };
@@ -159,6 +157,7 @@ impl Tr<'_> {
                 cyclic: map.cyclic,
                 cyc_full,
                 templ: lc(&with.name.name),
+                tid: Some(tid),
                 talign: map.talign.clone(),
             };
             u.arrays.insert(key, arr);
@@ -264,11 +263,11 @@ impl Tr<'_> {
                 }
             }
             let Some((k, c)) = found else {
-                self.err("XMP0406", ix.span, &format!("align index '{}' does not appear in the template subscripts", ix.name), "use `t(i)` or `t(i+c)`");
+                self.err("XMP0113", ix.span, &format!("align index '{}' does not appear in the template subscripts", ix.name), "use `t(i)` or `t(i+c)`");
                 return None;
             };
             if k >= tnd {
-                self.err("XMP0406", with.span, "align target has more subscripts than the template has dimensions", "");
+                self.err("XMP0104", with.span, "align target has more subscripts than the template has dimensions", "");
                 return None;
             }
             m.cyclic |= tfmt.get(k) == Some(&DistFormat::Cyclic);
@@ -380,7 +379,7 @@ impl Tr<'_> {
                 return Some(format!("{b}%{field}"));
             }
         }
-        self.err("XMP0403", e.span, "gmove operand must be an array, an array section or an element", "");
+        self.err("XMP0303", e.span, "gmove operand must be an array, an array section or an element", "");
         None
     }
 
