@@ -445,7 +445,9 @@ impl<'a> Finder<'a> {
                     }
                     if w.iter().any(|v| self.control.contains(v)) {
                         self.flush(&mut run);
-                        let r = walk::reads(s, self.src, self.lang);
+                        let mut r = walk::reads(s, self.src, self.lang);
+                        // what the procedures it calls read from COMMON, module or host
+                        r.extend(self.procs.global_reads(s));
                         self.add_control(r);
                         if self.record {
                             self.out.kept.push(s.span);

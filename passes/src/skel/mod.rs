@@ -205,6 +205,32 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
     Ok(mean)
 }
 
+/// Whether line `l` is (part of) a FORMAT statement: a labelled `format(`, or a
+/// continuation line of one. `prev`: the line before was part of one (fixed form)
+/// or was part of one and ended with `&` (free form); returns the same for `l`.
+fn format_line(l: &str, lang: Lang, prev: bool) -> bool {
+    let body = l.trim_end_matches(['\n', '\r']);
+    let fixed = lang == Lang::FortranFixed;
+    if fixed && matches!(body.as_bytes().first(), Some(b'c' | b'C' | b'*' | b'!')) {
+        return false;
+    }
+    let part = if fixed && body.len() > 5 && !matches!(body.as_bytes()[5], b' ' | b'0') && !body[..5].contains('\t') {
+        prev
+    } else if !fixed && prev {
+        true
+    } else {
+        let t = body.trim_start();
+        let label_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        let rest = t[label_end..].trim_start().to_ascii_lowercase();
+        label_end > 0 && rest.starts_with("format") && rest[6..].trim_start().starts_with('(')
+    };
+    if fixed {
+        part
+    } else {
+        part && body.split('!').next().unwrap_or("").trim_end().ends_with('&')
+    }
+}
+
 /// Escapes what would end a C comment early.
 fn c_comment_body(t: &str) -> String {
     // `/*` inside would only draw -Wcomment warnings; escape both.
@@ -223,8 +249,16 @@ fn comment_out(src: &str, lang: Lang, b: &Block, t: &str) -> Result<(Span, Strin
         text::FortranPlace::Lines { start, end, indent } => {
             let lines = &src[start..end];
             let mut s = format!("{}! [bsim block {}]\n", if lang == Lang::FortranFixed { "!".to_string() } else { indent.clone() }, b.id);
+            // FORMAT statements stay: kept `write`s elsewhere may use their labels
+            let mut in_format = false;
             for l in lines.split_inclusive('\n') {
-                s.push('!');
+                let before = in_format;
+                in_format = format_line(l, lang, before);
+                // free form: the last line of a FORMAT does not continue but is one
+                let keep = in_format || (lang != Lang::FortranFixed && (before || format_line(&format!("{}&", l.trim_end()), lang, false)));
+                if !keep {
+                    s.push('!');
+                }
                 s.push_str(l);
             }
             if !s.ends_with('\n') {
@@ -239,5 +273,25 @@ fn comment_out(src: &str, lang: Lang, b: &Block, t: &str) -> Result<(Span, Strin
             Ok((b.span, format!("then\n! [bsim block {}]\n{body}{inner}{call}\n{indent}end if", b.id)))
         }
         text::FortranPlace::Shared => Err("shares its line with another statement; put it on a line of its own"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_line;
+    use xmpc_ir::Lang;
+
+    #[test]
+    fn format_statements_are_found() {
+        let f = Lang::FortranFixed;
+        assert!(format_line(" 1000 format(//,' NPB', /)\n", f, false));
+        assert!(format_line("     >        'x')\n", f, true));
+        assert!(!format_line("     >        'x')\n", f, false));
+        assert!(!format_line("         write (*, 1000)\n", f, false));
+        assert!(!format_line("c1000 format(x)\n", f, false));
+        let g = Lang::FortranFree;
+        assert!(format_line("10 format (a, &\n", g, false));
+        // free form: says whether the FORMAT continues past this line
+        assert!(!format_line("  i4)\n", g, true));
     }
 }
