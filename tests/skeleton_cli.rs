@@ -356,8 +356,15 @@ fn npb_like_programs_through_the_wrappers() {
     assert!(o.status.success(), "{}", text(&o));
     let o = xmpc(&["bsim", "cc", "-O2", "-o", "pc", "params.o", "t.o"], dir);
     assert!(o.status.success(), "{}", text(&o));
-    let o = xmpc(&["bsim", "fc", "-O2", "-o", "pf", &p("params.f")], dir);
+    let o = xmpc(&["bsim", "fc", "-O2", "-o", "pf", &p("params.f"), &p("report.f")], dir);
     assert!(o.status.success(), "{}", text(&o));
+    // compute removed: the call of another file's routine that communicates stays
+    let o = xmpc(&["bsim", "fc", "--bsim-times=zero", "-O2", "-o", "pz", &p("params.f"), &p("report.f")], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "run", "./pz", "-np", "4", "--host-time", "off", "--trace", "tz"], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = std::fs::read_to_string(dir.join("tz/rank0.txt")).unwrap();
+    assert!(t.contains("allreduce peer=0 tag=-1 bytes=4 comm=1"), "{t}");
     let run = |exe: &str, host: &str, args: &[&str]| -> f64 {
         let mut a = vec!["bsim", "run", exe, "-np", "4", "--host-time", host, "--"];
         a.extend(args);

@@ -159,10 +159,57 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
     Ok(m)
 }
 
-/// Functions of the file that call MPI, directly or through other functions of the file.
+/// Fortran intrinsic subroutines (never another file's routine).
+const INTRINSIC_SUBS: &[&str] = &[
+    "random_number",
+    "random_seed",
+    "date_and_time",
+    "cpu_time",
+    "system_clock",
+    "mvbits",
+    "get_command_argument",
+    "get_command",
+    "get_environment_variable",
+    "execute_command_line",
+    "exit",
+    "abort",
+    "flush",
+    "getarg",
+    "move_alloc",
+    "c_f_pointer",
+    "sleep",
+    "srand",
+    "itime",
+    "etime",
+    "dtime",
+    "fdate",
+];
+
+/// Functions of the file that call MPI, directly or through other functions of the file,
+/// and (Fortran) the subroutines of other files it calls: one may communicate (NPB's
+/// `call ssor(itmax)` in lu.f, `ssor` in ssor.f), so such a call is never part of a
+/// compute block (it runs, its scalar arguments are control); it is charged the host
+/// time it takes, its own file's blocks inside it.
 fn comm_funcs(unit: &FileUnit) -> HashSet<String> {
     let norm = |n: &str| if unit.lang == Lang::C { n.to_string() } else { n.to_ascii_lowercase() };
     let funcs = unit.functions();
+    let defined: HashSet<String> = funcs.iter().map(|g| norm(&g.name)).collect();
+    let mut external: HashSet<String> = HashSet::new();
+    if unit.lang != Lang::C {
+        for g in &funcs {
+            for s in &g.body {
+                s.walk(&mut |st| {
+                    if let StmtKind::Call { name, .. } = &st.kind {
+                        let n = norm(name);
+                        let ours = n.starts_with("bsim_") || walk::is_mpi(&n, unit.lang) || walk::is_rt_marker(&n) || n.starts_with("mpi_");
+                        if !defined.contains(&n) && !ours && !INTRINSIC_SUBS.contains(&n.as_str()) {
+                            external.insert(n);
+                        }
+                    }
+                });
+            }
+        }
+    }
     let called: Vec<(String, Vec<String>)> = funcs
         .iter()
         .map(|g| {
@@ -173,7 +220,7 @@ fn comm_funcs(unit: &FileUnit) -> HashSet<String> {
             (norm(&g.name), names)
         })
         .collect();
-    let mut set: HashSet<String> = HashSet::new();
+    let mut set: HashSet<String> = external.clone();
     loop {
         let before = set.len();
         for (name, names) in &called {
@@ -458,6 +505,10 @@ impl<'a> Finder<'a> {
                 }
                 Role::Boundary => {
                     self.flush(&mut run);
+                    // a call of a routine that communicates: what it is given decides
+                    if self.has_comm(s) {
+                        self.seed_call(s);
+                    }
                     // A declaration's initial value computes its variable like an
                     // assignment (the declaration itself always stays).
                     if let StmtKind::Decl(ids) = &s.kind {

@@ -1,8 +1,9 @@
 c     NPB-like Fortran program for the skeleton wrappers (tests/skeleton_cli.rs):
 c     an include file with mpif.h and a COMMON block (2), a subroutine with a
 c     COMMON block of its own (3), parameters broadcast from rank 0 that decide
-c     the loop and the message size (5), a kept hot loop (1). Reads N ITERS from
-c     rank 0's standard input; prints CHECK OK on every rank.
+c     the loop and the message size (5), a kept hot loop (1), a routine of
+c     another file that communicates (report.f). Prints CHECK OK on every rank
+c     and rank 0 the sum of N over the ranks.
       program params
       include 'params.h'
       integer n, iters, it, ierr
@@ -22,6 +23,7 @@ c     rank 0's standard input; prints CHECK OK on every rank.
       do it = 1, iters
          call exchange(n, it, ok)
       enddo
+      call report(n)
       if (ok) then
          write (*, '(a,i4,a)') ' rank', me, ' CHECK OK'
       else
@@ -52,6 +54,7 @@ c     rank 0's standard input; prints CHECK OK on every rank.
       call mpi_sendrecv(x, n, MPI_DOUBLE_PRECISION, right, 0,
      >                  y, n, MPI_DOUBLE_PRECISION, left, 0,
      >                  MPI_COMM_WORLD, status, ierr)
-      ok = ok .and. y(1) .eq. left + it + 1 .and. y(n) .eq. left + it + n
+      ok = ok .and. y(1) .eq. left + it + 1
+     >        .and. y(n) .eq. left + it + n
      >        .and. calls .eq. it
       end
