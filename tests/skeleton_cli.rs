@@ -79,7 +79,7 @@ fn check_and_run_every_skeleton() {
         );
         let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "--check", "--np", "4", "--run-args", args, "-o", "skel"], d.path());
         assert!(o.status.success() && text(&o).contains("send the same messages"), "{rel}: {}", text(&o));
-        let mut a = vec!["bsim", "run", "./skel", "-np", "2", "--"];
+        let mut a = vec!["bsim", "run", "--host-time", "off", "./skel", "-np", "2", "--"];
         a.extend(args.split_whitespace());
         let o = xmpc(&a, d.path());
         assert!(o.status.success() && text(&o).contains("predicted time"), "{rel}: {}", text(&o));
@@ -102,7 +102,7 @@ fn ring_prediction_matches_closed_form() {
     let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", "ring_skel"], d.path());
     assert!(o.status.success(), "{}", text(&o));
     let (np, loops) = (4.0, 6.0);
-    let o = xmpc(&["bsim", "run", "./ring_skel", "-np", "4", "--", "1000", "6"], d.path());
+    let o = xmpc(&["bsim", "run", "--host-time", "off", "./ring_skel", "-np", "4", "--", "1000", "6"], d.path());
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     for col in 1..=3 {
@@ -113,7 +113,7 @@ fn ring_prediction_matches_closed_form() {
     assert!(end >= np * loops * t_work && end < np * loops * t_work * 1.01, "{end}: {out}");
     // `-o` links the main of libxmpc_bsim_mpi.a: the same executable runs as 4 MPI
     // processes and predicts the same time
-    let o = xmpc(&["bsim", "run", "./ring_skel", "-np", "4", "--backend", "mpi", "--", "1000", "6"], d.path());
+    let o = xmpc(&["bsim", "run", "--host-time", "off", "./ring_skel", "-np", "4", "--backend", "mpi", "--", "1000", "6"], d.path());
     let out = text(&o);
     assert!(o.status.success() && out.contains("mpi back end"), "{out}");
     assert_eq!(field(&out, "predicted time:", 2), end, "{out}");
@@ -137,7 +137,7 @@ fn per_rank_times_reach_each_rank() {
         std::fs::write(&t, format!("{{\"format\":\"xmpc-blocktimes/1\",\"source\":\"x\",\"ranks\":2,\"blocks\":[{}]}}", entries.join(","))).unwrap();
         let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", "pr_skel"], d.path());
         assert!(o.status.success(), "{rel}: {}", text(&o));
-        let mut a = vec!["bsim", "run", "./pr_skel", "-np", "2", "--"];
+        let mut a = vec!["bsim", "run", "--host-time", "off", "./pr_skel", "-np", "2", "--"];
         a.extend(args.split_whitespace());
         let o = xmpc(&a, d.path());
         let out = text(&o);
@@ -331,7 +331,7 @@ fn time_model_scales_with_the_problem() {
     let o = xmpc(&[src.to_str().unwrap(), "--skeletonize", "--times", t.to_str().unwrap(), "-o", "model_skel"], d.path());
     assert!(o.status.success(), "{}", text(&o));
     for n in [100.0, 2500.0] {
-        let o = xmpc(&["bsim", "run", "./model_skel", "-np", "3", "--", &format!("{n}")], d.path());
+        let o = xmpc(&["bsim", "run", "--host-time", "off", "./model_skel", "-np", "3", "--", &format!("{n}")], d.path());
         let out = text(&o);
         assert!(o.status.success(), "{out}");
         let c = field(&out, "compute", 3);

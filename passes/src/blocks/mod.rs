@@ -17,6 +17,7 @@
 //!
 //! Block IDs count from 1 in source order and depend only on the source text.
 
+mod flow;
 mod instrument;
 pub mod pragma;
 pub mod procs;
@@ -113,6 +114,10 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
         func: String::new(),
         loops: vec![],
         inits: vec![],
+        flows: vec![],
+        cur_flow: 0,
+        cur: (0, 0),
+        control_defs: HashSet::new(),
     };
     let funcs: Vec<&Function> = unit
         .functions()
@@ -279,6 +284,14 @@ struct Finder<'a> {
     /// (by symbol id), so a control variable declared `int peer = (r + px) % np;`
     /// makes `r`, `px` and `np` control.
     inits: Vec<(String, Vec<String>)>,
+    /// Reaching definitions of each searched function's locals (`flow`), in
+    /// `run_all` order; None where the function jumps where the walk cannot follow.
+    flows: Vec<Option<flow::Flow>>,
+    cur_flow: usize,
+    /// The statement being decided (its start and end).
+    cur: (usize, usize),
+    /// Definitions (function, id) of followed locals that control depends on.
+    control_defs: HashSet<(usize, u32)>,
 }
 
 /// How a statement of a list takes part in blocks.
@@ -303,7 +316,8 @@ impl<'a> Finder<'a> {
     }
 
     fn run_all(&mut self, funcs: &[&Function]) {
-        for g in funcs {
+        for (gi, g) in funcs.iter().enumerate() {
+            self.cur_flow = gi;
             self.func = g.name.clone();
             self.loops.clear();
             self.inits = g
@@ -322,16 +336,48 @@ impl<'a> Finder<'a> {
                     (self.norm(&sym.name), r)
                 })
                 .collect();
+            if self.flows.len() <= gi {
+                let fl = self.flow_of(g);
+                self.flows.push(fl);
+            }
             let stmts: Vec<&Stmt> = g.body.iter().collect();
             self.seq(&stmts, g.span.start, g.span.end);
         }
     }
 
+    /// Names whose values the current statement's control needs: for a followed
+    /// local, the definitions of it that reach the statement; else the name.
     fn add_control(&mut self, names: impl IntoIterator<Item = String>) {
         for n in names {
-            if self.control.insert(n) {
-                self.grew = true;
+            let reaching = match self.flows.get(self.cur_flow) {
+                Some(Some(fl)) => fl.reaching(self.cur, &n),
+                _ => None,
+            };
+            match reaching {
+                Some(ids) => {
+                    for id in ids {
+                        if self.control_defs.insert((self.cur_flow, id)) {
+                            self.grew = true;
+                        }
+                    }
+                }
+                None => {
+                    if self.control.insert(n) {
+                        self.grew = true;
+                    }
+                }
             }
+        }
+    }
+
+    /// Whether the value statement `k` gives `v` is control.
+    fn is_control_at(&self, k: (usize, usize), v: &str) -> bool {
+        if self.control.contains(v) {
+            return true;
+        }
+        match self.flows.get(self.cur_flow) {
+            Some(Some(fl)) => fl.def(k, v).is_some_and(|id| self.control_defs.contains(&(self.cur_flow, id))),
+            _ => false,
         }
     }
 
@@ -454,8 +500,10 @@ impl<'a> Finder<'a> {
                 self.flush(&mut run);
                 let region_stmts = &stmts[k..=last];
                 let span = region_stmts[0].span.to(region_stmts[region_stmts.len() - 1].span);
+                self.cur = (region_stmts[0].span.start, region_stmts[0].span.end);
                 if matches!(d, BsimDir::Keep) {
                     for s in region_stmts {
+                        self.cur = (s.span.start, s.span.end);
                         let r = walk::reads(s, self.src, self.lang);
                         self.add_control(r);
                     }
@@ -483,6 +531,7 @@ impl<'a> Finder<'a> {
                 continue;
             }
             let s = stmts[k];
+            self.cur = (s.span.start, s.span.end);
             match self.role(s) {
                 Role::Compute => {
                     let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.procs.arg(f, i));
@@ -490,9 +539,14 @@ impl<'a> Finder<'a> {
                     for v in loop_vars(s, self.lang) {
                         w.remove(&v);
                     }
-                    if w.iter().any(|v| self.control.contains(v)) {
+                    if w.iter().any(|v| self.is_control_at(self.cur, v)) {
+                        if self.record && std::env::var_os("XMPC_DEBUG_BLOCKS").is_some() {
+                            let why: Vec<&String> = w.iter().filter(|v| self.is_control_at(self.cur, v)).collect();
+                            let (l, _) = line_col(self.src, s.span.start);
+                            eprintln!("kept line {l}: writes {why:?}");
+                        }
                         self.flush(&mut run);
-                        let mut r = walk::reads(s, self.src, self.lang);
+                        let mut r = flow::kept_reads(s, self.src, self.lang);
                         // what the procedures it calls read from COMMON, module or host
                         r.extend(self.procs.global_reads(s));
                         self.add_control(r);
@@ -512,8 +566,12 @@ impl<'a> Finder<'a> {
                     // A declaration's initial value computes its variable like an
                     // assignment (the declaration itself always stays).
                     if let StmtKind::Decl(ids) = &s.kind {
-                        let reads: Vec<String> =
-                            ids.iter().filter_map(|&i| self.inits.get(i)).filter(|(n, _)| self.control.contains(n)).flat_map(|(_, r)| r.clone()).collect();
+                        let reads: Vec<String> = ids
+                            .iter()
+                            .filter_map(|&i| self.inits.get(i))
+                            .filter(|(n, _)| self.is_control_at(self.cur, n))
+                            .flat_map(|(_, r)| r.clone())
+                            .collect();
                         self.add_control(reads);
                     }
                     // Text the IR does not model (`select case`...) that communicates:
