@@ -118,6 +118,8 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
         cur_flow: 0,
         cur: (0, 0),
         control_defs: HashSet::new(),
+        shared: HashSet::new(),
+        declared: HashSet::new(),
     };
     let funcs: Vec<&Function> = unit
         .functions()
@@ -292,6 +294,12 @@ struct Finder<'a> {
     cur: (usize, usize),
     /// Definitions (function, id) of followed locals that control depends on.
     control_defs: HashSet<(usize, u32)>,
+    /// Fortran: scalars of the current unit that other files see (COMMON and
+    /// module scalars, and names it does not declare: an include file's COMMON).
+    /// Another file may make them control (NPB LU's `dp_type`, set in init_comm.f
+    /// and passed to MPI in bcast_inputs.f), so their assignments stay.
+    shared: HashSet<String>,
+    declared: HashSet<String>,
 }
 
 /// How a statement of a list takes part in blocks.
@@ -336,6 +344,20 @@ impl<'a> Finder<'a> {
                     (self.norm(&sym.name), r)
                 })
                 .collect();
+            self.shared.clear();
+            self.declared.clear();
+            if self.lang != Lang::C {
+                for s in &g.symbols.symbols {
+                    let n = self.norm(&s.name);
+                    let common =
+                        s.attrs.iter().any(|a| a.starts_with("common")) || matches!(s.sclass, xmpc_ir::StorageClass::Common | xmpc_ir::StorageClass::ModuleVar);
+                    if common && !self.arrays.contains(&n) {
+                        self.shared.insert(n.clone());
+                    }
+                    self.declared.insert(n);
+                }
+                self.declared.insert(self.norm(&g.name));
+            }
             if self.flows.len() <= gi {
                 let fl = self.flow_of(g);
                 self.flows.push(fl);
@@ -373,6 +395,10 @@ impl<'a> Finder<'a> {
     /// Whether the value statement `k` gives `v` is control.
     fn is_control_at(&self, k: (usize, usize), v: &str) -> bool {
         if self.control.contains(v) {
+            return true;
+        }
+        // Fortran: a scalar other files see (COMMON, module, an include file's)
+        if self.lang != Lang::C && (self.shared.contains(v) || (!self.declared.contains(v) && !self.arrays.contains(v) && !self.procs.is_proc(v))) {
             return true;
         }
         match self.flows.get(self.cur_flow) {
@@ -439,6 +465,87 @@ impl<'a> Finder<'a> {
     }
 
     /// One statement list; `lo..hi` is where its directives may be.
+    /// A statement of a compute run: part of the run, or kept (it computes control).
+    fn compute_stmt<'s>(&mut self, s: &'s Stmt, run: &mut Vec<&'s Stmt>) {
+        let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.procs.arg(f, i));
+        w.extend(self.procs.global_writes(s));
+        for v in loop_vars(s, self.lang) {
+            w.remove(&v);
+        }
+        if w.iter().any(|v| self.is_control_at(self.cur, v)) {
+            if self.record && std::env::var_os("XMPC_DEBUG_BLOCKS").is_some() {
+                let why: Vec<&String> = w.iter().filter(|v| self.is_control_at(self.cur, v)).collect();
+                let (l, _) = line_col(self.src, s.span.start);
+                eprintln!("kept line {l}: writes {why:?}");
+            }
+            self.flush(run);
+            let mut r = flow::kept_reads(s, self.src, self.lang);
+            // what the procedures it calls read from COMMON, module or host
+            r.extend(self.procs.global_reads(s));
+            self.add_control(r);
+            if self.record {
+                self.out.kept.push(s.span);
+            }
+        } else {
+            run.push(s);
+        }
+    }
+
+    /// A statement that ends runs and stays (declarations, labels, escapes, calls of routines that communicate).
+    fn boundary_stmt(&mut self, s: &Stmt) {
+        // a call of a routine that communicates: what it is given decides
+        if self.has_comm(s) {
+            self.seed_call(s);
+        }
+        // A declaration's initial value computes its variable like an
+        // assignment (the declaration itself always stays).
+        if let StmtKind::Decl(ids) = &s.kind {
+            let reads: Vec<String> =
+                ids.iter().filter_map(|&i| self.inits.get(i)).filter(|(n, _)| self.is_control_at(self.cur, n)).flat_map(|(_, r)| r.clone()).collect();
+            self.add_control(reads);
+        }
+        // Text the IR does not model (`select case`...) that communicates:
+        // everything it reads may steer the communication.
+        if walk::escapes(s) || (matches!(s.kind, StmtKind::Verbatim) && self.has_comm(s)) {
+            let r = walk::reads(s, self.src, self.lang);
+            self.add_control(r);
+        }
+    }
+
+    /// A loop or `if` that communicates: its own expressions are control, its lists searched.
+    fn descend_stmt(&mut self, s: &Stmt) {
+        self.seed_call(s);
+        let mut names = HashSet::new();
+        // A Fortran DO variable is written by its loop, not read: it is
+        // control only if communication uses it (so loops can be capped).
+        let own: Vec<&xmpc_ir::Expr> = match &s.kind {
+            StmtKind::Do { lower, upper, step, .. } => [lower, upper].into_iter().chain(step.iter()).collect(),
+            _ => walk::own_exprs(s),
+        };
+        for e in own {
+            walk::visit_expr(e, &mut |x| {
+                if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
+                    names.insert(n.clone());
+                }
+            });
+        }
+        if let StmtKind::For { init: Some(i), .. } = &s.kind {
+            names.extend(walk::reads(i, self.src, self.lang));
+        }
+        let names: Vec<String> = names.iter().map(|n| self.norm(n)).collect();
+        self.add_control(names);
+        let is_loop = walk::is_loop(s);
+        if is_loop {
+            self.loops.push(s.span);
+        }
+        for (body, a, b) in child_seqs(s) {
+            self.seq(&body, a, b);
+        }
+        if is_loop {
+            self.loops.pop();
+        }
+    }
+
     fn seq(&mut self, stmts: &[&Stmt], lo: usize, hi: usize) {
         // C keeps `#pragma bsim` lines as verbatim statements: they are gaps here.
         let stmts: Vec<&Stmt> = stmts
@@ -533,53 +640,10 @@ impl<'a> Finder<'a> {
             let s = stmts[k];
             self.cur = (s.span.start, s.span.end);
             match self.role(s) {
-                Role::Compute => {
-                    let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.procs.arg(f, i));
-                    w.extend(self.procs.global_writes(s));
-                    for v in loop_vars(s, self.lang) {
-                        w.remove(&v);
-                    }
-                    if w.iter().any(|v| self.is_control_at(self.cur, v)) {
-                        if self.record && std::env::var_os("XMPC_DEBUG_BLOCKS").is_some() {
-                            let why: Vec<&String> = w.iter().filter(|v| self.is_control_at(self.cur, v)).collect();
-                            let (l, _) = line_col(self.src, s.span.start);
-                            eprintln!("kept line {l}: writes {why:?}");
-                        }
-                        self.flush(&mut run);
-                        let mut r = flow::kept_reads(s, self.src, self.lang);
-                        // what the procedures it calls read from COMMON, module or host
-                        r.extend(self.procs.global_reads(s));
-                        self.add_control(r);
-                        if self.record {
-                            self.out.kept.push(s.span);
-                        }
-                    } else {
-                        run.push(s);
-                    }
-                }
+                Role::Compute => self.compute_stmt(s, &mut run),
                 Role::Boundary => {
                     self.flush(&mut run);
-                    // a call of a routine that communicates: what it is given decides
-                    if self.has_comm(s) {
-                        self.seed_call(s);
-                    }
-                    // A declaration's initial value computes its variable like an
-                    // assignment (the declaration itself always stays).
-                    if let StmtKind::Decl(ids) = &s.kind {
-                        let reads: Vec<String> = ids
-                            .iter()
-                            .filter_map(|&i| self.inits.get(i))
-                            .filter(|(n, _)| self.is_control_at(self.cur, n))
-                            .flat_map(|(_, r)| r.clone())
-                            .collect();
-                        self.add_control(reads);
-                    }
-                    // Text the IR does not model (`select case`...) that communicates:
-                    // everything it reads may steer the communication.
-                    if walk::escapes(s) || (matches!(s.kind, StmtKind::Verbatim) && self.has_comm(s)) {
-                        let r = walk::reads(s, self.src, self.lang);
-                        self.add_control(r);
-                    }
+                    self.boundary_stmt(s);
                 }
                 Role::Mpi(name) => {
                     self.flush(&mut run);
@@ -591,36 +655,7 @@ impl<'a> Finder<'a> {
                 }
                 Role::Descend => {
                     self.flush(&mut run);
-                    self.seed_call(s);
-                    let mut names = HashSet::new();
-                    // A Fortran DO variable is written by its loop, not read: it is
-                    // control only if communication uses it (so loops can be capped).
-                    let own: Vec<&xmpc_ir::Expr> = match &s.kind {
-                        StmtKind::Do { lower, upper, step, .. } => [lower, upper].into_iter().chain(step.iter()).collect(),
-                        _ => walk::own_exprs(s),
-                    };
-                    for e in own {
-                        walk::visit_expr(e, &mut |x| {
-                            if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
-                                names.insert(n.clone());
-                            }
-                        });
-                    }
-                    if let StmtKind::For { init: Some(i), .. } = &s.kind {
-                        names.extend(walk::reads(i, self.src, self.lang));
-                    }
-                    let names: Vec<String> = names.iter().map(|n| self.norm(n)).collect();
-                    self.add_control(names);
-                    let is_loop = walk::is_loop(s);
-                    if is_loop {
-                        self.loops.push(s.span);
-                    }
-                    for (body, a, b) in child_seqs(s) {
-                        self.seq(&body, a, b);
-                    }
-                    if is_loop {
-                        self.loops.pop();
-                    }
+                    self.descend_stmt(s);
                 }
             }
             k += 1;

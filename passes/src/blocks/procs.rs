@@ -97,6 +97,11 @@ impl Procs {
         }
     }
 
+    /// Whether `f` is a procedure of the file.
+    pub fn is_proc(&self, f: &str) -> bool {
+        self.args.contains_key(&self.norm(f))
+    }
+
     /// Use of argument `i` of a call to `f`.
     pub fn arg(&self, f: &str, i: usize) -> ArgUse {
         match self.args.get(&self.norm(f)) {

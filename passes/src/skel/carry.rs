@@ -96,17 +96,14 @@ fn scope_of(unit: &FileUnit, f: &Function, name: &str, sc: &Scopes) -> Option<Sp
     }
 }
 
-fn find_stmt<'a>(f: &'a Function, span: Span) -> Option<&'a Stmt> {
-    let mut hit = None;
-    for s in &f.body {
-        s.walk(&mut |x| {
-            if x.span == span && hit.is_none() {
-                hit = Some(x as *const Stmt);
-            }
-        });
+fn find_stmt(f: &Function, span: Span) -> Option<&Stmt> {
+    fn go(s: &Stmt, span: Span) -> Option<&Stmt> {
+        if s.span == span {
+            return Some(s);
+        }
+        s.children().into_iter().find_map(|c| go(c, span))
     }
-    // SAFETY: the pointer was taken from a statement of `f`, which outlives the result.
-    hit.map(|p| unsafe { &*p })
+    f.body.iter().find_map(|s| go(s, span))
 }
 
 /// `BSIM_Carry` edits for the comm blocks whose buffers the skeleton uses. C:
