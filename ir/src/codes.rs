@@ -153,6 +153,22 @@ codes! {
     MpieteLine = "XMP0602";
     /// C local-view syntax xmpc does not translate.
     LocalView = "XMP0701";
+    /// A malformed `#pragma bsim` / `!$bsim` directive.
+    BsimSyntax = "XMP0800";
+    /// A bsim directive not before a statement of a function that communicates.
+    BsimPlace = "XMP0801";
+    /// `end compute` / `end keep` without its start.
+    BsimEnd = "XMP0802";
+    /// A `compute` region that calls MPI.
+    BsimComputeComm = "XMP0803";
+    /// A bsim directive followed by no statement.
+    BsimDangling = "XMP0804";
+    /// A block that cannot be instrumented (shares its Fortran line).
+    BlockInstrument = "XMP0810";
+    /// A block that cannot be skeletonized (shares its Fortran line).
+    BlockSkeleton = "XMP0811";
+    /// A compute block without a time (`--strict-times`).
+    BlockNoTime = "XMP0812";
     /// Internal error: overlapping or out-of-file rewrites.
     Internal = "XMP0900";
 }
