@@ -169,6 +169,8 @@ codes! {
     BlockSkeleton = "XMP0811";
     /// A compute block without a time (`--strict-times`).
     BlockNoTime = "XMP0812";
+    /// PSIM: a compute block its processor model cannot read.
+    PsimBlock = "XMP0850";
     /// Internal error: overlapping or out-of-file rewrites.
     Internal = "XMP0900";
 }
