@@ -424,3 +424,39 @@ fn fixed_form_directive_error_column() {
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// CloverLeaf's module pattern (issue 40 items 6 and 7), compiled file by file: aligned
+/// arrays declared over continuation lines with a `dimension(:,:)` attribute and a
+/// comment, a template of `gblock(*)` distributed by a `template_fix` in another file
+/// (the node set it goes onto read from the module's description), and a
+/// `reduction(min:dt)` of a module variable in another file (its type from the
+/// description). Every node checks the minimum and the fixed template's blocks.
+#[test]
+fn module_declarations_as_cloverleaf_writes_them() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-clover-pattern-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(
+        tmp.join("defs.f90"),
+        "module defs\n  implicit none\n  real(kind=8), dimension(:,:), allocatable :: density & ! cells\n    ,energy   &\n    ,pressure\n  real(kind=8) :: dt\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align (i,*) with t(i) :: density, energy, &\n!$xmp   pressure\nend module defs\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("main.f90"),
+        "program main\n  use defs\n  implicit none\n  include 'xmp_lib.h'\n  integer, parameter :: n = 20\n  integer :: i, err, np, me\n  integer, allocatable :: m(:)\n  np = xmp_num_nodes()\n  me = xmp_node_num()\n  allocate(m(np))\n  m = n / np\n  m(np) = n - (np - 1) * (n / np)\n!$xmp template_fix (gblock(m)) t(1:n)\n  allocate(density(n, 3), energy(n, 3), pressure(n, 3))\n  err = 0\n  dt = 1.0d9\n!$xmp loop on t(i)\n  do i = 1, n\n    density(i, :) = i\n    dt = min(dt, dble(i) + 0.5d0)\n  end do\n!$xmp reduction(min:dt)\n  if (dt /= 1.5d0) err = err + 1\n!$xmp loop on t(i)\n  do i = 1, n\n    if (density(i, 2) /= i) err = err + 1\n    if (i <= (me - 1) * (n / np) .or. (me < np .and. i > me * (n / np))) err = err + 1\n  end do\n!$xmp reduction(+:err)\n  if (err /= 0) then\n    print *, 'ERROR', err\n    stop 1\n  end if\n  if (me == 1) print *, 'PASS'\nend program main\n",
+    )
+    .unwrap();
+    let open_mpi = is_open_mpi();
+    compile(&["-c", "defs.f90"], &tmp).unwrap();
+    compile(&["-c", "main.f90"], &tmp).unwrap();
+    compile(&["defs.o", "main.o", "-o", "prog"], &tmp).unwrap();
+    for np in [1, 2, 3] {
+        let (code, so, se, _) = mpirun(&tmp.join("prog"), np, open_mpi);
+        assert_eq!(code, Some(0), "np={np}: {so}{se}");
+        assert_eq!(so.lines().filter(|l| l.trim() == "PASS").count(), 1, "np={np}: {so}");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -419,19 +419,26 @@ impl<'a> Tr<'a> {
                 );
                 continue;
             }
-            // a trailing comment stays where it is
-            if let Some(c) = comment_start(&self.src[s.span.start..end]) {
-                end = s.span.start + self.src[s.span.start..s.span.start + c].trim_end().len();
+            // the statement as one logical line: continuation lines joined, comments
+            // dropped (the rewritten declaration replaces the whole statement); a
+            // trailing comment of a one-line declaration stays where it is
+            let raw = &self.src[s.span.start..end];
+            let one_line = !raw.contains('\n');
+            if one_line {
+                if let Some(c) = comment_start(raw) {
+                    end = s.span.start + raw[..c].trim_end().len();
+                }
             }
-            let text = &self.src[s.span.start..end];
+            let joined = join_continued(&self.src[s.span.start..end], self.fixed);
+            let text = joined.as_str();
             let low = lc(text);
             let dspan = mine[0].3;
-            if text.contains('&') || text.contains('\n') || text.contains('!') || low.trim_start().starts_with("dimension") || low.contains(';') {
+            if low.trim_start().starts_with("dimension") || low.contains(';') {
                 self.err(
                     "XMP0404",
                     dspan,
                     &format!("cannot rewrite the declaration of '{}'", mine[0].0),
-                    "declare an aligned array on one line as `type :: name(dims)`, without continuation, comment or dimension attribute",
+                    "declare an aligned array with its type (`type :: name(dims)`), one statement a line",
                 );
                 continue;
             }
@@ -447,6 +454,7 @@ impl<'a> Tr<'a> {
             // split the entity list at top-level commas
             let mut ents: Vec<String> = vec![];
             let mut depth = 0i32;
+            let text = &joined;
             let mut cur = String::new();
             for c in text[start..].chars() {
                 match c {
@@ -656,4 +664,35 @@ pub(super) fn type_code(t: &str) -> Option<i32> {
 pub(super) fn mentions_typed_library(src: &str) -> bool {
     let b = src.as_bytes();
     [&b"xmp_matmul"[..], &b"xmp_sort_"[..]].iter().any(|k| b.windows(k.len()).any(|w| w.eq_ignore_ascii_case(k)))
+}
+
+/// A (possibly continued) Fortran statement as one line: comments dropped (outside
+/// strings), free-form `&` continuation marks and fixed-form column-6 marks removed.
+pub(super) fn join_continued(stmt: &str, fixed: bool) -> String {
+    let mut out = String::new();
+    for (k, line) in stmt.split('\n').enumerate() {
+        let line = line.trim_end_matches('\r');
+        let mut code: &str = if fixed && k > 0 { line.get(6..).unwrap_or("") } else { line };
+        if fixed && k > 0 && matches!(line.bytes().next(), Some(b'c' | b'C' | b'*')) {
+            continue;
+        }
+        if let Some(c) = comment_start(code) {
+            code = &code[..c];
+        }
+        let mut code = code.trim();
+        if !fixed {
+            code = code.strip_suffix('&').unwrap_or(code).trim_end();
+            if k > 0 {
+                code = code.strip_prefix('&').unwrap_or(code).trim_start();
+            }
+        }
+        if code.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(code);
+    }
+    out
 }

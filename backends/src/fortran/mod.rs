@@ -237,6 +237,9 @@ struct Unit {
     /// A procedure's lines that free its array descriptors, run at each exit
     /// (`return`, `end`); empty for a main program or module.
     frees: Vec<String>,
+    /// A module's variables: basic type (as written, lower case) and whether an array,
+    /// for the directives of the units that use it (a `reduction` of a module variable).
+    vars: HashMap<String, (String, bool)>,
 }
 
 const IND: &str = "      ";
@@ -440,7 +443,8 @@ impl<'a> Tr<'a> {
                 };
             }
         }
-        None
+        // a variable of a module this file defines or uses (its description)
+        self.mods.values().find_map(|m| m.vars.get(key).cloned())
     }
 }
 

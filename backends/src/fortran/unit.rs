@@ -104,6 +104,19 @@ impl<'a> Tr<'a> {
         sub.push_str(&format!("{IND}end subroutine xmpf_modinit_{key}\n"));
         self.edits.push(Edit { span: Span::new(at, at), text: sub });
         let mut mu = u;
+        for sym in &m.symbols.symbols {
+            let ty = match self.unit.types.get(sym.ty) {
+                Type::Basic(b) => Some((b.clone(), false)),
+                Type::Array { elem, .. } => match self.unit.types.get(*elem) {
+                    Type::Basic(b) => Some((b.clone(), true)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(t) = ty {
+                mu.vars.insert(lc(&sym.name), t);
+            }
+        }
         mu.setup = vec![format!("call xmpf_modinit_{key}()")];
         mu.decls.clear();
         mu.redecl.clear();

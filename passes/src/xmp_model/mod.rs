@@ -100,7 +100,8 @@ pub struct Model<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct Import {
     pub nodes: Vec<(String, usize)>,
-    pub templates: Vec<(String, usize, Vec<DistFormat>)>,
+    /// (template, rank, formats, the node set it is distributed onto, by name)
+    pub templates: Vec<(String, usize, Vec<DistFormat>, Option<String>)>,
     /// (array, template, per dimension: aligned template dimension and offset text)
     pub arrays: Vec<(String, String, Vec<Option<(usize, String)>>)>,
 }
@@ -230,11 +231,15 @@ impl<'a> Model<'a> {
             self.nodes.push(NodesDecl { name: n.clone(), span: none, dir: none, site: Site::Imported, sizes: vec![None; *rank], map: NodesMap::Executing });
             s.names.insert(n.to_ascii_lowercase(), Entity::Nodes(id));
         }
-        for (n, rank, formats) in &imp.templates {
+        for (n, rank, formats, onto) in &imp.templates {
             let id = TemplId(self.templates.len());
+            let onto = onto.as_ref().and_then(|o| match s.names.get(&o.to_ascii_lowercase()) {
+                Some(Entity::Nodes(nid)) => Some(*nid),
+                _ => None,
+            });
             let dist = (!formats.is_empty()).then(|| Distribution {
                 dir: none,
-                onto: None,
+                onto,
                 dims: formats.iter().map(|f| DistDim { format: *f, arg: None, gblock: None, node_dim: None }).collect(),
             });
             self.templates.push(TemplateDecl { name: n.clone(), span: none, dir: none, site: Site::Imported, dims: vec![None; *rank], dist });
