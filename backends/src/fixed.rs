@@ -152,7 +152,7 @@ mod tests {
 
     #[test]
     fn directive_lines_continue_with_sentinel() {
-        let l = format!("c$xmp reflect (a, b, c, d, e, f, g, h) width({}) async(1)\r\n", vec!["1:1"; 12].join(","));
+        let l = format!("c$xmp reflect (a, b, c, d, e, f, g, h) width({}) async(1)\r\n", ["1:1"; 12].join(","));
         let w = rewrap_fixed_line(&l);
         cols_ok(&w);
         assert!(w.ends_with("\r\n"));

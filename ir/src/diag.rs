@@ -43,18 +43,6 @@ fn levenshtein(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn suggestions() {
-        assert_eq!(super::did_you_mean("blok", ["block", "cyclic", "gblock"]), Some("block"));
-        assert_eq!(super::did_you_mean("zzz", ["block", "cyclic"]), None);
-        assert_eq!(super::did_you_mean("x", ["b", "a"]), None);
-        assert_eq!(super::did_you_mean("tt", ["u", "t"]), Some("t"));
-        assert_eq!(super::did_you_mean("ab", ["ac", "aa"]), Some("aa"));
-    }
-}
-
 /// Renders diagnostics as plain text (no colour), for snapshots and redirected output.
 pub fn render_plain(name: &str, text: &str, diags: &[Diag]) -> String {
     use codespan_reporting::files::SimpleFiles;
@@ -70,4 +58,16 @@ pub fn render_plain(name: &str, text: &str, diags: &[Diag]) -> String {
         term::emit_to_string(&mut out, &config, &files, &d).expect("the file is in the database");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn suggestions() {
+        assert_eq!(super::did_you_mean("blok", ["block", "cyclic", "gblock"]), Some("block"));
+        assert_eq!(super::did_you_mean("zzz", ["block", "cyclic"]), None);
+        assert_eq!(super::did_you_mean("x", ["b", "a"]), None);
+        assert_eq!(super::did_you_mean("tt", ["u", "t"]), Some("t"));
+        assert_eq!(super::did_you_mean("ab", ["ac", "aa"]), Some("aa"));
+    }
 }

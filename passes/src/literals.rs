@@ -82,6 +82,9 @@ fn eval(e: &Expr) -> Const {
     }
 }
 
+/// Constant `lower:upper` of a template dimension.
+type Bounds = (i128, i128);
+
 struct Lit<'a> {
     file: xmpc_ir::FileId,
     fortran: bool,
@@ -89,7 +92,7 @@ struct Lit<'a> {
     /// Node sets: name → per-dimension constant size (None: `*` or not constant).
     nodes: HashMap<String, Option<Vec<Option<i128>>>>,
     /// Templates: name → per-dimension constant bounds.
-    templates: HashMap<String, Option<Vec<Option<(i128, i128)>>>>,
+    templates: HashMap<String, Option<Vec<Option<Bounds>>>>,
     src: &'a str,
 }
 
@@ -344,13 +347,7 @@ impl Lit<'_> {
                         let what = if node_dims.is_some() { "node set" } else { "template" };
                         self.error(
                             "XMP0111",
-                            format!(
-                                "`{}`: index `{t}` is outside the {what} (dimension {} runs from {} to {})",
-                                self.text(r.span).to_string(),
-                                i + 1,
-                                range.0,
-                                range.1
-                            ),
+                            format!("`{}`: index `{t}` is outside the {what} (dimension {} runs from {} to {})", self.text(r.span), i + 1, range.0, range.1),
                             e.span,
                             "out of range",
                             if node_dims.is_some() && r.spelling == Spelling::Round {

@@ -8,7 +8,7 @@ use xmpc_ir::directive::DistList;
 impl<'a> Tr<'a> {
     pub(super) fn dir_template_fix(&mut self, p: &'a Pragma, comment: &str, ind: &str, dists: &Option<DistList>, name: &Name, shape: &Option<TemplateShape>) {
         let loc = self.loc(p);
-        let Some(ti) = self.lookup_templ(&name) else {
+        let Some(ti) = self.lookup_templ(name) else {
             self.error("XMP0102", format!("template `{}` is not declared", name.name), name.span, "unknown template", None);
             return;
         };
@@ -29,7 +29,7 @@ impl<'a> Tr<'a> {
                 self.error("XMP0303", "`template_fix` with formats needs a `distribute` of the template first", p.dir.name_span, "here", None);
                 return;
             };
-            let dcode = self.distribute_code(p, ti, d, &onto, &ind);
+            let dcode = self.distribute_code(p, ti, d, &onto, ind);
             let _ = write!(code, "\n{}", dcode.trim_end());
         }
         // Arrays aligned with this template: create them now.
@@ -49,7 +49,7 @@ impl<'a> Tr<'a> {
                 ext.push(format!("{} + 1", paren(&plus_str(&bounds[k as usize].1, &off[d], true))));
             }
             self.arrs[a].extents = ext;
-            let c = self.create_array(a, p, &ind);
+            let c = self.create_array(a, p, ind);
             let _ = write!(code, "\n{}", c.trim_end());
         }
         self.edit(p.dir.span, code);

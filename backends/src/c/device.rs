@@ -326,7 +326,7 @@ impl<'a> Tr<'a> {
             let _ = writeln!(pre, "    {ty} {v};\n    __builtin_memcpy(&{v}, (char *)_XMP_red + {}, sizeof({v}));", 8 * j);
         }
         let bind = if body_text.starts_with('{') { "    " } else { "        " };
-        let _ = writeln!(pre, "    {var_ty} {};\n    for ({0} = _XMP_lo; {0} <= _XMP_hi; {0}++)\n{bind}{1}", lv_var, reindent(&body_text, &ind, bind));
+        let _ = writeln!(pre, "    {var_ty} {};\n    for ({0} = _XMP_lo; {0} <= _XMP_hi; {0}++)\n{bind}{1}", lv_var, reindent(body_text, ind, bind));
         for (j, (v, _, _)) in reds.iter().enumerate() {
             let _ = writeln!(pre, "    __builtin_memcpy((char *)_XMP_red + {}, &{v}, sizeof({v}));", 8 * j);
         }
@@ -384,7 +384,7 @@ impl<'a> Tr<'a> {
         for (v, ty, op) in reds.iter() {
             let _ = writeln!(kern, "    {ty} {v} = {};", red_identity(*op, ty));
         }
-        let _ = writeln!(kern, "    {var_ty} {} = _XMP_lo + _XMP_t;\n    {}", lv_var, reindent(&body_text, &ind, "    "));
+        let _ = writeln!(kern, "    {var_ty} {} = _XMP_lo + _XMP_t;\n    {}", lv_var, reindent(body_text, ind, "    "));
         for (j, (v, ty, op)) in reds.iter().enumerate() {
             let _ = writeln!(kern, "    _XMP_atomic_{}_{}(&_XMP_dred[{j}], {v});", red_name(*op), ty_tag(ty));
             self.dev.atomics.insert((red_name(*op), ty_tag(ty), ty.clone()));
@@ -448,7 +448,7 @@ impl<'a> Tr<'a> {
         }
         let nodes = format!("xmpc_template_nodes({t})");
         for r in &l.reductions {
-            code.push_str(&self.reduction_calls(r, &loc, &nodes, &format!("{ind}    ")));
+            code.push_str(&self.reduction_calls(r, loc, &nodes, &format!("{ind}    ")));
         }
         let _ = write!(code, "\n{ind}}}");
         code

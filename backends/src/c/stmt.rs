@@ -191,11 +191,7 @@ impl<'a> Tr<'a> {
                 self.declare(&f.symbols, ids);
                 self.check_local_struct(ids);
             }
-            StmtKind::Expr(e) => {
-                if !self.section_assign(s, e) {
-                    self.expr(e)
-                }
-            }
+            StmtKind::Expr(e) if !self.section_assign(s, e) => self.expr(e),
             StmtKind::If { cond, then, els } => {
                 self.expr(cond);
                 self.stmt(then);

@@ -226,6 +226,7 @@ impl Tr<'_> {
         Some((vec![call], h))
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn red_call(
         &mut self,
         v: &xmpc_ir::directive::RedVar,

@@ -64,6 +64,5 @@ impl Tr<'_> {
             Some(e) => self.before_line(e.start, &["call xmpf_task_end()".into(), "end if".into()]),
             None => self.err("XMP0105", d.span, "task without `end task`", "close it with `!$xmp end task`"),
         }
-        return;
     }
 }

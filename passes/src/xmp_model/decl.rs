@@ -257,7 +257,7 @@ pub fn index_offset<'a>(e: &'a Expr, var: &str, fortran: bool) -> Option<IExpr<'
         ExprKind::Ident(_) if is(e) => Some(IExpr::Lit(0)),
         ExprKind::Binary(xmpc_ir::BinOp::Add, a, b) if is(a) => Some(IExpr::src(b)),
         ExprKind::Binary(xmpc_ir::BinOp::Add, a, b) if is(b) => Some(IExpr::src(a)),
-        ExprKind::Binary(xmpc_ir::BinOp::Sub, a, b) if is(a) => Some(IExpr::src(b).neg()),
+        ExprKind::Binary(xmpc_ir::BinOp::Sub, a, b) if is(a) => Some(-IExpr::src(b)),
         _ => None,
     }
 }

@@ -54,34 +54,34 @@ impl<'a> IExpr<'a> {
 
     /// `self + k` for a literal `k` (folded, and `(x + 2) + 1` is `x + 3`).
     pub fn plus(self, k: i64) -> IExpr<'a> {
-        self.add(Lit(k))
+        self.add_(Lit(k))
     }
 
-    pub fn add(self, b: IExpr<'a>) -> IExpr<'a> {
+    fn add_(self, b: IExpr<'a>) -> IExpr<'a> {
         match (self, b) {
             (Lit(x), Lit(y)) => x.checked_add(y).map_or_else(|| Add(Box::new(Lit(x)), Box::new(Lit(y))), Lit),
             (a, Lit(0)) | (Lit(0), a) => a,
-            (Add(a, k), Lit(y)) if k.lit().is_some_and(|x| x.checked_add(y).is_some()) => a.add(Lit(k.lit().unwrap_or(0) + y)),
-            (Sub(a, k), Lit(y)) if k.lit().is_some_and(|x| y.checked_sub(x).is_some()) => a.add(Lit(y - k.lit().unwrap_or(0))),
+            (Add(a, k), Lit(y)) if k.lit().is_some_and(|x| x.checked_add(y).is_some()) => a.add_(Lit(k.lit().unwrap_or(0) + y)),
+            (Sub(a, k), Lit(y)) if k.lit().is_some_and(|x| y.checked_sub(x).is_some()) => a.add_(Lit(y - k.lit().unwrap_or(0))),
             (a, Lit(y)) if y < 0 && y != i64::MIN => Sub(Box::new(a), Box::new(Lit(-y))),
-            (a, Neg(b)) => a.sub(*b),
+            (a, Neg(b)) => a.sub_(*b),
             (a, b) => Add(Box::new(a), Box::new(b)),
         }
     }
 
-    pub fn sub(self, b: IExpr<'a>) -> IExpr<'a> {
+    fn sub_(self, b: IExpr<'a>) -> IExpr<'a> {
         match (self, b) {
             (Lit(x), Lit(y)) => x.checked_sub(y).map_or_else(|| Sub(Box::new(Lit(x)), Box::new(Lit(y))), Lit),
             (a, Lit(0)) => a,
-            (a, Lit(y)) if y < 0 && y != i64::MIN => a.add(Lit(-y)),
-            (a, Lit(y)) => a.add(Lit(-y)),
+            (a, Lit(y)) if y < 0 && y != i64::MIN => a.add_(Lit(-y)),
+            (a, Lit(y)) => a.add_(Lit(-y)),
             (a, b) if a == b => Lit(0),
-            (Lit(0), b) => b.neg(),
+            (Lit(0), b) => b.neg_(),
             (a, b) => Sub(Box::new(a), Box::new(b)),
         }
     }
 
-    pub fn neg(self) -> IExpr<'a> {
+    fn neg_(self) -> IExpr<'a> {
         match self {
             Lit(v) => v.checked_neg().map_or_else(|| Neg(Box::new(Lit(v))), Lit),
             Neg(a) => *a,
@@ -89,7 +89,7 @@ impl<'a> IExpr<'a> {
         }
     }
 
-    pub fn mul(self, b: IExpr<'a>) -> IExpr<'a> {
+    fn mul_(self, b: IExpr<'a>) -> IExpr<'a> {
         match (self, b) {
             (Lit(x), Lit(y)) => x.checked_mul(y).map_or_else(|| Mul(Box::new(Lit(x)), Box::new(Lit(y))), Lit),
             (a, Lit(1)) | (Lit(1), a) => a,
@@ -98,7 +98,7 @@ impl<'a> IExpr<'a> {
     }
 
     /// Integer division (of non-negative values).
-    pub fn div(self, b: IExpr<'a>) -> IExpr<'a> {
+    fn div_(self, b: IExpr<'a>) -> IExpr<'a> {
         match (self, b) {
             (Lit(x), Lit(y)) if y > 0 && x >= 0 => Lit(x / y),
             (a, Lit(1)) => a,
@@ -145,6 +145,28 @@ fn expr_precedence(e: &Expr) -> u8 {
 fn is_atom_text(t: &str) -> bool {
     let t = t.trim();
     !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '%')
+}
+
+macro_rules! op {
+    ($tr:ident, $f:ident, $imp:ident) => {
+        impl<'a> std::ops::$tr for IExpr<'a> {
+            type Output = IExpr<'a>;
+            fn $f(self, b: IExpr<'a>) -> IExpr<'a> {
+                self.$imp(b)
+            }
+        }
+    };
+}
+op!(Add, add, add_);
+op!(Sub, sub, sub_);
+op!(Mul, mul, mul_);
+op!(Div, div, div_);
+
+impl<'a> std::ops::Neg for IExpr<'a> {
+    type Output = IExpr<'a>;
+    fn neg(self) -> IExpr<'a> {
+        self.neg_()
+    }
 }
 
 /// The value of an integer literal, possibly signed (`3`, `-3`, `+3`; `8_8` is not).
@@ -243,21 +265,21 @@ mod tests {
         assert_eq!(print(&IExpr::src(&n).plus(2).plus(-1), &T), "n + 1");
         assert_eq!(print(&IExpr::src(&n).plus(-1), &T), "n - 1");
         assert_eq!(print(&IExpr::src(&n).plus(-1).plus(1), &T), "n");
-        assert_eq!(print(&Lit(3).add(Lit(4)).mul(Lit(2)), &T), "14");
-        assert_eq!(print(&IExpr::src(&n).sub(IExpr::src(&n)), &T), "0");
+        assert_eq!(print(&Lit(3).add_(Lit(4)).mul_(Lit(2)), &T), "14");
+        assert_eq!(print(&IExpr::src(&n).sub_(IExpr::src(&n)), &T), "0");
     }
 
     #[test]
     fn parentheses_follow_precedence() {
         let (a, b, c) = (id("a"), id("b"), id("c"));
-        let s = IExpr::src(&a).sub(IExpr::src(&b).add(IExpr::src(&c)));
+        let s = IExpr::src(&a).sub_(IExpr::src(&b).add_(IExpr::src(&c)));
         assert_eq!(print(&s, &T), "a - (b + c)");
-        let m = IExpr::src(&a).add(IExpr::src(&b)).mul(IExpr::src(&c));
+        let m = IExpr::src(&a).add_(IExpr::src(&b)).mul_(IExpr::src(&c));
         assert_eq!(print(&m, &T), "(a + b) * c");
         let mn = IExpr::src(&a).plus(1).min(NodesDimSize(super::super::symbols::NodesId(0), 1));
         assert_eq!(print(&mn, &T), "min(a + 1, size1)");
-        assert_eq!(print(&Lit(-2).mul(IExpr::src(&a)), &T), "(-2) * a");
-        assert_eq!(print(&IExpr::src(&a).mul(Lit(-2)), &T), "a * (-2)");
-        assert_eq!(print(&IExpr::src(&a).sub(Neg(Box::new(IExpr::src(&b)))), &T), "a - (-b)");
+        assert_eq!(print(&Lit(-2).mul_(IExpr::src(&a)), &T), "(-2) * a");
+        assert_eq!(print(&IExpr::src(&a).mul_(Lit(-2)), &T), "a * (-2)");
+        assert_eq!(print(&IExpr::src(&a).sub_(Neg(Box::new(IExpr::src(&b)))), &T), "a - (-b)");
     }
 }

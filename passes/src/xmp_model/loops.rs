@@ -257,7 +257,7 @@ impl<'a> Resolver<'a, '_> {
                 let st = step.as_ref().map_or(IExpr::Lit(1), IExpr::src);
                 let down = step.as_ref().is_some_and(is_negative);
                 let (lo, hi) = if down { (IExpr::src(upper), IExpr::src(lower)) } else { (IExpr::src(lower), IExpr::src(upper)) };
-                let step = if down { st.neg() } else { st };
+                let step = if down { -st } else { st };
                 Ok(Shape { var: self.scopes.key(v), lo, hi, step, down, body })
             }
             StmtKind::For { init, cond, step, body } => self.c_for(s, init.as_deref(), cond.as_ref(), step.as_ref(), body),
@@ -314,7 +314,7 @@ impl<'a> Resolver<'a, '_> {
             (bound, lo)
         } else {
             // The lowest iteration of `lo, lo - st, ...` that is >= bound.
-            (lo.clone().sub(lo.clone().sub(bound).div(st.clone()).mul(st.clone())), lo)
+            (lo.clone() - (lo.clone() - bound) / st.clone() * st.clone(), lo)
         };
         Ok(Shape { var, lo, hi, step: st, down, body })
     }

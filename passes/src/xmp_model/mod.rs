@@ -95,6 +95,10 @@ pub struct Model<'a> {
     pub deferred: Vec<Diag>,
 }
 
+/// An imported array dimension: the template dimension it is aligned with and the
+/// offset (host-language text); `None` when it is collapsed.
+pub type ImportedAlign = Option<(usize, String)>;
+
 /// The XMP objects of a Fortran module of another file (from its description), as far
 /// as the model needs them: names, ranks, formats and alignment.
 #[derive(Clone, Debug, Default)]
@@ -103,7 +107,7 @@ pub struct Import {
     /// (template, rank, formats, the node set it is distributed onto, by name)
     pub templates: Vec<(String, usize, Vec<DistFormat>, Option<String>)>,
     /// (array, template, per dimension: aligned template dimension and offset text)
-    pub arrays: Vec<(String, String, Vec<Option<(usize, String)>>)>,
+    pub arrays: Vec<(String, String, Vec<ImportedAlign>)>,
 }
 
 impl<'a> Model<'a> {

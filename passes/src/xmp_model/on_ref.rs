@@ -51,7 +51,7 @@ fn node_sel(s: &Sub, sp: Spelling, shift: i64, d: usize, parent: NodesId) -> Nod
                     let h = IExpr::src(e).plus(shift);
                     if sp == Spelling::Square && st.lit() != Some(1) {
                         // start + (length-1)*stride, clipped to the dimension (Omni).
-                        lo.clone().add(h.sub(lo.clone()).mul(st.clone())).min(size)
+                        (lo.clone() + (h - lo.clone()) * st.clone()).min(size)
                     } else {
                         h
                     }
@@ -91,7 +91,7 @@ pub fn templ_sels(r: &Ref) -> Vec<TemplSel<'_>> {
                 let hi = upper.as_ref().map(|e| {
                     let h = IExpr::src(e);
                     match (&lo, r.spelling == Spelling::Square && st.lit() != Some(1)) {
-                        (Some(l), true) => l.clone().add(h.sub(l.clone()).mul(st.clone())),
+                        (Some(l), true) => l.clone() + (h - l.clone()) * st.clone(),
                         _ => h,
                     }
                 });

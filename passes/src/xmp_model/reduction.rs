@@ -16,16 +16,29 @@ pub enum RedShape {
     ArrayParam(Vec<Option<String>>),
 }
 
+/// A reduction variable whose element count cannot be known (an array parameter of
+/// unknown extent, `int a[]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownCount;
+
+impl std::fmt::Display for UnknownCount {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the number of elements of this reduction variable is not known")
+    }
+}
+
+impl std::error::Error for UnknownCount {}
+
 /// The element count of a reduction variable: `Ok(None)` when the printer's own
-/// whole-object count applies; `Err(())` when the count cannot be known.
-pub fn element_count(shape: &RedShape) -> Result<Option<String>, ()> {
+/// whole-object count applies.
+pub fn element_count(shape: &RedShape) -> Result<Option<String>, UnknownCount> {
     match shape {
         RedShape::Scalar => Ok(Some("1".into())),
         RedShape::Array => Ok(None),
         RedShape::ArrayParam(dims) => {
             let mut parts = Vec::with_capacity(dims.len());
             for d in dims {
-                parts.push(d.clone().ok_or(())?);
+                parts.push(d.clone().ok_or(UnknownCount)?);
             }
             Ok(Some(parts.iter().map(|p| format!("({p})")).collect::<Vec<_>>().join(" * ")))
         }
@@ -90,6 +103,6 @@ mod tests {
         assert_eq!(element_count(&RedShape::Scalar), Ok(Some("1".into())));
         assert_eq!(element_count(&RedShape::Array), Ok(None));
         assert_eq!(element_count(&RedShape::ArrayParam(vec![Some("N".into()), Some("4".into())])), Ok(Some("(N) * (4)".into())));
-        assert_eq!(element_count(&RedShape::ArrayParam(vec![None])), Err(()));
+        assert_eq!(element_count(&RedShape::ArrayParam(vec![None])), Err(UnknownCount));
     }
 }
