@@ -616,16 +616,22 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
     Ok(out)
 }
 
-/// Lowers the XMP/C local view of a C file (`xmpc_backends::c::coarray`); its
-/// errors are reported against the original text.
+/// Lowers the XMP/C local view of a C file: the front end recognises it
+/// (`xmpc_frontend::c::local_view`), `xmpc_backends::c::coarray` prints it as plain C.
+/// A file without local view passes through untouched; errors are reported against
+/// the original text.
 fn lower_local_view(name: &str, text: String, lang: Lang, colour: Colour) -> Result<(String, Option<xmpc_backends::c::coarray::Lowered>), Failure> {
-    use xmpc_backends::c::coarray;
-    if lang != Lang::C || !coarray::uses_local_view(&text) {
+    if lang != Lang::C {
         return Ok((text, None));
     }
     let mut orig = SimpleFiles::new();
     let id = orig.add(name.to_string(), text.clone());
-    match coarray::lower(&text, name, id) {
+    let lowered = match xmpc_frontend::c::local_view::scan(id, &text) {
+        Ok(None) => return Ok((text, None)),
+        Ok(Some(lv)) => xmpc_backends::c::coarray::lower(&text, &lv, name, id),
+        Err(diags) => Err(diags),
+    };
+    match lowered {
         Ok(mut lv) => {
             lv.prelude = format!("#include \"xmpc_rt.h\"\n{}", lv.prelude);
             Ok((std::mem::take(&mut lv.text), Some(lv)))
