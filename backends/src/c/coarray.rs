@@ -133,7 +133,7 @@ impl Lw<'_> {
     }
 
     /// Puts the definition starting at `at` into the coarray section (once).
-    fn to_section(&mut self, at: usize, name: &str) {
+    fn put_in_section(&mut self, at: usize, name: &str) {
         if !self.edits.iter().any(|e| e.0 == at && e.1 == at) {
             self.edits.push((at, at, SECTION_ATTR.to_string()));
         }
@@ -154,7 +154,7 @@ impl Lw<'_> {
         }
         self.coarrays.push((name.clone(), d.obj.co.iter().map(|c| c.text.clone()).collect()));
         if d.storage == Storage::Definition {
-            self.to_section(d.stmt_start, &name);
+            self.put_in_section(d.stmt_start, &name);
         }
         self.edit(d.codims.start, d.codims.end, String::new());
     }
@@ -169,7 +169,7 @@ impl Lw<'_> {
                         continue;
                     }
                     match n.definition {
-                        Some(at) => self.to_section(at, &n.name),
+                        Some(at) => self.put_in_section(at, &n.name),
                         None => {
                             let msg = format!("coarray: `{}` is not defined at file scope before this directive", n.name);
                             let hint = "define the variable (or declare it `extern`) before `#pragma xmp coarray`";

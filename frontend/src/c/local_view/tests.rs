@@ -18,7 +18,7 @@ fn errors(src: &str) -> Vec<Diag> {
     d
 }
 
-fn under<'a>(src: &'a str, s: xmpc_ir::Span) -> &'a str {
+fn under(src: &str, s: xmpc_ir::Span) -> &str {
     &src[s.range()]
 }
 
