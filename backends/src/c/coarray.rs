@@ -227,7 +227,8 @@ impl Lw<'_> {
     /// Lowers one coindexed reference; `done` are the references lowered before it.
     fn access(&mut self, a: &CoAccess, done: &[Span]) {
         let r = &a.obj;
-        if let Some(inner) = done.iter().find(|s| r.span.start <= s.start && s.end <= r.span.end) {
+        // earlier references end before this one starts, unless they are inside it
+        if let Some(inner) = done.iter().rev().take_while(|s| s.end > r.span.start).find(|s| r.span.start <= s.start && s.end <= r.span.end) {
             let msg = "a coindexed reference inside another one is not implemented";
             let d = err(self.file, r.span, msg, "outer coindexed reference", "get the inner value into a local variable first");
             self.diags.push(d.with_labels(vec![xmpc_ir::diag::Label::secondary(self.file, inner.range()).with_message("inner one")]));

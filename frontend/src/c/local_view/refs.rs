@@ -199,7 +199,8 @@ impl<'a> Toks<'a> {
 /// Fills `lv`'s declarations, atomic calls and accesses, in that order of claim: a
 /// token a declaration or an atomic call takes is no access.
 pub(super) fn recognise(x: &Toks, lv: &mut LocalView) {
-    let mut taken: Vec<(usize, usize)> = vec![];
+    // tokens a declaration or an atomic call took
+    let mut taken = vec![false; x.toks.len()];
     for i in 0..x.toks.len() {
         if !x.coindex_at(i) {
             continue;
@@ -215,7 +216,7 @@ pub(super) fn recognise(x: &Toks, lv: &mut LocalView) {
             _ => Storage::Definition,
         };
         let codims = Span::new(x.toks[i].span.start, r.obj.span.end);
-        taken.push((r.t0, r.t1));
+        taken[r.t0..r.t1].fill(true);
         lv.decls.push(CoDecl { obj: r.obj, codims, stmt_start: x.toks[st].span.start, storage, file_scope: x.toks[i].depth == 0 });
     }
     for i in 0..x.toks.len() {
@@ -229,12 +230,12 @@ pub(super) fn recognise(x: &Toks, lv: &mut LocalView) {
         }
         if let Some(c) = x.close(i + 1) {
             lv.atomics.push(atomic(x, i, c, define));
-            taken.push((i, c + 1));
+            taken[i..=c].fill(true);
         }
     }
     let mut i = 0;
     while i < x.toks.len() {
-        if !x.coindex_at(i) || taken.iter().any(|&(a, b)| a <= i && i < b) {
+        if !x.coindex_at(i) || taken[i] {
             i += 1;
             continue;
         }
