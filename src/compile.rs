@@ -354,5 +354,34 @@ pub fn show_env(fortran: bool) -> String {
         // answers the same, and the suites then build with -D_MPI3.
         ("ONESIDED_LIB", "MPI3".into()),
     ];
-    vars.iter().map(|(k, v)| format!("{k}=\"{v}\"\n")).collect()
+    let mut out: String = vars.iter().map(|(k, v)| format!("{k}=\"{v}\"\n")).collect();
+    // The MPI standard version of the MPI library, as Omni's configure recorded it:
+    // Omni's intrinsic tests build with -DXMP_MPI_VERSION=$(MPI_VERSION), and an
+    // empty value breaks their `#if (XMP_MPI_VERSION >= 3)`. Left out (not guessed)
+    // when the MPI C compiler cannot tell.
+    if let Some((v, s)) = mpi_version() {
+        out.push_str(&format!("MPI_VERSION=\"{v}\"\nMPI_SUBVERSION=\"{s}\"\n"));
+    }
+    out
+}
+
+/// `MPI_VERSION` and `MPI_SUBVERSION` of `mpi.h`, by the MPI C compiler's preprocessor.
+fn mpi_version() -> Option<(u32, u32)> {
+    use std::io::Write as _;
+    let mut child = Command::new(cc())
+        .args(["-E", "-P", "-x", "c", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    child.stdin.take()?.write_all(b"#include <mpi.h>\nxmpc_mpi_version MPI_VERSION MPI_SUBVERSION\n").ok()?;
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().rev().find(|l| l.starts_with("xmpc_mpi_version"))?;
+    let mut w = line.split_whitespace().skip(1).map(|x| x.parse::<u32>().ok());
+    Some((w.next()??, w.next()??))
 }

@@ -1,6 +1,7 @@
 //! `xmpc`: the XcalableMP compiler driver.
 
 mod acc;
+mod bsim_cc;
 mod coarray;
 mod compile;
 mod device_build;
@@ -128,7 +129,7 @@ struct Cli {
     /// always done with --measure).
     #[arg(long)]
     check: bool,
-    /// With --skeletonize: a compute block without a time is an error (XMP0312) instead
+    /// With --skeletonize: a compute block without a time is an error (XMP0812) instead
     /// of running in the skeleton charged its measured host time.
     #[arg(long)]
     strict_times: bool,
@@ -235,6 +236,10 @@ fn main() -> ExitCode {
 }
 
 fn real_main() -> ExitCode {
+    // `bsimcc`, `bsimf90`, `xmpc bsim cc|fc`: mpicc/mpif90 command lines (src/bsim_cc.rs)
+    if let Some(code) = bsim_cc::intercept() {
+        return code;
+    }
     // `xmpc --show-env[=c|fortran]`: the variables Omni's `xmpcc --show-env` prints,
     // which Omni's Makefiles read (the drop-in commands pass it on).
     if let Some(a) = std::env::args().nth(1).filter(|a| a == "--show-env" || a.starts_with("--show-env=")) {
@@ -250,7 +255,7 @@ fn real_main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     // `-std=c11` is a single-dash long option to C compilers.
-    let args = std::env::args_os().map(|a| match a.to_str() {
+    let args = bsim_cc::smpi_args(std::env::args_os()).into_iter().map(|a| match a.to_str() {
         Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
         // `xmpc bsim run skel -np 1024`, as mpirun spells it
         Some("-np") => std::ffi::OsString::from("--np"),

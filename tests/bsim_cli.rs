@@ -45,7 +45,7 @@ int bsim_main(int argc, char **argv) {
 }
 "#;
 
-const PLATFORM: &str = "[network]\nlatency = 5e-6\nbandwidth = 1e8\n[[network.segment]]\nmin_bytes = 65536\nlatency = 1e-5\nbandwidth = 2e8\n[nodes]\nranks_per_node = 2\n[intranode]\nlatency = 1e-7\nbandwidth = 1e10\n";
+const PLATFORM: &str = "[compute]\nhost = false\n[network]\nlatency = 5e-6\nbandwidth = 1e8\n[[network.segment]]\nmin_bytes = 65536\nlatency = 1e-5\nbandwidth = 2e8\n[nodes]\nranks_per_node = 2\n[intranode]\nlatency = 1e-7\nbandwidth = 1e10\n";
 
 #[test]
 fn run_a_skeleton_through_the_driver() {
@@ -340,7 +340,7 @@ fn simgrid_export_makes_smpi_compute_what_bsim_computes() {
     // 2 ranks per node (intranode traffic on SimGrid's loopback link), which the
     // benchmark's flat platform does not have; no size segments (not exportable)
     let plat = d.path().join("p.toml");
-    std::fs::write(&plat, "[network]\nlatency = 2e-6\nbandwidth = 1e9\n[nodes]\nranks_per_node = 2\n[intranode]\nlatency = 2e-7\nbandwidth = 1e10\n[protocol]\nheader_bytes = 16\n").unwrap();
+    std::fs::write(&plat, "[compute]\nhost = false\n[network]\nlatency = 2e-6\nbandwidth = 1e9\n[nodes]\nranks_per_node = 2\n[intranode]\nlatency = 2e-7\nbandwidth = 1e10\n[protocol]\nheader_bytes = 16\n").unwrap();
     let xml = d.path().join("p.xml");
     let hf = d.path().join("hosts");
     let o = xmpc(&["bsim", "platform", plat.to_str().unwrap(), "--export-simgrid", xml.to_str().unwrap(), "-np", "64", "--hostfile", hf.to_str().unwrap()]);
@@ -378,4 +378,60 @@ fn simgrid_export_makes_smpi_compute_what_bsim_computes() {
         assert!(ts > 0.0, "{name} {args:?}: no time from SMPI: {smpi}");
         assert_eq!(format!("{ts:.9e}"), format!("{tb:.9e}"), "{name} -np {np} {args:?}: SMPI vs BSIM");
     }
+}
+
+/// A skeleton that overflows a rank's stack: the rank says so and `xmpc bsim
+/// run` reports the signal and exits non-zero (it printed nothing and exited 1).
+/// The same platform given as SMPI's XML and hostfile (`-platform`, `-hostfile`)
+/// predicts what its TOML predicts.
+#[test]
+fn stack_overflow_is_reported_and_smpi_platforms_are_read() {
+    let d = tempfile::tempdir().unwrap();
+    let (lib, main) = libs();
+    let inc = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tools/bsim/include");
+    let build = |name: &str, text: &str| {
+        let src = d.path().join(format!("{name}.c"));
+        std::fs::write(&src, text).unwrap();
+        let exe = d.path().join(name);
+        let st = Command::new("cc")
+            .arg(format!("-I{}", inc.display()))
+            .args(["-O0"])
+            .arg(&src)
+            .arg("-o")
+            .arg(&exe)
+            .arg(&main)
+            .arg(&lib)
+            .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-lgcc_s", "-lrt"])
+            .status()
+            .unwrap();
+        assert!(st.success());
+        exe
+    };
+    let deep = build(
+        "deep",
+        "#include <lmpi.h>\nstatic int down(volatile char *p, int n) { volatile char b[4096]; b[0] = p[0]; return n ? down(b, n - 1) + b[0] : 0; }\nint bsim_main(int argc, char **argv) { char c = 0; LMPI_Init(&argc, &argv); int r = down(&c, 1 << 20); LMPI_Finalize(); return r; }\n",
+    );
+    let o = xmpc(&["bsim", "run", deep.to_str().unwrap(), "-np", "2", "--stack-kb", "64"]);
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{e}");
+    assert!(e.contains("bsim: rank ") && e.contains("stack overflow (each rank has 64 KiB of stack"), "{e}");
+    assert!(e.contains("was killed by signal 11"), "{e}");
+    // SMPI's platform description of PLATFORM's first segment and node map
+    let exe = build("skel", SKEL);
+    let toml = d.path().join("p.toml");
+    std::fs::write(&toml, "[compute]\nhost = false\n[network]\nlatency = 5e-6\nbandwidth = 1e8\n[nodes]\nranks_per_node = 2\n[intranode]\nlatency = 1e-7\nbandwidth = 1e10\n[protocol]\nasync_threshold = 0\nheader_bytes = 16\n[overheads]\ntest = 1e-4\n").unwrap();
+    let xml = d.path().join("p.xml");
+    let hf = d.path().join("hosts");
+    let o = xmpc(&["bsim", "platform", toml.to_str().unwrap(), "--export-simgrid", xml.to_str().unwrap(), "-np", "4", "--hostfile", hf.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let time = |args: &[&str]| {
+        let mut a = vec!["bsim", "run", exe.to_str().unwrap(), "-np", "4", "--host-time", "off"];
+        a.extend(args);
+        let o = xmpc(&a);
+        let s = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
+        s.lines().find_map(|l| l.strip_prefix("predicted time: ")).unwrap().split_whitespace().next().unwrap().to_string()
+    };
+    let t = time(&["--platform", toml.to_str().unwrap()]);
+    assert_eq!(time(&["-platform", xml.to_str().unwrap(), "-hostfile", hf.to_str().unwrap()]), t);
 }

@@ -31,6 +31,10 @@ fn show_env_answers_omni_makefiles() {
     let s = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(s.lines().any(|l| l == "ONESIDED_LIB=\"MPI3\""), "{s}");
     assert!(s.contains("OMNI_MPIFC_CMD=\""), "{s}");
+    // intrinsic/F/Makefile: -DXMP_MPI_VERSION=$(MPI_VERSION) feeds `#if (XMP_MPI_VERSION >= 3)`
+    let v = s.lines().find_map(|l| l.strip_prefix("MPI_VERSION=\"")?.strip_suffix('"')?.parse::<u32>().ok());
+    assert!(v.is_some_and(|v| v >= 3), "the MPI library's MPI_VERSION (xmpc's runtime needs MPI-3): {s}");
+    assert!(s.lines().any(|l| l.starts_with("MPI_SUBVERSION=\"")), "{s}");
     let o = run(env!("CARGO_BIN_EXE_xmpcc"), &["--show-env"], d.path());
     let s = String::from_utf8_lossy(&o.stdout).into_owned();
     let var = |k: &str| s.lines().find_map(|l| l.strip_prefix(&format!("{k}=\""))?.strip_suffix('"').map(String::from)).unwrap_or_else(|| panic!("{k} in {s}"));

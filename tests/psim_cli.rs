@@ -402,7 +402,7 @@ fn skeleton_shares_memory_with_the_platforms_node() {
     };
     let compute = |k: u32| -> f64 {
         let o = Command::new(env!("CARGO_BIN_EXE_xmpc"))
-            .args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", &plat(k), "--", "200000000"])
+            .args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--host-time", "off", "--platform", &plat(k), "--", "200000000"])
             .output()
             .unwrap();
         assert!(o.status.success(), "{}{}", out(&o), err(&o));
@@ -446,7 +446,7 @@ fn fortran_skeleton_declares_and_asks_the_node() {
         let p = d.path().join(format!("p{k}.toml"));
         std::fs::write(&p, format!("name = \"t\"\n[network]\nlatency = 1e-6\nbandwidth = 1e9\n[nodes]\nranks_per_node = {k}\n")).unwrap();
         let o = Command::new(env!("CARGO_BIN_EXE_xmpc"))
-            .args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--platform", p.to_str().unwrap()])
+            .args(["bsim", "run", exe.to_str().unwrap(), "-np", "2", "--host-time", "off", "--platform", p.to_str().unwrap()])
             .output()
             .unwrap();
         assert!(o.status.success(), "{}{}", out(&o), err(&o));

@@ -79,7 +79,7 @@ fn check_and_run_every_skeleton() {
         );
         let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "--check", "--np", "4", "--run-args", args, "-o", "skel"], d.path());
         assert!(o.status.success() && text(&o).contains("send the same messages"), "{rel}: {}", text(&o));
-        let mut a = vec!["bsim", "run", "./skel", "-np", "2", "--"];
+        let mut a = vec!["bsim", "run", "--host-time", "off", "./skel", "-np", "2", "--"];
         a.extend(args.split_whitespace());
         let o = xmpc(&a, d.path());
         assert!(o.status.success() && text(&o).contains("predicted time"), "{rel}: {}", text(&o));
@@ -102,7 +102,7 @@ fn ring_prediction_matches_closed_form() {
     let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", "ring_skel"], d.path());
     assert!(o.status.success(), "{}", text(&o));
     let (np, loops) = (4.0, 6.0);
-    let o = xmpc(&["bsim", "run", "./ring_skel", "-np", "4", "--", "1000", "6"], d.path());
+    let o = xmpc(&["bsim", "run", "--host-time", "off", "./ring_skel", "-np", "4", "--", "1000", "6"], d.path());
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     for col in 1..=3 {
@@ -113,7 +113,7 @@ fn ring_prediction_matches_closed_form() {
     assert!(end >= np * loops * t_work && end < np * loops * t_work * 1.01, "{end}: {out}");
     // `-o` links the main of libxmpc_bsim_mpi.a: the same executable runs as 4 MPI
     // processes and predicts the same time
-    let o = xmpc(&["bsim", "run", "./ring_skel", "-np", "4", "--backend", "mpi", "--", "1000", "6"], d.path());
+    let o = xmpc(&["bsim", "run", "--host-time", "off", "./ring_skel", "-np", "4", "--backend", "mpi", "--", "1000", "6"], d.path());
     let out = text(&o);
     assert!(o.status.success() && out.contains("mpi back end"), "{out}");
     assert_eq!(field(&out, "predicted time:", 2), end, "{out}");
@@ -137,7 +137,7 @@ fn per_rank_times_reach_each_rank() {
         std::fs::write(&t, format!("{{\"format\":\"xmpc-blocktimes/1\",\"source\":\"x\",\"ranks\":2,\"blocks\":[{}]}}", entries.join(","))).unwrap();
         let o = xmpc(&[&src, "--skeletonize", "--times", t.to_str().unwrap(), "-o", "pr_skel"], d.path());
         assert!(o.status.success(), "{rel}: {}", text(&o));
-        let mut a = vec!["bsim", "run", "./pr_skel", "-np", "2", "--"];
+        let mut a = vec!["bsim", "run", "--host-time", "off", "./pr_skel", "-np", "2", "--"];
         a.extend(args.split_whitespace());
         let o = xmpc(&a, d.path());
         let out = text(&o);
@@ -171,7 +171,7 @@ fn missing_time_is_a_located_error_and_writes_nothing() {
     let o = xmpc(&[&src, "--skeletonize", "--strict-times", "-o", "out.c", "--color", "never"], d.path());
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("error[XMP0312]: compute block 4 has no time"), "{out}");
+    assert!(out.contains("error[XMP0812]: compute block 4 has no time"), "{out}");
     assert!(out.contains("ring.c:19:5"), "{out}");
     assert!(out.contains("--measure") && out.contains("--times"), "{out}");
     assert!(!d.path().join("out.c").exists());
@@ -214,7 +214,7 @@ fn blocks_without_a_time_run_and_are_charged_their_host_time() {
     let o = xmpc(&[p, "--skeletonize", "--strict-times", "-o", "strict.c", "--color", "never"], d.path());
     let out = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}");
-    assert!(out.contains("error[XMP0312]: compute block ") && out.contains("first.c:12:3"), "{out}");
+    assert!(out.contains("error[XMP0812]: compute block ") && out.contains("first.c:12:3"), "{out}");
     assert!(!d.path().join("strict.c").exists());
 }
 
@@ -331,10 +331,55 @@ fn time_model_scales_with_the_problem() {
     let o = xmpc(&[src.to_str().unwrap(), "--skeletonize", "--times", t.to_str().unwrap(), "-o", "model_skel"], d.path());
     assert!(o.status.success(), "{}", text(&o));
     for n in [100.0, 2500.0] {
-        let o = xmpc(&["bsim", "run", "./model_skel", "-np", "3", "--", &format!("{n}")], d.path());
+        let o = xmpc(&["bsim", "run", "--host-time", "off", "./model_skel", "-np", "3", "--", &format!("{n}")], d.path());
         let out = text(&o);
         assert!(o.status.success(), "{out}");
         let c = field(&out, "compute", 3);
         assert!((c - 5.0 * n * 1e-6).abs() < 1e-12, "n={n}: compute {c}: {out}");
+    }
+}
+
+/// NPB-like programs built with `xmpc bsim cc` / `xmpc bsim fc` from mpicc /
+/// mpif90 command lines and run unmodified (testsuite/mpi/npblike): broadcast
+/// parameters decide the loop and message size (they must carry their data), a
+/// kept hot loop is charged its host time (`--host-time off` charges none),
+/// blocks nest across files (C timers), and the Fortran include file with
+/// mpif.h and a COMMON block, and a subroutine's own COMMON block, work per rank.
+#[test]
+fn npb_like_programs_through_the_wrappers() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let p = |f: &str| mpi(&format!("npblike/{f}"));
+    let o = xmpc(&["bsim", "cc", "-O2", "-c", &p("params.c")], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "cc", "-O2", "-c", &p("timers.c"), "-o", "t.o"], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "cc", "-O2", "-o", "pc", "params.o", "t.o"], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "fc", "-O2", "-o", "pf", &p("params.f"), &p("report.f")], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    // compute removed: the call of another file's routine that communicates stays
+    let o = xmpc(&["bsim", "fc", "--bsim-times=zero", "-O2", "-o", "pz", &p("params.f"), &p("report.f")], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "run", "./pz", "-np", "4", "--host-time", "off", "--trace", "tz"], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = std::fs::read_to_string(dir.join("tz/rank0.txt")).unwrap();
+    assert!(t.contains("allreduce peer=0 tag=-1 bytes=4 comm=1"), "{t}");
+    let run = |exe: &str, host: &str, args: &[&str]| -> f64 {
+        let mut a = vec!["bsim", "run", exe, "-np", "4", "--host-time", host, "--"];
+        a.extend(args);
+        let o = xmpc(&a, dir);
+        let s = text(&o);
+        assert!(o.status.success(), "{exe}: {s}");
+        assert_eq!(s.matches("CHECK OK").count(), 4, "{exe}: {s}");
+        let t = s.lines().find_map(|l| l.strip_prefix("predicted time: ")).unwrap_or_else(|| panic!("{s}"));
+        t.split_whitespace().next().unwrap().parse().unwrap()
+    };
+    for (exe, args) in [("./pc", &["3000", "3"][..]), ("./pf", &[][..])] {
+        let on = run(exe, "on", args);
+        let off = run(exe, "off", args);
+        // the kept loop burns milliseconds of CPU; the messages cost microseconds
+        assert!(on > 2e-3, "{exe}: host time charged: {on}");
+        assert!(off < 1e-3, "{exe}: host time off: {off}");
     }
 }

@@ -107,6 +107,9 @@ codes! {
     /// A variable named in a clause (`reduction`, `bcast`, location variables) that is
     /// not declared.
     ClauseUndeclared = "XMP0115";
+    /// A library routine's argument that must name an XMP object does not
+    /// (`xmp_desc_of` of a plain variable, `xmp_transpose` of an array not aligned).
+    LibraryArg = "XMP0116";
     /// C or Fortran code tree-sitter could not parse (warning).
     HostParse = "XMP0200";
     /// Fortran directive line ending in `&` with no continuation.
@@ -150,6 +153,24 @@ codes! {
     MpieteLine = "XMP0602";
     /// C local-view syntax xmpc does not translate.
     LocalView = "XMP0701";
+    /// A malformed `#pragma bsim` / `!$bsim` directive.
+    BsimSyntax = "XMP0800";
+    /// A bsim directive not before a statement of a function that communicates.
+    BsimPlace = "XMP0801";
+    /// `end compute` / `end keep` without its start.
+    BsimEnd = "XMP0802";
+    /// A `compute` region that calls MPI.
+    BsimComputeComm = "XMP0803";
+    /// A bsim directive followed by no statement.
+    BsimDangling = "XMP0804";
+    /// A block that cannot be instrumented (shares its Fortran line).
+    BlockInstrument = "XMP0810";
+    /// A block that cannot be skeletonized (shares its Fortran line).
+    BlockSkeleton = "XMP0811";
+    /// A compute block without a time (`--strict-times`).
+    BlockNoTime = "XMP0812";
+    /// PSIM: a compute block its processor model cannot read.
+    PsimBlock = "XMP0850";
     /// Internal error: overlapping or out-of-file rewrites.
     Internal = "XMP0900";
 }

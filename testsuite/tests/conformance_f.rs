@@ -310,6 +310,47 @@ fn multi_file_with_module() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// An MPI main program calling XMP procedures (Omni's util/F/mpi_xmp.f90): MPI_Init,
+/// `call xmp_init(MPI_COMM_WORLD)`, an XMP subroutine of another file, `call
+/// xmp_finalize()`, MPI_Finalize. The main is compiled by the plain MPI compiler (as
+/// Omni's Makefile does) and by xmpc (a plain MPI program: left as it is), the
+/// subroutine by xmpc; xmpc links.
+#[test]
+fn mpi_main_calls_xmp_procedures() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-mpixmp-f-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(
+        tmp.join("main.f90"),
+        "program main\n  include 'mpif.h'\n  integer :: ierr, rank, s\n  call MPI_Init(ierr)\n  call xmp_init(MPI_COMM_WORLD)\n  call hoge(s)\n  call xmp_finalize()\n  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)\n  if (s /= 210) print *, 'ERROR', s\n  if (rank == 0 .and. s == 210) print *, 'PASS'\n  call MPI_Finalize(ierr)\nend program main\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("sub.f90"),
+        "subroutine hoge(s)\n  integer :: i, s, a(20)\n!$xmp nodes p(*)\n!$xmp template t(20)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\n  s = 0\n!$xmp loop on t(i) reduction(+:s)\n  do i = 1, 20\n    a(i) = i\n    s = s + a(i)\n  end do\nend subroutine hoge\n",
+    )
+    .unwrap();
+    let fc = std::env::var("XMPC_FC").unwrap_or_else(|_| "mpif90".into());
+    let st = Command::new(&fc).args(["-c", "main.f90", "-o", "main_mpi.o"]).current_dir(&tmp).status().unwrap();
+    assert!(st.success(), "{fc} -c main.f90");
+    compile(&["-c", "sub.f90"], &tmp).unwrap();
+    compile(&["main_mpi.o", "sub.o", "-o", "prog1"], &tmp).unwrap();
+    compile(&["main.f90", "sub.o", "-o", "prog2"], &tmp).unwrap();
+    let open_mpi = is_open_mpi();
+    for exe in ["prog1", "prog2"] {
+        for np in [1, 3] {
+            let (code, so, se, to) = mpirun(&tmp.join(exe), np, open_mpi);
+            assert!(!to, "{exe} np={np}: timed out");
+            assert_eq!(code, Some(0), "{exe} np={np}: {so}{se}");
+            assert_eq!(so.lines().filter(|l| l.trim() == "PASS").count(), 1, "{exe} np={np}: {so}{se}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// A module with XMP declarations (node set, template, an aligned array with a
 /// shadow, an allocatable aligned array) used from another file: the module's file
 /// leaves `<module>.xmpmod` beside its `.mod`, and the using file's loop, reflect,
@@ -351,7 +392,7 @@ fn module_with_xmp_declarations_across_files() {
     // without the module's description the using file's directives are unknown names
     std::fs::remove_file(tmp.join("field.xmpmod")).unwrap();
     let err = compile(&["-c", "main.f90"], &tmp).unwrap_err();
-    assert!(err.contains("XMP0109"), "{err}");
+    assert!(err.contains("XMP0103") && err.contains(".xmpmod"), "{err}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
@@ -380,6 +421,42 @@ fn fixed_form_directive_error_column() {
         assert!(!out.status.success(), "a malformed directive must fail:\n{err}");
         assert!(err.contains(want), "diagnostic should point at {want}:\n{err}");
         assert!(!tmp.join("bad").exists(), "no executable on error");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// CloverLeaf's module pattern (issue 40 items 6 and 7), compiled file by file: aligned
+/// arrays declared over continuation lines with a `dimension(:,:)` attribute and a
+/// comment, a template of `gblock(*)` distributed by a `template_fix` in another file
+/// (the node set it goes onto read from the module's description), and a
+/// `reduction(min:dt)` of a module variable in another file (its type from the
+/// description). Every node checks the minimum and the fixed template's blocks.
+#[test]
+fn module_declarations_as_cloverleaf_writes_them() {
+    if !tools_ready("conformance_f") {
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("xmpc-clover-pattern-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::write(
+        tmp.join("defs.f90"),
+        "module defs\n  implicit none\n  real(kind=8), dimension(:,:), allocatable :: density & ! cells\n    ,energy   &\n    ,pressure\n  real(kind=8) :: dt\n!$xmp nodes p(*)\n!$xmp template t(:)\n!$xmp distribute t(gblock(*)) onto p\n!$xmp align (i,*) with t(i) :: density, energy, &\n!$xmp   pressure\nend module defs\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("main.f90"),
+        "program main\n  use defs\n  implicit none\n  include 'xmp_lib.h'\n  integer, parameter :: n = 20\n  integer :: i, err, np, me\n  integer, allocatable :: m(:)\n  np = xmp_num_nodes()\n  me = xmp_node_num()\n  allocate(m(np))\n  m = n / np\n  m(np) = n - (np - 1) * (n / np)\n!$xmp template_fix (gblock(m)) t(1:n)\n  allocate(density(n, 3), energy(n, 3), pressure(n, 3))\n  err = 0\n  dt = 1.0d9\n!$xmp loop on t(i)\n  do i = 1, n\n    density(i, :) = i\n    dt = min(dt, dble(i) + 0.5d0)\n  end do\n!$xmp reduction(min:dt)\n  if (dt /= 1.5d0) err = err + 1\n!$xmp loop on t(i)\n  do i = 1, n\n    if (density(i, 2) /= i) err = err + 1\n    if (i <= (me - 1) * (n / np) .or. (me < np .and. i > me * (n / np))) err = err + 1\n  end do\n!$xmp reduction(+:err)\n  if (err /= 0) then\n    print *, 'ERROR', err\n    stop 1\n  end if\n  if (me == 1) print *, 'PASS'\nend program main\n",
+    )
+    .unwrap();
+    let open_mpi = is_open_mpi();
+    compile(&["-c", "defs.f90"], &tmp).unwrap();
+    compile(&["-c", "main.f90"], &tmp).unwrap();
+    compile(&["defs.o", "main.o", "-o", "prog"], &tmp).unwrap();
+    for np in [1, 2, 3] {
+        let (code, so, se, _) = mpirun(&tmp.join("prog"), np, open_mpi);
+        assert_eq!(code, Some(0), "np={np}: {so}{se}");
+        assert_eq!(so.lines().filter(|l| l.trim() == "PASS").count(), 1, "np={np}: {so}");
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -103,6 +103,29 @@ fn cases() -> Vec<(&'static str, Lang, String, &'static str, String)> {
             "XMP0106",
             f("!$xmp align a(i) with t(i)\n  integer :: i\n!$xmp loop on t(i)\n  do i = 1, 100\n    a(i) = 0\n  end do\n"),
         ),
+        (
+            // a typo in a clause variable is found by xmpc, not by the C compiler on a
+            // generated line
+            "c_reduction_undeclared",
+            Lang::C,
+            format!("{HEAD}int main(void) {{\n  double sum = 0;\n#pragma xmp reduction(+:summ)\n  return 0;\n}}\n"),
+            "XMP0115",
+            format!("{HEAD}int main(void) {{\n  double sum = 0;\n#pragma xmp reduction(+:sum)\n  return 0;\n}}\n"),
+        ),
+        (
+            "c_loop_reduction_location_undeclared",
+            Lang::C,
+            format!("{HEAD}#pragma xmp align a[i] with t(i)\nint main(void) {{\n  double m = 0; int i, at = 0;\n#pragma xmp loop on t(i) reduction(max:m/ati/)\n  for (i = 0; i < 100; i++) if (a[i] > m) {{ m = a[i]; at = i; }}\n  return 0;\n}}\n"),
+            "XMP0115",
+            format!("{HEAD}#pragma xmp align a[i] with t(i)\nint main(void) {{\n  double m = 0; int i, at = 0;\n#pragma xmp loop on t(i) reduction(max:m/at/)\n  for (i = 0; i < 100; i++) if (a[i] > m) {{ m = a[i]; at = i; }}\n  return 0;\n}}\n"),
+        ),
+        (
+            "f_bcast_undeclared_implicit_none",
+            Lang::FortranFree,
+            f("  implicit none\n  integer :: k\n  k = 1\n!$xmp bcast (kk)\n"),
+            "XMP0115",
+            f("  implicit none\n  integer :: k\n  k = 1\n!$xmp bcast (k)\n"),
+        ),
     ]
 }
 

@@ -106,7 +106,12 @@ fn refused_forms_are_located() {
             "XMP0304",
             "`loop` with the `acc` clause",
         ),
-        ("reflect_init_rank", "void g(void) {\n#pragma xmp reflect_init (a) width(1, 1) acc\n}\n", "XMP0303", "2 width(s) for `a` of rank 1"),
+        (
+            "reflect_init_rank",
+            "void g(void) {\n#pragma xmp reflect_init (a) width(1, 1) acc\n}\n",
+            "XMP0104",
+            "gives 2 width(s) for the 1-dimensional array `a`",
+        ),
     ];
     for (name, body, code, what) in cases {
         let text = format!("{HEAD}{body}");

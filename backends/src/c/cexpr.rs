@@ -153,24 +153,6 @@ fn write(s: &mut String, e: &Expr, top: bool) {
     }
 }
 
-/// Integer value of a literal expression, if it is one.
-pub fn int_lit(e: &Expr) -> Option<i64> {
-    match &e.kind {
-        ExprKind::Int(s) => {
-            let t = s.trim_end_matches(['u', 'U', 'l', 'L']);
-            if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                i64::from_str_radix(h, 16).ok()
-            } else if t.len() > 1 && t.starts_with('0') {
-                i64::from_str_radix(&t[1..], 8).ok()
-            } else {
-                t.parse().ok()
-            }
-        }
-        ExprKind::Unary(UnOp::Neg, a) => int_lit(a).map(|v| -v),
-        _ => None,
-    }
-}
-
 /// `text + k` folded for literals, parenthesised otherwise.
 pub fn plus(text: &str, k: i64) -> String {
     if k == 0 {

@@ -14,6 +14,7 @@
 //!
 //! What the lowering cannot keep correct is refused with a located XMP0330 error.
 use super::*;
+use crate::c::loops::for_init;
 
 /// Marks the CUDA source in the translated C (inside `#if 0`).
 pub const KERNELS_BEGIN: &str = "#if 0 /* xmpc-device-kernels begin */";
@@ -40,6 +41,22 @@ pub(crate) struct DevState {
 }
 
 /// A variable the loop body reads from the enclosing code.
+/// A device loop being printed.
+struct DevLoop {
+    name: String,
+    loc: String,
+    ind: String,
+    var: String,
+    var_ty: String,
+    body_text: String,
+    caps: Vec<Capture>,
+    arrs: Vec<RepUse>,
+    lay_vars: Vec<String>,
+    reds: Vec<(String, String, RedOp)>,
+    lo: String,
+    hi: String,
+}
+
 struct Capture {
     name: String,
     ty: String,
@@ -258,6 +275,19 @@ impl<'a> Tr<'a> {
             r.rep = self.dev_rep_of(&r.name).unwrap_or_default();
         }
         let name = format!("_XMP_DEV_FUNC_{k}");
+        let d = DevLoop { name, loc, ind, var: lv.var.clone(), var_ty, body_text, caps, arrs, lay_vars, reds, lo: lv.lo.clone(), hi: lv.hi.clone() };
+        let pre = self.dev_task_bodies(p, &d);
+        self.edit(Span::new(f.span.start, f.span.start), pre);
+        self.dev_kernel(&d);
+        let code = self.dev_launcher(p, l, ti, &d);
+        self.edit(Span::new(p.dir.span.start, stmt.span.end), code);
+    }
+
+    /// The arguments structure and the CPU and GPU task bodies (host C, placed before
+    /// the enclosing function).
+    fn dev_task_bodies(&mut self, p: &Pragma, d: &DevLoop) -> String {
+        let DevLoop { name, loc, ind, var, var_ty, body_text, caps, arrs, lay_vars, reds, .. } = d;
+        let lv_var = var;
         // ---- args struct, CPU body, GPU body (host C, before the function)
         let mut pre = String::new();
         let _ = writeln!(
@@ -268,23 +298,23 @@ impl<'a> Tr<'a> {
             self.line_of(p.dir.span.start)
         );
         let _ = writeln!(pre, "struct {name}_ARGS {{");
-        for r in &arrs {
+        for r in arrs.iter() {
             let _ = writeln!(pre, "    __typeof__({}) {};", r.rep_decl_host(), r.name);
         }
-        for c in &caps {
+        for c in caps.iter() {
             let _ = writeln!(pre, "    {} {};", c.ty, c.name);
         }
         let _ = writeln!(pre, "    char _XMP_unused;\n}};");
         let head = |pre: &mut String, gpu: bool| {
             let _ = writeln!(pre, "    struct {name}_ARGS *const _XMP_args = (struct {name}_ARGS *)_XMP_a;");
             if !gpu {
-                for r in &arrs {
+                for r in arrs.iter() {
                     let _ = writeln!(pre, "    __typeof__(_XMP_args->{0}) const {1} = _XMP_args->{0};", r.name, r.inner);
                 }
-                for v in &lay_vars {
+                for v in lay_vars.iter() {
                     let _ = writeln!(pre, "    const long {v} = {};", v.replacen("_XMP_", "_XMP_G_", 1));
                 }
-                for c in &caps {
+                for c in caps.iter() {
                     let _ = writeln!(pre, "    const {} {} = _XMP_args->{};", c.ty, c.name, c.name);
                 }
             }
@@ -296,7 +326,7 @@ impl<'a> Tr<'a> {
             let _ = writeln!(pre, "    {ty} {v};\n    __builtin_memcpy(&{v}, (char *)_XMP_red + {}, sizeof({v}));", 8 * j);
         }
         let bind = if body_text.starts_with('{') { "    " } else { "        " };
-        let _ = writeln!(pre, "    {var_ty} {};\n    for ({0} = _XMP_lo; {0} <= _XMP_hi; {0}++)\n{bind}{1}", lv.var, reindent(&body_text, &ind, bind));
+        let _ = writeln!(pre, "    {var_ty} {};\n    for ({0} = _XMP_lo; {0} <= _XMP_hi; {0}++)\n{bind}{1}", lv_var, reindent(&body_text, &ind, bind));
         for (j, (v, _, _)) in reds.iter().enumerate() {
             let _ = writeln!(pre, "    __builtin_memcpy((char *)_XMP_red + {}, &{v}, sizeof({v}));", 8 * j);
         }
@@ -306,15 +336,15 @@ impl<'a> Tr<'a> {
         head(&mut pre, true);
         let _ = writeln!(pre, "    long _XMP_n = _XMP_hi - _XMP_lo + 1;");
         let mut params = vec!["&_XMP_lo".to_string(), "&_XMP_n".to_string()];
-        for r in &arrs {
+        for r in arrs.iter() {
             let _ = writeln!(pre, "    unsigned long long _XMP_d_{} = xmpc_dev_ptr({loc}, (void *)_XMP_args->{});", r.name, r.name);
             params.push(format!("&_XMP_d_{}", r.name));
         }
-        for v in &lay_vars {
+        for v in lay_vars.iter() {
             let _ = writeln!(pre, "    long {v} = {};", v.replacen("_XMP_", "_XMP_G_", 1));
             params.push(format!("&{v}"));
         }
-        for c in &caps {
+        for c in caps.iter() {
             params.push(format!("&_XMP_args->{}", c.name));
         }
         if !reds.is_empty() {
@@ -329,35 +359,49 @@ impl<'a> Tr<'a> {
             let _ = writeln!(pre, "    xmpc_dev_red_end({loc}, _XMP_red, {}, _XMP_dred);", reds.len());
         }
         let _ = writeln!(pre, "}}\n");
-        self.edit(Span::new(f.span.start, f.span.start), pre);
+        pre
+    }
+
+    /// The CUDA kernel, one thread per iteration, into the kernel block.
+    fn dev_kernel(&mut self, d: &DevLoop) {
+        let DevLoop { name, ind, var, var_ty, body_text, caps, arrs, lay_vars, reds, .. } = d;
+        let lv_var = var;
         // ---- the kernel
         let mut kp = vec!["long _XMP_lo".to_string(), "long _XMP_n".to_string()];
-        for r in &arrs {
+        for r in arrs.iter() {
             kp.push(r.kernel_param());
         }
-        for v in &lay_vars {
+        for v in lay_vars.iter() {
             kp.push(format!("long {v}"));
         }
-        for c in &caps {
+        for c in caps.iter() {
             kp.push(format!("{} {}", c.ty, c.name));
         }
         if !reds.is_empty() {
             kp.push("unsigned long long *_XMP_dred".into());
         }
         let mut kern = format!("extern \"C\" __global__ void {name}_DEVICE({})\n{{\n    const long _XMP_t = (long)blockIdx.x * blockDim.x + threadIdx.x;\n    if (_XMP_t >= _XMP_n)\n        return;\n", kp.join(", "));
-        for (v, ty, op) in &reds {
+        for (v, ty, op) in reds.iter() {
             let _ = writeln!(kern, "    {ty} {v} = {};", red_identity(*op, ty));
         }
-        let _ = writeln!(kern, "    {var_ty} {} = _XMP_lo + _XMP_t;\n    {}", lv.var, reindent(&body_text, &ind, "    "));
+        let _ = writeln!(kern, "    {var_ty} {} = _XMP_lo + _XMP_t;\n    {}", lv_var, reindent(&body_text, &ind, "    "));
         for (j, (v, ty, op)) in reds.iter().enumerate() {
             let _ = writeln!(kern, "    _XMP_atomic_{}_{}(&_XMP_dred[{j}], {v});", red_name(*op), ty_tag(ty));
             self.dev.atomics.insert((red_name(*op), ty_tag(ty), ty.clone()));
         }
         kern.push_str("}\n\n");
         self.dev.kernels.push_str(&kern);
+    }
+
+    /// The launcher, in place of the loop: the node's iterations, the arguments, the
+    /// work-sharing runtime call and the reductions.
+    fn dev_launcher(&mut self, p: &Pragma, l: &LoopDir, ti: TemplId, d: &DevLoop) -> String {
+        let DevLoop { name, loc, ind, caps, arrs, reds, .. } = d;
+        let lv_lo = d.lo.clone();
+        let lv_hi = d.hi.clone();
         // ---- the launcher, in place of the loop
         let t = self.tname(ti);
-        let (lo_t, hi_t) = (lv.lo.clone(), lv.hi.clone());
+        let (lo_t, hi_t) = (lv_lo, lv_hi);
         let mut code = format!(
             "{}\n{ind}{{\n{ind}    xmpc_sched _XMP_sched;\n{ind}    xmpc_loop_sched({loc}, {t}, 0, {lo_t}, {hi_t}, 1, &_XMP_sched);",
             self.dir_comment(p)
@@ -407,7 +451,7 @@ impl<'a> Tr<'a> {
             code.push_str(&self.reduction_calls(r, &loc, &nodes, &format!("{ind}    ")));
         }
         let _ = write!(code, "\n{ind}}}");
-        self.edit(Span::new(p.dir.span.start, stmt.span.end), code);
+        code
     }
 
     /// The loop variable's declared type (a basic type), else `long`.
@@ -469,7 +513,7 @@ impl<'a> Tr<'a> {
         let mut local: std::collections::HashSet<String> = Default::default();
         let mut exprs: Vec<&Expr> = vec![];
         let mut bad: Option<(Span, String)> = None;
-        walk_stmts(body, &mut |s| match &s.kind {
+        body.walk(&mut |s| match &s.kind {
             StmtKind::Decl(ids) => {
                 for &id in ids {
                     let sym = f.symbols.get(id);
@@ -495,7 +539,7 @@ impl<'a> Tr<'a> {
         let mut callees: Vec<(String, Span)> = vec![];
         let mut writes: Vec<Expr> = vec![];
         for e in &exprs {
-            walk_expr(e, &mut |x| match &x.kind {
+            e.walk(&mut |x| match &x.kind {
                 ExprKind::Call(c, _) => {
                     if let Some(n) = c.ident() {
                         callees.push((n.to_string(), c.span));
@@ -509,7 +553,7 @@ impl<'a> Tr<'a> {
         }
         let mut names: Vec<(String, Span)> = vec![];
         for e in &exprs {
-            walk_expr(e, &mut |x| {
+            e.walk(&mut |x| {
                 if let ExprKind::Ident(n) = &x.kind {
                     names.push((n.clone(), x.span));
                 }
@@ -695,28 +739,6 @@ fn index_base(e: &Expr) -> (&Expr, Option<&Expr>) {
         cur = b;
     }
     (cur, first)
-}
-
-/// Every statement under `s`, `s` included (pre-order).
-fn walk_stmts<'s>(s: &'s Stmt, f: &mut dyn FnMut(&'s Stmt)) {
-    f(s);
-    match &s.kind {
-        StmtKind::Compound(v) => v.iter().for_each(|x| walk_stmts(x, f)),
-        StmtKind::If { then, els, .. } => {
-            walk_stmts(then, f);
-            if let Some(e) = els {
-                walk_stmts(e, f);
-            }
-        }
-        StmtKind::For { init, body, .. } => {
-            if let Some(i) = init {
-                walk_stmts(i, f);
-            }
-            walk_stmts(body, f);
-        }
-        StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } | StmtKind::Switch { body, .. } => walk_stmts(body, f),
-        _ => {}
-    }
 }
 
 fn own_exprs(s: &Stmt) -> Vec<&Expr> {

@@ -304,7 +304,7 @@ impl<'a> Tr<'a> {
                 if let Some(StmtKind::Expr(Expr { kind: ExprKind::Assign(None, lhs, rhs), .. })) = p.body.as_deref().map(|b| &b.kind) {
                     let mut names: Vec<(String, Span, bool)> = vec![];
                     for (side, is_lhs) in [(lhs, true), (rhs, false)] {
-                        walk_expr(side, &mut |x| {
+                        side.walk(&mut |x| {
                             if let ExprKind::Ident(n) = &x.kind {
                                 names.push((n.clone(), x.span, is_lhs));
                             }
@@ -400,7 +400,7 @@ impl<'a> Tr<'a> {
                         );
                         continue;
                     }
-                    let (lo, hi, per) = super::stmt::widths_c(ws, nd);
+                    let (lo, hi, per) = super::comm::widths_c(ws, nd);
                     let _ = write!(
                         code,
                         "\n{ind}{{\n{ind}    const long _XMP_width_lo[] = {{{lo}}}, _XMP_width_hi[] = {{{hi}}};\n{ind}    const int _XMP_periodic[] = {{{per}}};\n{ind}    xmpc_reflect_init({loc}, {desc}, _XMP_width_lo, _XMP_width_hi, _XMP_periodic);\n{ind}}}"

@@ -10,7 +10,7 @@
 
 use super::{lc, Tr};
 use xmpc_ir::directive::{DistFormat, DistList};
-use xmpc_ir::{ExprKind, Span};
+use xmpc_ir::{ExprKind, Span, Type};
 use xmpc_passes::xmp_model::symbols::TemplId;
 
 /// `xmpf_distribute`'s per-dimension formats and arguments, the concatenated gblock
@@ -55,7 +55,12 @@ impl Tr<'_> {
             }
             args.push("0".into());
             if let Some(ExprKind::Ident(n)) = arg.map(|e| &e.kind) {
-                if matches!(self.cur_type(&lc(n)), Some((_, false))) {
+                // a scalar declared here or in a host (a name from a module, declared
+                // there, is not guessed at: gfortran checks it)
+                let key = lc(n);
+                let scalar =
+                    self.fns.iter().rev().find_map(|f| f.symbols.lookup(&key)).is_some_and(|s| !matches!(self.unit.types.get(s.ty), Type::Array { .. }));
+                if scalar {
                     self.err("XMP0303", x.span, &format!("the gblock mapping `{n}` is not an array"), "give an integer array of one block size per node");
                     ok = false;
                     continue;

@@ -20,8 +20,9 @@
 //! that is a dummy, an array, a pointer or allocatable, the type used in another
 //! program unit, and the structure used as a whole (`d = c`, `call f(c)`).
 
+use super::arrays::AlignMap;
 use super::{elem_size, lc, mentions_typed_library, norm_ty, type_code, Arr, Tr, Unit};
-use xmpc_ir::directive::{AlignSrc, DistFormat, Ref, ShadowWidth, SubKind};
+use xmpc_ir::directive::{AlignSrc, DistFormat, Ref, ShadowWidth};
 use xmpc_ir::{Edit, Expr, ExprKind, Span, Stmt, StmtKind, SymbolTable, Type};
 
 /// The aligned component's declaration inside its type definition.
@@ -32,15 +33,6 @@ struct Comp {
     /// Per dimension: lower bound and extent, Fortran text.
     dl: Vec<String>,
     ext: Vec<String>,
-}
-
-/// How the array dims map onto the template: per array dim the template dim (or -1),
-/// the offset of the local block, `(template dim, c)` of `t(i + c)`; cyclic.
-struct AlignMap {
-    adim: Vec<String>,
-    aoff: Vec<String>,
-    talign: Vec<Option<(usize, String)>>,
-    cyclic: bool,
 }
 
 impl Tr<'_> {
@@ -237,45 +229,22 @@ impl Tr<'_> {
         None
     }
 
-    /// Per array dim, the template dim of its align index (`t(i)`, `t(i + c)`).
+    /// Per array dim, the template dim of its align index (`t(i)`, `t(i + c)`), as
+    /// the model decides it for arrays (`xmp_model::decl::align_dims`).
     fn align_map(&mut self, source: &[AlignSrc], with: &Ref, tnd: usize, tfmt: &[DistFormat], dl: &[String]) -> Option<AlignMap> {
-        let mut m = AlignMap { adim: vec![], aoff: vec![], talign: vec![], cyclic: false };
-        let tsubs = with.subs.clone().unwrap_or_default();
-        for (d, s) in source.iter().enumerate() {
-            let AlignSrc::Index(ix) = s else {
-                m.adim.push("-1".into());
-                m.aoff.push("0".into());
-                m.talign.push(None);
-                continue;
-            };
-            let ln = lc(&ix.name);
-            let mut found = None;
-            for (k, ts) in tsubs.iter().enumerate() {
-                if let SubKind::Expr(e) = &ts.kind {
-                    let t = self.ex(e).replace(' ', "");
-                    let lt = lc(&t);
-                    if lt == ln {
-                        found = Some((k, "0".to_string()));
-                    } else if lt.starts_with(&ln) && matches!(lt.as_bytes()[ln.len()], b'+' | b'-') {
-                        // `t` and its lower case `lt` may differ in length past ASCII
-                        found = t.get(ln.len()..).map(|r| (k, r.to_string()));
-                    }
-                }
-            }
-            let Some((k, c)) = found else {
-                self.err("XMP0113", ix.span, &format!("align index '{}' does not appear in the template subscripts", ix.name), "use `t(i)` or `t(i+c)`");
-                return None;
-            };
-            if k >= tnd {
-                self.err("XMP0104", with.span, "align target has more subscripts than the template has dimensions", "");
+        let dims = match xmpc_passes::xmp_model::decl::align_dims(source, with, true) {
+            Ok(d) => d,
+            Err(e) => {
+                let d = e.to_diag(xmpc_ir::Code::AlignIndex, self.unit.file);
+                self.diags.push(d);
                 return None;
             }
-            m.cyclic |= tfmt.get(k) == Some(&DistFormat::Cyclic);
-            m.adim.push(k.to_string());
-            m.aoff.push(if c == "0" { dl[d].clone() } else { format!("({}) + ({c})", dl[d]) });
-            m.talign.push(Some((k, c)));
+        };
+        if dims.iter().any(|a| matches!(a, xmpc_passes::xmp_model::symbols::AlignDim::Aligned { tdim, .. } if *tdim >= tnd)) {
+            self.err("XMP0104", with.span, "align target has more subscripts than the template has dimensions", "");
+            return None;
         }
-        Some(m)
+        Some(self.align_texts(&dims, dl, tfmt))
     }
 
     /// Shadow widths: (lower, upper, full) per dim, Fortran text.

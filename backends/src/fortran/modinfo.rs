@@ -18,7 +18,7 @@ const FORMAT: &str = "xmpc-xmpmod/1";
 
 /// True when module `module` has XMP objects (a description is worth writing).
 pub(super) fn has_objects(m: &Model, module: &str, u: &Unit) -> bool {
-    !u.arrays.is_empty() || m.module(module).is_some_and(|s| !s.names.is_empty())
+    !u.arrays.is_empty() || !u.vars.is_empty() || m.module(module).is_some_and(|s| !s.names.is_empty())
 }
 
 fn fmt_name(f: DistFormat) -> &'static str {
@@ -72,7 +72,8 @@ pub(super) fn write(module: &str, u: &Unit, m: &Model) -> String {
         .collect();
     let pending: Map<String, Value> = u.pending.iter().map(|(k, (n, l))| (k.clone(), json!([n, l]))).collect();
     let v = json!({"format": FORMAT, "module": module, "nodes": nodes, "templates": templs, "arrays": arrays,
-                   "onto": onto, "pending": pending, "setup": u.setup});
+                   "onto": onto, "pending": pending, "setup": u.setup,
+                   "vars": u.vars.iter().map(|(k, (t, a))| (k.clone(), json!([t, a]))).collect::<Map<String, Value>>()});
     serde_json::to_string_pretty(&v).unwrap_or_default()
 }
 
@@ -109,6 +110,12 @@ pub(super) fn read(text: &str) -> Option<Unit> {
         u.pending.insert(k.clone(), (n(x.get(0)?)?, strs(x.get(1)?)?));
     }
     u.setup = strs(v.get("setup")?)?;
+    // (descriptions written before module variables were recorded have none)
+    for (k, x) in v.get("vars").and_then(|x| x.as_object()).into_iter().flatten() {
+        if let (Some(t), Some(a)) = (x.get(0).and_then(|t| t.as_str()), x.get(1).and_then(|a| a.as_bool())) {
+            u.vars.insert(k.clone(), (t.to_string(), a));
+        }
+    }
     Some(u)
 }
 
@@ -123,9 +130,12 @@ pub fn read_import(text: &str) -> Option<Import> {
     for (k, x) in v.get("nodes")?.as_object()? {
         imp.nodes.push((k.clone(), n(x.get(1)?)?));
     }
+    let onto = v.get("onto").and_then(|o| o.as_object());
     for (k, x) in v.get("templates")?.as_object()? {
         let f: Option<Vec<DistFormat>> = x.get(2)?.as_array()?.iter().map(|f| fmt_parse(f.as_str()?)).collect();
-        imp.templates.push((k.clone(), n(x.get(1)?)?, f?));
+        // the node set by name (its handle is `xmpf_n_<name>`)
+        let nodes = onto.and_then(|o| o.get(k)).and_then(|h| h.as_str()).and_then(|h| h.strip_prefix("xmpf_n_")).map(str::to_string);
+        imp.templates.push((k.clone(), n(x.get(1)?)?, f?, nodes));
     }
     for (k, a) in v.get("arrays")?.as_object()? {
         let talign: Option<Vec<Option<(usize, String)>>> = a

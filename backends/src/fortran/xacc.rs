@@ -126,11 +126,12 @@ impl<'a> Tr<'a> {
                 continue;
             }
             let (hw, lo, hi, per) = match widths {
-                Some(ws) if ws.len() == nd => (
+                Some(ws) if ws.len() <= nd => (
                     1,
-                    ws.iter().map(|w| self.ex(&w.lower)).collect::<Vec<_>>(),
-                    ws.iter().map(|w| self.ex(&w.upper)).collect::<Vec<_>>(),
-                    ws.iter().map(|w| (w.periodic as i32).to_string()).collect::<Vec<_>>(),
+                    // missing trailing widths are 0 (the model checked there are not too many)
+                    (0..nd).map(|k| ws.get(k).map_or("0".into(), |w| self.ex(&w.lower))).collect::<Vec<_>>(),
+                    (0..nd).map(|k| ws.get(k).map_or("0".into(), |w| self.ex(&w.upper))).collect::<Vec<_>>(),
+                    (0..nd).map(|k| ws.get(k).map_or("0".into(), |w| (w.periodic as i32).to_string())).collect::<Vec<_>>(),
                 ),
                 Some(_) => {
                     self.err("XMP0104", d.span, &format!("{what} width: one width per array dimension"), "");

@@ -48,7 +48,7 @@ impl BlockModel {
         self.problems
             .iter()
             .map(|(sp, m)| {
-                diag::error("XMP0700", format!("psim cannot model compute block {}", self.id), file, *sp, m.clone())
+                diag::error("XMP0850", format!("psim cannot model compute block {}", self.id), file, *sp, m.clone())
                     .with_notes(vec!["help: mark the block `compute time(EXPR)` to give its time by hand".into()])
             })
             .collect()

@@ -224,7 +224,7 @@ int main(int argc, char **argv) {
     assert!(msg.contains("while"), "{msg}");
     assert_eq!(&src[sp.start..sp.start + 5], "while");
     let d = b.diags(0);
-    assert_eq!(d[0].code.as_deref(), Some("XMP0700"));
+    assert_eq!(d[0].code.as_deref(), Some("XMP0850"));
 }
 
 #[test]

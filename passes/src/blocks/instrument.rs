@@ -41,7 +41,7 @@ pub fn instrument_except(unit: &FileUnit, src: &str, blocks: &[Block], mode: Ins
         let after = if c && !after.is_empty() { format!(" {}", after.trim_end()) } else { after };
         match text::wrap(src, unit.lang, b.span, &before, &after) {
             Ok(e) => edits.extend(e),
-            Err(msg) => diags.push(diag::error("XMP0310", format!("cannot instrument block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id))),
+            Err(msg) => diags.push(diag::error("XMP0810", format!("cannot instrument block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id))),
         }
     }
     if diags.is_empty() {

@@ -17,6 +17,7 @@
 //!
 //! Block IDs count from 1 in source order and depend only on the source text.
 
+mod flow;
 mod instrument;
 pub mod pragma;
 pub mod procs;
@@ -113,6 +114,12 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
         func: String::new(),
         loops: vec![],
         inits: vec![],
+        flows: vec![],
+        cur_flow: 0,
+        cur: (0, 0),
+        control_defs: HashSet::new(),
+        shared: HashSet::new(),
+        declared: HashSet::new(),
     };
     let funcs: Vec<&Function> = unit
         .functions()
@@ -138,7 +145,7 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
     for (i, l) in f.lines.iter().enumerate() {
         if !f.used[i] {
             f.diags.push(diag::error(
-                "XMP0301",
+                "XMP0801",
                 "bsim directive is not before a statement of a function that communicates",
                 f.file,
                 l.span,
@@ -159,10 +166,57 @@ pub fn analyse_with(unit: &FileUnit, src: &str, extra_control: &[String]) -> Res
     Ok(m)
 }
 
-/// Functions of the file that call MPI, directly or through other functions of the file.
+/// Fortran intrinsic subroutines (never another file's routine).
+const INTRINSIC_SUBS: &[&str] = &[
+    "random_number",
+    "random_seed",
+    "date_and_time",
+    "cpu_time",
+    "system_clock",
+    "mvbits",
+    "get_command_argument",
+    "get_command",
+    "get_environment_variable",
+    "execute_command_line",
+    "exit",
+    "abort",
+    "flush",
+    "getarg",
+    "move_alloc",
+    "c_f_pointer",
+    "sleep",
+    "srand",
+    "itime",
+    "etime",
+    "dtime",
+    "fdate",
+];
+
+/// Functions of the file that call MPI, directly or through other functions of the file,
+/// and (Fortran) the subroutines of other files it calls: one may communicate (NPB's
+/// `call ssor(itmax)` in lu.f, `ssor` in ssor.f), so such a call is never part of a
+/// compute block (it runs, its scalar arguments are control); it is charged the host
+/// time it takes, its own file's blocks inside it.
 fn comm_funcs(unit: &FileUnit) -> HashSet<String> {
     let norm = |n: &str| if unit.lang == Lang::C { n.to_string() } else { n.to_ascii_lowercase() };
     let funcs = unit.functions();
+    let defined: HashSet<String> = funcs.iter().map(|g| norm(&g.name)).collect();
+    let mut external: HashSet<String> = HashSet::new();
+    if unit.lang != Lang::C {
+        for g in &funcs {
+            for s in &g.body {
+                s.walk(&mut |st| {
+                    if let StmtKind::Call { name, .. } = &st.kind {
+                        let n = norm(name);
+                        let ours = n.starts_with("bsim_") || walk::is_mpi(&n, unit.lang) || walk::is_rt_marker(&n) || n.starts_with("mpi_");
+                        if !defined.contains(&n) && !ours && !INTRINSIC_SUBS.contains(&n.as_str()) {
+                            external.insert(n);
+                        }
+                    }
+                });
+            }
+        }
+    }
     let called: Vec<(String, Vec<String>)> = funcs
         .iter()
         .map(|g| {
@@ -173,7 +227,7 @@ fn comm_funcs(unit: &FileUnit) -> HashSet<String> {
             (norm(&g.name), names)
         })
         .collect();
-    let mut set: HashSet<String> = HashSet::new();
+    let mut set: HashSet<String> = external.clone();
     loop {
         let before = set.len();
         for (name, names) in &called {
@@ -232,6 +286,20 @@ struct Finder<'a> {
     /// (by symbol id), so a control variable declared `int peer = (r + px) % np;`
     /// makes `r`, `px` and `np` control.
     inits: Vec<(String, Vec<String>)>,
+    /// Reaching definitions of each searched function's locals (`flow`), in
+    /// `run_all` order; None where the function jumps where the walk cannot follow.
+    flows: Vec<Option<flow::Flow>>,
+    cur_flow: usize,
+    /// The statement being decided (its start and end).
+    cur: (usize, usize),
+    /// Definitions (function, id) of followed locals that control depends on.
+    control_defs: HashSet<(usize, u32)>,
+    /// Fortran: scalars of the current unit that other files see (COMMON and
+    /// module scalars, and names it does not declare: an include file's COMMON).
+    /// Another file may make them control (NPB LU's `dp_type`, set in init_comm.f
+    /// and passed to MPI in bcast_inputs.f), so their assignments stay.
+    shared: HashSet<String>,
+    declared: HashSet<String>,
 }
 
 /// How a statement of a list takes part in blocks.
@@ -256,7 +324,8 @@ impl<'a> Finder<'a> {
     }
 
     fn run_all(&mut self, funcs: &[&Function]) {
-        for g in funcs {
+        for (gi, g) in funcs.iter().enumerate() {
+            self.cur_flow = gi;
             self.func = g.name.clone();
             self.loops.clear();
             self.inits = g
@@ -275,16 +344,66 @@ impl<'a> Finder<'a> {
                     (self.norm(&sym.name), r)
                 })
                 .collect();
+            self.shared.clear();
+            self.declared.clear();
+            if self.lang != Lang::C {
+                for s in &g.symbols.symbols {
+                    let n = self.norm(&s.name);
+                    let common =
+                        s.attrs.iter().any(|a| a.starts_with("common")) || matches!(s.sclass, xmpc_ir::StorageClass::Common | xmpc_ir::StorageClass::ModuleVar);
+                    if common && !self.arrays.contains(&n) {
+                        self.shared.insert(n.clone());
+                    }
+                    self.declared.insert(n);
+                }
+                self.declared.insert(self.norm(&g.name));
+            }
+            if self.flows.len() <= gi {
+                let fl = self.flow_of(g);
+                self.flows.push(fl);
+            }
             let stmts: Vec<&Stmt> = g.body.iter().collect();
             self.seq(&stmts, g.span.start, g.span.end);
         }
     }
 
+    /// Names whose values the current statement's control needs: for a followed
+    /// local, the definitions of it that reach the statement; else the name.
     fn add_control(&mut self, names: impl IntoIterator<Item = String>) {
         for n in names {
-            if self.control.insert(n) {
-                self.grew = true;
+            let reaching = match self.flows.get(self.cur_flow) {
+                Some(Some(fl)) => fl.reaching(self.cur, &n),
+                _ => None,
+            };
+            match reaching {
+                Some(ids) => {
+                    for id in ids {
+                        if self.control_defs.insert((self.cur_flow, id)) {
+                            self.grew = true;
+                        }
+                    }
+                }
+                None => {
+                    if self.control.insert(n) {
+                        self.grew = true;
+                    }
+                }
             }
+        }
+    }
+
+    /// Whether the value statement `k` gives `v` is control.
+    fn is_control_at(&self, k: (usize, usize), v: &str) -> bool {
+        if self.control.contains(v) {
+            return true;
+        }
+        // Fortran: a scalar other files see (COMMON, module, an include file's)
+        if self.lang != Lang::C && (self.shared.contains(v) || (!self.declared.contains(v) && !self.arrays.contains(v) && !self.procs.is_proc(v))) {
+            return true;
+        }
+        match self.flows.get(self.cur_flow) {
+            Some(Some(fl)) => fl.def(k, v).is_some_and(|id| self.control_defs.contains(&(self.cur_flow, id))),
+            _ => false,
         }
     }
 
@@ -346,6 +465,87 @@ impl<'a> Finder<'a> {
     }
 
     /// One statement list; `lo..hi` is where its directives may be.
+    /// A statement of a compute run: part of the run, or kept (it computes control).
+    fn compute_stmt<'s>(&mut self, s: &'s Stmt, run: &mut Vec<&'s Stmt>) {
+        let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.procs.arg(f, i));
+        w.extend(self.procs.global_writes(s));
+        for v in loop_vars(s, self.lang) {
+            w.remove(&v);
+        }
+        if w.iter().any(|v| self.is_control_at(self.cur, v)) {
+            if self.record && std::env::var_os("XMPC_DEBUG_BLOCKS").is_some() {
+                let why: Vec<&String> = w.iter().filter(|v| self.is_control_at(self.cur, v)).collect();
+                let (l, _) = line_col(self.src, s.span.start);
+                eprintln!("kept line {l}: writes {why:?}");
+            }
+            self.flush(run);
+            let mut r = flow::kept_reads(s, self.src, self.lang);
+            // what the procedures it calls read from COMMON, module or host
+            r.extend(self.procs.global_reads(s));
+            self.add_control(r);
+            if self.record {
+                self.out.kept.push(s.span);
+            }
+        } else {
+            run.push(s);
+        }
+    }
+
+    /// A statement that ends runs and stays (declarations, labels, escapes, calls of routines that communicate).
+    fn boundary_stmt(&mut self, s: &Stmt) {
+        // a call of a routine that communicates: what it is given decides
+        if self.has_comm(s) {
+            self.seed_call(s);
+        }
+        // A declaration's initial value computes its variable like an
+        // assignment (the declaration itself always stays).
+        if let StmtKind::Decl(ids) = &s.kind {
+            let reads: Vec<String> =
+                ids.iter().filter_map(|&i| self.inits.get(i)).filter(|(n, _)| self.is_control_at(self.cur, n)).flat_map(|(_, r)| r.clone()).collect();
+            self.add_control(reads);
+        }
+        // Text the IR does not model (`select case`...) that communicates:
+        // everything it reads may steer the communication.
+        if walk::escapes(s) || (matches!(s.kind, StmtKind::Verbatim) && self.has_comm(s)) {
+            let r = walk::reads(s, self.src, self.lang);
+            self.add_control(r);
+        }
+    }
+
+    /// A loop or `if` that communicates: its own expressions are control, its lists searched.
+    fn descend_stmt(&mut self, s: &Stmt) {
+        self.seed_call(s);
+        let mut names = HashSet::new();
+        // A Fortran DO variable is written by its loop, not read: it is
+        // control only if communication uses it (so loops can be capped).
+        let own: Vec<&xmpc_ir::Expr> = match &s.kind {
+            StmtKind::Do { lower, upper, step, .. } => [lower, upper].into_iter().chain(step.iter()).collect(),
+            _ => walk::own_exprs(s),
+        };
+        for e in own {
+            walk::visit_expr(e, &mut |x| {
+                if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
+                    names.insert(n.clone());
+                }
+            });
+        }
+        if let StmtKind::For { init: Some(i), .. } = &s.kind {
+            names.extend(walk::reads(i, self.src, self.lang));
+        }
+        let names: Vec<String> = names.iter().map(|n| self.norm(n)).collect();
+        self.add_control(names);
+        let is_loop = walk::is_loop(s);
+        if is_loop {
+            self.loops.push(s.span);
+        }
+        for (body, a, b) in child_seqs(s) {
+            self.seq(&body, a, b);
+        }
+        if is_loop {
+            self.loops.pop();
+        }
+    }
+
     fn seq(&mut self, stmts: &[&Stmt], lo: usize, hi: usize) {
         // C keeps `#pragma bsim` lines as verbatim statements: they are gaps here.
         let stmts: Vec<&Stmt> = stmts
@@ -393,7 +593,7 @@ impl<'a> Finder<'a> {
                         });
                         if !opened && self.record {
                             self.diags.push(diag::error(
-                                "XMP0302",
+                                "XMP0802",
                                 "`end` without a matching bsim region in the same statement list",
                                 self.file,
                                 self.lines[i].span,
@@ -407,8 +607,10 @@ impl<'a> Finder<'a> {
                 self.flush(&mut run);
                 let region_stmts = &stmts[k..=last];
                 let span = region_stmts[0].span.to(region_stmts[region_stmts.len() - 1].span);
+                self.cur = (region_stmts[0].span.start, region_stmts[0].span.end);
                 if matches!(d, BsimDir::Keep) {
                     for s in region_stmts {
+                        self.cur = (s.span.start, s.span.end);
                         let r = walk::reads(s, self.src, self.lang);
                         self.add_control(r);
                     }
@@ -424,7 +626,7 @@ impl<'a> Finder<'a> {
                     if let Some(c) = region_stmts.iter().find(|s| self.has_comm(s)) {
                         if self.record {
                             self.diags.push(
-                                diag::error("XMP0303", "a bsim compute region must not communicate", self.file, c.span, "this statement calls MPI")
+                                diag::error("XMP0803", "a bsim compute region must not communicate", self.file, c.span, "this statement calls MPI")
                                     .with_labels(vec![diag::Label::secondary(self.file, self.lines[i].span.range()).with_message("region starts here")]),
                             );
                         }
@@ -436,39 +638,12 @@ impl<'a> Finder<'a> {
                 continue;
             }
             let s = stmts[k];
+            self.cur = (s.span.start, s.span.end);
             match self.role(s) {
-                Role::Compute => {
-                    let mut w = walk::writes(s, self.src, self.lang, &|n| self.arrays.contains(n), &|f, i| self.procs.arg(f, i));
-                    w.extend(self.procs.global_writes(s));
-                    for v in loop_vars(s, self.lang) {
-                        w.remove(&v);
-                    }
-                    if w.iter().any(|v| self.control.contains(v)) {
-                        self.flush(&mut run);
-                        let r = walk::reads(s, self.src, self.lang);
-                        self.add_control(r);
-                        if self.record {
-                            self.out.kept.push(s.span);
-                        }
-                    } else {
-                        run.push(s);
-                    }
-                }
+                Role::Compute => self.compute_stmt(s, &mut run),
                 Role::Boundary => {
                     self.flush(&mut run);
-                    // A declaration's initial value computes its variable like an
-                    // assignment (the declaration itself always stays).
-                    if let StmtKind::Decl(ids) = &s.kind {
-                        let reads: Vec<String> =
-                            ids.iter().filter_map(|&i| self.inits.get(i)).filter(|(n, _)| self.control.contains(n)).flat_map(|(_, r)| r.clone()).collect();
-                        self.add_control(reads);
-                    }
-                    // Text the IR does not model (`select case`...) that communicates:
-                    // everything it reads may steer the communication.
-                    if walk::escapes(s) || (matches!(s.kind, StmtKind::Verbatim) && self.has_comm(s)) {
-                        let r = walk::reads(s, self.src, self.lang);
-                        self.add_control(r);
-                    }
+                    self.boundary_stmt(s);
                 }
                 Role::Mpi(name) => {
                     self.flush(&mut run);
@@ -480,36 +655,7 @@ impl<'a> Finder<'a> {
                 }
                 Role::Descend => {
                     self.flush(&mut run);
-                    self.seed_call(s);
-                    let mut names = HashSet::new();
-                    // A Fortran DO variable is written by its loop, not read: it is
-                    // control only if communication uses it (so loops can be capped).
-                    let own: Vec<&xmpc_ir::Expr> = match &s.kind {
-                        StmtKind::Do { lower, upper, step, .. } => [lower, upper].into_iter().chain(step.iter()).collect(),
-                        _ => walk::own_exprs(s),
-                    };
-                    for e in own {
-                        walk::visit_expr(e, &mut |x| {
-                            if let xmpc_ir::ExprKind::Ident(n) = &x.kind {
-                                names.insert(n.clone());
-                            }
-                        });
-                    }
-                    if let StmtKind::For { init: Some(i), .. } = &s.kind {
-                        names.extend(walk::reads(i, self.src, self.lang));
-                    }
-                    let names: Vec<String> = names.iter().map(|n| self.norm(n)).collect();
-                    self.add_control(names);
-                    let is_loop = walk::is_loop(s);
-                    if is_loop {
-                        self.loops.push(s.span);
-                    }
-                    for (body, a, b) in child_seqs(s) {
-                        self.seq(&body, a, b);
-                    }
-                    if is_loop {
-                        self.loops.pop();
-                    }
+                    self.descend_stmt(s);
                 }
             }
             k += 1;
@@ -519,7 +665,7 @@ impl<'a> Finder<'a> {
             for &i in &gaps[n] {
                 if matches!(self.lines[i].dir, BsimDir::Compute { .. } | BsimDir::Keep) {
                     self.diags.push(diag::error(
-                        "XMP0304",
+                        "XMP0804",
                         "bsim directive is not followed by a statement",
                         self.file,
                         self.lines[i].span,

@@ -43,7 +43,7 @@ pub fn scan(src: &str, lang: Lang, file: FileId) -> (Vec<BsimLine>, Vec<Diag>) {
                 let at = start + rest_at + off.min(rest.len());
                 let end = (at + 1).min(span.end.max(at));
                 diags.push(
-                    diag::error("XMP0300", format!("malformed bsim directive: {msg}"), file, Span::new(at, end.max(at)), msg)
+                    diag::error("XMP0800", format!("malformed bsim directive: {msg}"), file, Span::new(at, end.max(at)), msg)
                         .with_notes(vec!["forms: `compute [time(EXPR)]`, `end compute`, `keep`, `end keep`".into()]),
                 );
             }

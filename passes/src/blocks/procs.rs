@@ -14,6 +14,10 @@ pub struct Procs {
     args: HashMap<String, Vec<ArgUse>>,
     /// Procedure → non-local variables it may write (itself or through its callees).
     globals: HashMap<String, HashSet<String>>,
+    /// Procedure → non-local variables it may read (itself or through its callees):
+    /// a kept call must keep what computes them (CG's `npcols`, set in one routine
+    /// and divided by in another).
+    reads: HashMap<String, HashSet<String>>,
 }
 
 impl Procs {
@@ -31,15 +35,19 @@ impl Procs {
                 uses.resize(g.params.len(), ArgUse::ReadOnly);
             }
             p.globals.insert(norm(&g.name), HashSet::new());
+            p.reads.insert(norm(&g.name), HashSet::new());
         }
         for _ in 0..funcs.len() + 2 {
             let mut changed = false;
             for g in &funcs {
                 let name = norm(&g.name);
                 let mut w: HashSet<String> = HashSet::new();
+                let mut r: HashSet<String> = HashSet::new();
                 for s in &g.body {
                     w.extend(walk::writes(s, src, lang, &|n| arrays.contains(n), &|f, i| p.arg(f, i)));
                     w.extend(p.global_writes(s));
+                    r.extend(walk::reads(s, src, lang));
+                    r.extend(p.global_reads(s));
                 }
                 let mut uses = p.args[&name].clone();
                 for (i, &sid) in g.params.iter().enumerate() {
@@ -66,6 +74,13 @@ impl Procs {
                         changed = true;
                     }
                 }
+                let procs: HashSet<String> = funcs.iter().map(|f| norm(&f.name)).collect();
+                let rd = p.reads.get_mut(&name).unwrap();
+                for n in r {
+                    if !local.contains(&n) && !procs.contains(&n) && rd.insert(n) {
+                        changed = true;
+                    }
+                }
             }
             if !changed {
                 break;
@@ -82,12 +97,28 @@ impl Procs {
         }
     }
 
+    /// Whether `f` is a procedure of the file.
+    pub fn is_proc(&self, f: &str) -> bool {
+        self.args.contains_key(&self.norm(f))
+    }
+
     /// Use of argument `i` of a call to `f`.
     pub fn arg(&self, f: &str, i: usize) -> ArgUse {
         match self.args.get(&self.norm(f)) {
             Some(v) => v.get(i).copied().unwrap_or(ArgUse::Unknown),
             None => ArgUse::Unknown,
         }
+    }
+
+    /// Non-local variables read by the procedures of the file that `s` calls.
+    pub fn global_reads(&self, s: &Stmt) -> HashSet<String> {
+        let mut out = HashSet::new();
+        for c in walk::calls(s) {
+            if let Some(g) = self.reads.get(&self.norm(c.name)) {
+                out.extend(g.iter().cloned());
+            }
+        }
+        out
     }
 
     /// Non-local variables written by the procedures of the file that `s` calls.

@@ -313,7 +313,7 @@ pub fn is_loop(s: &Stmt) -> bool {
 /// Names a statement the IR keeps as text may write: the arrays of `allocate` and
 /// `deallocate`, the input list of `read`, nothing for output statements, else every
 /// name in it.
-pub fn verbatim_writes(t: &str) -> Vec<&str> {
+pub fn verbatim_writes<'a>(t: &'a str) -> Vec<&'a str> {
     let lead = t.len() - t.trim_start_matches(|c: char| c.is_whitespace() || c.is_ascii_digit()).len();
     let body = &t[lead..];
     let lower = body.to_ascii_lowercase();
@@ -336,8 +336,23 @@ pub fn verbatim_writes(t: &str) -> Vec<&str> {
         }
         None
     };
+    // `iostat=v`, `exist=v`... of an I/O statement's list write v
+    let specifiers = |b: &'a str| -> Vec<&'a str> {
+        let Some((o, c)) = after_list(b) else { return vec![] };
+        let mut out = vec![];
+        for part in b[o + 1..c].split(',') {
+            if let Some((k, v)) = part.split_once('=') {
+                let k = k.trim().to_ascii_lowercase();
+                if matches!(k.as_str(), "iostat" | "iomsg" | "exist" | "opened" | "number" | "named" | "name" | "size" | "nextrec" | "pos" | "newunit") {
+                    out.extend(text_idents(v).first().copied());
+                }
+            }
+        }
+        out
+    };
     match word.as_str() {
-        "print" | "write" | "format" | "close" | "open" | "inquire" | "rewind" | "flush" => vec![],
+        "print" | "format" | "rewind" | "flush" => vec![],
+        "write" | "close" | "open" | "inquire" => specifiers(body),
         "allocate" | "deallocate" | "nullify" => {
             let Some((o, c)) = after_list(body) else { return text_idents(body) };
             let inner = &body[o + 1..c];
@@ -362,10 +377,17 @@ pub fn verbatim_writes(t: &str) -> Vec<&str> {
             out
         }
         "read" => match after_list(body) {
-            Some((_, c)) => text_idents(&body[c + 1..]),
+            Some((_, c)) => {
+                let mut v = text_idents(&body[c + 1..]);
+                v.extend(specifiers(body));
+                v
+            }
             None => text_idents(body),
         },
         _ if body.starts_with('#') => vec![],
+        // declarations and other specification statements write nothing
+        "data" => text_idents(body),
+        _ if super::spec_stmt(body) => vec![],
         _ => text_idents(body),
     }
 }
@@ -379,6 +401,10 @@ mod tests {
         assert_eq!(verbatim_writes("allocate (u(0:n+1, 0:m), v(n), stat=ie)"), vec!["u", "v", "ie"]);
         assert_eq!(verbatim_writes("read (arg, *) n, m"), vec!["n", "m"]);
         assert!(verbatim_writes("print *, n").is_empty());
+        assert_eq!(verbatim_writes("open(unit=3, file='x', status='old', iostat=fstatus)"), vec!["fstatus"]);
+        assert_eq!(verbatim_writes("read (3, *, iostat=ios) a"), vec!["a", "ios"]);
+        assert!(verbatim_writes("write (*, 1000) n").is_empty());
+        assert!(verbatim_writes("implicit none").is_empty());
         assert_eq!(verbatim_writes("10 deallocate(a)"), vec!["a"]);
     }
 }

@@ -16,7 +16,15 @@ struct Cand<'a> {
     dims: Option<Vec<Span>>,
 }
 
-pub fn cut(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span]) -> (Vec<Edit>, Vec<String>) {
+/// What the cut did: its edits, one report line per array, and the arrays it
+/// removed or shrank (name, the scope their uses were counted in).
+pub struct Cut {
+    pub edits: Vec<Edit>,
+    pub report: Vec<String>,
+    pub arrays: Vec<(String, Span)>,
+}
+
+pub fn cut(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span]) -> Cut {
     let lang = unit.lang;
     let mut cands: Vec<Cand> = Vec::new();
     for it in &unit.items {
@@ -71,6 +79,7 @@ pub fn cut(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span]) -> (
     }
     let mut edits = Vec::new();
     let mut report = Vec::new();
+    let mut arrays = Vec::new();
     // Whole declarations whose every symbol goes are commented out; others shrink.
     let mut done_decls: Vec<Span> = Vec::new();
     for &(k, _) in &verdict {
@@ -86,6 +95,7 @@ pub fn cut(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span]) -> (
                 edits.push(e);
                 done_decls.push(c.decl);
                 for (j, _) in &all {
+                    arrays.push((cands[*j].sym.name.clone(), cands[*j].scope));
                     report.push(format!("removed array `{}` (line {}): not used by the skeleton", cands[*j].sym.name, line(src, cands[*j].decl.start)));
                 }
                 continue;
@@ -101,10 +111,11 @@ pub fn cut(unit: &FileUnit, src: &str, blocks: &[Block], replaced: &[Span]) -> (
         for d in dims {
             edits.push(Edit::replace(*d, "1"));
         }
+        arrays.push((c.sym.name.clone(), c.scope));
         let why = if del { "not used by the skeleton" } else { "used only as a message buffer" };
         report.push(format!("shrank array `{}` (line {}) to one element: {why}", c.sym.name, line(src, c.decl.start)));
     }
-    (edits, report)
+    Cut { edits, report, arrays }
 }
 
 fn line(src: &str, at: usize) -> usize {

@@ -7,6 +7,8 @@
 //! shrink to one element; `main`/`program` and static data are made ready for BSIM's
 //! threads back end.
 
+mod carry;
+pub mod include;
 mod memory;
 pub mod rename;
 mod threads;
@@ -27,7 +29,10 @@ pub struct Options {
     pub model_vars: Vec<String>,
     /// Name of the time table file, for messages.
     pub times_name: Option<String>,
-    /// Refuse a compute block without a time (XMP0312) instead of running it in the
+    /// Every compute block without a `time(...)` is commented out with time 0
+    /// (compute removed: only communication and kept code remain).
+    pub zero_times: bool,
+    /// Refuse a compute block without a time (XMP0812) instead of running it in the
     /// skeleton and charging its measured host time.
     pub strict_times: bool,
 }
@@ -75,7 +80,7 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
                 match text::wrap(src, unit.lang, b.span, &before, &after) {
                     Ok(e) => edits.extend(e),
                     Err(msg) => {
-                        diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
+                        diags.push(diag::error("XMP0811", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
                     }
                 }
                 let (l, c) = blocks::line_col(src, b.span.start);
@@ -101,7 +106,7 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
                 edits.push(Edit::replace(span, text));
             }
             Err(msg) => {
-                diags.push(diag::error("XMP0311", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
+                diags.push(diag::error("XMP0811", format!("cannot skeletonize block {}: it {msg}", b.id), unit.file, b.span, format!("block {}", b.id)))
             }
         }
     }
@@ -110,9 +115,12 @@ pub fn skeletonize(unit: &FileUnit, src: &str, opts: &Options) -> Result<Skeleto
     }
     edits.extend(rank_decls(unit, src, &rank_funcs[0], "bsim_rank"));
     edits.extend(rank_decls(unit, src, &rank_funcs[1], "bsim_node_ranks"));
-    edits.extend(rename::rename(src, unit.lang, &replaced));
+    let mut renames = rename::rename(src, unit.lang, &replaced);
+    let memory::Cut { edits: mem, report, arrays } = memory::cut(unit, src, &map.blocks, &replaced);
+    let carried = carry::edits(unit, src, &map.blocks, &replaced, &arrays, &mut renames);
+    edits.extend(renames);
     edits.extend(threads::edits(unit, src).into_iter().filter(|e| !replaced.iter().any(|r| r.start <= e.span.start && e.span.start < r.end)));
-    let (mem, report) = memory::cut(unit, src, &map.blocks, &replaced);
+    edits.extend(carried);
     // Insertions (renames, `BSIM_RANK_VAR`) inside or at the start of a declaration the
     // memory cut comments out would land in or before the comment: drop them.
     edits.retain(|e| !(e.span.is_empty() && mem.iter().any(|m| !m.span.is_empty() && m.span.start <= e.span.start && e.span.start < m.span.end)));
@@ -159,6 +167,9 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
     if let Some(t) = opts.model_times.get(&(b.span.start, b.span.end)) {
         return Ok(t.clone());
     }
+    if opts.zero_times {
+        return Ok(times::literal(0.0, fortran));
+    }
     let entry = opts.times.as_ref().and_then(|t| t.blocks.get(&b.id));
     let Some(e) = entry else {
         let id = b.id;
@@ -169,7 +180,7 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
             None => "no time table was given".to_string(),
         };
         return Err(Box::new(move |file| {
-            diag::error("XMP0312", format!("compute block {id} has no time"), file, span, format!("block {id}: {why}")).with_notes(vec![format!(
+            diag::error("XMP0812", format!("compute block {id} has no time"), file, span, format!("block {id}: {why}")).with_notes(vec![format!(
                 "help: measure block times with `--measure`, give a table with `--times FILE`, or mark the block `compute time(EXPR)`"
             )])
         }));
@@ -194,6 +205,32 @@ fn time_expr(b: &Block, opts: &Options, fortran: bool) -> Result<String, DiagFn>
     Ok(mean)
 }
 
+/// Whether line `l` is (part of) a FORMAT statement: a labelled `format(`, or a
+/// continuation line of one. `prev`: the line before was part of one (fixed form)
+/// or was part of one and ended with `&` (free form); returns the same for `l`.
+fn format_line(l: &str, lang: Lang, prev: bool) -> bool {
+    let body = l.trim_end_matches(['\n', '\r']);
+    let fixed = lang == Lang::FortranFixed;
+    if fixed && matches!(body.as_bytes().first(), Some(b'c' | b'C' | b'*' | b'!')) {
+        return false;
+    }
+    let part = if fixed && body.len() > 5 && !matches!(body.as_bytes()[5], b' ' | b'0') && !body[..5].contains('\t') {
+        prev
+    } else if !fixed && prev {
+        true
+    } else {
+        let t = body.trim_start();
+        let label_end = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+        let rest = t[label_end..].trim_start().to_ascii_lowercase();
+        label_end > 0 && rest.starts_with("format") && rest[6..].trim_start().starts_with('(')
+    };
+    if fixed {
+        part
+    } else {
+        part && body.split('!').next().unwrap_or("").trim_end().ends_with('&')
+    }
+}
+
 /// Escapes what would end a C comment early.
 fn c_comment_body(t: &str) -> String {
     // `/*` inside would only draw -Wcomment warnings; escape both.
@@ -212,8 +249,16 @@ fn comment_out(src: &str, lang: Lang, b: &Block, t: &str) -> Result<(Span, Strin
         text::FortranPlace::Lines { start, end, indent } => {
             let lines = &src[start..end];
             let mut s = format!("{}! [bsim block {}]\n", if lang == Lang::FortranFixed { "!".to_string() } else { indent.clone() }, b.id);
+            // FORMAT statements stay: kept `write`s elsewhere may use their labels
+            let mut in_format = false;
             for l in lines.split_inclusive('\n') {
-                s.push('!');
+                let before = in_format;
+                in_format = format_line(l, lang, before);
+                // free form: the last line of a FORMAT does not continue but is one
+                let keep = in_format || (lang != Lang::FortranFixed && (before || format_line(&format!("{}&", l.trim_end()), lang, false)));
+                if !keep {
+                    s.push('!');
+                }
                 s.push_str(l);
             }
             if !s.ends_with('\n') {
@@ -228,5 +273,25 @@ fn comment_out(src: &str, lang: Lang, b: &Block, t: &str) -> Result<(Span, Strin
             Ok((b.span, format!("then\n! [bsim block {}]\n{body}{inner}{call}\n{indent}end if", b.id)))
         }
         text::FortranPlace::Shared => Err("shares its line with another statement; put it on a line of its own"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::format_line;
+    use xmpc_ir::Lang;
+
+    #[test]
+    fn format_statements_are_found() {
+        let f = Lang::FortranFixed;
+        assert!(format_line(" 1000 format(//,' NPB', /)\n", f, false));
+        assert!(format_line("     >        'x')\n", f, true));
+        assert!(!format_line("     >        'x')\n", f, false));
+        assert!(!format_line("         write (*, 1000)\n", f, false));
+        assert!(!format_line("c1000 format(x)\n", f, false));
+        let g = Lang::FortranFree;
+        assert!(format_line("10 format (a, &\n", g, false));
+        // free form: says whether the FORMAT continues past this line
+        assert!(!format_line("  i4)\n", g, true));
     }
 }

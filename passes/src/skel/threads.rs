@@ -105,19 +105,37 @@ fn f_edits(unit: &FileUnit, src: &str) -> Vec<Edit> {
                 if tail.trim_start().to_ascii_lowercase().starts_with("end") {
                     out.push(Edit::replace(Span::new(last_start + lead, last_start + tail.len()), "end subroutine bsim_main_f"));
                 }
-                let names = saved(unit, &f.symbols, false);
-                let decl_end = f.body.iter().filter(|s| matches!(s.kind, StmtKind::Decl(_))).map(|s| s.span.end).max();
-                push_threadprivate(&mut out, src, unit.lang, decl_end, &names);
+                unit_threadprivate(&mut out, unit, src, f);
             }
+            // COMMON blocks and saved variables of every other unit are per rank too
+            Item::Function(f) => unit_threadprivate(&mut out, unit, src, f),
             Item::Module(m) => {
                 let names = saved(unit, &m.symbols, true);
                 let decl_end = m.decls.iter().filter(|s| matches!(s.kind, StmtKind::Decl(_))).map(|s| s.span.end).max();
                 push_threadprivate(&mut out, src, unit.lang, decl_end, &names);
+                for f in &m.contains {
+                    unit_threadprivate(&mut out, unit, src, f);
+                }
             }
             _ => {}
         }
     }
     out
+}
+
+/// `threadprivate` for a program unit's COMMON blocks and saved variables, after
+/// its specification part (declarations, COMMON, `include` lines).
+fn unit_threadprivate(out: &mut Vec<Edit>, unit: &FileUnit, src: &str, f: &Function) {
+    let names = saved(unit, &f.symbols, false);
+    let spec = |s: &xmpc_ir::Stmt| {
+        matches!(s.kind, StmtKind::Decl(_))
+            || (matches!(s.kind, StmtKind::Verbatim) && {
+                let t = src[s.span.range()].trim_start().to_ascii_lowercase();
+                crate::blocks::spec_stmt(&t) && !t.starts_with("data") && !t.starts_with("format") && !t.starts_with("entry")
+            })
+    };
+    let decl_end = f.body.iter().take_while(|s| spec(s) || matches!(s.kind, StmtKind::Nop | StmtKind::Pragma(_))).filter(|s| spec(s)).map(|s| s.span.end).max();
+    push_threadprivate(out, src, unit.lang, decl_end, &names);
 }
 
 /// Variables that live across calls: module variables (all), saved or initialised

@@ -163,51 +163,14 @@ impl<'a> Resolver<'a, '_> {
             self.rank_error(n.span, format!("`{}` has {r} dimension(s) but the `align` source lists {}", n.name, source.len()), Some(sym.span));
             return;
         }
-        let subs: &'a [xmpc_ir::directive::Sub] = with.subs.as_deref().unwrap_or(&[]);
-        let mut align = Vec::with_capacity(source.len());
-        let mut colons = 0;
-        for s in source {
-            let ix = match s {
-                AlignSrc::Index(ix) => ix,
-                AlignSrc::Star(_) => {
-                    align.push(AlignDim::Collapsed);
-                    continue;
-                }
-                // `align a[:] with t[:]`: the k-th `:` of the source goes with the k-th
-                // bare `:` of the template reference (none: not distributed)
-                AlignSrc::Colon(_) => {
-                    let k = subs
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, x)| matches!(x.kind, SubKind::Triplet { lower: None, upper: None, .. }))
-                        .nth(colons)
-                        .map(|(k, _)| k);
-                    colons += 1;
-                    align.push(k.map_or(AlignDim::Collapsed, |tdim| AlignDim::Aligned { tdim, offset: IExpr::Lit(0) }));
-                    continue;
-                }
-            };
-            let fortran = self.fortran();
-            let found = subs.iter().enumerate().find_map(|(k, ts)| match &ts.kind {
-                SubKind::Expr(e) => index_offset(e, &ix.name, fortran).map(|off| (k, off)),
-                _ => None,
-            });
-            match found {
-                Some((tdim, offset)) => align.push(AlignDim::Aligned { tdim, offset }),
-                None => {
-                    let d = Code::AlignIndex
-                        .error(
-                            self.m.unit.file,
-                            format!("align index `{}` does not appear in the template subscripts", ix.name),
-                            ix.span,
-                            "not a subscript of the template",
-                        )
-                        .with_notes(vec![format!("help: use it as a template subscript, `{}` or `{} + c`", ix.name, ix.name)]);
-                    self.m.diags.push(d);
-                    return;
-                }
+        let align = match align_dims(source, with, self.fortran()) {
+            Ok(a) => a,
+            Err(e) => {
+                let d = e.to_diag(Code::AlignIndex, self.m.unit.file);
+                self.m.diags.push(d);
+                return;
             }
-        }
+        };
         let id = ArrayId(self.m.arrays.len());
         let symbol = Some((table, index));
         let site = self.site();
@@ -224,6 +187,41 @@ impl<'a> Resolver<'a, '_> {
         }
         self.m.diags.push(d);
     }
+}
+
+/// How each dimension of an `align` source maps onto the template of `with`: `a(i)`
+/// with `t(i + c)` is template dimension k (where `i` is a subscript) at offset `c`;
+/// `*`, or an index no subscript uses, is collapsed; in C `align a[:] with t[:]` pairs
+/// the k-th `:` of each. Used for
+/// arrays (the symbol table) and for the structure components the printers align.
+pub fn align_dims<'a>(source: &[AlignSrc], with: &'a Ref, fortran: bool) -> Result<Vec<AlignDim<'a>>, super::ModelError> {
+    let subs: &'a [xmpc_ir::directive::Sub] = with.subs.as_deref().unwrap_or(&[]);
+    let mut align = Vec::with_capacity(source.len());
+    let mut colons = 0;
+    for s in source {
+        let ix = match s {
+            AlignSrc::Index(ix) => ix,
+            AlignSrc::Star(_) => {
+                align.push(AlignDim::Collapsed);
+                continue;
+            }
+            AlignSrc::Colon(_) => {
+                let k =
+                    subs.iter().enumerate().filter(|(_, x)| matches!(x.kind, SubKind::Triplet { lower: None, upper: None, .. })).nth(colons).map(|(k, _)| k);
+                colons += 1;
+                align.push(k.map_or(AlignDim::Collapsed, |tdim| AlignDim::Aligned { tdim, offset: IExpr::Lit(0) }));
+                continue;
+            }
+        };
+        let found = subs.iter().enumerate().find_map(|(k, ts)| match &ts.kind {
+            SubKind::Expr(e) => index_offset(e, &ix.name, fortran).map(|off| (k, off)),
+            _ => None,
+        });
+        // an index that no template subscript uses: the dimension is collapsed (not
+        // distributed), as in the XMP specification and Omni (`align a(i, j) with t(i)`)
+        align.push(found.map_or(AlignDim::Collapsed, |(tdim, offset)| AlignDim::Aligned { tdim, offset }));
+    }
+    Ok(align)
 }
 
 /// The per-dimension formats of a `distribute` (or `template_fix`) format list.

@@ -12,10 +12,12 @@
 //!   `xmpc_ir::codes`).
 //!
 //! The directive families then answer the printers' questions, one module each:
-//! loop nests (`loops.rs`, `loop_sched.rs`, `loop_ref.rs`), `on` references
-//! (`on_ref.rs`), reductions (`reduction.rs`), array sections (`section.rs`). Their
+//! loop nests (`loops.rs`, `loop_sched.rs`, `loop_ref.rs`), communication (`comm.rs`),
+//! `on` references (`on_ref.rs`), reductions (`reduction.rs`), array sections
+//! (`section.rs`). Their
 //! expressions are language-neutral trees (`iexpr.rs`) that each printer spells.
 
+pub mod comm;
 pub mod decl;
 pub mod diag;
 pub mod iexpr;
@@ -87,6 +89,10 @@ pub struct Model<'a> {
     /// Other files' Fortran modules used here: (lower-case name, their XMP objects).
     pub imports: Vec<(String, scope::Scope)>,
     pub diags: Vec<Diag>,
+    /// Names not found in a unit that imports what this file cannot see (a module of
+    /// another file with no description, an `include`): errors when translating,
+    /// not when checking a file alone.
+    pub deferred: Vec<Diag>,
 }
 
 /// The XMP objects of a Fortran module of another file (from its description), as far
@@ -94,7 +100,8 @@ pub struct Model<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct Import {
     pub nodes: Vec<(String, usize)>,
-    pub templates: Vec<(String, usize, Vec<DistFormat>)>,
+    /// (template, rank, formats, the node set it is distributed onto, by name)
+    pub templates: Vec<(String, usize, Vec<DistFormat>, Option<String>)>,
     /// (array, template, per dimension: aligned template dimension and offset text)
     pub arrays: Vec<(String, String, Vec<Option<(usize, String)>>)>,
 }
@@ -114,6 +121,7 @@ impl<'a> Model<'a> {
             exports: vec![],
             imports: vec![],
             diags: vec![],
+            deferred: vec![],
         }
     }
 
@@ -202,6 +210,17 @@ impl<'a> Model<'a> {
         self.diags.iter().any(|d| d.severity >= xmpc_ir::diag::Severity::Error)
     }
 
+    /// The model a printer may print: every name resolved (deferred misses are errors
+    /// now), or every diagnostic.
+    pub fn for_printing(self) -> Result<Self, Vec<Diag>> {
+        if self.failed() || !self.deferred.is_empty() {
+            let mut d = self.diags;
+            d.extend(self.deferred);
+            return Err(d);
+        }
+        Ok(self)
+    }
+
     /// The objects of another file's module, as this file's (imported) objects.
     fn add_import(&mut self, module: &str, imp: &Import) -> scope::Scope {
         use symbols::*;
@@ -212,11 +231,15 @@ impl<'a> Model<'a> {
             self.nodes.push(NodesDecl { name: n.clone(), span: none, dir: none, site: Site::Imported, sizes: vec![None; *rank], map: NodesMap::Executing });
             s.names.insert(n.to_ascii_lowercase(), Entity::Nodes(id));
         }
-        for (n, rank, formats) in &imp.templates {
+        for (n, rank, formats, onto) in &imp.templates {
             let id = TemplId(self.templates.len());
+            let onto = onto.as_ref().and_then(|o| match s.names.get(&o.to_ascii_lowercase()) {
+                Some(Entity::Nodes(nid)) => Some(*nid),
+                _ => None,
+            });
             let dist = (!formats.is_empty()).then(|| Distribution {
                 dir: none,
-                onto: None,
+                onto,
                 dims: formats.iter().map(|f| DistDim { format: *f, arg: None, gblock: None, node_dim: None }).collect(),
             });
             self.templates.push(TemplateDecl { name: n.clone(), span: none, dir: none, site: Site::Imported, dims: vec![None; *rank], dist });

@@ -5,7 +5,7 @@
 use super::diag::Code;
 use super::resolve::Resolver;
 use xmpc_ir::diag::Label;
-use xmpc_ir::directive::{DirectiveKind, NodesMapping};
+use xmpc_ir::directive::{DirectiveKind, Name, NodesMapping, Reduction};
 use xmpc_ir::{Pragma, Stmt, StmtKind};
 
 impl<'a> Resolver<'a, '_> {
@@ -13,6 +13,7 @@ impl<'a> Resolver<'a, '_> {
     pub fn directive(&mut self, p: &'a Pragma) {
         match &p.dir.kind {
             DirectiveKind::Loop(l) => {
+                self.clause_vars(&l.reductions, &[]);
                 let t = self.template(&l.on.name);
                 self.followed_by_loop(p);
                 if let Some(t) = t {
@@ -23,10 +24,15 @@ impl<'a> Resolver<'a, '_> {
                 self.template(&l.on.name);
                 self.followed_by_loop(p);
             }
-            DirectiveKind::Reflect { vars, .. }
-            | DirectiveKind::ReduceShadow { vars, .. }
-            | DirectiveKind::ReflectInit { vars, .. }
-            | DirectiveKind::ReflectDo { vars, .. } => {
+            DirectiveKind::Reflect { vars, widths, .. }
+            | DirectiveKind::ReduceShadow { vars, widths, .. }
+            | DirectiveKind::ReflectInit { vars, widths, .. } => {
+                for n in vars {
+                    self.aligned(n);
+                }
+                self.comm_widths(p.dir.name(), vars, widths);
+            }
+            DirectiveKind::ReflectDo { vars, .. } => {
                 for n in vars {
                     self.aligned(n);
                 }
@@ -61,10 +67,18 @@ impl<'a> Resolver<'a, '_> {
             DirectiveKind::Task { on, .. } => {
                 self.on_ref(on, true);
             }
-            DirectiveKind::Barrier { on: Some(r), .. } | DirectiveKind::Reduction { on: Some(r), .. } | DirectiveKind::WaitAsync { on: Some(r), .. } => {
+            DirectiveKind::Reduction { reductions, on, .. } => {
+                self.clause_vars(reductions, &[]);
+                if let Some(r) = on {
+                    self.on_ref(r, true);
+                }
+            }
+            DirectiveKind::Barrier { on: Some(r), .. } | DirectiveKind::WaitAsync { on: Some(r), .. } => {
                 self.on_ref(r, true);
             }
-            DirectiveKind::Bcast { from, on, .. } => {
+            DirectiveKind::Bcast { vars, from, on, .. } => {
+                let names: Vec<&Name> = vars.iter().map(|v| &v.name).collect();
+                self.clause_vars(&[], &names);
                 for r in from.iter().chain(on.iter()) {
                     self.on_ref(r, true);
                 }
@@ -80,6 +94,37 @@ impl<'a> Resolver<'a, '_> {
             // printer (a declarative directive after the first executable statement)
             DirectiveKind::Nodes { mapping: Some(NodesMapping::Ref(_)), .. } => {}
             _ => {}
+        }
+    }
+
+    /// The variables a `reduction` (directive or `loop` clause, with its location
+    /// variables) or `bcast` names must be declared (XMP0115): a typo would otherwise
+    /// reach the C or Fortran compiler on a generated line. A Fortran unit without
+    /// `implicit none` declares them implicitly.
+    fn clause_vars(&mut self, reductions: &[Reduction], others: &[&Name]) {
+        if self.fortran() && !self.implicit_none() {
+            return;
+        }
+        let mut names: Vec<&Name> = others.to_vec();
+        for r in reductions {
+            for v in &r.vars {
+                names.push(&v.name);
+                names.extend(v.locs.iter());
+            }
+        }
+        for n in names {
+            if n.name.contains(['.', '%', '[', '(', '-']) || self.scopes.lookup(&n.name).is_some() || self.scopes.opaque() || self.c_headers {
+                continue;
+            }
+            let file = self.m.unit.file;
+            let mut d = Code::ClauseUndeclared.error(file, format!("`{}` is not declared", n.name), n.span, "not declared here");
+            let cands = self.scopes.visible(&|e| matches!(e, super::symbols::Entity::Host | super::symbols::Entity::Array(_)));
+            if let Some(best) = xmpc_ir::diag::did_you_mean(&n.name, cands.iter().map(|c| c.0.as_str())) {
+                d = d.with_notes(vec![format!("help: did you mean `{best}`?")]);
+            } else {
+                d = d.with_notes(vec!["help: declare the variable before the directive that names it".into()]);
+            }
+            self.m.diags.push(d);
         }
     }
 

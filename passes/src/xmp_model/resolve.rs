@@ -18,8 +18,19 @@ use xmpc_ir::{Expr, ExprKind, FileUnit, FuncKind, Function, Item, Module, Pragma
 /// reported as undeclared).
 pub fn resolve<'a>(unit: &'a FileUnit, src: &'a str, import: &dyn Fn(&str) -> Option<Import>) -> Model<'a> {
     let fortran = unit.lang.is_fortran();
-    let mut r = Resolver { m: Model::new(unit, src), scopes: Scopes::new(fortran), modules: Vec::new(), import, table: SymTable::Globals, fn_depth: 0 };
+    let mut r = Resolver {
+        m: Model::new(unit, src),
+        scopes: Scopes::new(fortran),
+        modules: Vec::new(),
+        import,
+        table: SymTable::Globals,
+        fn_depth: 0,
+        implicit_none: vec![],
+        c_headers: false,
+    };
     r.bind_table(&unit.globals);
+    // a header of the program's own may declare the variables its clauses name
+    r.c_headers = !fortran && quoted_include(unit, src);
     visit::walk_file(&mut r, unit);
     r.m
 }
@@ -33,6 +44,11 @@ pub(super) struct Resolver<'a, 'i> {
     /// The symbol table of the scope being walked.
     pub table: SymTable,
     fn_depth: usize,
+    /// Fortran: `implicit none` in each unit being walked, innermost last (a contained
+    /// procedure inherits its host's).
+    implicit_none: Vec<bool>,
+    /// A C file that includes headers of its own (their variables are not known here).
+    pub c_headers: bool,
 }
 
 impl<'a> Resolver<'a, '_> {
@@ -98,6 +114,8 @@ impl<'a> Resolver<'a, '_> {
         self.scopes.push();
         self.bind_table(&f.symbols);
         self.imports(&f.body);
+        let none = self.implicit_none() || self.says_implicit_none(&f.body);
+        self.implicit_none.push(none);
         let prev = std::mem::replace(&mut self.table, SymTable::Function(f.name_span.start));
         self.fn_depth += 1;
         self.declarations(&f.body);
@@ -107,9 +125,22 @@ impl<'a> Resolver<'a, '_> {
         for c in &f.contains {
             self.visit_function(c);
         }
+        self.implicit_none.pop();
         self.fn_depth -= 1;
         self.table = prev;
         self.scopes.pop();
+    }
+
+    /// True when the Fortran unit being walked has `implicit none` (itself or its host).
+    pub fn implicit_none(&self) -> bool {
+        self.implicit_none.last().copied().unwrap_or(false)
+    }
+
+    fn says_implicit_none(&self, body: &[Stmt]) -> bool {
+        body.iter().filter(|s| matches!(s.kind, StmtKind::Verbatim)).any(|s| {
+            let t = self.m.src.get(s.span.range()).unwrap_or("").to_ascii_lowercase();
+            t.lines().any(|l| l.split('!').next().unwrap_or("").split_whitespace().collect::<Vec<_>>() == ["implicit", "none"])
+        })
     }
 
     /// The declarative directives of a Fortran specification part, before its
@@ -239,10 +270,16 @@ impl<'a> Resolver<'a, '_> {
     }
 
     pub fn undeclared(&mut self, code: Code, what: &str, n: &Name, keep: &dyn Fn(Entity) -> bool) {
+        let file = self.m.unit.file;
         if self.scopes.opaque() {
+            // it may come from a module this file cannot see: an error only when
+            // translating (`Model::deferred`), where every module description is asked for
+            let d = code.error(file, format!("{what} `{}` is not declared in this file", n.name), n.span, format!("unknown {what}")).with_notes(vec![
+                "help: if a module this unit uses declares it, compile that module's file first (or in the same command): its XMP declarations are read from `<module>.xmpmod`".into(),
+            ]);
+            self.m.deferred.push(d);
             return;
         }
-        let file = self.m.unit.file;
         let mut d = code.error(file, format!("{what} `{}` is not declared", n.name), n.span, format!("unknown {what}"));
         let cands = self.scopes.visible(keep);
         if let Some(best) = did_you_mean(&n.name, cands.iter().map(|c| c.0.as_str())) {
@@ -291,9 +328,12 @@ impl<'a> Visitor<'a> for Resolver<'a, '_> {
         self.m.exports.push((m.name.to_ascii_lowercase(), exports));
         self.scopes.push();
         self.scopes.import(&here);
+        let none = self.says_implicit_none(&m.decls);
+        self.implicit_none.push(none);
         for c in &m.contains {
             self.visit_function(c);
         }
+        self.implicit_none.pop();
         self.scopes.pop();
         self.table = prev;
     }
@@ -375,6 +415,16 @@ impl<'a> Resolver<'a, '_> {
 
 fn modules(unit: &FileUnit) -> impl Iterator<Item = &Module> {
     unit.items.iter().filter_map(|i| if let Item::Module(m) = i { Some(m) } else { None })
+}
+
+/// True when a C file includes a header of its own (`#include "..."`).
+fn quoted_include(unit: &FileUnit, src: &str) -> bool {
+    unit.items.iter().filter_map(|i| if let Item::Verbatim(sp) = i { src.get(sp.range()) } else { None }).any(|t| {
+        t.lines().any(|l| {
+            let l = l.trim_start();
+            l.strip_prefix('#').is_some_and(|r| r.trim_start().strip_prefix("include").is_some_and(|r| r.trim_start().starts_with('"')))
+        })
+    })
 }
 
 /// Directives that declare XMP objects (or attach to them), in a Fortran

@@ -376,6 +376,8 @@ void xmp_init(MPI_Comm comm) {
     xmpc_fatal(NULL, "xmp_init: only MPI_COMM_WORLD (or a congruent communicator) can be the XMP world");
   xmpc_rt_start();
 }
+/* Fortran `call xmp_init(comm)`. */
+void xmp_init_(const MPI_Fint *comm) { xmp_init(MPI_Comm_f2c(*comm)); }
 void xmp_init_mpi(int *argc, char ***argv) {
   xs_init(argc, argv);
   xmpc_rt_start();

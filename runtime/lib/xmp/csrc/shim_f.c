@@ -114,6 +114,17 @@ double xmp_wtime_(void) { return xmp_wtime(); }
 double xmp_wtick_(void) { return xmp_wtick(); }
 void xmp_exit_(const int *status) { xmpf_stop_(status); }
 
+/* The MPI interface (docs/fortran.md): an XMP main program has MPI up before its first
+ * statement, so `call xmp_init_mpi()` only makes sure of it; `xmp_finalize_mpi`
+ * finalizes the runtime and MPI (as in C; the main program's end then does nothing
+ * more). An MPI main calling XMP procedures calls `xmp_init(comm)` (shim.c) after
+ * MPI_Init and `xmp_finalize()` before MPI_Finalize. */
+void xmp_init_mpi(int *argc, char ***argv);
+void xmp_finalize_mpi(void);
+void xmp_init_mpi_(void) { xmp_init_mpi(NULL, NULL); }
+void xmp_finalize_mpi_(void) { xmp_finalize_mpi(); }
+void xmp_finalize_(void) { xmp_finalize(); }
+
 /* ---------------------------------------------------------------- nodes, templates */
 
 void xmpf_nodes_(i8 *h, LOCARGS, const int *ndims, const i8 *sizes, LOCLENS) {
@@ -607,6 +618,25 @@ void xmpf_sched_(i8 *s, LOCARGS, const i8 *t, const int *dim, const i8 *lo, cons
   s[3] = r.stride;
 }
 
+/* The chunk sets of a loop over a cyclic(w) dimension (xmpc_loop_sched_multi): s is
+ * integer(8) s(4, 8), each set (first, last, width, stride); n their number. */
+void xmpf_sched_multi_(i8 *s, int *n, LOCARGS, const i8 *t, const int *dim, const i8 *lo, const i8 *hi, const i8 *step, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  if (*step < 0)
+    xmpc_fatal(loc, "the step of this DO loop is negative at run time but not written with a minus sign: "
+                    "write it as `-k` (the loop then counts downwards over the node's iterations)");
+  xmpc_sched r[8];
+  int k = xmpc_loop_sched_multi(loc, H(t), *dim, (long)*lo, (long)*hi, (long)*step, r, 8);
+  if (k > 8) xmpc_fatal(loc, "loop step too large for a cyclic(w) distribution");
+  for (int j = 0; j < k; j++) {
+    s[4 * j] = r[j].first;
+    s[4 * j + 1] = r[j].last;
+    s[4 * j + 2] = r[j].width;
+    s[4 * j + 3] = r[j].stride;
+  }
+  *n = k;
+}
+
 /* nodes handle for a reduction: on = node set handle (0 = executing nodes), or a
  * template's nodes when t != 0. */
 static const xmpc_nodes *red_nodes(const i8 *on, const i8 *t) {
@@ -1080,6 +1110,47 @@ void xmp_transpose_(xmp_desc_f *b, xmp_desc_f *a, int *opt) { xmp_transpose(DF(b
 void xmp_matmul_(xmp_desc_f *x, xmp_desc_f *a, xmp_desc_f *b) { xmp_matmul(DF(x), DF(b), DF(a)); }
 void xmp_sort_up_(xmp_desc_f *a, xmp_desc_f *b) { xmp_sort_up(DF(a), DF(b)); }
 void xmp_sort_down_(xmp_desc_f *a, xmp_desc_f *b) { xmp_sort_down(DF(a), DF(b)); }
+
+/* The library's functions under the names the translator calls where a unit does not
+ * declare them (backends/src/fortran/library.rs): `xmp_node_num()` becomes a call of
+ * `xmpf_lib_node_num`, which the translator declares with the library's type, as
+ * Omni's front end types the library without a declaration. */
+#define FLIB(n) extern __typeof__(xmp_##n##_) xmpf_lib_##n##_ __attribute__((alias("xmp_" #n "_")));
+FLIB(get_mpi_comm)
+FLIB(num_nodes)
+FLIB(node_num)
+FLIB(all_num_nodes)
+FLIB(all_node_num)
+FLIB(wtime)
+FLIB(wtick)
+FLIB(array_ndims)
+FLIB(array_lbound)
+FLIB(array_ubound)
+FLIB(array_lsize)
+FLIB(array_ushadow)
+FLIB(array_lshadow)
+FLIB(array_lead_dim)
+FLIB(array_gtol)
+FLIB(align_axis)
+FLIB(align_offset)
+FLIB(align_replicated)
+FLIB(align_template)
+FLIB(template_fixed)
+FLIB(template_ndims)
+FLIB(template_lbound)
+FLIB(template_ubound)
+FLIB(dist_format)
+FLIB(dist_blocksize)
+FLIB(dist_gblockmap)
+FLIB(dist_nodes)
+FLIB(dist_axis)
+FLIB(nodes_ndims)
+FLIB(nodes_index)
+FLIB(nodes_size)
+FLIB(nodes_equiv)
+FLIB(nodes_rank)
+FLIB(nodes_attr)
+FLIB(test_async)
 
 /* ------------------------------------------------- XcalableACC persistent halos */
 

@@ -1,7 +1,9 @@
 ! XcalableMP Fortran library (xmpc): `include 'xmp_lib.h'` in a program unit.
-! Valid in free and fixed form. Descriptors: type(xmp_desc), from xmp_desc_of(a)
-! for a whole distributed array (or from the inquiry routines). Inquiry routines
-! return 0 on success; array dims are Fortran's, template/node dims as declared.
+! Valid in free and fixed form. Descriptors: type(xmp_desc), from xmp_desc_of(x)
+! of a node set, template or aligned array (the translator gives it) or from the
+! inquiry routines. Inquiry routines return 0 on success; array dims are Fortran's,
+! template/node dims as declared. The translator also types these functions where
+! this file is not included (docs/fortran.md, "The XMP library").
       type xmp_desc
         sequence
         integer(8) :: desc

@@ -161,6 +161,31 @@ fn every_xmp_lib_h_external_links() {
     link(&std::env::var("MPIF90").unwrap_or_else(|_| "mpif90".into()), &src, &exe, &["-O0", "-fallow-argument-mismatch", "-w"]);
 }
 
+/// The Fortran entry points `xmp_lib.h` does not declare (subroutines of the MPI
+/// interface, as in Omni's `xmp_lib.h`) and the `xmpf_lib_*` aliases the translator
+/// calls for undeclared library functions (`FLIB(...)` in `shim_f.c`;
+/// backends/src/fortran/library.rs checks that each name it calls is there) link.
+#[test]
+fn fortran_mpi_interface_and_library_aliases_link() {
+    let shim = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("csrc/shim_f.c")).unwrap();
+    let mut names: Vec<String> = ["xmp_init", "xmp_finalize", "xmp_init_mpi", "xmp_finalize_mpi"].iter().map(|s| s.to_string()).collect();
+    let aliases: Vec<String> = shim.lines().filter_map(|l| l.strip_prefix("FLIB(")?.strip_suffix(')')).map(|n| format!("xmpf_lib_{n}")).collect();
+    assert!(aliases.len() >= 30, "FLIB lines in shim_f.c: {aliases:?}");
+    names.extend(aliases);
+    let d = outdir("f_mpi");
+    let mut f = String::from("program linkmpi\n  implicit none\n");
+    for n in &names {
+        f.push_str(&format!("  external {n}\n"));
+    }
+    for n in &names {
+        f.push_str(&format!("  call touch({n})\n"));
+    }
+    f.push_str("  print *, 'linked'\nend program linkmpi\nsubroutine touch(p)\n  external p\nend subroutine touch\n");
+    let src = d.join("mpi.f90");
+    std::fs::write(&src, f).unwrap();
+    link(&std::env::var("MPIF90").unwrap_or_else(|_| "mpif90".into()), &src, &d.join("mpi"), &["-O0", "-fallow-argument-mismatch", "-w"]);
+}
+
 #[test]
 fn header_parsers_find_what_is_there() {
     let c = c_prototypes(

@@ -106,6 +106,8 @@ double BSIM_Time(void);
 /* a compute block without a time, run in the skeleton: its host (thread CPU) time is charged */
 void BSIM_Block_begin(int block);
 void BSIM_Block_end(int block);
+/* the next LMPI call moves its data: 1 send buffer, 2 receive buffer (docs/bsim.md) */
+void BSIM_Carry(int flags);
 
 /* environment */
 int LMPI_Init(int *argc, char ***argv);

@@ -1,7 +1,7 @@
 //! `xmpc bsim ...`: run a skeleton, export a platform to SimGrid, calibrate a
 //! platform from a measured MPI ping-pong.
 
-use crate::model;
+use crate::kernel::model::{self, MAX_NP};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -33,9 +33,22 @@ pub struct RunArgs {
     /// Number of simulated ranks (`-np N` is accepted too).
     #[arg(long = "np", short = 'n', default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_NP))]
     pub np: u32,
-    /// Platform file (TOML); default: 1 us latency, 10 GB/s.
+    /// Platform file: BSIM's TOML, or SMPI's SimGrid XML (`-platform p.xml` is
+    /// accepted too); default: 1 us latency, 10 GB/s.
     #[arg(long)]
     pub platform: Option<PathBuf>,
+    /// SMPI hostfile (`-hostfile h`): the host of each rank, with an XML platform.
+    #[arg(long)]
+    pub hostfile: Option<PathBuf>,
+    /// SMPI options `NAME:VALUE` (as smpirun's `--cfg=`), with an XML platform:
+    /// smpi/send-is-detached-thresh, smpi/async-small-thresh, smpi/test,
+    /// smpi/simulate-computation, smpi/cpu-threshold, smpi/host-speed.
+    #[arg(long = "cfg", value_name = "NAME:VALUE")]
+    pub cfg: Vec<String>,
+    /// Charge the host CPU time a rank spends between its calls (code that runs
+    /// in the skeleton) as compute; default: the platform's `[compute] host`.
+    #[arg(long = "host-time", value_name = "on|off")]
+    pub host_time: Option<OnOff>,
     /// Directory for report.json and report.txt (and deadlock.txt); none: nothing is
     /// written, the summary goes to stdout.
     #[arg(long)]
@@ -58,10 +71,11 @@ pub struct RunArgs {
     /// Move message data and compute reductions (run unmodified MPI programs).
     #[arg(long)]
     pub payload: bool,
-    /// Stack size of each rank (context or thread) in KiB (16 to 1048576); a
-    /// context commits only the pages it touches.
-    #[arg(long = "stack-kb", default_value_t = 256, value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
-    pub stack_kb: u64,
+    /// Stack size of each rank (context or thread) in KiB (16 to 1048576);
+    /// default 256 for contexts, 65536 for threads (only touched pages are
+    /// committed). A rank that overflows it says so.
+    #[arg(long = "stack-kb", value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    pub stack_kb: Option<u64>,
     /// Network model: `nsim:FILE.toml` (packet-level NSIM network, with
     /// contention) or `analytic` (l + s/w); overrides the platform's [network] model.
     #[arg(long, value_name = "MODEL")]
@@ -69,6 +83,12 @@ pub struct RunArgs {
     /// Arguments passed to the program.
     #[arg(last = true)]
     pub args: Vec<String>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
 }
 
 #[derive(clap::Args, Debug)]
@@ -106,9 +126,6 @@ pub struct CalibrateArgs {
     pub split: u64,
 }
 
-/// The most ranks `bsim run` simulates (each is a thread with its own stack).
-pub const MAX_NP: i64 = 1 << 20;
-
 /// Entry of `xmpc bsim`; returns the process exit code.
 pub fn run(cmd: &BsimCmd) -> i32 {
     let r = match cmd {
@@ -135,15 +152,27 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if a.np == 0 {
         return Err("-np must be at least 1".into());
     }
+    let xml = a.platform.as_ref().is_some_and(|p| p.extension().is_some_and(|e| e == "xml"));
+    if (a.hostfile.is_some() || !a.cfg.is_empty()) && !xml {
+        return Ok(usage("--hostfile and --cfg describe an SMPI platform: give them with `--platform FILE.xml`".into()));
+    }
     if let Some(p) = &a.platform {
-        model::load_platform(p)?;
+        if xml {
+            let mut pl = crate::kernel::sgplatform::load(p, a.hostfile.as_deref(), a.np as u64)?;
+            let speed = 1e9 / pl.compute.factor;
+            for c in crate::kernel::sgplatform::apply_cfg(&mut pl, &a.cfg, speed)? {
+                eprintln!("bsim: warning: --cfg={c} is not modelled by BSIM; ignored");
+            }
+        } else {
+            model::load_platform(p)?;
+        }
     }
     if let Some(n) = a.network.as_deref().filter(|n| *n != "analytic") {
         // a malformed value is a bad command line; an unreadable file is an input error
-        if !n.strip_prefix("nsim:").is_some_and(|f| !f.is_empty()) {
+        if n.strip_prefix("nsim:").is_none_or(|f| f.is_empty()) {
             return Ok(usage(format!("--network {n}: expected nsim:FILE.toml or analytic")));
         }
-        crate::netmodel::parse_network_arg(n)?;
+        model::parse_network_arg(n)?;
     }
     if !a.exe.is_file() {
         return Err(format!("{}: no such executable", a.exe.display()));
@@ -175,7 +204,11 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     } else {
         Command::new(&exe)
     };
-    c.args(&a.args).env("BSIM_NP", a.np.to_string()).env("BSIM_STACK_KB", a.stack_kb.to_string());
+    c.args(&a.args).env("BSIM_NP", a.np.to_string());
+    match a.stack_kb {
+        Some(k) => c.env("BSIM_STACK_KB", k.to_string()),
+        None => c.env_remove("BSIM_STACK_KB"),
+    };
     match a.backend {
         None => c.env_remove("BSIM_BACKEND"),
         Some(Backend::Contexts) => c.env("BSIM_BACKEND", "contexts"),
@@ -191,6 +224,16 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
         }
     };
     opt(&mut c, "BSIM_PLATFORM", &a.platform);
+    opt(&mut c, "BSIM_HOSTFILE", &a.hostfile);
+    match a.cfg.is_empty() {
+        true => c.env_remove("BSIM_CFG"),
+        false => c.env("BSIM_CFG", a.cfg.join("\n")),
+    };
+    match a.host_time {
+        None => c.env_remove("BSIM_HOST_TIME"),
+        Some(OnOff::On) => c.env("BSIM_HOST_TIME", "1"),
+        Some(OnOff::Off) => c.env("BSIM_HOST_TIME", "0"),
+    };
     opt(&mut c, "BSIM_OUT", &a.out);
     opt(&mut c, "BSIM_NETWORK", &a.network.as_ref().map(PathBuf::from));
     opt(&mut c, "BSIM_GANTT", &a.gantt);
@@ -202,7 +245,24 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     if let (true, Some(out)) = (st.success(), &a.out) {
         eprintln!("bsim: report in {}", out.join("report.json").display());
     }
-    Ok(st.code().unwrap_or(1))
+    Ok(exit_code(&st, what))
+}
+
+/// The exit code of the run; a skeleton killed by a signal is said so (exit
+/// 128 + signal, as a shell reports it), never a silent 1.
+fn exit_code(st: &std::process::ExitStatus, what: &str) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    match (st.code(), st.signal()) {
+        (Some(c), _) => c,
+        (None, Some(sig)) => {
+            // SAFETY: strsignal returns a static or thread-local string for any number.
+            let name = unsafe { std::ffi::CStr::from_ptr(libc::strsignal(sig)) }.to_string_lossy().into_owned();
+            let core = if st.core_dumped() { " (core dumped)" } else { "" };
+            eprintln!("error: {what} was killed by signal {sig} ({name}){core}: the run has no result");
+            128 + sig
+        }
+        _ => 1,
+    }
 }
 
 /// Whether the executable carries the marker string of csrc/bsim_mpi_main.c.
@@ -276,7 +336,7 @@ fn platform(a: &PlatformArgs) -> Result<i32, String> {
         let Some((x, y)) = pair.split_once(':').and_then(|(x, y)| Some((rank(x)?, rank(y)?))) else {
             return Ok(usage(format!("--equivalent {pair}: expected two ranks A:B, each 0 to {}", MAX_NP - 1)));
         };
-        let q = crate::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
+        let q = crate::kernel::netmodel::equivalent_platform(&p, &n.cfg, x, y)?;
         let s = q.inter.segments[0];
         println!("# contention-free equivalent of {} between ranks {x} and {y}", n.origin);
         println!("[network]\nlatency = {:e}\nbandwidth = {:e}", s.latency, s.bandwidth);

@@ -2,27 +2,25 @@
 //! `LMPI_`) with as many ranks as the target machine, each with a virtual clock,
 //! and predicts the run time from a platform model (docs/bsim.md).
 //!
-//! Layers: `model` (platform file, link model, collective tables), `coll`
-//! (collective algorithms and tables), `netmodel` (NSIM as the network
-//! model), `engine` (virtual clocks, matching,
-//! deadlock detection), `lmpi`/`lmpi_ext`/`fortran` (C and Fortran ABI), `output`
-//! (reports, traces, Gantt charts), `run` (process entry), `mpi_backend` (the
-//! `mpi` back end: one MPI process per rank), `cli` (`xmpc bsim`).
+//! Layers, bottom up (SimGrid's kernel / models / MPI surface kept apart):
+//! - `kernel`: the simulation (platform and network models, collectives,
+//!   virtual clocks, matching, deadlock detection, the contexts, threads and
+//!   mpi back ends). It imports none of the layers above.
+//! - `output`, `tracefile`: reports, timelines and trace files of a run.
+//! - `abi`: the LMPI C ABI (`LMPI_*`, `BSIM_*`, include/lmpi.h) and its Fortran
+//!   bindings, calling the kernel for the current rank.
+//! - `run`, `run_mpi`: the process entries called by the skeleton's `main`.
+//! - `cli` (`xmpc bsim`) and `simgrid` (platform export): tools.
 
 #![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+pub mod abi;
 pub mod cli;
-pub mod coll;
-pub mod ctx;
-pub mod dtype;
-pub mod engine;
-pub mod fortran;
-pub mod lmpi;
-pub mod lmpi_ext;
-pub mod model;
-pub mod mpi_backend;
-pub mod netmodel;
+pub mod kernel;
 pub mod output;
 pub mod run;
+pub mod run_mpi;
 pub mod simgrid;
 pub mod tracefile;
+
+pub use kernel::{model, netmodel};

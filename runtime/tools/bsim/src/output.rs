@@ -146,7 +146,9 @@ pub fn chrome_trace(res: &[RankResult]) -> String {
 
 /// Rectangles of the Gantt chart: (rank, t0, t1, class) with class 0 compute,
 /// 1 communication, 2 waiting; user events as (rank, t, name).
-fn gantt_items(res: &[RankResult]) -> (Vec<(u32, f64, f64, u8)>, Vec<(u32, f64, &'static str)>) {
+type GanttItems = (Vec<(u32, f64, f64, u8)>, Vec<(u32, f64, &'static str)>);
+
+fn gantt_items(res: &[RankResult]) -> GanttItems {
     let mut rects = vec![];
     let mut marks = vec![];
     for r in res {

@@ -1,9 +1,9 @@
 //! `bsim_start`: called by the process `main` (csrc/bsim_main.c). Reads the run
 //! parameters from the environment, runs every rank as a thread, writes outputs.
 
-use crate::engine::{self, Rank, SimOpts};
-use crate::lmpi::CUR;
-use crate::model::{self, Platform};
+use crate::kernel::engine::{self, SimOpts};
+use crate::kernel::model::{self, Platform};
+use crate::kernel::{ctx, current, rank::Rank, sgplatform};
 use crate::output::{self, RankResult};
 use std::ffi::{c_char, c_int};
 use std::io::IsTerminal;
@@ -51,11 +51,25 @@ pub fn params_from_env() -> Result<Params, String> {
         Some(v) => v.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| format!("BSIM_NP={v}: expected a rank count >= 1"))?,
     };
     let mut platform = match env("BSIM_PLATFORM") {
+        Some(p) if p.ends_with(".xml") => {
+            // SMPI's description: the XML, the hostfile and the --cfg options
+            let mut pl = sgplatform::load(&PathBuf::from(&p), env("BSIM_HOSTFILE").as_deref().map(std::path::Path::new), np as u64)?;
+            let speed = 1e9 / pl.compute.factor;
+            let cfgs: Vec<String> = env("BSIM_CFG").map(|c| c.lines().map(String::from).collect()).unwrap_or_default();
+            sgplatform::apply_cfg(&mut pl, &cfgs, speed)?;
+            pl
+        }
         Some(p) => model::load_platform(&PathBuf::from(p))?,
         None => Platform::default(),
     };
+    match env("BSIM_HOST_TIME").as_deref() {
+        None => {}
+        Some("1") => platform.compute.host = true,
+        Some("0") => platform.compute.host = false,
+        Some(v) => return Err(format!("BSIM_HOST_TIME={v}: expected 0 or 1")),
+    }
     if let Some(n) = env("BSIM_NETWORK") {
-        platform.nsim = crate::netmodel::parse_network_arg(&n)?;
+        platform.nsim = model::parse_network_arg(&n)?;
     }
     let (mpi, contexts) = match env("BSIM_BACKEND").as_deref() {
         None => (false, None),
@@ -69,7 +83,8 @@ pub fn params_from_env() -> Result<Params, String> {
         return Err("the NSIM network model needs the threads back end (BSIM_BACKEND=threads)".into());
     }
     let stack = match env("BSIM_STACK_KB") {
-        None => 256 * 1024,
+        // chosen with the back end (choose_backend)
+        None => 0,
         Some(v) => {
             v.parse::<usize>().ok().filter(|&k| (16..=1 << 20).contains(&k)).ok_or_else(|| format!("BSIM_STACK_KB={v}: expected KiB from 16 to 1048576"))?
                 * 1024
@@ -97,6 +112,13 @@ pub fn params_from_env() -> Result<Params, String> {
         guard,
         stack_stats: env_flag("BSIM_STACK_STATS"),
     })
+}
+
+/// Called by the process main (csrc/bsim_main.c) with `__start_bsim_rank` and
+/// `__stop_bsim_rank` (null when the program has no per-rank variable).
+#[no_mangle]
+pub extern "C" fn bsim_rank_section(start: *mut c_char, stop: *mut c_char) {
+    ctx::set_rank_section(start, stop)
 }
 
 struct SendPtr(usize);
@@ -138,15 +160,26 @@ pub unsafe extern "C" fn bsim_start(argc: c_int, argv: *mut *mut c_char, cmain: 
 /// their variables `threadprivate`, so they run as threads. Per-rank variables
 /// in section `bsim_rank` need contexts (threads would share them).
 fn choose_backend(p: &mut Params, c: bool) -> Result<(), String> {
-    let sec = crate::ctx::rank_section_len();
+    let sec = ctx::rank_section_len();
     match p.contexts {
         None => p.contexts = Some(c),
         Some(true) if !c => return Err("BSIM_BACKEND=contexts: a Fortran skeleton keeps its module, COMMON and saved variables `threadprivate`, which contexts on one thread would share; use BSIM_BACKEND=threads".into()),
         Some(false) if sec > 0 && p.np > 1 => return Err(format!("BSIM_BACKEND=threads: the program keeps {sec} bytes of per-rank variables in section bsim_rank (BSIM_RANK_VAR), which threads would share; use the contexts back end, or compile the skeleton with -DBSIM_THREAD_LOCAL_VARS (then they are _Thread_local)")),
         _ => {}
     }
+    if p.stack == 0 {
+        // contexts: the pages a rank touches, in one region for every rank; threads:
+        // Fortran skeletons keep big local arrays on the stack (-frecursive), and a
+        // thread's stack is only reserved address space until touched
+        p.stack = if p.contexts == Some(true) { DEFAULT_CONTEXT_STACK } else { DEFAULT_THREAD_STACK };
+    }
     Ok(())
 }
+
+/// Stack of a rank running as a context, unless BSIM_STACK_KB says otherwise.
+pub const DEFAULT_CONTEXT_STACK: usize = 256 << 10;
+/// Stack of a rank running as a thread (reserved; committed as touched).
+pub const DEFAULT_THREAD_STACK: usize = 64 << 20;
 
 unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>) -> Result<c_int, String> {
     for d in [&p.out, &p.trace_dir].into_iter().flatten() {
@@ -157,8 +190,12 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
     let t0 = Instant::now();
     let bar = if p.progress && p.np > 1 { Some(progress_thread(p.np as u64)) } else { None };
     let (ranks, stack_use) = if p.contexts == Some(true) {
-        let o = crate::ctx::CtxOpts { stack: p.stack, guard: p.guard, quiet: p.quiet };
-        let (r, u) = crate::ctx::run_all(sim, &o, argc, argv, cmain, fmain)?;
+        crate::kernel::fault::install(p.stack);
+        let o = ctx::CtxOpts { stack: p.stack, guard: p.guard, quiet: p.quiet };
+        let av = argv as usize;
+        let body: &'static ctx::RankBody =
+            Box::leak(Box::new(move |r: u32, set: &dyn Fn(*mut Rank)| rank_body(r, sim, argc, av as *mut *mut c_char, cmain, fmain, set)));
+        let (r, u) = ctx::run_all(sim, &o, body)?;
         (r, Some(u))
     } else {
         (run_threads(p, sim, argc, argv, cmain, fmain)?, None)
@@ -198,7 +235,7 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
             u.max / 1024,
             u.sum as f64 / 1024.0 / p.np as f64,
             p.stack / 1024,
-            crate::ctx::rank_section_len()
+            ctx::rank_section_len()
         );
     }
     Ok(code)
@@ -217,7 +254,7 @@ pub unsafe fn rank_body(
 ) -> (c_int, RankResult) {
     let mut rank = Box::new(Rank::new(id, sim.n));
     set(&mut *rank);
-    CUR.with(|c| c.set(&mut *rank));
+    current::set(&mut *rank);
     let code = match (cmain, fmain) {
         (Some(f), _) => f(argc, argv),
         (None, Some(f)) => {
@@ -230,7 +267,7 @@ pub unsafe fn rank_body(
         crate::tracefile::finished(t);
     }
     sim.finish(id);
-    CUR.with(|c| c.set(std::ptr::null_mut()));
+    current::set(std::ptr::null_mut());
     let r = *rank;
     (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
 }
@@ -245,6 +282,7 @@ unsafe fn run_threads(
     fmain: Option<FMain>,
 ) -> Result<Vec<(c_int, RankResult)>, String> {
     let mut handles = Vec::with_capacity(p.np as usize);
+    let stack = p.stack;
     for id in 0..p.np {
         let av = SendPtr(argv as usize);
         let h = std::thread::Builder::new()
@@ -252,6 +290,7 @@ unsafe fn run_threads(
             .stack_size(p.stack)
             .spawn(move || {
                 let av = av;
+                crate::kernel::fault::install(stack);
                 rank_body(id, sim, argc, av.0 as *mut *mut c_char, cmain, fmain, &|_| {})
             })
             .map_err(|e| {

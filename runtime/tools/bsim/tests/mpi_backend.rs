@@ -65,6 +65,7 @@ fn run_env(name: &str, backend: &str, np: u32, args: &[&str], env: &[(&str, &str
         .env("BSIM_NP", np.to_string())
         .env("BSIM_PLATFORM", work().join("p.toml"))
         .env("BSIM_QUIET", "1")
+        .env("BSIM_HOST_TIME", "0")
         .env("BSIM_PROGRESS", "0")
         .env_remove("BSIM_OUT")
         .env_remove("BSIM_PAYLOAD")
@@ -279,7 +280,8 @@ fn fortran_skeleton() {
 fn diagnostics() {
     // a threads-only executable asked for the mpi back end
     let exe = build("pingpong.c", false);
-    let out = Command::new(&exe).args(["1", "1"]).env("BSIM_BACKEND", "mpi").env("BSIM_PLATFORM", work().join("p.toml")).output().unwrap();
+    let out =
+        Command::new(&exe).args(["1", "1"]).env("BSIM_BACKEND", "mpi").env("BSIM_HOST_TIME", "0").env("BSIM_PLATFORM", work().join("p.toml")).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("libxmpc_bsim_mpi.a"), "{}", String::from_utf8_lossy(&out.stderr));
     // BSIM_NP disagrees with the number of processes

@@ -62,6 +62,7 @@ fn run_prog(name: &str, platform: &str, np: u32, args: &[&str], env: &[(&str, &s
         .env("BSIM_NP", np.to_string())
         .env("BSIM_PLATFORM", work().join(platform))
         .env("BSIM_QUIET", "1")
+        .env("BSIM_HOST_TIME", "0")
         .env("BSIM_PROGRESS", "0")
         .env_remove("BSIM_NETWORK")
         .env_remove("BSIM_PAYLOAD")

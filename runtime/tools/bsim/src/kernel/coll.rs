@@ -2,7 +2,7 @@
 //! point-to-point algorithm and run through a small exact simulation that uses
 //! the same send/receive rules as the engine (eager, rendezvous, overheads).
 
-use crate::model::{CollMode, Platform};
+use super::model::{CollMode, Platform};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -145,6 +145,7 @@ fn binomial_bcast(b: &mut Builder, p: usize, root: usize, bytes: u64) {
     let real = |v: usize| (v + root) % p;
     // MPICH sends to children from the largest mask down; a rank receives first.
     let mut children: Vec<Vec<usize>> = vec![vec![]; p];
+    #[allow(clippy::needless_range_loop)] // v is a vertex, not only an index
     for v in 0..p {
         let mut m = if v == 0 { p.next_power_of_two() } else { v & v.wrapping_neg() };
         m >>= 1;
@@ -412,7 +413,7 @@ pub fn table_times(plat: &Platform, shape: &Shape, arrive: &[f64], warn: &mut dy
 #[cfg(test)]
 mod streaming_eval_tests {
     use super::*;
-    use crate::model::{Link, Segment};
+    use crate::kernel::model::{Link, Segment};
 
     #[derive(Default, Clone, Copy)]
     struct Rec {
@@ -573,7 +574,7 @@ mod schedule_for_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Link, Segment};
+    use crate::kernel::model::{Link, Segment};
 
     fn plat(l: f64, bw: f64) -> Platform {
         Platform { inter: Link { segments: vec![Segment { min_bytes: 0, latency: l, bandwidth: bw }] }, o_test: 0.0, ..Platform::default() }

@@ -1,100 +1,16 @@
 //! The LMPI C ABI (see include/lmpi.h): thin wrappers that check arguments
 //! and call the engine of the current rank thread.
 
-use crate::coll::{CollKind, Shape};
-use crate::dtype;
-use crate::engine::{Rank, St, ANY_SOURCE, ANY_TAG, PROC_NULL};
-use std::cell::Cell;
-use std::ffi::{c_char, c_double, c_int, c_void, CStr};
+use crate::kernel::api::{self, collective, irecv, isend, testall, wait, waitall, waitany};
+use crate::kernel::coll::CollKind;
+use crate::kernel::collargs::CollArgs;
+use crate::kernel::current::{self, fail, with};
+use crate::kernel::dtype;
+use crate::kernel::rank::{Rank, St, ANY_SOURCE, ANY_TAG, PROC_NULL};
+use crate::kernel::{COMM_NULL, IN_PLACE, UNDEFINED};
+use std::ffi::{c_char, c_double, c_int, c_void};
 
 pub const SUCCESS: c_int = 0;
-pub const UNDEFINED: c_int = -32766;
-pub const COMM_NULL: c_int = 0;
-pub const IN_PLACE: usize = usize::MAX;
-
-thread_local! {
-    pub static CUR: Cell<*mut Rank> = const { Cell::new(std::ptr::null_mut()) };
-}
-
-/// Run `f` on the calling thread's rank.
-pub fn with<R>(name: &'static str, f: impl FnOnce(&mut Rank) -> R) -> R {
-    let p = CUR.with(|c| c.get());
-    if p.is_null() {
-        eprintln!("bsim: {name} called outside a simulated rank (link the program with libxmpc_bsim_main.a and run it with `xmpc bsim run`)");
-        std::process::exit(5);
-    }
-    // SAFETY: CUR points to the Rank owned by this thread's run loop for the thread's lifetime.
-    let r = unsafe { &mut *p };
-    r.call = name;
-    f(r)
-}
-
-// ---------------- back-end dispatch ----------------
-// The threads engine (`Rank` methods) or the mpi back end (one MPI process
-// per rank); both keep the clocks and statistics in the same `Rank`.
-
-use crate::mpi_backend as mb;
-
-fn isend(r: &mut Rank, comm: i32, dest: i32, tag: i32, b: u64, data: Option<&[u8]>, blocking: bool, sync: bool) -> i32 {
-    if mb::on() {
-        mb::isend(r, comm, dest, tag, b, blocking, sync)
-    } else {
-        r.isend(comm, dest, tag, b, data, blocking, sync)
-    }
-}
-
-fn irecv(r: &mut Rank, comm: i32, src: i32, tag: i32, buf: usize, cap: u64) -> i32 {
-    if mb::on() {
-        mb::irecv(r, comm, src, tag, cap)
-    } else {
-        r.irecv(comm, src, tag, buf, cap)
-    }
-}
-
-fn wait(r: &mut Rank, h: i32, st: &mut St) {
-    if mb::on() {
-        mb::wait(r, h, st)
-    } else {
-        r.wait(h, st)
-    }
-}
-
-fn waitall(r: &mut Rank, hs: &[i32], sts: &mut [St]) {
-    if mb::on() {
-        mb::waitall(r, hs, sts)
-    } else {
-        r.waitall(hs, sts)
-    }
-}
-
-fn waitany(r: &mut Rank, hs: &[i32], st: &mut St) -> Option<usize> {
-    if mb::on() {
-        mb::waitany(r, hs, st)
-    } else {
-        r.waitany(hs, st)
-    }
-}
-
-fn testall(r: &mut Rank, hs: &[i32], sts: &mut [St]) -> bool {
-    if mb::on() {
-        mb::testall(r, hs, sts)
-    } else {
-        r.testall(hs, sts)
-    }
-}
-
-fn collective(r: &mut Rank, comm: i32, kind: CollKind, a: CollArgs) -> Option<(u64, std::sync::Arc<Vec<u32>>)> {
-    if mb::on() {
-        mb::collective(r, comm, kind, a)
-    } else {
-        r.collective(comm, kind, a)
-    }
-}
-
-pub fn fail(r: &Rank, call: &str, msg: String) -> ! {
-    eprintln!("bsim: rank {}: {call}: {msg}", r.id);
-    std::process::exit(5);
-}
 
 pub(crate) fn check_comm(r: &Rank, call: &str, comm: c_int) -> (i32, usize) {
     match r.comm(comm) {
@@ -141,112 +57,23 @@ pub unsafe fn put_status(p: *mut LmpiStatus, st: &St) {
     }
 }
 
-// ---------------- BSIM ----------------
-
-#[no_mangle]
-pub extern "C" fn BSIM_Add_time(t: c_double) {
-    with("BSIM_Add_time", |r| r.add_time(t))
-}
-
-/// CPU time of the calling thread (a rank's host time: wall time would count the
-/// time the rank's thread waits for a core among thousands).
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: a valid timespec pointer; CLOCK_THREAD_CPUTIME_ID exists on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-/// Start of a compute block without a time that runs in the skeleton
-/// (`xmpc --skeletonize` wraps it in Begin/End): its host time is charged.
-#[no_mangle]
-pub extern "C" fn BSIM_Block_begin(id: c_int) {
-    with("BSIM_Block_begin", |r| r.block = Some((id, thread_cpu_seconds())))
-}
-
-/// End of such a block: the thread CPU time since its begin advances the clock.
-#[no_mangle]
-pub extern "C" fn BSIM_Block_end(id: c_int) {
-    with("BSIM_Block_end", |r| match r.block.take() {
-        Some((b, t0)) if b == id => {
-            let t = thread_cpu_seconds() - t0;
-            r.add_time(t)
-        }
-        other => fail(
-            r,
-            "BSIM_Block_end",
-            format!(
-                "block {id} ends but {} (a jump out of a timed block?)",
-                match other {
-                    Some((b, _)) => format!("block {b} is the one running"),
-                    None => "no block is running".into(),
-                }
-            ),
-        ),
-    })
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn BSIM_Event(name: *const c_char) {
-    let n = if name.is_null() { "event".into() } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
-    with("BSIM_Event", |r| {
-        r.trace_line(|| format!("event name={n}"));
-        r.user_event(&n)
-    })
-}
-
-#[no_mangle]
-pub extern "C" fn BSIM_Rank() -> c_int {
-    with("BSIM_Rank", |r| r.id as c_int)
-}
-
-/// Ranks of the world on the calling rank's node (the platform's `[nodes]`): the ranks
-/// that share its memory bandwidth in PSIM's closed forms (`--model psim:`).
-#[no_mangle]
-pub extern "C" fn BSIM_Node_ranks() -> c_int {
-    let id = with("BSIM_Node_ranks", |r| r.id) as u64;
-    let s = crate::engine::sim();
-    node_ranks(&s.plat.nodes, s.n as u64, id) as c_int
-}
-
-/// Ranks of `n` on `rank`'s node; a node map's counts are made once.
-fn node_ranks(map: &crate::model::NodeMap, n: u64, rank: u64) -> u64 {
-    use crate::model::NodeMap;
-    static COUNTS: std::sync::OnceLock<std::collections::HashMap<u64, u64>> = std::sync::OnceLock::new();
-    match map {
-        NodeMap::Block(k) => {
-            let k = (*k).max(1);
-            k.min(n - rank / k * k)
-        }
-        NodeMap::List(_) => {
-            let c = COUNTS.get_or_init(|| {
-                let mut h = std::collections::HashMap::new();
-                for r in 0..n {
-                    *h.entry(map.node(r)).or_insert(0) += 1;
-                }
-                h
-            });
-            c.get(&map.node(rank)).copied().unwrap_or(1)
-        }
-    }
-}
-
-#[no_mangle]
-pub extern "C" fn BSIM_Time() -> c_double {
-    with("BSIM_Time", |r| r.clock)
-}
-
 // ---------------- environment ----------------
 
 #[no_mangle]
 pub extern "C" fn LMPI_Init(_argc: *mut c_int, _argv: *mut *mut *mut c_char) -> c_int {
-    with("LMPI_Init", |r| r.initialized = true);
+    with("LMPI_Init", |r| {
+        r.initialized = true;
+        r.host_start();
+    });
     SUCCESS
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *mut c_char, required: c_int, provided: *mut c_int) -> c_int {
-    with("LMPI_Init_thread", |r| r.initialized = true);
+    with("LMPI_Init_thread", |r| {
+        r.initialized = true;
+        r.host_start();
+    });
     if !provided.is_null() {
         *provided = required.min(3);
     }
@@ -255,7 +82,10 @@ pub unsafe extern "C" fn LMPI_Init_thread(_argc: *mut c_int, _argv: *mut *mut *m
 
 #[no_mangle]
 pub extern "C" fn LMPI_Finalize() -> c_int {
-    with("LMPI_Finalize", |r| r.finalized = true);
+    with("LMPI_Finalize", |r| {
+        r.host_stop();
+        r.finalized = true;
+    });
     SUCCESS
 }
 
@@ -273,18 +103,20 @@ pub unsafe extern "C" fn LMPI_Finalized(flag: *mut c_int) -> c_int {
 
 #[no_mangle]
 pub extern "C" fn LMPI_Abort(_comm: c_int, code: c_int) -> c_int {
-    let id = CUR.with(|c| c.get());
+    let id = current::get();
     let rank = if id.is_null() { -1 } else { unsafe { (*id).id as i64 } };
     eprintln!("bsim: rank {rank} called LMPI_Abort({code})");
-    if mb::on() {
-        mb::abort(if code == 0 { 1 } else { code });
-    }
-    std::process::exit(if code == 0 { 1 } else { code });
+    api::abort(if code == 0 { 1 } else { code })
 }
 
 #[no_mangle]
 pub extern "C" fn LMPI_Wtime() -> c_double {
-    with("LMPI_Wtime", |r| r.clock)
+    with("LMPI_Wtime", |r| {
+        r.charge_host();
+        let t = r.clock;
+        r.host_resume();
+        t
+    })
 }
 
 #[no_mangle]
@@ -295,7 +127,7 @@ pub extern "C" fn LMPI_Wtick() -> c_double {
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Get_processor_name(name: *mut c_char, len: *mut c_int) -> c_int {
     let id = with("LMPI_Get_processor_name", |r| r.id);
-    let node = crate::engine::sim().plat.nodes.node(id as u64);
+    let node = crate::kernel::engine::sim().plat.nodes.node(id as u64);
     let s = format!("bsim-node{node}");
     std::ptr::copy_nonoverlapping(s.as_ptr() as *const c_char, name, s.len());
     *name.add(s.len()) = 0;
@@ -340,7 +172,7 @@ pub unsafe extern "C" fn LMPI_Get_count(st: *const LmpiStatus, t: c_int, count: 
     let b = std::ptr::addr_of!((*st).bytes).read_unaligned() as u64;
     *count = if sz == 0 {
         0
-    } else if b % sz != 0 {
+    } else if !b.is_multiple_of(sz) {
         UNDEFINED
     } else {
         (b / sz) as c_int
@@ -375,10 +207,8 @@ fn split(comm: c_int, color: c_int, key: c_int, kind: CollKind, name: &'static s
             Some((ctx, members)) => {
                 let my = members.iter().position(|&x| x == r.id).unwrap() as i32;
                 let _ = me;
-                let h = r.add_comm(crate::engine::Comm { ctx, members, me: my, coll_seq: 0, child_seq: 0 });
-                if mb::on() {
-                    mb::bind_comm(h);
-                }
+                let h = r.add_comm(crate::kernel::rank::Comm { ctx, members, me: my, coll_seq: 0, child_seq: 0 });
+                api::bind_comm(h);
                 h
             }
             None => COMM_NULL,
@@ -415,8 +245,28 @@ pub unsafe extern "C" fn LMPI_Comm_free(comm: *mut c_int) -> c_int {
 
 // ---------------- point to point ----------------
 
-pub(crate) unsafe fn data<'a>(buf: *const c_void, bytes: u64) -> Option<&'a [u8]> {
-    if buf.is_null() || bytes == 0 {
+/// The flags of `BSIM_Carry` for this call (cleared), or both in payload mode.
+pub(crate) fn carry(r: &mut Rank) -> u8 {
+    let c = std::mem::take(&mut r.carry);
+    if crate::kernel::engine::sim().payload {
+        3
+    } else {
+        c
+    }
+}
+
+/// The receive buffer a message's data goes to (0: none, the data is dropped).
+fn rbuf_of(buf: *const c_void, carry: u8) -> usize {
+    if carry & 2 != 0 {
+        buf as usize
+    } else {
+        0
+    }
+}
+
+/// The data a send moves: its buffer when the call carries it.
+pub(crate) unsafe fn data<'a>(buf: *const c_void, bytes: u64, carry: u8) -> Option<&'a [u8]> {
+    if buf.is_null() || bytes == 0 || carry & 1 == 0 {
         None
     } else {
         Some(std::slice::from_raw_parts(buf as *const u8, bytes as usize))
@@ -441,7 +291,8 @@ unsafe fn send_common(
         if dest != PROC_NULL {
             r.trace_line(|| format!("send peer={dest} tag={tag} bytes={b} comm={comm}"));
         }
-        let h = isend(r, comm, dest, tag, b, data(buf, b), blocking, sync);
+        let c = carry(r);
+        let h = isend(r, comm, dest, tag, b, data(buf, b, c), blocking, sync);
         if blocking {
             let mut st = St::default();
             wait(r, h, &mut st);
@@ -494,7 +345,8 @@ pub unsafe extern "C" fn LMPI_Irecv(buf: *mut c_void, count: c_int, t: c_int, sr
         check_peer(r, "LMPI_Irecv", comm, src, true);
         let b = bytes_of(r, "LMPI_Irecv", count, t);
         r.enter();
-        let h = irecv(r, comm, src, tag, buf as usize, b);
+        let c = carry(r);
+        let h = irecv(r, comm, src, tag, rbuf_of(buf, c), b);
         r.leave("LMPI_Irecv");
         h
     });
@@ -513,7 +365,8 @@ pub unsafe extern "C" fn LMPI_Recv(buf: *mut c_void, count: c_int, t: c_int, src
         check_peer(r, "LMPI_Recv", comm, src, true);
         let b = bytes_of(r, "LMPI_Recv", count, t);
         r.enter();
-        let h = irecv(r, comm, src, tag, buf as usize, b);
+        let c = carry(r);
+        let h = irecv(r, comm, src, tag, rbuf_of(buf, c), b);
         let mut st = St::default();
         wait(r, h, &mut st);
         trace_recv(r, &st);
@@ -545,11 +398,12 @@ pub unsafe extern "C" fn LMPI_Sendrecv(
         let sb = bytes_of(r, "LMPI_Sendrecv", scount, stype);
         let rb = bytes_of(r, "LMPI_Sendrecv", rcount, rtype);
         r.enter();
-        let hr = irecv(r, comm, src, rtag, rbuf as usize, rb);
+        let c = carry(r);
+        let hr = irecv(r, comm, src, rtag, rbuf_of(rbuf, c), rb);
         if dest != PROC_NULL {
             r.trace_line(|| format!("send peer={dest} tag={stag} bytes={sb} comm={comm}"));
         }
-        let hs = isend(r, comm, dest, stag, sb, data(sbuf, sb), false, false);
+        let hs = isend(r, comm, dest, stag, sb, data(sbuf, sb, c), false, false);
         let mut sts = [St::default(), St::default()];
         waitall(r, &[hr, hs], &mut sts);
         trace_recv(r, &sts[0]);
@@ -573,7 +427,12 @@ pub unsafe extern "C" fn LMPI_Sendrecv_replace(
     status: *mut LmpiStatus,
 ) -> c_int {
     let b = with("LMPI_Sendrecv_replace", |r| bytes_of(r, "LMPI_Sendrecv_replace", count, t)) as usize;
-    let copy: Vec<u8> = if buf.is_null() || !crate::engine::sim().payload { vec![] } else { std::slice::from_raw_parts(buf as *const u8, b).to_vec() };
+    let c = with("LMPI_Sendrecv_replace", |r| {
+        let c = carry(r);
+        r.carry = c;
+        c
+    });
+    let copy: Vec<u8> = if buf.is_null() || c & 1 == 0 { vec![] } else { std::slice::from_raw_parts(buf as *const u8, b).to_vec() };
     let sp = if copy.is_empty() { std::ptr::null() } else { copy.as_ptr() as *const c_void };
     LMPI_Sendrecv(sp, count, t, dest, stag, buf, count, t, src, rtag, comm, status)
 }
@@ -584,19 +443,19 @@ pub(crate) fn reqs_of(h: *mut c_int, n: c_int) -> Vec<i32> {
     if n <= 0 || h.is_null() {
         return vec![];
     }
-    unsafe { std::slice::from_raw_parts(h, n as usize) }.iter().map(|&x| crate::lmpi_ext::active(x)).collect()
+    unsafe { std::slice::from_raw_parts(h, n as usize) }.iter().map(|&x| super::persist::active(x)).collect()
 }
 
 /// A user handle whose request completed: REQUEST_NULL, or inactive if persistent.
 pub(crate) unsafe fn release(p: *mut c_int) {
-    if !crate::lmpi_ext::deactivate(*p) {
+    if !super::persist::deactivate(*p) {
         *p = 0;
     }
 }
 
 pub(crate) fn check_reqs(r: &Rank, call: &str, hs: &[i32]) {
     for &h in hs {
-        if h != 0 && !(if mb::on() { mb::valid_req(h) } else { r.valid_req(h) }) {
+        if h != 0 && !api::valid_req(r, h) {
             fail(r, call, format!("invalid request handle {h}"));
         }
     }
@@ -612,7 +471,7 @@ pub(crate) fn finish_statuses(r: &mut Rank, sts: &[St], was_recv: &[bool]) {
 }
 
 pub(crate) fn recv_flags(r: &Rank, hs: &[i32]) -> Vec<bool> {
-    hs.iter().map(|&h| h > 0 && if mb::on() { mb::is_recv(h) } else { matches!(r.reqs[h as usize], Some(crate::engine::Req::Recv { .. })) }).collect()
+    hs.iter().map(|&h| api::is_recv(r, h)).collect()
 }
 
 #[no_mangle]
@@ -712,285 +571,16 @@ pub unsafe extern "C" fn LMPI_Test(req: *mut c_int, flag: *mut c_int, status: *m
 
 #[no_mangle]
 pub unsafe extern "C" fn LMPI_Request_free(req: *mut c_int) -> c_int {
-    let inner = crate::lmpi_ext::free_persistent(*req);
+    let inner = super::persist::free_persistent(*req);
     with("LMPI_Request_free", |r| {
         let req = &inner;
-        if mb::on() {
-            mb::request_free(*req)
-        } else {
-            r.request_free(*req)
-        }
+        api::request_free(r, *req)
     });
     *req = 0;
     SUCCESS
 }
 
 // ---------------- collectives ----------------
-
-/// One member's arguments of a collective call (pointers as integers: the
-/// last member reads the others' while they are blocked in the meeting).
-#[derive(Clone, Copy, Debug)]
-pub struct CollArgs {
-    pub arrive: f64,
-    pub root: i32,
-    pub sbuf: usize,
-    pub rbuf: usize,
-    pub scount: i64,
-    pub rcount: i64,
-    pub ssize: u64,
-    pub rsize: u64,
-    pub scounts: usize,
-    pub sdispls: usize,
-    pub rcounts: usize,
-    pub rdispls: usize,
-    pub op: i32,
-    pub elem: Option<dtype::Elem>,
-    pub color: i64,
-    pub key: i64,
-    pub newctx: u64,
-    pub p: usize,
-}
-
-impl CollArgs {
-    pub fn new(arrive: f64) -> Self {
-        CollArgs {
-            arrive,
-            root: 0,
-            sbuf: 0,
-            rbuf: 0,
-            scount: 0,
-            rcount: 0,
-            ssize: 0,
-            rsize: 0,
-            scounts: 0,
-            sdispls: 0,
-            rcounts: 0,
-            rdispls: 0,
-            op: 0,
-            elem: None,
-            color: 0,
-            key: 0,
-            newctx: 0,
-            p: 0,
-        }
-    }
-}
-
-unsafe fn arr(p: usize, n: usize, i: usize) -> i64 {
-    if p == 0 || i >= n {
-        0
-    } else {
-        *(p as *const c_int).add(i) as i64
-    }
-}
-
-/// Members of one collective call must agree on the root, the message size
-/// (count x datatype size, so equal type signatures in bytes) and the reduction
-/// operator. The error names the first member and the first one that differs
-/// (world ranks).
-pub fn check_coll(kind: CollKind, a: &[Option<CollArgs>], members: &[u32]) -> Result<(), String> {
-    let a: Vec<&CollArgs> = a.iter().flatten().collect();
-    if a.len() < 2 {
-        return Ok(());
-    }
-    let differ = |what: &str, f: &dyn Fn(&CollArgs) -> Option<String>| -> Result<(), String> {
-        let mut first: Option<(usize, String)> = None;
-        for (i, x) in a.iter().enumerate() {
-            let Some(v) = f(x) else { continue };
-            match &first {
-                None => first = Some((i, v)),
-                Some((j, w)) if *w != v => {
-                    return Err(format!("the members disagree on the {what}: rank {} gives {w}, rank {} gives {v}", members[*j], members[i]))
-                }
-                _ => {}
-            }
-        }
-        Ok(())
-    };
-    if kind.rooted() {
-        differ("root", &|x| Some(x.root.to_string()))?;
-    }
-    let bytes = |c: i64, t: u64| format!("{} bytes", c.max(0) as u64 * t);
-    match kind {
-        CollKind::Bcast | CollKind::Reduce | CollKind::Allreduce => {
-            differ("message size", &|x| Some(bytes(x.scount, x.ssize)))?;
-        }
-        CollKind::Allgather | CollKind::Alltoall => {
-            differ("message size", &|x| (x.sbuf != IN_PLACE).then(|| bytes(x.scount, x.ssize)))?;
-            differ("receive size", &|x| Some(bytes(x.rcount, x.rsize)))?;
-        }
-        _ => {}
-    }
-    if matches!(kind, CollKind::Reduce | CollKind::Allreduce) {
-        differ("reduction operator", &|x| Some(x.op.to_string()))?;
-    }
-    if matches!(kind, CollKind::Gather | CollKind::Scatter) {
-        // what a member sends (receives) against the root's per-member block
-        let r = a[0].root.max(0) as usize;
-        if let Some(root) = a.get(r) {
-            for (i, x) in a.iter().enumerate() {
-                let (mine, theirs) = if kind == CollKind::Gather {
-                    (x.sbuf != IN_PLACE).then(|| (x.scount * x.ssize as i64, root.rcount * root.rsize as i64)).unwrap_or((0, 0))
-                } else {
-                    (x.rbuf != IN_PLACE).then(|| (x.rcount * x.rsize as i64, root.scount * root.ssize as i64)).unwrap_or((0, 0))
-                };
-                if i != r && mine != theirs {
-                    return Err(format!(
-                        "the members disagree on the message size: rank {} {} {mine} bytes, the root (rank {}) {} {theirs} bytes per member",
-                        members[i],
-                        if kind == CollKind::Gather { "sends" } else { "receives" },
-                        members[r],
-                        if kind == CollKind::Gather { "receives" } else { "sends" },
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Sizes of a collective for the timing model.
-pub fn shape_of(kind: CollKind, a: &[&CollArgs]) -> Shape {
-    let p = a.len();
-    let root = a[0].root.max(0) as usize;
-    let mut matrix = None;
-    let block: Vec<u64> = unsafe {
-        match kind {
-            CollKind::Barrier => vec![0; p],
-            CollKind::CommSplit | CollKind::CommDup => vec![8; p],
-            CollKind::Bcast | CollKind::Reduce | CollKind::Allreduce => a.iter().map(|x| x.scount as u64 * x.ssize).collect(),
-            CollKind::Gather | CollKind::Allgather => {
-                a.iter().map(|x| if x.sbuf == IN_PLACE { x.rcount as u64 * x.rsize } else { x.scount as u64 * x.ssize }).collect()
-            }
-            CollKind::Gatherv | CollKind::Allgatherv => {
-                a.iter().enumerate().map(|(i, x)| if x.sbuf == IN_PLACE { arr(x.rcounts, p, i) as u64 * x.rsize } else { x.scount as u64 * x.ssize }).collect()
-            }
-            CollKind::Scatter => a.iter().map(|x| if x.rbuf == IN_PLACE { x.scount as u64 * x.ssize } else { x.rcount as u64 * x.rsize }).collect(),
-            CollKind::Scatterv => a
-                .iter()
-                .enumerate()
-                .map(|(i, x)| if x.rbuf == IN_PLACE { arr(a[root].scounts, p, i) as u64 * a[root].ssize } else { x.rcount as u64 * x.rsize })
-                .collect(),
-            CollKind::Alltoall => a.iter().map(|x| x.scount as u64 * x.ssize).collect(),
-            CollKind::Alltoallv => {
-                let m: Vec<Vec<u64>> = a.iter().map(|x| (0..p).map(|j| arr(x.scounts, p, j) as u64 * x.ssize).collect()).collect();
-                let b = m.iter().map(|row| row.iter().sum::<u64>() / p as u64).collect();
-                matrix = Some(m);
-                b
-            }
-        }
-    };
-    Shape { kind, root, block, matrix }
-}
-
-unsafe fn cp(dst: usize, src: usize, n: u64) {
-    if n > 0 && dst != 0 && src != 0 && dst != IN_PLACE && src != IN_PLACE && dst != src {
-        std::ptr::copy(src as *const u8, dst as *mut u8, n as usize);
-    }
-}
-
-/// Payload mode: move the data of a collective between the members' buffers.
-pub fn move_data(kind: CollKind, a: &[&CollArgs]) {
-    let p = a.len();
-    let root = a[0].root.max(0) as usize;
-    unsafe {
-        match kind {
-            CollKind::Bcast => {
-                let n = a[root].scount as u64 * a[root].ssize;
-                for (i, x) in a.iter().enumerate() {
-                    if i != root {
-                        cp(x.sbuf, a[root].sbuf, n);
-                    }
-                }
-            }
-            CollKind::Reduce | CollKind::Allreduce => {
-                let n = (a[0].scount as u64 * a[0].ssize) as usize;
-                let input = |x: &CollArgs| if x.sbuf == IN_PLACE { x.rbuf } else { x.sbuf };
-                if n == 0 || a.iter().any(|x| input(x) == 0) {
-                    return;
-                }
-                let mut acc = std::slice::from_raw_parts(input(a[0]) as *const u8, n).to_vec();
-                let (op, e) = (a[0].op, a[0].elem.unwrap_or(dtype::Elem::Bytes));
-                for x in &a[1..] {
-                    let b = std::slice::from_raw_parts(input(x) as *const u8, n);
-                    if !dtype::combine(op, e, &mut acc, b) {
-                        crate::engine::sim()
-                            .warn_once("reduce-op", format!("payload mode: operator {op} is not defined on this datatype; result left untouched"));
-                        return;
-                    }
-                }
-                for (i, x) in a.iter().enumerate() {
-                    if (kind == CollKind::Allreduce || i == root) && x.rbuf != 0 && x.rbuf != IN_PLACE {
-                        std::ptr::copy_nonoverlapping(acc.as_ptr(), x.rbuf as *mut u8, n);
-                    }
-                }
-            }
-            CollKind::Gather | CollKind::Gatherv => {
-                let r = a[root];
-                for (i, x) in a.iter().enumerate() {
-                    if i == root && x.sbuf == IN_PLACE {
-                        continue;
-                    }
-                    let (off, n) = if kind == CollKind::Gather {
-                        (i as u64 * r.rcount as u64 * r.rsize, r.rcount as u64 * r.rsize)
-                    } else {
-                        (arr(r.rdispls, p, i) as u64 * r.rsize, arr(r.rcounts, p, i) as u64 * r.rsize)
-                    };
-                    cp(r.rbuf + off as usize, x.sbuf, n);
-                }
-            }
-            CollKind::Scatter | CollKind::Scatterv => {
-                let r = a[root];
-                for (i, x) in a.iter().enumerate() {
-                    if i == root && x.rbuf == IN_PLACE {
-                        continue;
-                    }
-                    let (off, n) = if kind == CollKind::Scatter {
-                        (i as u64 * r.scount as u64 * r.ssize, r.scount as u64 * r.ssize)
-                    } else {
-                        (arr(r.sdispls, p, i) as u64 * r.ssize, arr(r.scounts, p, i) as u64 * r.ssize)
-                    };
-                    cp(x.rbuf, r.sbuf + off as usize, n);
-                }
-            }
-            CollKind::Allgather | CollKind::Allgatherv => {
-                for (j, dst) in a.iter().enumerate() {
-                    for (i, src) in a.iter().enumerate() {
-                        let (off, n) = if kind == CollKind::Allgather {
-                            (i as u64 * dst.rcount as u64 * dst.rsize, dst.rcount as u64 * dst.rsize)
-                        } else {
-                            (arr(dst.rdispls, p, i) as u64 * dst.rsize, arr(dst.rcounts, p, i) as u64 * dst.rsize)
-                        };
-                        if i == j && src.sbuf == IN_PLACE {
-                            continue;
-                        }
-                        let from = if src.sbuf == IN_PLACE {
-                            let soff =
-                                if kind == CollKind::Allgather { i as u64 * src.rcount as u64 * src.rsize } else { arr(src.rdispls, p, i) as u64 * src.rsize };
-                            src.rbuf + soff as usize
-                        } else {
-                            src.sbuf
-                        };
-                        cp(dst.rbuf + off as usize, from, n);
-                    }
-                }
-            }
-            CollKind::Alltoall | CollKind::Alltoallv => {
-                for (j, dst) in a.iter().enumerate() {
-                    for (i, src) in a.iter().enumerate() {
-                        let (soff, roff, n) = if kind == CollKind::Alltoall {
-                            (j as u64 * src.scount as u64 * src.ssize, i as u64 * dst.rcount as u64 * dst.rsize, dst.rcount as u64 * dst.rsize)
-                        } else {
-                            (arr(src.sdispls, p, j) as u64 * src.ssize, arr(dst.rdispls, p, i) as u64 * dst.rsize, arr(dst.rcounts, p, i) as u64 * dst.rsize)
-                        };
-                        cp(dst.rbuf + roff as usize, src.sbuf + soff as usize, n);
-                    }
-                }
-            }
-            CollKind::Barrier | CollKind::CommSplit | CollKind::CommDup => {}
-        }
-    }
-}
 
 fn buf(p: *const c_void) -> usize {
     p as usize
@@ -1006,7 +596,7 @@ fn coll(name: &'static str, comm: c_int, kind: CollKind, root: c_int, f: impl Fn
 /// (returned) and the clock stays at the call until the Wait.
 pub(crate) fn coll_impl(name: &'static str, comm: c_int, kind: CollKind, root: c_int, nb: bool, f: impl FnOnce(&Rank, &mut CollArgs)) -> c_int {
     with(name, |r| {
-        if nb && mb::on() {
+        if nb && api::mpi_backend() {
             fail(r, name, "nonblocking collectives are not supported by the mpi back end (use the threads back end)".into());
         }
         let (_, n) = check_comm(r, name, comm);
@@ -1017,6 +607,7 @@ pub(crate) fn coll_impl(name: &'static str, comm: c_int, kind: CollKind, root: c
         let mut a = CollArgs::new(r.clock);
         a.root = root;
         a.p = n;
+        a.carry = std::mem::take(&mut r.carry);
         f(r, &mut a);
         let bytes = match kind {
             CollKind::Alltoallv | CollKind::Gatherv | CollKind::Scatterv | CollKind::Allgatherv => {

@@ -19,14 +19,14 @@
 //! the loop saves the section's bytes into the rank that ran and loads the
 //! image of the rank that runs next (each rank starts from the initial image).
 
-use crate::engine::{self, Rank, Sim};
-use crate::lmpi::CUR;
+use super::engine::{self, Sim};
+use super::rank::Rank;
+use super::sched::{READY, RUNNING, Y, YIELDER};
 use crate::output::RankResult;
 use corosensei::stack::{Stack, StackPointer};
-use corosensei::{Coroutine, CoroutineResult, Yielder};
+use corosensei::{Coroutine, CoroutineResult};
 use std::cell::{Cell, RefCell};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::ffi::{c_char, c_int};
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
@@ -36,10 +36,9 @@ const PAGE: usize = 4096;
 static SEC_START: AtomicUsize = AtomicUsize::new(0);
 static SEC_STOP: AtomicUsize = AtomicUsize::new(0);
 
-/// Called by the process main (csrc/bsim_main.c) with `__start_bsim_rank` and
-/// `__stop_bsim_rank` (null when the program has no per-rank variable).
-#[no_mangle]
-pub extern "C" fn bsim_rank_section(start: *mut c_char, stop: *mut c_char) {
+/// The bounds of section `bsim_rank` (`run::bsim_rank_section`; null when the
+/// program has no per-rank variable).
+pub fn set_rank_section(start: *mut c_char, stop: *mut c_char) {
     if !start.is_null() && stop as usize > start as usize {
         SEC_START.store(start as usize, SeqCst);
         SEC_STOP.store(stop as usize, SeqCst);
@@ -49,49 +48,6 @@ pub extern "C" fn bsim_rank_section(start: *mut c_char, stop: *mut c_char) {
 /// Bytes of per-rank variables in section `bsim_rank` (0: none).
 pub fn rank_section_len() -> usize {
     SEC_STOP.load(SeqCst) - SEC_START.load(SeqCst)
-}
-
-type Y = Yielder<(), ()>;
-
-thread_local! {
-    /// Ranks ready to run, earliest published clock first.
-    static READY: RefCell<BinaryHeap<Reverse<(u64, u32)>>> = const { RefCell::new(BinaryHeap::new()) };
-    /// The rank running now (u32::MAX: the loop itself).
-    static RUNNING: Cell<u32> = const { Cell::new(u32::MAX) };
-    static YIELDER: Cell<*const Y> = const { Cell::new(std::ptr::null()) };
-}
-
-/// True on the loop's thread while a context runs (the engine then yields
-/// instead of waiting on a condition variable).
-pub fn active() -> bool {
-    RUNNING.with(|r| r.get()) != u32::MAX
-}
-
-/// Make `r` runnable (it was sleeping). The rank that runs now needs no entry.
-pub fn ready(s: &Sim, r: u32) {
-    if RUNNING.with(|c| c.get()) == r {
-        return;
-    }
-    let key = s.published(r).to_bits();
-    READY.with(|q| q.borrow_mut().push(Reverse((key, r))));
-}
-
-/// Give the thread back to the loop until this rank is made ready again.
-pub fn suspend() {
-    let y = YIELDER.with(|c| c.get());
-    let me = RUNNING.with(|c| c.get());
-    assert!(!y.is_null(), "bsim: suspend outside a context");
-    // SAFETY: `y` is this coroutine's yielder, alive while the coroutine runs.
-    unsafe { (*y).suspend(()) };
-    YIELDER.with(|c| c.set(y));
-    RUNNING.with(|c| c.set(me));
-}
-
-/// An unsuccessful poll: let the other ready ranks run first.
-pub fn yield_now(s: &Sim, me: u32) {
-    let key = s.published(me).to_bits();
-    READY.with(|q| q.borrow_mut().push(Reverse((key, me))));
-    suspend();
 }
 
 /// One rank's stack: a slice of the shared region (guard page at the bottom).
@@ -169,6 +125,9 @@ impl Region {
                 }
             }
         }
+        if guard {
+            super::fault::set_region(base, stack, n);
+        }
         Ok(Region { base, stack, guard })
     }
 
@@ -195,6 +154,33 @@ impl Region {
         // SAFETY: the rank's stack is no longer in use.
         unsafe { libc::madvise(s.bottom as *mut libc::c_void, s.top - s.bottom, libc::MADV_DONTNEED) };
     }
+}
+
+thread_local! {
+    /// The per-rank variable images of the contexts run on this thread.
+    static IMAGES: RefCell<Option<Images>> = const { RefCell::new(None) };
+}
+
+/// Where rank `r`'s copy of the per-rank variable at `addr` is now: `addr`
+/// itself unless it lies in section `bsim_rank` and another rank's image is
+/// loaded (a collective's last member reads and writes the other members'
+/// buffers and counts: IS keeps them in file-scope arrays).
+pub fn translate(r: u32, addr: usize) -> usize {
+    let (start, stop) = (SEC_START.load(SeqCst), SEC_STOP.load(SeqCst));
+    if addr < start || addr >= stop {
+        return addr;
+    }
+    IMAGES.with(|im| {
+        let mut im = im.borrow_mut();
+        let Some(im) = im.as_mut() else { return addr };
+        let ri = r as usize;
+        if im.loaded == Some(ri) {
+            return addr;
+        }
+        let init = &im.init;
+        let img = im.imgs[ri].get_or_insert_with(|| init.clone().into_boxed_slice());
+        img.as_mut_ptr() as usize + (addr - start)
+    })
 }
 
 /// The per-rank variable images (section `bsim_rank`).
@@ -249,6 +235,10 @@ impl Images {
     }
 }
 
+/// One rank's life on its context: make its `Rank` (handing it to `set` before
+/// the program's main runs), run the main, return the exit code and result.
+pub type RankBody = dyn Fn(u32, &dyn Fn(*mut Rank)) -> (c_int, RankResult);
+
 pub struct CtxOpts {
     pub stack: usize,
     pub guard: Option<bool>,
@@ -263,17 +253,12 @@ pub struct StackUse {
 }
 
 /// Run every rank as a context; returns each rank's exit code and result (rank order).
-pub unsafe fn run_all(
-    s: &'static Sim,
-    o: &CtxOpts,
-    argc: c_int,
-    argv: *mut *mut c_char,
-    cmain: Option<crate::run::CMain>,
-    fmain: Option<crate::run::FMain>,
-) -> Result<(Vec<(c_int, RankResult)>, StackUse), String> {
+pub unsafe fn run_all(s: &'static Sim, o: &CtxOpts, body: &'static RankBody) -> Result<(Vec<(c_int, RankResult)>, StackUse), String> {
     let n = s.n as usize;
     let region = Region::new(n, o.stack, o.guard, o.quiet)?;
-    let mut images = Images::new(n);
+    IMAGES.with(|im| *im.borrow_mut() = Some(Images::new(n)));
+    super::sched::set_translate(Some(translate));
+    let images = |f: &mut dyn FnMut(&mut Images)| IMAGES.with(|im| f(im.borrow_mut().as_mut().unwrap()));
     let slots: &'static [Cell<*mut Rank>] = Box::leak((0..n).map(|_| Cell::new(std::ptr::null_mut())).collect::<Vec<_>>().into_boxed_slice());
     type Co = Coroutine<(), (), (c_int, RankResult), SliceStack>;
     let mut cos: Vec<Option<Co>> = (0..n).map(|_| None).collect();
@@ -284,7 +269,6 @@ pub unsafe fn run_all(
         q.clear();
         q.extend((0..n as u32).map(|r| Reverse((0f64.to_bits(), r))));
     });
-    let argv = argv as usize;
     let mut left = n;
     while left > 0 {
         let Some(Reverse((_, r))) = READY.with(|q| q.borrow_mut().pop()) else {
@@ -299,15 +283,15 @@ pub unsafe fn run_all(
         let co = cos[ri].get_or_insert_with(|| {
             Coroutine::with_stack(region.slice(ri), move |y: &Y, ()| {
                 YIELDER.with(|c| c.set(y));
-                crate::run::rank_body(r, s, argc, argv as *mut *mut c_char, cmain, fmain, &|p| slots[r as usize].set(p))
+                body(r, &|p| slots[r as usize].set(p))
             })
         });
-        images.switch_to(ri);
-        CUR.with(|c| c.set(slots[ri].get()));
+        images(&mut |im| im.switch_to(ri));
+        super::current::set(slots[ri].get());
         RUNNING.with(|c| c.set(r));
         let res = co.resume(());
         RUNNING.with(|c| c.set(u32::MAX));
-        CUR.with(|c| c.set(std::ptr::null_mut()));
+        super::current::set(std::ptr::null_mut());
         if let CoroutineResult::Return(v) = res {
             results[ri] = Some(v);
             cos[ri] = None;
@@ -315,10 +299,12 @@ pub unsafe fn run_all(
             use_.max = use_.max.max(t);
             use_.sum += t;
             region.release(ri);
-            images.finished(ri);
+            images(&mut |im| im.finished(ri));
             left -= 1;
         }
     }
+    IMAGES.with(|im| *im.borrow_mut() = None);
+    super::sched::set_translate(None);
     engine::lock(&s.meetings).clear();
     Ok((results.into_iter().map(|x| x.unwrap()).collect(), use_))
 }

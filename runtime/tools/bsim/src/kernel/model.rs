@@ -5,14 +5,45 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
+use xmpc_nsim::Config;
 
 /// The largest platform file or collective table read (docs/diagnostics.md, bounds):
 /// a larger or endless one (`/dev/zero`) is refused before it is held.
 pub const MAX_PLATFORM_BYTES: u64 = 16 << 20;
+/// The most ranks `bsim run` simulates.
+pub const MAX_NP: i64 = 1 << 23;
 /// The most ranks a `[nodes] map` may list, and the node numbers it may use.
-pub const MAX_MAP_RANKS: u64 = crate::cli::MAX_NP as u64;
+pub const MAX_MAP_RANKS: u64 = MAX_NP as u64;
 /// The most bytes `[protocol] header_bytes` may add to every message.
 pub const MAX_HEADER_BYTES: u64 = 1 << 30;
+
+/// The NSIM configuration of a platform (compared by its origin).
+#[derive(Clone, Debug)]
+pub struct NsimNet {
+    pub cfg: Config,
+    /// Where it came from (file path or "inline in <platform>").
+    pub origin: String,
+}
+
+impl PartialEq for NsimNet {
+    fn eq(&self, o: &Self) -> bool {
+        self.origin == o.origin
+    }
+}
+
+pub fn load_nsim(path: &Path) -> Result<NsimNet, String> {
+    let cfg = Config::from_file(path).map_err(|e| format!("NSIM config: {e}"))?;
+    Ok(NsimNet { cfg, origin: path.display().to_string() })
+}
+
+/// `--network` / `BSIM_NETWORK`: `nsim:FILE.toml` or `analytic`.
+pub fn parse_network_arg(v: &str) -> Result<Option<NsimNet>, String> {
+    match v.split_once(':') {
+        Some(("nsim", f)) if !f.is_empty() => load_nsim(Path::new(f)).map(Some),
+        _ if v == "analytic" => Ok(None),
+        _ => Err(format!("network `{v}`: expected nsim:FILE.toml or analytic")),
+    }
+}
 
 /// One size range of a link: applies to messages of at least `min_bytes`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -192,7 +223,28 @@ pub struct Platform {
     pub nodes: NodeMap,
     /// `[network] model = "nsim"`: messages go through a packet-level NSIM
     /// network instead of `l + s/w` (see `netmodel`).
-    pub nsim: Option<crate::netmodel::NsimNet>,
+    pub nsim: Option<NsimNet>,
+    /// `[compute]`: host CPU time a rank spends between its calls is compute.
+    pub compute: Compute,
+}
+
+/// `[compute]`: the CPU time a rank's thread spends in the program between two
+/// BSIM calls (code that runs in the skeleton) is charged to its clock, as SMPI
+/// does (`smpi/simulate-computation`, `smpi/cpu-threshold`, `smpi/host-speed`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compute {
+    /// Charge host time at all (`host = false`: only `BSIM_Add_time` counts).
+    pub host: bool,
+    /// Bursts shorter than this are dropped (seconds; SMPI's default 1e-6).
+    pub threshold: f64,
+    /// Host seconds are multiplied by this (a target slower or faster than the host).
+    pub factor: f64,
+}
+
+impl Default for Compute {
+    fn default() -> Self {
+        Compute { host: true, threshold: 1e-6, factor: 1.0 }
+    }
 }
 
 impl Default for Platform {
@@ -212,6 +264,7 @@ impl Default for Platform {
             coll: CollTable::default(),
             nodes: NodeMap::Block(1),
             nsim: None,
+            compute: Compute::default(),
         }
     }
 }
@@ -314,6 +367,16 @@ struct PlatformToml {
     collectives: CollToml,
     #[serde(default)]
     nodes: NodesToml,
+    #[serde(default)]
+    compute: ComputeToml,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ComputeToml {
+    host: Option<bool>,
+    threshold: Option<f64>,
+    factor: Option<f64>,
 }
 
 fn link_from(t: LinkToml, what: &str) -> Result<Link, String> {
@@ -338,7 +401,7 @@ fn link_from(t: LinkToml, what: &str) -> Result<Link, String> {
 
 /// The `[network]` section: a link, or NSIM (then latency/bandwidth are
 /// optional and only used by exports such as SimGrid's).
-fn network_from(t: NetworkToml, path: &Path) -> Result<(Link, Option<crate::netmodel::NsimNet>), String> {
+fn network_from(t: NetworkToml, path: &Path) -> Result<(Link, Option<NsimNet>), String> {
     let nsim = match t.model.as_deref() {
         None | Some("analytic") => {
             if t.config.is_some() || t.nsim.is_some() {
@@ -351,14 +414,14 @@ fn network_from(t: NetworkToml, path: &Path) -> Result<(Link, Option<crate::netm
             (None, None) => return Err("[network]: model = \"nsim\" needs config = \"file.toml\" or a [network.nsim] table".into()),
             (Some(c), None) => {
                 let c = if c.is_relative() { path.parent().unwrap_or(Path::new(".")).join(c) } else { c };
-                crate::netmodel::load_nsim(&c)?
+                load_nsim(&c)?
             }
             (None, Some(tab)) => {
                 let origin = format!("{} [network.nsim]", path.display());
                 let text = toml::to_string(&tab).map_err(|e| e.to_string())?;
                 let mut cfg = xmpc_nsim::Config::from_toml(&text, &origin).map_err(|e| format!("NSIM config: {e}"))?;
                 cfg.base_dir = path.parent().map(Path::to_path_buf);
-                crate::netmodel::NsimNet { cfg, origin }
+                NsimNet { cfg, origin }
             }
         }),
         Some(m) => return Err(format!("[network] model must be \"analytic\" or \"nsim\" (got \"{m}\")")),
@@ -508,6 +571,10 @@ pub fn parse_platform(path: &Path, text: &str) -> Result<Platform, String> {
         (None, Some(v)) => NodeMap::List(v.into_inner()),
         (None, None) => NodeMap::Block(1),
     };
+    let c = t.compute;
+    plat.compute.host = c.host.unwrap_or(true);
+    plat.compute.threshold = nonneg(c.threshold, 1e-6, "[compute] threshold").map_err(err)?;
+    plat.compute.factor = nonneg(c.factor, 1.0, "[compute] factor").map_err(err)?;
     Ok(plat)
 }
 

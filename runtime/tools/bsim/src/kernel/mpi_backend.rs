@@ -9,16 +9,16 @@
 //! MPI is reached only through the function table of the C main, so this crate
 //! has no MPI symbol (the threads link line needs no MPI library).
 
-use crate::coll::{self, CollKind, Shape};
-use crate::engine::{self, Rank, SimOpts, St, PROC_NULL};
-use crate::lmpi::{CollArgs, CUR, UNDEFINED};
+use super::coll::{self, CollKind, Shape};
+use super::collargs::{self, CollArgs};
+use super::engine;
+use super::rank::{Rank, St, PROC_NULL};
+use super::UNDEFINED;
 use crate::output::{EvKind, Event, RankResult, Stats};
-use crate::run::{self, CMain, FMain};
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// The MPI operations, filled by the C main (struct bsim_mpi_ops).
 #[repr(C)]
@@ -399,7 +399,7 @@ pub fn collective(r: &mut Rank, comm: i32, kind: CollKind, args: CollArgs) -> Op
         r.stats.colls += 1;
         let real = s.real[comm as usize];
         // my own row of the shape (shape_of reads member i's sizes from args[i])
-        let local = crate::lmpi::shape_of(kind, &vec![&args; p]);
+        let local = collargs::shape_of(kind, &vec![&args; p]);
         let mine = Contrib { arrive: args.arrive, block: local.block[me], color: args.color, key: args.key };
         let mut all = vec![Contrib::default(); p];
         let mut matrix = local.matrix.map(|m| m[me].clone());
@@ -467,54 +467,10 @@ pub fn abort(code: c_int) -> ! {
     std::process::exit(code)
 }
 
-// ---------------- process entry ----------------
+// ---------------- process ----------------
 
-/// Called by the C main of libxmpc_bsim_mpi.a after MPI_Init when BSIM_BACKEND=mpi.
-///
-/// # Safety
-/// `argv` must be the process arguments, `ops` a filled table valid for the call.
-#[no_mangle]
-pub unsafe extern "C" fn bsim_start_mpi(argc: c_int, argv: *mut *mut c_char, cmain: Option<CMain>, fmain: Option<FMain>, ops: *const MpiOps) -> c_int {
-    let ops = *ops;
-    let (id, n) = (ops.rank as u32, ops.size as u32);
-    let say = |e: String| {
-        if id == 0 {
-            eprintln!("bsim: {e}");
-        }
-    };
-    let p = match run::params_from_env() {
-        Ok(p) => p,
-        Err(e) => {
-            say(e);
-            return 2;
-        }
-    };
-    if std::env::var("BSIM_NP").is_ok_and(|v| !v.is_empty()) && p.np != n {
-        say(format!("BSIM_NP={} but mpiexec started {n} processes", p.np));
-        return 2;
-    }
-    if p.payload {
-        say("payload mode (BSIM_PAYLOAD=1) needs the threads back end: the mpi back end moves only timestamps".into());
-        return 2;
-    }
-    if cmain.is_none() && fmain.is_none() {
-        say("the program defines neither bsim_main (C) nor bsim_main_f (Fortran): was it skeletonized?".into());
-        return 2;
-    }
-    for d in [&p.out, &p.trace_dir].into_iter().flatten() {
-        if let Err(e) = std::fs::create_dir_all(d) {
-            say(format!("{}: cannot create directory: {e}", d.display()));
-            return 2;
-        }
-    }
-    let timeline = p.gantt.is_some() || p.trace_json.is_some();
-    let sim = match engine::init_sim(n, p.platform.clone(), SimOpts { payload: false, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() }) {
-        Ok(s) => s,
-        Err(e) => {
-            say(e);
-            return 2;
-        }
-    };
+/// Make this process the mpi back end's rank `id` (after MPI_Init).
+pub fn start(ops: MpiOps, id: u32) {
     STATE.with(|s| {
         *s.borrow_mut() = Some(State {
             ops,
@@ -529,47 +485,21 @@ pub unsafe extern "C" fn bsim_start_mpi(argc: c_int, argv: *mut *mut c_char, cma
         })
     });
     ON.store(true, Relaxed);
-    let t0 = Instant::now();
-    let mut rank = Box::new(Rank::new(id, n));
-    CUR.with(|c| c.set(&mut *rank));
-    let code = match (cmain, fmain) {
-        (Some(f), _) => f(argc, argv),
-        (None, Some(f)) => {
-            f();
-            0
-        }
-        _ => 0,
-    };
-    CUR.with(|c| c.set(std::ptr::null_mut()));
-    // this process's trace file (one rank per process: put in place by each)
-    let mut code = code;
-    if let Some(Err(e)) = rank.finish_trace().map(|t| crate::tracefile::commit_all(vec![t])) {
-        eprintln!("bsim: {e}");
-        code = if code == 0 { 1 } else { code };
-    }
-    // let the last headers and replies leave
-    let ops2 = ops;
+}
+
+/// Wait until the last headers and replies have left.
+pub fn flush_outgoing() {
     with(|s| {
+        let ops = s.ops;
         for (q, _) in s.outgoing.drain(..) {
-            (ops2.wait)(q);
+            // SAFETY: a request of the C side still pending
+            unsafe { (ops.wait)(q) };
         }
     });
-    let results = gather(&ops, &rank, code, timeline);
-    let Some(results) = results else { return code };
-    let host = t0.elapsed().as_secs_f64();
-    let first_bad = results.iter().map(|x| x.0).find(|&c| c != 0).unwrap_or(0);
-    let res: Vec<RankResult> = results.into_iter().map(|x| x.1).collect();
-    match run::write_outputs(&p, &res, &sim.plat.name, "mpi", host) {
-        Ok(()) => first_bad,
-        Err(e) => {
-            eprintln!("bsim: {e}");
-            1
-        }
-    }
 }
 
 /// Gather every rank's result to rank 0 (None on the other ranks).
-unsafe fn gather(ops: &MpiOps, r: &Rank, code: c_int, timeline: bool) -> Option<Vec<(c_int, RankResult)>> {
+pub unsafe fn gather(ops: &MpiOps, r: &Rank, code: c_int, timeline: bool) -> Option<Vec<(c_int, RankResult)>> {
     let n = ops.size as usize;
     let st = &r.stats;
     let rec: [f64; 10] = [

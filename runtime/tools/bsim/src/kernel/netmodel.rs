@@ -12,39 +12,10 @@
 //! earliest pending messages and advances NSIM exactly to its next delivery
 //! ([`Net::step_blocked`]).
 
-use crate::model::{Link, Platform, Segment};
+use super::model::{Link, NsimNet, Platform, Segment};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::Path;
 use xmpc_nsim::stepper::Stepper;
 use xmpc_nsim::Config;
-
-/// The NSIM configuration of a platform (compared by its origin).
-#[derive(Clone, Debug)]
-pub struct NsimNet {
-    pub cfg: Config,
-    /// Where it came from (file path or "inline in <platform>").
-    pub origin: String,
-}
-
-impl PartialEq for NsimNet {
-    fn eq(&self, o: &Self) -> bool {
-        self.origin == o.origin
-    }
-}
-
-pub fn load_nsim(path: &Path) -> Result<NsimNet, String> {
-    let cfg = Config::from_file(path).map_err(|e| format!("NSIM config: {e}"))?;
-    Ok(NsimNet { cfg, origin: path.display().to_string() })
-}
-
-/// `--network` / `BSIM_NETWORK`: `nsim:FILE.toml` or `analytic`.
-pub fn parse_network_arg(v: &str) -> Result<Option<NsimNet>, String> {
-    match v.split_once(':') {
-        Some(("nsim", f)) if !f.is_empty() => load_nsim(Path::new(f)).map(Some),
-        _ if v == "analytic" => Ok(None),
-        _ => Err(format!("network `{v}`: expected nsim:FILE.toml or analytic")),
-    }
-}
 
 /// Seconds -> picoseconds (rounded; monotone, so bounds stay bounds).
 pub fn to_ps(t: f64) -> u64 {
@@ -85,12 +56,12 @@ pub fn equivalent_platform(base: &Platform, cfg: &Config, ra: u32, rb: u32) -> R
 /// The sizes of a collective as far as member `me` sends them, from its own
 /// arguments only (message sizes come from the sender, so this is all its
 /// schedule needs): members run their part without meeting the others.
-pub fn local_shape(kind: crate::coll::CollKind, me: usize, x: &crate::lmpi::CollArgs, p: usize) -> crate::coll::Shape {
-    use crate::coll::CollKind as K;
-    let all: Vec<&crate::lmpi::CollArgs> = vec![x; p];
-    let mut sh = crate::lmpi::shape_of(kind, &all);
+pub fn local_shape(kind: super::coll::CollKind, me: usize, x: &super::collargs::CollArgs, p: usize) -> super::coll::Shape {
+    use super::coll::CollKind as K;
+    let all: Vec<&super::collargs::CollArgs> = vec![x; p];
+    let mut sh = super::collargs::shape_of(kind, &all);
     let ints = |ptr: usize, i: usize| -> u64 {
-        if ptr == 0 || ptr == crate::lmpi::IN_PLACE {
+        if ptr == 0 || ptr == super::IN_PLACE {
             0
         } else {
             // SAFETY: count arrays of a collective call hold one int per member (MPI rule)
@@ -242,7 +213,8 @@ impl Net {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::parse_platform;
+    use crate::kernel::model::{parse_network_arg, parse_platform};
+    use std::path::Path;
 
     const RING: &str = "[topology]\nkind = \"torus\"\ndims = [8]\n[link]\nbandwidth = \"1 GB/s\"\nlatency = \"100ns\"\n[router]\ndelay = \"50ns\"\n";
 

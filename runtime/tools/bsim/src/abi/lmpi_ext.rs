@@ -1,93 +1,20 @@
-//! More of the LMPI C ABI: persistent requests, Waitsome/Testany/Testsome and
-//! Probe/Iprobe. Persistent requests live here, above both back ends: a
-//! handle (from PERSIST_BASE up) keeps the call's arguments and, while
-//! started, the engine request of the Isend/Irecv it made.
+//! More of the LMPI C ABI: persistent requests (`persist`), Waitsome/Testany/
+//! Testsome and Probe/Iprobe.
 
-use crate::engine::{Rank, St};
-use crate::lmpi::{bytes_of, check_peer, check_reqs, fail, finish_statuses, put_status, recv_flags, release, reqs_of, with, LmpiStatus, SUCCESS, UNDEFINED};
-use crate::mpi_backend as mb;
-use std::cell::RefCell;
+use super::lmpi::{bytes_of, check_peer, check_reqs, finish_statuses, put_status, recv_flags, release, reqs_of, LmpiStatus, SUCCESS};
+use super::persist::{activate, create, get, Persist};
+use crate::kernel::current::{fail, with};
+use crate::kernel::rank::{Rank, St};
+use crate::kernel::{api, UNDEFINED};
 use std::ffi::{c_int, c_void};
 
-/// Persistent handles start here (engine handles stay far below).
-const PERSIST_BASE: c_int = 1 << 28;
-
-#[derive(Clone, Copy)]
-struct Persist {
-    send: bool,
-    buf: usize,
-    count: c_int,
-    t: c_int,
-    peer: c_int,
-    tag: c_int,
-    comm: c_int,
-    /// The started request (0: inactive).
-    active: c_int,
-}
-
-thread_local! {
-    // one table per rank thread (threads back end) or process (mpi back end)
-    static TABLE: RefCell<Vec<Option<Persist>>> = const { RefCell::new(vec![]) };
-}
-
-fn slot(h: c_int) -> Option<usize> {
-    (h >= PERSIST_BASE).then(|| (h - PERSIST_BASE) as usize)
-}
-
-fn get(h: c_int) -> Option<Persist> {
-    let i = slot(h)?;
-    TABLE.with(|t| t.borrow().get(i).copied().flatten())
-}
-
-/// The engine handle behind `h` (itself unless persistent).
-pub fn active(h: c_int) -> c_int {
-    match slot(h) {
-        None => h,
-        Some(_) => get(h).map_or(-1, |p| p.active),
-    }
-}
-
-/// Mark a persistent request inactive after completion; false if not persistent.
-pub fn deactivate(h: c_int) -> bool {
-    let Some(i) = slot(h) else { return false };
-    TABLE.with(|t| {
-        if let Some(Some(p)) = t.borrow_mut().get_mut(i) {
-            p.active = 0;
-        }
-    });
-    true
-}
-
-/// Request_free of a persistent handle: forget it, return its active request.
-pub fn free_persistent(h: c_int) -> c_int {
-    let Some(i) = slot(h) else { return h };
-    TABLE.with(|t| {
-        let mut t = t.borrow_mut();
-        match t.get_mut(i).and_then(|p| p.take()) {
-            Some(p) => p.active,
-            None => -1,
-        }
-    })
-}
-
-fn create(p: Persist) -> c_int {
-    TABLE.with(|t| {
-        let mut t = t.borrow_mut();
-        let i = t.iter().position(|x| x.is_none()).unwrap_or_else(|| {
-            t.push(None);
-            t.len() - 1
-        });
-        t[i] = Some(p);
-        PERSIST_BASE + i as c_int
-    })
-}
-
 unsafe fn init(name: &'static str, send: bool, buf: *const c_void, count: c_int, t: c_int, peer: c_int, tag: c_int, comm: c_int, req: *mut c_int) -> c_int {
-    with(name, |r| {
+    let carry = with(name, |r| {
         check_peer(r, name, comm, peer, !send);
         bytes_of(r, name, count, t);
+        std::mem::take(&mut r.carry)
     });
-    *req = create(Persist { send, buf: buf as usize, count, t, peer, tag, comm, active: 0 });
+    *req = create(Persist { send, buf: buf as usize, count, t, peer, tag, comm, carry, active: 0 });
     SUCCESS
 }
 
@@ -110,17 +37,13 @@ pub unsafe extern "C" fn LMPI_Start(req: *mut c_int) -> c_int {
         None => with("LMPI_Start", |r| fail(r, "LMPI_Start", format!("{h} is not a persistent request"))),
     };
     let mut inner = 0;
+    with("LMPI_Start", |r| r.carry = p.carry);
     if p.send {
-        crate::lmpi::LMPI_Isend(p.buf as *const c_void, p.count, p.t, p.peer, p.tag, p.comm, &mut inner);
+        super::lmpi::LMPI_Isend(p.buf as *const c_void, p.count, p.t, p.peer, p.tag, p.comm, &mut inner);
     } else {
-        crate::lmpi::LMPI_Irecv(p.buf as *mut c_void, p.count, p.t, p.peer, p.tag, p.comm, &mut inner);
+        super::lmpi::LMPI_Irecv(p.buf as *mut c_void, p.count, p.t, p.peer, p.tag, p.comm, &mut inner);
     }
-    let i = slot(h).unwrap();
-    TABLE.with(|t| {
-        if let Some(Some(q)) = t.borrow_mut().get_mut(i) {
-            q.active = inner;
-        }
-    });
+    activate(h, inner);
     SUCCESS
 }
 
@@ -140,18 +63,7 @@ fn some(r: &mut Rank, name: &'static str, hs: &[i32], wait: bool, any: bool) -> 
     check_reqs(r, name, hs);
     r.enter();
     let rv = recv_flags(r, hs);
-    let out = if mb::on() {
-        if wait {
-            let mut st = St::default();
-            mb::waitany(r, hs, &mut st).map(|i| vec![(i, st)]).unwrap_or_default()
-        } else {
-            mb::testsome(r, hs, any)
-        }
-    } else if wait {
-        r.waitsome(hs)
-    } else {
-        r.testsome(hs, any)
-    };
+    let out = api::some(r, hs, wait, any);
     for (i, st) in &out {
         finish_statuses(r, std::slice::from_ref(st), &rv[*i..=*i]);
     }
@@ -216,7 +128,7 @@ pub unsafe extern "C" fn LMPI_Testany(n: c_int, reqs: *mut c_int, index: *mut c_
 fn probe(name: &'static str, src: c_int, tag: c_int, comm: c_int, blocking: bool) -> Option<St> {
     with(name, |r| {
         check_peer(r, name, comm, src, true);
-        if mb::on() {
+        if api::mpi_backend() {
             fail(r, name, "Probe/Iprobe are not supported by the mpi back end (use the threads back end)".into());
         }
         r.enter();

@@ -80,7 +80,7 @@ static DERIVED: Mutex<Vec<(u64, Elem)>> = Mutex::new(Vec::new());
 /// Size and element kind of a datatype handle.
 pub fn info(t: i32) -> Option<(u64, Elem)> {
     if t >= DERIVED_BASE {
-        return crate::engine::lock(&DERIVED).get((t - DERIVED_BASE) as usize).copied();
+        return DERIVED.lock().unwrap_or_else(|e| e.into_inner()).get((t - DERIVED_BASE) as usize).copied();
     }
     BUILTIN.iter().find(|b| b.0 == t).map(|b| (b.1, b.2))
 }
@@ -93,7 +93,7 @@ pub fn size(t: i32) -> Option<u64> {
 /// vector: the extent's holes are not modelled).
 pub fn derive(bytes: u64, base: i32) -> Option<i32> {
     let (_, e) = info(base)?;
-    let mut d = crate::engine::lock(&DERIVED);
+    let mut d = DERIVED.lock().unwrap_or_else(|e| e.into_inner());
     d.push((bytes, e));
     Some(DERIVED_BASE + d.len() as i32 - 1)
 }

@@ -5,7 +5,9 @@
 
 #![allow(non_upper_case_globals, clippy::missing_safety_doc, clippy::too_many_arguments)]
 
-use crate::lmpi::{self as c, LmpiStatus, IN_PLACE};
+use super::bsim as b;
+use super::lmpi::{self as c, LmpiStatus};
+use crate::kernel::IN_PLACE;
 use std::ffi::{c_char, c_double, c_int, c_void};
 
 /// The common block /lmpi_fconst/: status_ignore(6), statuses_ignore(6), in_place
@@ -84,34 +86,39 @@ pub extern "C" fn lmpi_wtick_() -> c_double {
 
 #[no_mangle]
 pub unsafe extern "C" fn bsim_add_time_(t: *const c_double) {
-    c::BSIM_Add_time(*t)
+    b::BSIM_Add_time(*t)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn bsim_carry_(flags: *const c_int) {
+    b::BSIM_Carry(*flags)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn bsim_block_begin_(id: *const c_int) {
-    c::BSIM_Block_begin(*id)
+    b::BSIM_Block_begin(*id)
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn bsim_block_end_(id: *const c_int) {
-    c::BSIM_Block_end(*id)
+    b::BSIM_Block_end(*id)
 }
 
 #[no_mangle]
 pub extern "C" fn bsim_rank_() -> c_int {
-    c::BSIM_Rank()
+    b::BSIM_Rank()
 }
 
 #[no_mangle]
 pub extern "C" fn bsim_node_ranks_() -> c_int {
-    c::BSIM_Node_ranks()
+    b::BSIM_Node_ranks()
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn bsim_event_(name: *const c_char, len: usize) {
     let s = String::from_utf8_lossy(std::slice::from_raw_parts(name as *const u8, len)).trim_end().to_string();
     let cs = std::ffi::CString::new(s).unwrap_or_default();
-    c::BSIM_Event(cs.as_ptr())
+    b::BSIM_Event(cs.as_ptr())
 }
 
 #[no_mangle]
@@ -468,7 +475,7 @@ pub unsafe extern "C" fn lmpi_alltoallv_(
 
 // ---------------- probe, persistent requests, Waitsome/Testany/Testsome ----------------
 
-use crate::lmpi_ext as x;
+use super::lmpi_ext as x;
 
 #[no_mangle]
 pub unsafe extern "C" fn lmpi_probe_(s: *const c_int, tag: *const c_int, comm: *const c_int, status: *mut c_int, ierr: *mut c_int) {
@@ -526,7 +533,7 @@ pub unsafe extern "C" fn lmpi_startall_(n: *const c_int, reqs: *mut c_int, ierr:
 
 /// Fortran indices count from 1.
 unsafe fn one_based(out: c_int, idx: *mut c_int) {
-    if out != c::UNDEFINED {
+    if out != crate::kernel::UNDEFINED {
         for k in 0..out.max(0) as usize {
             *idx.add(k) += 1;
         }
