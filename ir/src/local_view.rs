@@ -98,7 +98,7 @@ pub enum AccessCtx {
     /// `obj:[img] = ...` with no `;` ending the statement.
     PutUnterminated,
     /// `lhs = obj:[img];` with a plain object `lhs` starting the statement; `stmt` runs
-    /// from `lhs` through the coindex (the `;` stays).
+    /// from `lhs` through the `;`.
     Get { stmt: Span, lhs: ObjRef },
     /// A member or subscript after the coindex (`s:[1].x`): the `.`/`->`/`[`.
     Followed(Span),
