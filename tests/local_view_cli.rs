@@ -1,6 +1,7 @@
-//! The XMP/C local view through the `xmpc` driver: coarray syntax is lowered before
-//! the C front end (translated source, kept line numbers) and what is not
-//! implemented is refused with a located diagnostic and no output.
+//! The XMP/C local view through the `xmpc` driver: coarray syntax, recognised by the
+//! C front end, is lowered before the global-view translation (translated source, kept
+//! line numbers); what is not implemented is refused with a located diagnostic and no
+//! output; a file without local view passes through byte for byte.
 
 use std::process::{Command, Output};
 
@@ -53,4 +54,34 @@ fn open_ended_section_of_a_pointer_does_not_compile() {
     assert!(!o.status.success(), "compiled: {err}");
     assert!(err.contains("needs an array, not a pointer"), "{err}");
     assert!(!exe.exists());
+}
+
+/// Issue 37: text that only looks like coarray syntax (in a string, a comment, a macro
+/// body) made the driver add `#include "xmpc_coarray.h"` to plain C files.
+#[test]
+fn plain_c_with_coarray_lookalikes_passes_through_byte_for_byte() {
+    let d = tempfile::tempdir().unwrap();
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/corpus/c/local_view_lookalikes.c");
+    let mut inputs = vec![("lookalikes.c", std::fs::read_to_string(corpus).unwrap())];
+    inputs.push(("puts.c", "int f(void){ puts(\"[a]:[b]\"); return 0; }\n".into()));
+    inputs.push(("range.c", "#include <stdio.h>\nvoid g(long s, long e){ printf(\"range: [0x%lx-0x%lx] too big\\n\", s, e); }\n".into()));
+    for (name, text) in inputs {
+        let src = d.path().join(name);
+        std::fs::write(&src, &text).unwrap();
+        let o = xmpc(&[src.to_str().unwrap(), "--emit=source"]);
+        assert!(o.status.success(), "{name}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8(o.stdout).unwrap(), text, "{name} is not passed through byte for byte");
+    }
+}
+
+#[test]
+fn malformed_local_view_directive_is_located_with_a_hint() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("pw.c");
+    std::fs::write(&src, GOOD.replace("#pragma xmp post (p[1], 3)", "#pragma xmp post (p[1][2], 3)")).unwrap();
+    let o = xmpc(&[src.to_str().unwrap(), "--emit=source"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("error[XMP0701]") && err.contains("pw.c:7:19") && err.contains("hint: write p[k]"), "{err}");
+    assert!(o.stdout.is_empty(), "no half-written output");
 }

@@ -12,6 +12,7 @@ pub mod directive;
 pub mod edit;
 pub mod expr;
 pub mod implicit;
+pub mod local_view;
 pub mod span;
 pub mod visit;
 pub mod xml;

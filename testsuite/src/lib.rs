@@ -24,6 +24,9 @@ pub fn corpus_files(sub: &str) -> Vec<PathBuf> {
 /// Result of running the front end, checks and emitter over one file.
 pub struct Run {
     pub text: String,
+    /// The XMP/C local view the front end found (the driver lowers it first): `Ok(None)`
+    /// for a file without one, and for Fortran.
+    pub local_view: Result<Option<xmpc_ir::local_view::LocalView>, Vec<xmpc_ir::Diag>>,
     pub unit: xmpc_ir::FileUnit,
     pub diags: Vec<xmpc_ir::Diag>,
     pub emitted: Result<String, xmpc_backends::EmitError>,
@@ -47,11 +50,12 @@ pub fn run_file(path: &Path) -> Run {
 }
 
 pub fn run_text(name: &str, text: &str, lang: Lang) -> Run {
+    let local_view = if lang == Lang::C { xmpc_frontend::c::local_view::scan(0, text) } else { Ok(None) };
     let parsed = xmpc_frontend::parse_source(0, name, text, lang);
     let mut diags = parsed.diags;
     diags.extend(xmpc_passes::check::check(&parsed.unit, text));
     let emitted = xmpc_backends::emit(&parsed.unit, text, &[]);
-    Run { text: text.to_string(), unit: parsed.unit, diags, emitted }
+    Run { text: text.to_string(), local_view, unit: parsed.unit, diags, emitted }
 }
 
 /// Generated inputs for throughput measurements (`benches/pipeline.rs`,

@@ -37,6 +37,17 @@ enum State {
 /// Finds and masks every `#pragma xmp` / `#pragma acc` line (not inside comments or
 /// strings). Other pragmas are left alone.
 pub fn mask(src: &str) -> Masked {
+    mask_with(src, true)
+}
+
+/// Masks the `#pragma xmp|acc` lines only: array sections and `_Complex` stay (the
+/// local view's token stream, `local_view`, needs every token of the code).
+pub fn mask_directives(src: &str) -> Masked {
+    mask_with(src, false)
+}
+
+/// `full`: also masks array-section statements and `_Complex`.
+fn mask_with(src: &str, full: bool) -> Masked {
     let b = src.as_bytes();
     let mut out: Option<Vec<u8>> = None;
     let mut directives = Vec::new();
@@ -55,7 +66,7 @@ pub fn mask(src: &str) -> Masked {
                     }
                     line_start = false;
                     // XMP C array assignment outside a directive (`y[i][:] = 0;`).
-                    if (c.is_ascii_alphabetic() || c == b'_') && subscripted_name(b, i) && after_statement(b, i) {
+                    if full && (c.is_ascii_alphabetic() || c == b'_') && subscripted_name(b, i) && after_statement(b, i) {
                         if let Some(st) = section_statement(b, i).filter(|st| has_section(&b[st.range()])) {
                             blank_section(out.get_or_insert_with(|| b.to_vec()), st);
                             sections.push(st);
@@ -73,7 +84,7 @@ pub fn mask(src: &str) -> Masked {
                             let out = out.get_or_insert_with(|| b.to_vec());
                             mask_range(out, i, end);
                             i = end;
-                            if let Some(st) = takes_section.then(|| section_statement(b, end)).flatten() {
+                            if let Some(st) = (full && takes_section).then(|| section_statement(b, end)).flatten() {
                                 blank_section(out, st);
                                 sections.push(st);
                                 i = st.end;
@@ -96,7 +107,7 @@ pub fn mask(src: &str) -> Masked {
                     b'"' | b'\'' => state = State::Str(c),
                     // `_Complex` is not in tree-sitter-c's grammar: blanked here, the
                     // lowering reads it back from the source (`double _Complex`).
-                    b'_' if is_word_at(b, i, b"_Complex") => {
+                    b'_' if full && is_word_at(b, i, b"_Complex") => {
                         let out = out.get_or_insert_with(|| b.to_vec());
                         out[i..i + 8].fill(b' ');
                         i += 7;

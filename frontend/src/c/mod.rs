@@ -1,9 +1,11 @@
 //! C front end: mask `#pragma xmp|acc` lines, parse with tree-sitter-c, parse the
-//! directives, lower the tree to the IR.
+//! directives, lower the tree to the IR. The XMP/C local view (coarray syntax) is
+//! recognised by `local_view` and lowered to plain C before this parse.
 
 mod decl;
 mod errors;
 mod expr;
+pub mod local_view;
 mod lower;
 pub mod mask;
 mod section;

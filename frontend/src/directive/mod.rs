@@ -39,6 +39,8 @@ mod lexer;
 mod parser;
 mod xmp;
 
+pub(crate) use lexer::{Tok, TokKind};
+
 pub use xmpc_ir::directive::DirLang;
 use xmpc_ir::directive::Directive;
 use xmpc_ir::{Diag, FileId, OffsetMap, Span};
@@ -65,6 +67,13 @@ pub fn parse(src: &DirectiveText, lang: DirLang, file: FileId) -> Result<Directi
 /// expression grammar: C operators for C, Fortran operators for Fortran.
 pub fn parse_expr(src: &DirectiveText, lang: DirLang, file: FileId) -> Result<xmpc_ir::Expr, Vec<Diag>> {
     parser::parse_expr(&src.text, lang, &src.map).map_err(|e| vec![e.into_diag(&src.map, file)])
+}
+
+/// The tokens of a C directive's text (spans are offsets into `src.text`, `Eof` last),
+/// for the directives the C front end reads itself (the local view's `post`, `wait`,
+/// `lock`, `unlock` and `coarray`: `c::local_view`).
+pub(crate) fn lex_c(src: &DirectiveText, file: FileId) -> Result<Vec<Tok>, Diag> {
+    lexer::lex(&src.text, DirLang::C).map_err(|e| e.into_diag(&src.map, file))
 }
 
 /// A parse error with spans in directive-text offsets (mapped when made a `Diag`).

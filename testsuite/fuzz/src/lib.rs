@@ -118,6 +118,21 @@ pub fn assert_located(diags: &[Diag], len: usize, what: &str) {
 /// `--skeletonize` run it.
 pub fn compile(bytes: &[u8], lang: Lang) {
     let text = source::decode(bytes).into_owned();
+    // the XMP/C local view first, as the driver lowers it (src/main.rs)
+    let text = if lang == Lang::C {
+        let lowered =
+            xmpc_frontend::c::local_view::scan(0, &text).and_then(|lv| lv.map(|lv| xmpc_backends::c::coarray::lower(&text, &lv, "fuzz", 0)).transpose());
+        match lowered {
+            Ok(None) => text,
+            Ok(Some(l)) => l.text,
+            Err(d) => {
+                assert_located(&d, text.len(), "local view");
+                return;
+            }
+        }
+    } else {
+        text
+    };
     let parsed = xmpc_frontend::parse_source(0, "fuzz", &text, lang);
     assert_located(&parsed.diags, text.len(), "front end");
     if parsed.diags.iter().any(|d| d.severity >= Severity::Error) {
