@@ -317,6 +317,7 @@ fn run_tool(tool: &Tool) -> ExitCode {
     }
 }
 
+#[derive(Debug)]
 enum Failure {
     /// Diagnostics were printed already.
     Input,
