@@ -25,7 +25,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Directory holding the C conformance programs.
@@ -381,12 +381,13 @@ pub fn judge(p: &Program, code: Option<i32>, so: &str, se: &str, timed_out: bool
 pub fn run_all(sel: &[(Program, Vec<u32>)], opts: &Options, progress: &(dyn Fn(&[RunResult]) + Sync)) -> Vec<RunResult> {
     let _ = std::fs::create_dir_all(&opts.work);
     let open_mpi = is_open_mpi(&opts.mpiexec);
-    let queue: Arc<Mutex<VecDeque<usize>>> = Arc::new(Mutex::new((0..sel.len()).collect()));
-    let results: Arc<Mutex<Vec<(usize, Vec<RunResult>)>>> = Arc::new(Mutex::new(Vec::new()));
+    // per program, in selection order once sorted
+    type Done = Vec<(usize, Vec<RunResult>)>;
+    let queue: Mutex<VecDeque<usize>> = Mutex::new((0..sel.len()).collect());
+    let results: Mutex<Done> = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..opts.jobs.max(1) {
-            let queue = queue.clone();
-            let results = results.clone();
+            let (queue, results) = (&queue, &results);
             s.spawn(move || loop {
                 let Some(k) = queue.lock().unwrap().pop_front() else { break };
                 let (p, nps) = &sel[k];
@@ -396,7 +397,7 @@ pub fn run_all(sel: &[(Program, Vec<u32>)], opts: &Options, progress: &(dyn Fn(&
             });
         }
     });
-    let mut v = Arc::try_unwrap(results).unwrap().into_inner().unwrap();
+    let mut v = results.into_inner().unwrap();
     v.sort_by_key(|(k, _)| *k);
     v.into_iter().flat_map(|(_, r)| r).collect()
 }
