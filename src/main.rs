@@ -449,7 +449,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
                 link: cli.link_flag.clone(),
             };
             let mut opts = opts;
-            for f in acc::flags(cli.acc.as_deref(), translated.iter().map(|(_, t)| t.as_str())).map_err(|e| Failure::Usage(e))? {
+            for f in acc::flags(cli.acc.as_deref(), translated.iter().map(|(_, t)| t.as_str())).map_err(Failure::Usage)? {
                 if !opts.extra.contains(&f) {
                     opts.extra.push(f);
                 }

@@ -9,6 +9,10 @@ use xmpc_ir::{BinOp, Expr, ExprKind, FileUnit, Function, Lang, Span, Stmt, StmtK
 use xmpc_psim_machine::Core;
 
 use crate::sym::{Poly, E};
+use std::ops::{Add, Div, Mul, Sub};
+
+/// Extent and lower bound of one dimension, as polynomials; None where unknown.
+type DimBounds = Option<(Poly, Poly)>;
 
 /// Operation counts per iteration.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -440,7 +444,7 @@ impl<'a> Counter<'a> {
 
     /// Extents of an array's dimensions (storage order irrelevant here: as declared) and
     /// lower bounds, as polynomials; None where unknown.
-    fn dims(&self, name: &str, sc: &Scope<'a>) -> Option<(Vec<Option<(Poly, Poly)>>, f64)> {
+    fn dims(&self, name: &str, sc: &Scope<'a>) -> Option<(Vec<DimBounds>, f64)> {
         let sym = sc.func.symbols.lookup(name).or_else(|| self.unit.globals.lookup(name))?;
         let (elem, dims) = match self.unit.types.get(sym.ty) {
             Type::Array { elem, dims } => (*elem, dims.clone()),
@@ -885,10 +889,8 @@ impl<'a> Counter<'a> {
     fn invariant(&self, e: &Expr, sc: &Scope<'a>) -> bool {
         let mut inv = true;
         xmpc_passes::blocks::walk::visit_expr(e, &mut |x| match &x.kind {
-            ExprKind::Ident(n) => {
-                if self.variant.contains(&sc.name(&norm(self.lang(), n))) {
-                    inv = false;
-                }
+            ExprKind::Ident(n) if self.variant.contains(&sc.name(&norm(self.lang(), n))) => {
+                inv = false;
             }
             ExprKind::Index(..)
             | ExprKind::Call(..)

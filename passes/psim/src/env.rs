@@ -94,12 +94,10 @@ impl Values {
                 for &id in ids {
                     let sym = symbols.get(id);
                     let n = norm(lang, &sym.name);
-                    if let Some(t) = unit.types.types.get(sym.ty) {
-                        if let xmpc_ir::Type::Basic(b) = t {
-                            let b = b.to_ascii_lowercase();
-                            if b.contains("int") || b.contains("long") {
-                                self.ints.insert(n.clone());
-                            }
+                    if let Some(xmpc_ir::Type::Basic(b)) = unit.types.types.get(sym.ty) {
+                        let b = b.to_ascii_lowercase();
+                        if b.contains("int") || b.contains("long") {
+                            self.ints.insert(n.clone());
                         }
                     }
                     if let Some(init) = &sym.init {

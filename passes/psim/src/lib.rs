@@ -17,6 +17,7 @@ use xmpc_passes::blocks::{Block, BlockKind};
 
 use count::{Counter, Nest};
 use model::{Mca, NestModel};
+use std::ops::{Add, Div, Mul};
 use sym::E;
 
 /// The model of one compute block.

@@ -5,6 +5,7 @@ use xmpc_psim_machine::Machine;
 
 use crate::count::{Kernel, Nest};
 use crate::sym::{Poly, E};
+use std::ops::{Add, Div, Mul, Sub};
 
 /// One group of references: the same array walked with the same loop coefficients.
 #[derive(Clone, Debug)]

@@ -3,6 +3,7 @@
 //! array offsets of the layer conditions.
 
 use std::collections::{BTreeMap, HashMap};
+use std::ops::{Add, Div, Mul};
 
 /// The number of ranks on the rank's node, which share its memory bandwidth
 /// (`model::mem_share`): `predict --ranks-per-node` (default `min(np, cores)`) gives its
@@ -31,23 +32,6 @@ impl E {
     pub fn var(s: &str) -> E {
         E::Var(s.to_string())
     }
-    pub fn add(a: E, b: E) -> E {
-        let r = E::add_raw(a, b);
-        // one constant term per sum
-        if let E::Add(v) = r {
-            let c: f64 = v.iter().filter_map(|e| if let E::Num(x) = e { Some(*x) } else { None }).sum();
-            let mut w: Vec<E> = v.into_iter().filter(|e| !matches!(e, E::Num(_))).collect();
-            if c != 0.0 {
-                w.push(E::Num(c));
-            }
-            return match w.len() {
-                0 => E::Num(0.0),
-                1 => w.pop().unwrap(),
-                _ => E::Add(w),
-            };
-        }
-        r
-    }
     fn add_raw(a: E, b: E) -> E {
         match (a, b) {
             (E::Num(x), E::Num(y)) => E::Num(x + y),
@@ -63,32 +47,6 @@ impl E {
             (a, b) => E::Add(vec![a, b]),
         }
     }
-    pub fn sub(a: E, b: E) -> E {
-        E::add(a, E::mul(E::Num(-1.0), b))
-    }
-    pub fn mul(a: E, b: E) -> E {
-        match (a, b) {
-            (E::Num(x), E::Num(y)) => E::Num(x * y),
-            (E::Num(z), _) | (_, E::Num(z)) if z == 0.0 => E::Num(0.0),
-            (E::Num(o), e) | (e, E::Num(o)) if o == 1.0 => e,
-            (E::Mul(mut v), E::Mul(w)) => {
-                v.extend(w);
-                E::Mul(v)
-            }
-            (E::Mul(mut v), o) | (o, E::Mul(mut v)) => {
-                v.push(o);
-                E::Mul(v)
-            }
-            (a, b) => E::Mul(vec![a, b]),
-        }
-    }
-    pub fn div(a: E, b: E) -> E {
-        match (a, b) {
-            (E::Num(x), E::Num(y)) if y != 0.0 => E::Num(x / y),
-            (a, E::Num(o)) if o == 1.0 => a,
-            (a, b) => E::Div(Box::new(a), Box::new(b)),
-        }
-    }
     pub fn max(a: E, b: E) -> E {
         match (a, b) {
             (E::Num(x), E::Num(y)) => E::Num(x.max(y)),
@@ -97,9 +55,8 @@ impl E {
         }
     }
     pub fn if_le(a: E, b: E, t: E, f: E) -> E {
-        match (&a, &b) {
-            (E::Num(x), E::Num(y)) => return if x <= y { t } else { f },
-            _ => {}
+        if let (E::Num(x), E::Num(y)) = (&a, &b) {
+            return if x <= y { t } else { f };
         }
         if t == f {
             return t;
@@ -347,6 +304,69 @@ impl Poly {
             out = E::add(out, t);
         }
         out
+    }
+}
+
+impl std::ops::Add for E {
+    type Output = E;
+    fn add(self, b: E) -> E {
+        let a = self;
+        let r = E::add_raw(a, b);
+        // one constant term per sum
+        if let E::Add(v) = r {
+            let c: f64 = v.iter().filter_map(|e| if let E::Num(x) = e { Some(*x) } else { None }).sum();
+            let mut w: Vec<E> = v.into_iter().filter(|e| !matches!(e, E::Num(_))).collect();
+            if c != 0.0 {
+                w.push(E::Num(c));
+            }
+            return match w.len() {
+                0 => E::Num(0.0),
+                1 => w.pop().unwrap(),
+                _ => E::Add(w),
+            };
+        }
+        r
+    }
+}
+
+impl std::ops::Sub for E {
+    type Output = E;
+    fn sub(self, b: E) -> E {
+        let a = self;
+        E::add(a, E::mul(E::Num(-1.0), b))
+    }
+}
+
+impl std::ops::Mul for E {
+    type Output = E;
+    fn mul(self, b: E) -> E {
+        let a = self;
+        match (a, b) {
+            (E::Num(x), E::Num(y)) => E::Num(x * y),
+            (E::Num(z), _) | (_, E::Num(z)) if z == 0.0 => E::Num(0.0),
+            (E::Num(o), e) | (e, E::Num(o)) if o == 1.0 => e,
+            (E::Mul(mut v), E::Mul(w)) => {
+                v.extend(w);
+                E::Mul(v)
+            }
+            (E::Mul(mut v), o) | (o, E::Mul(mut v)) => {
+                v.push(o);
+                E::Mul(v)
+            }
+            (a, b) => E::Mul(vec![a, b]),
+        }
+    }
+}
+
+impl std::ops::Div for E {
+    type Output = E;
+    fn div(self, b: E) -> E {
+        let a = self;
+        match (a, b) {
+            (E::Num(x), E::Num(y)) if y != 0.0 => E::Num(x / y),
+            (a, E::Num(1.0)) => a,
+            (a, b) => E::Div(Box::new(a), Box::new(b)),
+        }
     }
 }
 

@@ -76,7 +76,7 @@ fn emu_splits_by_weight_and_names_itself() {
         let mut rt = Runtime::new(emu(None), 1, 3, 2, 64, WeightMode::Fixed(w), w, false);
         run_once(&mut rt, 10_001);
         assert_eq!(rt.last.n_cpu + rt.last.n_gpu, 10_001);
-        assert!(rt.last.n_gpu % 64 == 0 || rt.last.n_gpu == 10_001, "the GPU share is whole blocks");
+        assert!(rt.last.n_gpu.is_multiple_of(64) || rt.last.n_gpu == 10_001, "the GPU share is whole blocks");
         assert!((rt.last.w - w).abs() < 0.01, "{} vs {w}", rt.last.w);
         if w < 1.0 {
             assert!(rt.last.t_gpu > 0.0);

@@ -182,7 +182,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
                             continue;
                         }
                         let start = g;
-                        while g + 1 <= l.upper && dist.owner(g + 1 + a.align_off[d]) == q {
+                        while g < l.upper && dist.owner(g + 1 + a.align_off[d]) == q {
                             g += 1;
                         }
                         items.push((q as c_int, subarray(a, d, start, g - start + 1)));

@@ -85,7 +85,7 @@ fn wait_for(x: &AtomicU64, v: u64, pinned: bool) {
     let mut n = 0u32;
     while x.load(Ordering::Acquire) < v {
         n = n.wrapping_add(1);
-        if n <= SPINS || (pinned && n % PINNED_YIELD_EVERY != 0) {
+        if n <= SPINS || (pinned && !n.is_multiple_of(PINNED_YIELD_EVERY)) {
             std::hint::spin_loop();
         } else {
             std::thread::yield_now();
