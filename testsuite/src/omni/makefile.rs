@@ -59,7 +59,8 @@ fn is_run_target(line: &str) -> bool {
 
 fn parse_recipe(cmd: &str, lineno: usize) -> Result<RunLine, String> {
     let bad = |why: &str| format!("Makefile:{lineno}: `{cmd}`: {why} (expected `$(XRUN) -n N ./prog.x`)");
-    let toks: Vec<&str> = cmd.split_whitespace().collect();
+    // `$(XRUN_ENV)` (XcalableACC's Makefiles) is empty outside Omni's PBS set-up
+    let toks: Vec<&str> = cmd.split_whitespace().filter(|t| !matches!(*t, "$(XRUN_ENV)" | "${XRUN_ENV}")).collect();
     match toks.as_slice() {
         [launcher, flag, n, exe] => {
             if !matches!(*launcher, "$(XRUN)" | "${XRUN}") {

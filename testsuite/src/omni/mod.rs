@@ -12,6 +12,7 @@
 //! ([`snapshot`]): a line that passed there and does not now fails the run.
 
 pub mod classify;
+mod discover;
 pub mod makefile;
 pub mod snapshot;
 
@@ -23,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use classify::Class;
+pub use discover::discover;
 use makefile::RunLine;
 
 /// One directory of a suite (`align`), its Makefile's directory and its run lines.
@@ -32,6 +34,12 @@ pub struct Area {
     /// `<suite>/<area>/C` or `<suite>/<area>/F`
     pub dir: PathBuf,
     pub lines: Vec<RunLine>,
+    /// Environment of every run line (`XMP_ONESIDED_HEAP_SIZE=70M` in the local-view
+    /// Fortran suite, whose Makefile.common sets it).
+    pub env: Vec<(String, String)>,
+    /// Files the Makefile includes from its parent directory (`../Makefile.common`),
+    /// copied beside the area's work directory.
+    pub parent_files: Vec<PathBuf>,
 }
 
 impl Area {
@@ -39,27 +47,6 @@ impl Area {
     fn cost(&self) -> u32 {
         self.lines.iter().map(|l| 4 + l.np).sum()
     }
-}
-
-/// Every area of `suite`: each `<area>/C/Makefile` (C suites) or `<area>/F/Makefile`
-/// (Fortran suites), sorted by name.
-pub fn discover(suite: &Path) -> Result<Vec<Area>, String> {
-    let rd = std::fs::read_dir(suite).map_err(|e| format!("{}: {e}", suite.display()))?;
-    let mut areas = Vec::new();
-    for ent in rd.filter_map(|e| e.ok()) {
-        let Some(dir) = ["C", "F"].iter().map(|l| ent.path().join(l)).find(|d| d.join("Makefile").is_file()) else {
-            continue;
-        };
-        let mk = dir.join("Makefile");
-        let text = std::fs::read_to_string(&mk).map_err(|e| format!("{}: {e}", mk.display()))?;
-        let lines = makefile::run_lines(&text).map_err(|e| format!("{}: {e}", mk.display()))?;
-        areas.push(Area { name: ent.file_name().to_string_lossy().into_owned(), dir, lines });
-    }
-    if areas.is_empty() {
-        return Err(format!("{}: no <area>/C/Makefile or <area>/F/Makefile found (is this an Omni test suite?)", suite.display()));
-    }
-    areas.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(areas)
 }
 
 /// Runner settings.
@@ -188,6 +175,12 @@ pub fn run_area(area: &Area, opts: &Options, work: &Path, bin: &Path, open_mpi: 
     if let Err(e) = copy_dir(&area.dir, &dir) {
         return fail_all(format!("cannot copy {}: {e}", area.dir.display()));
     }
+    for f in &area.parent_files {
+        let to = dir.parent().unwrap_or(work).join(f.file_name().unwrap_or_default());
+        if let Err(e) = std::fs::copy(f, &to) {
+            return fail_all(format!("cannot copy {}: {e}", f.display()));
+        }
+    }
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     // Build every program the run lines name, one `make` each (its own log).
     let mut built: BTreeMap<String, Result<(), (Class, String)>> = BTreeMap::new();
@@ -225,7 +218,7 @@ pub fn run_area(area: &Area, opts: &Options, work: &Path, bin: &Path, open_mpi: 
             Err((c, why)) => (*c, why.clone(), dir.join(format!("{}.build.log", l.exe))),
             Ok(()) => {
                 let mut cmd = Command::new(&opts.mpiexec);
-                cmd.current_dir(&dir).env("LC_ALL", "C");
+                cmd.current_dir(&dir).env("LC_ALL", "C").envs(area.env.iter().map(|(k, v)| (k, v)));
                 if open_mpi {
                     cmd.arg("--oversubscribe");
                 }
@@ -423,7 +416,7 @@ mod tests {
     #[test]
     fn suites_parse_when_present() {
         let ext = std::env::var_os("XMPC_EXTERNAL").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/external"));
-        for (name, want) in [("omni-xmp-c", 145), ("omni-xmp-c-local", 27)] {
+        for (name, want) in [("omni-xmp-c", 145), ("omni-xmp-c-local", 27), ("omni-xmp-f", 131), ("omni-xmp-f-local", 158), ("omni-xacc", 47)] {
             let dir = ext.join(name);
             if !dir.is_dir() {
                 eprintln!("{}: not here, not checked", dir.display());
