@@ -35,25 +35,32 @@ fn compute(loc: *const XmpcLoc, t: *const xmpc_template, dim: c_int, lo: i64, hi
     if step <= 0 {
         fatal(loc, &format!("loop step {step} must be positive"));
     }
+    // Omni's behaviour: iterations whose index lies outside the template belong to no
+    // node and are skipped (docs/omni-compat.md, "Loop ranges outside the template").
+    let (lo, hi) = clamp_to_template(lo, hi, step, t.lower[d], t.upper[d]);
     if lo > hi {
         return vec![];
-    }
-    let (tl, tu) = (t.lower[d], t.upper[d]);
-    if lo < tl || hi > tu {
-        fatal(loc, &format!("loop range {lo}:{hi} is outside the template's {tl}:{tu}"));
     }
     match t.coord(d) {
         Some(c) => t.dist[d].sched(c, lo, hi, step),
         None => vec![],
     }
 }
+/// `lo..=hi` by `step`, cut to the template's `tl..=tu`: the first index kept stays on
+/// the `lo + k*step` grid. Empty when `lo > hi` comes back.
+fn clamp_to_template(lo: i64, hi: i64, step: i64, tl: i64, tu: i64) -> (i64, i64) {
+    let lo = if lo < tl { lo + (tl - lo + step - 1) / step * step } else { lo };
+    (lo, hi.min(tu))
+}
+
 /// The iterations of `for (i = lo; i <= hi; i += step)` (step > 0) that this process
 /// owns on template dim `dim`, as chunks:
 ///     for (c = s.first; c <= s.last; c += s.stride)
 ///       for (i = c; i <= min(c + s.width - 1, s.last); i += step)
 /// Block/gblock/dup give one chunk (stride > last - first); cyclic gives width 1 and
 /// stride (P/gcd(P,step))*step; cyclic(w) chunks of up to w. Every chunk start is
-/// aligned to lo + k*step. Empty: first > last. lo..hi outside the template → error.
+/// aligned to lo + k*step. Empty: first > last. Indices outside the template are skipped
+/// (no node owns them; Omni does the same).
 /// For cyclic(w) (w > 1) one chunk set cannot always describe the iterations (lo inside
 /// a block, or step not dividing P*w): this function then fails with an error, use
 /// xmpc_loop_sched_multi.
@@ -89,4 +96,18 @@ pub unsafe extern "C" fn xmpc_loop_sched_multi(
         *s.add(i) = (*c).into();
     }
     v.len() as c_int
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clamp_to_template;
+
+    #[test]
+    fn ranges_are_cut_to_the_template_on_the_step_grid() {
+        assert_eq!(clamp_to_template(-1, -1, 1, 0, 63), (0, -1)); // wholly below: empty
+        assert_eq!(clamp_to_template(64, 64, 1, 0, 63), (64, 63)); // wholly above: empty
+        assert_eq!(clamp_to_template(-5, 70, 3, 0, 63), (1, 63)); // -5, -2, 1, ...
+        assert_eq!(clamp_to_template(2, 10, 2, 0, 63), (2, 10)); // inside: unchanged
+        assert_eq!(clamp_to_template(-3, 5, 4, 1, 9), (1, 5));
+    }
 }
