@@ -61,6 +61,17 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 const STAGE_OPTS: &[(&str, &str)] =
     &[("--Wp", "Omni's preprocessor"), ("--Wf", "Omni's front end"), ("--Wx", "Omni's XcodeML translator"), ("--Wb", "Omni's back end")];
 
+/// A native-compiler option in gcc's spelling: Omni's XcalableACC Makefiles pass the PGI
+/// compiler's `-acc` (OpenACC on) and `-Minfo=accel` (report what went to the device),
+/// whose gcc forms are `-fopenacc` and `-fopt-info-optimized-omp`; anything else as is.
+fn gcc_spelling(f: &str) -> &str {
+    match f {
+        "-acc" => "-fopenacc",
+        "-Minfo=accel" | "-Minfo" => "-fopt-info-optimized-omp",
+        _ => f,
+    }
+}
+
 /// Rewrites an Omni command line (without the program name) into `xmpc`'s, or lists
 /// every flag that is not supported.
 pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
@@ -94,8 +105,8 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
                 }
                 None => bad.push(format!("`{a}` needs a value")),
             },
-            _ if a.starts_with("--Wn") => out.extend(a[4..].split_whitespace().map(|f| format!("--native-flag={f}"))),
-            _ if a.starts_with("--Wl") => out.extend(a[4..].split_whitespace().map(|f| format!("--link-flag={f}"))),
+            _ if a.starts_with("--Wn") => out.extend(a[4..].split_whitespace().map(|f| format!("--native-flag={}", gcc_spelling(f)))),
+            _ if a.starts_with("--Wl") => out.extend(a[4..].split_whitespace().map(|f| format!("--link-flag={}", gcc_spelling(f)))),
             _ if a.starts_with("-Wl,") => out.push(format!("--link-flag={a}")),
             _ if STAGE_OPTS.iter().any(|(p, _)| a.starts_with(p)) => {
                 let (p, what) = STAGE_OPTS.iter().find(|(p, _)| a.starts_with(p)).unwrap();
@@ -218,6 +229,9 @@ mod tests {
         // --Wn"-O3 -march=native": the shell removes the quotes, one argument
         let a = vec!["--Wn-O3 -march=native".to_string(), "--Wl-Wl,-rpath,/opt".into(), "a.c".into()];
         assert_eq!(translate(Which::Xmpcc, &a), x(&["--native-flag=-O3", "--native-flag=-march=native", "--link-flag=-Wl,-rpath,/opt", "a.c"]));
+        // XcalableACC's F/shadow-reflect: -xacc --Wn"-acc -Minfo=accel" --Wl"-acc" (PGI's spellings)
+        let a = vec!["-xacc".to_string(), "--Wn-acc -Minfo=accel".into(), "--Wl-acc".into(), "a.f90".into()];
+        assert_eq!(translate(Which::Xmpf90, &a), x(&["--acc", "--native-flag=-fopenacc", "--native-flag=-fopt-info-optimized-omp", "--link-flag=-fopenacc", "a.f90"]));
         assert_eq!(t(Which::Xmpcc, "--show-env"), x(&["--show-env=c"]));
         assert_eq!(t(Which::Xmpf90, "--show-env"), x(&["--show-env=fortran"]));
         assert_eq!(t(Which::Xmpf90, "--help"), Ok(Action::Help));

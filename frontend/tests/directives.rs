@@ -116,3 +116,19 @@ fn upper_case_word_reduction_operators_are_accepted_in_c() {
         assert_eq!(reductions[0].op, op, "{text}");
     }
 }
+
+/// Omni's square form of the loop index list, `loop [i][j] on t[i][j]` (XcalableACC's
+/// `489.c`), is the round `(j, i)`.
+#[test]
+fn square_loop_index_list() {
+    let sq = render(&dt("xmp loop [i][j] on t[i][j] reduction(+:s)"), DirLang::C);
+    let round = render(&dt("xmp loop (j, i) on t[i][j] reduction(+:s)"), DirLang::C);
+    // the same tree but for the index spans
+    let no_index = |d: &Directive| format!("{d}").lines().filter(|l| !l.contains("(index")).collect::<Vec<_>>().join("\n");
+    assert_eq!(no_index(&sq), no_index(&round));
+    let xmpc_ir::directive::DirectiveKind::Loop(l) = &sq.kind else { panic!("{sq}") };
+    assert_eq!(l.indices.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(), ["j", "i"]);
+    let e = parse(&dt("xmp loop [i on t[i]"), DirLang::C, 0).unwrap_err();
+    let msg = xmpc_ir::diag::render_plain("case", "xmp loop [i on t[i]", &e);
+    assert!(msg.contains("']'"), "{msg}");
+}

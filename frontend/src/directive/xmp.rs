@@ -281,7 +281,21 @@ fn shadow_width(p: &mut P, sp: Spelling) -> PResult<ShadowWidth> {
 }
 
 fn loop_dir(p: &mut P, dir: &str, allowed: &[&'static str]) -> PResult<LoopDir> {
-    let indices = if p.is_p("(") { p.paren_list("a loop index variable", |p| p.ident("a loop index variable"))? } else { Vec::new() };
+    let indices = if p.is_p("(") {
+        p.paren_list("a loop index variable", |p| p.ident("a loop index variable"))?
+    } else if p.is_p("[") {
+        // Omni's C "square" form `loop [i][j] on t[i][j]`: the order of round `(j, i)`
+        let mut v = Vec::new();
+        while p.is_p("[") {
+            let open = p.expect_p("[", "'['")?;
+            v.push(p.ident("a loop index variable")?);
+            p.close("]", open, "']'")?;
+        }
+        v.reverse();
+        v
+    } else {
+        Vec::new()
+    };
     p.expect_kw("on", "'on' and a template reference")?;
     let on = p.reference("a template name after 'on'")?;
     let c = p.clauses(dir, allowed)?;
