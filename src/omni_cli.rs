@@ -231,7 +231,10 @@ mod tests {
         assert_eq!(translate(Which::Xmpcc, &a), x(&["--native-flag=-O3", "--native-flag=-march=native", "--link-flag=-Wl,-rpath,/opt", "a.c"]));
         // XcalableACC's F/shadow-reflect: -xacc --Wn"-acc -Minfo=accel" --Wl"-acc" (PGI's spellings)
         let a = vec!["-xacc".to_string(), "--Wn-acc -Minfo=accel".into(), "--Wl-acc".into(), "a.f90".into()];
-        assert_eq!(translate(Which::Xmpf90, &a), x(&["--acc", "--native-flag=-fopenacc", "--native-flag=-fopt-info-optimized-omp", "--link-flag=-fopenacc", "a.f90"]));
+        assert_eq!(
+            translate(Which::Xmpf90, &a),
+            x(&["--acc", "--native-flag=-fopenacc", "--native-flag=-fopt-info-optimized-omp", "--link-flag=-fopenacc", "a.f90"])
+        );
         assert_eq!(t(Which::Xmpcc, "--show-env"), x(&["--show-env=c"]));
         assert_eq!(t(Which::Xmpf90, "--show-env"), x(&["--show-env=fortran"]));
         assert_eq!(t(Which::Xmpf90, "--help"), Ok(Action::Help));

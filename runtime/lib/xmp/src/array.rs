@@ -564,6 +564,9 @@ pub unsafe extern "C" fn xmpc_array_free(loc: *const XmpcLoc, a: *mut xmpc_array
                 if let Some(w) = p.win.take() {
                     w.free();
                 }
+                if let Some(l) = p.lease.take() {
+                    l.release();
+                }
                 if let Some(t) = p.tca.take() {
                     t.free();
                 }

@@ -47,6 +47,8 @@ pub struct Plan {
     /// The window holding the phases' shared-memory slots, when they are not in
     /// the node arena (shm.rs).
     pub win: Option<shm::Win>,
+    /// The plan's space in the node arena (given back when the array is freed).
+    pub lease: Option<shm::Lease>,
     /// The TCA halos (`XMPC_TCA_SUBCLUSTER`), by array dimension.
     pub tca: Option<Rc<HaloPlan>>,
 }
@@ -293,12 +295,12 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
             phases.push(Phase::P2p { reqs, packs, unpacks, sends: vec![], recvs: vec![], dim: d, mpi_sends });
         }
     }
-    let (mut win, mut tca_plan) = (None, None);
+    let (mut win, mut lease, mut tca_plan) = (None, None, None);
     if let (true, Some((c, r))) = (tca, &shm_comm) {
         // collective over the subcluster's communicator
         tca_plan = Some(HaloPlan::new(*c, r[nodes.rank as usize] as usize, a.ndims(), &tca_sends, &tca_recvs)?);
     } else if let Some((c, r)) = shm_comm {
-        let (w, slots) = shm::setup(c, r[nodes.rank as usize], wants)?;
+        let (w, l, slots) = shm::setup(c, r[nodes.rank as usize], wants)?;
         for (i, send, slot) in slots {
             if let Phase::P2p { sends, recvs, .. } = &mut phases[i] {
                 if send {
@@ -309,8 +311,9 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
             }
         }
         win = w;
+        lease = l;
     }
-    Ok(Plan { phases, win, tca: tca_plan })
+    Ok(Plan { phases, win, lease, tca: tca_plan })
 }
 
 fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {

@@ -197,6 +197,11 @@ impl Win {
 /// takes space back (a dropped plan's peer may still be reading its last slot); a
 /// plan that does not fit on every process of its communicator gets a window of
 /// its own, as before. `XMPC_SHM_ARENA=bytes` per process (default 1 MiB; 0: none).
+/// A freed array gives its plans' space back ([`Lease::release`], after a barrier of
+/// the plan's processes, so no peer still reads it): a function that makes, reflects
+/// and frees a local distributed array 10,000 times (XcalableACC's
+/// `shadow_reflect_mem`) used to pay a window of its own for every call once the
+/// arena was full.
 struct Arena {
     /// The node communicator (after the `XMPC_SHM_GROUP` split, as halos use).
     comm: Fint,
@@ -205,6 +210,78 @@ struct Arena {
     base: *mut u8,
     size: usize,
     used: Cell<usize>,
+    /// Space given back below `used` (start, bytes), sorted and coalesced.
+    free: RefCell<Vec<(usize, usize)>>,
+}
+
+impl Arena {
+    /// First fit among the given-back ranges, else the end of the used part.
+    fn find(&self, bytes: usize) -> Option<usize> {
+        let free = self.free.borrow();
+        if let Some(&(s, _)) = free.iter().find(|(_, n)| *n >= bytes) {
+            return Some(s);
+        }
+        let start = self.used.get();
+        (start + bytes <= self.size).then_some(start)
+    }
+
+    /// Takes `start..start + bytes` (an answer of `find`).
+    fn take(&self, start: usize, bytes: usize) {
+        let mut free = self.free.borrow_mut();
+        if let Some(k) = free.iter().position(|&(s, n)| s == start && n >= bytes) {
+            if free[k].1 == bytes {
+                free.remove(k);
+            } else {
+                free[k] = (start + bytes, free[k].1 - bytes);
+            }
+        } else {
+            self.used.set(start + bytes);
+        }
+    }
+
+    /// Gives `start..start + bytes` back: merged with its neighbours, and the used
+    /// part shrinks when the range was at its end.
+    fn give_back(&self, start: usize, bytes: usize) {
+        let mut free = self.free.borrow_mut();
+        let k = free.partition_point(|&(s, _)| s < start);
+        free.insert(k, (start, bytes));
+        if k + 1 < free.len() && free[k].0 + free[k].1 == free[k + 1].0 {
+            free[k].1 += free[k + 1].1;
+            free.remove(k + 1);
+        }
+        if k > 0 && free[k - 1].0 + free[k - 1].1 == free[k].0 {
+            free[k - 1].1 += free[k].1;
+            free.remove(k);
+        }
+        if let Some(&(s, n)) = free.last() {
+            if s + n == self.used.get() {
+                self.used.set(s);
+                free.pop();
+            }
+        }
+    }
+}
+
+/// A plan's space in the node arena.
+pub struct Lease {
+    comm: Fint,
+    start: usize,
+    bytes: usize,
+}
+
+impl Lease {
+    /// Gives the space back once every process of the plan has come here (collective
+    /// over the plan's communicator: arrays are freed by all their nodes, plans in the
+    /// same order), so no neighbour still reads this process's slots.
+    pub fn release(self) {
+        // SAFETY: collective over the plan's communicator, reached by all its members.
+        unsafe { ffi::xs_barrier(self.comm) };
+        ARENA.with(|a| {
+            if let Some(a) = a.borrow().as_ref() {
+                a.give_back(self.start, self.bytes);
+            }
+        });
+    }
 }
 
 thread_local! {
@@ -226,7 +303,7 @@ pub fn init_arena() {
         let size = round(size);
         let mut base: *mut c_void = std::ptr::null_mut();
         let win = ffi::xs_win_shared(c, size as c_long, &mut base);
-        ARENA.with(|a| *a.borrow_mut() = Some(Arena { comm: c, win, base: base as *mut u8, size, used: Cell::new(0) }));
+        ARENA.with(|a| *a.borrow_mut() = Some(Arena { comm: c, win, base: base as *mut u8, size, used: Cell::new(0), free: RefCell::new(vec![]) }));
     }
 }
 
@@ -266,15 +343,16 @@ pub fn node_comm() -> Option<Fint> {
 
 /// `bytes` of this process's arena part for a plan over `comm`, if they fit on
 /// every process of `comm` (collective there: one allgather). Returns the arena
-/// window, this process's region, and each member's region (by rank in `comm`).
-fn arena_part(comm: Fint, bytes: usize) -> Option<(Fint, *mut u8, Vec<*mut u8>)> {
+/// window, this process's region, each member's region (by rank in `comm`) and the
+/// lease that gives the space back.
+fn arena_part(comm: Fint, bytes: usize) -> Option<(Fint, *mut u8, Vec<*mut u8>, Lease)> {
     ARENA.with(|a| {
         let a = a.borrow();
         let a = a.as_ref()?;
         let at = ranks_in(comm, a.comm);
         let n = at.len();
-        let start = a.used.get();
-        let fits = at.iter().all(|&r| r >= 0) && start + bytes <= a.size;
+        let found = if at.iter().all(|&r| r >= 0) { a.find(bytes) } else { None };
+        let (fits, start) = (found.is_some(), found.unwrap_or(0));
         let mine = [fits as i64, start as i64];
         let mut all = vec![0i64; 2 * n];
         // SAFETY: collective over comm, which every member reaches with an arena.
@@ -282,12 +360,12 @@ fn arena_part(comm: Fint, bytes: usize) -> Option<(Fint, *mut u8, Vec<*mut u8>)>
         if !all.chunks(2).all(|x| x[0] == 1) {
             return None;
         }
-        a.used.set(start + bytes);
+        a.take(start, bytes);
         // SAFETY: every member's part of the arena window is mapped here; the
         // offsets lie inside the parts (checked by their owners above).
         let parts = (0..n).map(|r| unsafe { (ffi::xs_win_query(a.win, at[r]) as *mut u8).add(all[2 * r + 1] as usize) }).collect();
         // SAFETY: inside this process's part (start + bytes <= size).
-        Some((a.win, unsafe { a.base.add(start) }, parts))
+        Some((a.win, unsafe { a.base.add(start) }, parts, Lease { comm, start, bytes }))
     })
 }
 
@@ -301,9 +379,9 @@ pub type Placed = (usize, bool, Slot);
 /// Places the plan's slots in the node arena, or else in a window of its own over
 /// `comm` (collective there either way), publishes this process's sends in a
 /// directory at the start of its region, and finds each receive's slot in the
-/// sender's directory. Returns the plan's own window (None: in the arena) and
+/// sender's directory. Returns the plan's own window or its lease in the arena and
 /// (phase, send?, slot) per halo.
-pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Option<Win>, Vec<Placed>), String> {
+pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Option<Win>, Option<Lease>, Vec<Placed>), String> {
     let sends: Vec<&Want> = wants.iter().filter(|w| w.send).collect();
     let mut off = round(8 + ENTRY * sends.len());
     let mut offs = vec![];
@@ -311,8 +389,8 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Option<Win>, Ve
         offs.push(off);
         off += HEAD + round(w.bytes);
     }
-    let (own, sync_win, base, parts) = match arena_part(comm, off) {
-        Some((w, base, parts)) => (None, w, base, parts),
+    let (own, lease, sync_win, base, parts) = match arena_part(comm, off) {
+        Some((w, base, parts, lease)) => (None, Some(lease), w, base, parts),
         None => {
             let mut base: *mut c_void = std::ptr::null_mut();
             // SAFETY: collective allocation; `base` receives this process's part,
@@ -320,11 +398,12 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Option<Win>, Ve
             let win = unsafe { ffi::xs_win_shared(comm, off as c_long, &mut base) };
             let n = unsafe { ffi::xs_comm_size(comm) };
             let parts = (0..n).map(|r| unsafe { ffi::xs_win_query(win, r) as *mut u8 }).collect();
-            (Some(Win { win }), win, base as *mut u8, parts)
+            (Some(Win { win }), None, win, base as *mut u8, parts)
         }
     };
-    // SAFETY: this process's region is `off` bytes, never handed out before (the
-    // arena does not reuse space); entries are 8-byte aligned.
+    // SAFETY: this process's region is `off` bytes, held by no other plan (space
+    // comes back to the arena only after its plan's processes met in a barrier);
+    // entries are 8-byte aligned.
     unsafe {
         std::ptr::write_bytes(base, 0, off);
         let dir = base as *mut i64;
@@ -370,5 +449,44 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<(Option<Win>, Ve
         };
         out.push((w.phase, w.send, Slot { region: w.region, head, bytes: w.bytes, uses: Cell::new(0), pinned }));
     }
-    Ok((own, out))
+    Ok((own, lease, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arena(size: usize) -> Arena {
+        Arena { comm: 0, win: 0, base: std::ptr::null_mut(), size, used: Cell::new(0), free: RefCell::new(vec![]) }
+    }
+
+    fn alloc(a: &Arena, n: usize) -> Option<usize> {
+        let s = a.find(n)?;
+        a.take(s, n);
+        Some(s)
+    }
+
+    #[test]
+    fn freed_space_is_found_again_and_coalesced() {
+        let a = arena(1000);
+        let (x, y, z) = (alloc(&a, 300).unwrap(), alloc(&a, 300).unwrap(), alloc(&a, 300).unwrap());
+        assert_eq!((x, y, z), (0, 300, 600));
+        assert_eq!(alloc(&a, 200), None); // full
+        a.give_back(y, 300);
+        assert_eq!(alloc(&a, 100), Some(300)); // first fit, split
+        assert_eq!(alloc(&a, 200), Some(400));
+        a.give_back(300, 100);
+        a.give_back(400, 200);
+        a.give_back(x, 300); // 0..600 in one piece
+        assert_eq!(*a.free.borrow(), vec![(0, 600)]);
+        a.give_back(z, 300); // the end: the used part shrinks to nothing
+        assert_eq!(a.used.get(), 0);
+        assert!(a.free.borrow().is_empty());
+        // make, use, free 10,000 times: the arena never fills
+        for _ in 0..10_000 {
+            let s = alloc(&a, 700).unwrap();
+            a.give_back(s, 700);
+        }
+        assert_eq!(a.used.get(), 0);
+    }
 }
