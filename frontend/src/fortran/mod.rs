@@ -6,6 +6,7 @@ mod decl;
 mod expr;
 pub mod fixed;
 mod lower;
+pub mod runs;
 mod select;
 pub mod sentinel;
 
@@ -18,7 +19,8 @@ use xmpc_ir::{FileId, FileUnit, Lang, Span};
 /// Parses one Fortran file (free or fixed form). Never fails: unparsable code stays
 /// verbatim with a warning.
 pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
-    let n = if lang == Lang::FortranFixed { fixed::normalise(text) } else { fixed::Normalised::identity(text) };
+    let mut n = if lang == Lang::FortranFixed { fixed::normalise(text) } else { fixed::Normalised::identity(text) };
+    runs::split_long_runs(&mut n.text); // linear parsing of overlong lines (runs.rs)
     let mut diags = Vec::new();
 
     let mut dirs = Vec::new();
