@@ -4,7 +4,8 @@
 //!   `integer result = 0`) gets the `::`;
 //! - an `end` statement whose kind or name does not match its unit (`end subroutine b`
 //!   closing `subroutine a`, `end program` closing a contained subroutine) names the
-//!   unit it closes.
+//!   unit it closes;
+//! - a dot operator with blanks inside (`. ne.`, free form) is closed up (`.ne.`).
 //!
 //! These edits come last and never overlap another edit (a statement the translation
 //! rewrote is left to it).
@@ -24,6 +25,12 @@ impl<'a> Tr<'a> {
         }
         for (span, text) in ends {
             new.push(Edit { span, text });
+        }
+        // blanks are significant in free form only
+        if !self.fixed {
+            for (span, text) in xmpc_ir::fortran_lex::spaced_dot_operators(self.src) {
+                new.push(Edit { span, text });
+            }
         }
         for e in new {
             let clash = self.edits.iter().any(|o| overlaps(o.span, e.span));
