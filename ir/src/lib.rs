@@ -11,6 +11,7 @@ pub mod diag;
 pub mod directive;
 pub mod edit;
 pub mod expr;
+pub mod fortran_lex;
 pub mod implicit;
 pub mod local_view;
 pub mod span;

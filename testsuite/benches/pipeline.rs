@@ -1,7 +1,9 @@
 //! Front end + IR + emitter throughput on generated 50k-line C and Fortran files,
 //! next to tree-sitter alone (the floor: the pipeline should stay within 2x of it);
 //! and the whole translation of 2,000-line XMP C and Fortran files (parse, the XMP
-//! model, the printer, emit), which must stay at or under 20 ms.
+//! model, the printer, emit), which must stay at or under 20 ms; and the Fortran front
+//! end on one line of 1 KB, 10 KB and 100 KB (issue 37: linear in the line length; an
+//! unterminated literal of 100 KB took 44 s before `frontend/src/fortran/runs.rs`).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use xmpc_ir::Lang;
@@ -49,5 +51,27 @@ fn translate(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench, translate);
+/// One long line in a small program: a well-formed call with many arguments (flat: a
+/// long sum nests as deep as it is long, beyond the bench thread's stack), an
+/// unterminated literal (the parser in error recovery over one identifier run), the
+/// call as a tab-form fixed-form line.
+fn long_lines(c: &mut Criterion) {
+    for (shape, lang) in [("args", Lang::FortranFree), ("unterminated", Lang::FortranFree), ("tab_fixed", Lang::FortranFixed)] {
+        let mut g = c.benchmark_group(format!("long_line_{shape}"));
+        g.sample_size(10);
+        for len in [1_000, 10_000, 100_000] {
+            let line = match shape {
+                "args" => format!("  call f({})", vec!["1"; len / 2].join(",")),
+                "unterminated" => format!("  x = '{}", "a".repeat(len)),
+                _ => format!("\tcall f({})", vec!["1"; len / 2].join(",")),
+            };
+            let text = format!("program p\n  integer x\n{line}\n  print *, x\nend program p\n");
+            g.throughput(Throughput::Bytes(text.len() as u64));
+            g.bench_function(format!("{}KB", len / 1000), |b| b.iter(|| xmpc_frontend::parse_source(0, "long.f90", &text, lang)));
+        }
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench, translate, long_lines);
 criterion_main!(benches);

@@ -38,6 +38,7 @@ mod loops;
 mod member;
 mod modinfo;
 mod names;
+mod omni_forms;
 mod omp;
 mod order;
 mod save_desc;
@@ -156,6 +157,7 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
     if !t.diags.is_empty() {
         return Err(t.diags);
     }
+    t.omni_forms(); // omni_forms.rs: Omni-only spellings in standard Fortran
     if t.fixed {
         t.drop_sequence_fields();
     }

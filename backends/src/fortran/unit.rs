@@ -24,10 +24,13 @@ impl<'a> Tr<'a> {
     pub(super) fn func_body(&mut self, f: &'a Function) {
         let v = View { body: &f.body, symbols: &f.symbols, name_span: f.name_span, module: None };
         self.header = Some((f.span.start, self.stmt_end(f.name_span.end)));
-        let u = self.unit_body(&v, f.kind == FuncKind::Program);
         if f.kind == FuncKind::Program {
+            // first: a headerless program's `subroutine xmpf_main` line goes before the
+            // lines `unit_body` inserts at the same place
             self.main_program(f);
-        } else if !u.frees.is_empty() {
+        }
+        let u = self.unit_body(&v, f.kind == FuncKind::Program);
+        if f.kind != FuncKind::Program && !u.frees.is_empty() {
             let at = self.exit_at(f);
             let text: String = u.frees.iter().map(|l| format!("{IND}{l}\n")).collect();
             self.edits.push(Edit { span: Span::new(at, at), text });
@@ -272,7 +275,16 @@ impl<'a> Tr<'a> {
             }
             self.edits.push(Edit { span: Span::new(at, at), text });
         }
-        if u.need_cbind {
+        if u.need_cbind && f.module.is_none() && f.name_span.start == f.name_span.end {
+            // a main program without a `program` statement: first in the unit (after
+            // the `subroutine xmpf_main` that `main_program` put there)
+            let at = self.line_start(f.body.first().map_or(f.name_span.start, |s| s.span.start));
+            let sep = if self.fixed { "\n     &" } else { " &\n      &" };
+            self.edits.push(Edit {
+                span: Span::new(at, at),
+                text: format!("{IND}use, intrinsic :: iso_c_binding, only: xmpf_cptr => c_ptr,{sep}  xmpf_cfp => c_f_pointer\n"),
+            });
+        } else if u.need_cbind {
             let e = self.stmt_end(f.name_span.end);
             self.edits.push(Edit {
                 span: Span::new(e, e),

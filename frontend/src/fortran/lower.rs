@@ -156,10 +156,19 @@ impl<'a> Lower<'a> {
             }
             return out;
         }
-        for k in self.kids(root) {
+        let kids = self.kids(root);
+        // A main program without a `program` statement starts at its first statement:
+        // the directive comments right before it (`!$xmp nodes ...` as the file's first
+        // lines, Omni's loop/360_arrayAsign.f90) are its specification part.
+        let lead = headerless_leads(&kids, |c| self.dir_at.contains_key(&c.start_byte()));
+        for (i, &k) in kids.iter().enumerate() {
+            if lead.iter().any(|&(s, e)| (s..e).contains(&i)) {
+                continue;
+            }
             match k.kind() {
                 "program" | "subroutine" | "function" => {
-                    let f = self.function(k);
+                    let before = lead.iter().find(|&&(_, e)| e == i).map_or(&kids[i..i], |&(s, e)| &kids[s..e]);
+                    let f = self.function(k, before);
                     let ty = match f.kind {
                         FuncKind::Function => f.ret.unwrap_or_else(|| self.basic("function")),
                         FuncKind::Program => self.basic("program"),
@@ -208,7 +217,8 @@ impl<'a> Lower<'a> {
         }
     }
 
-    fn function(&mut self, node: Node<'a>) -> Function {
+    /// A program unit; `lead`: directive comments before a headerless main program.
+    fn function(&mut self, node: Node<'a>, lead: &[Node<'a>]) -> Function {
         let kind = match node.kind() {
             "program" => FuncKind::Program,
             "subroutine" => FuncKind::Subroutine,
@@ -239,7 +249,7 @@ impl<'a> Lower<'a> {
                 ret = Some(self.type_of(t));
             }
         }
-        let mut body_nodes = Vec::new();
+        let mut body_nodes = lead.to_vec();
         let mut contains = Vec::new();
         for c in &all {
             match c.kind() {
@@ -253,14 +263,18 @@ impl<'a> Lower<'a> {
         self.implicit_texts.pop();
         let symbols = std::mem::replace(&mut self.scope, saved.0);
         self.class = saved.1;
-        Function { name, kind, span: self.span(node), name_span, ret, params, symbols, body, contains }
+        let span = match lead.first() {
+            Some(l) => self.span(*l).to(self.span(node)),
+            None => self.span(node),
+        };
+        Function { name, kind, span, name_span, ret, params, symbols, body, contains }
     }
 
     fn procedures(&mut self, node: Node<'a>) -> Vec<Function> {
         let mut out = Vec::new();
         for c in self.kids(node) {
             if matches!(c.kind(), "subroutine" | "function") {
-                out.push(self.function(c));
+                out.push(self.function(c, &[]));
             }
         }
         out
@@ -646,4 +660,29 @@ fn absorb(st: &mut Stmt, label: Option<&str>, s: Stmt) -> Result<(), Box<Stmt>> 
         st.span = st.span.to(sp);
     }
     r
+}
+
+/// For each main program without a `program` statement among the file's top-level
+/// nodes, the run of directive comments right before it (`is_dir`), as index ranges
+/// `start..program`; plain comments and blank lines may sit between the directives.
+fn headerless_leads(kids: &[Node], is_dir: impl Fn(&Node) -> bool) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (i, k) in kids.iter().enumerate() {
+        let mut c = k.walk();
+        if k.kind() != "program" || k.children(&mut c).any(|c| c.kind() == "program_statement") {
+            continue;
+        }
+        let mut s = i;
+        while s > 0 && kids[s - 1].kind() == "comment" {
+            s -= 1;
+        }
+        // start at the first directive of the run (other comments stay outside)
+        while s < i && !is_dir(&kids[s]) {
+            s += 1;
+        }
+        if s < i {
+            out.push((s, i));
+        }
+    }
+    out
 }

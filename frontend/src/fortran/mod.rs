@@ -6,6 +6,7 @@ mod decl;
 mod expr;
 pub mod fixed;
 mod lower;
+pub mod runs;
 mod select;
 pub mod sentinel;
 
@@ -15,10 +16,29 @@ use std::collections::HashMap;
 use xmpc_ir::diag::{Diagnostic, Label};
 use xmpc_ir::{FileId, FileUnit, Lang, Span};
 
+/// The free-form text tree-sitter parses for `text`: fixed form normalised, overlong
+/// identifier runs split so that parsing stays linear in the line length (runs.rs),
+/// dot operators written with blanks inside (Omni) closed up.
+pub fn parser_input(text: &str, lang: Lang) -> fixed::Normalised {
+    let mut n = if lang == Lang::FortranFixed { fixed::normalise(text) } else { fixed::Normalised::identity(text) };
+    runs::split_long_runs(&mut n.text);
+    // `. ne.` (Omni): `.ne.` and blanks after it, same length (docs/omni-compat.md)
+    let fixes = xmpc_ir::fortran_lex::spaced_dot_operators(&n.text);
+    if !fixes.is_empty() {
+        let mut b = std::mem::take(&mut n.text).into_bytes();
+        for (sp, w) in fixes {
+            let pad = sp.end - sp.start - w.len();
+            b.splice(sp.start..sp.end, w.bytes().chain(std::iter::repeat_n(b' ', pad)));
+        }
+        n.text = String::from_utf8(b).expect("ASCII replacements keep UTF-8");
+    }
+    n
+}
+
 /// Parses one Fortran file (free or fixed form). Never fails: unparsable code stays
 /// verbatim with a warning.
 pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
-    let n = if lang == Lang::FortranFixed { fixed::normalise(text) } else { fixed::Normalised::identity(text) };
+    let n = parser_input(text, lang);
     let mut diags = Vec::new();
 
     let mut dirs = Vec::new();
