@@ -35,12 +35,14 @@ fn compute(loc: *const XmpcLoc, t: *const xmpc_template, dim: c_int, lo: i64, hi
     if step <= 0 {
         fatal(loc, &format!("loop step {step} must be positive"));
     }
+    // iterations outside the template belong to no node: the range is clipped to it,
+    // as Omni does (its schedule intersects the loop range with each node's share of
+    // the template; Omni's async/F gmove_async loops 1:18 on t(1:8))
+    let (tl, tu) = (t.lower[d], t.upper[d]);
+    let lo = if lo < tl { lo + (tl - lo + step - 1) / step * step } else { lo };
+    let hi = hi.min(tu);
     if lo > hi {
         return vec![];
-    }
-    let (tl, tu) = (t.lower[d], t.upper[d]);
-    if lo < tl || hi > tu {
-        fatal(loc, &format!("loop range {lo}:{hi} is outside the template's {tl}:{tu}"));
     }
     match t.coord(d) {
         Some(c) => t.dist[d].sched(c, lo, hi, step),
@@ -53,7 +55,8 @@ fn compute(loc: *const XmpcLoc, t: *const xmpc_template, dim: c_int, lo: i64, hi
 ///       for (i = c; i <= min(c + s.width - 1, s.last); i += step)
 /// Block/gblock/dup give one chunk (stride > last - first); cyclic gives width 1 and
 /// stride (P/gcd(P,step))*step; cyclic(w) chunks of up to w. Every chunk start is
-/// aligned to lo + k*step. Empty: first > last. lo..hi outside the template → error.
+/// aligned to lo + k*step. Empty: first > last. Iterations outside the template are
+/// nobody's (the range is clipped to the template, as in Omni).
 /// For cyclic(w) (w > 1) one chunk set cannot always describe the iterations (lo inside
 /// a block, or step not dividing P*w): this function then fails with an error, use
 /// xmpc_loop_sched_multi.
