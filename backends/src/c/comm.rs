@@ -5,6 +5,7 @@ use super::gmove::dedent;
 use super::stmt::*;
 use super::*;
 use xmpc_ir::directive::{Reduction, Trailers};
+use xmpc_passes::xmp_model::comm::BcastFrom;
 use xmpc_passes::xmp_model::reduction;
 
 impl<'a> Tr<'a> {
@@ -74,24 +75,30 @@ impl<'a> Tr<'a> {
             },
             None => (String::new(), "NULL".into()),
         };
-        let (from_n, from_i) = match from {
-            None => ("NULL".to_string(), "NULL".to_string()),
-            Some(r) => {
-                let Some(ni) = self.lookup_nodes(&r.name) else {
-                    self.error("XMP0303", "`bcast ... from` must name a node set", r.span, "not a node set", None);
-                    return;
-                };
+        let mut pre = pre;
+        let (from_n, from_i) = match xmpc_passes::xmp_model::comm::bcast_from(&self.m, from) {
+            Ok(None) => return, // reported by the model
+            Ok(Some(BcastFrom::Default)) => ("NULL".to_string(), "NULL".to_string()),
+            Ok(Some(BcastFrom::Node(ni, idx))) => {
                 let n = self.nname(ni);
-                match &r.subs {
-                    None => (n, "NULL".into()),
-                    Some(_) => match xmpc_passes::xmp_model::comm::from_node(r, ni) {
-                        Ok(idx) => (n, format!("(const long[]){{{}}}", idx.iter().map(|e| self.ie(e)).collect::<Vec<_>>().join(", "))),
-                        Err(e) => {
-                            self.diags.push(e.to_diag(xmpc_ir::Code::Unsupported, self.file));
-                            return;
-                        }
-                    },
+                if idx.is_empty() {
+                    (n, "NULL".into())
+                } else {
+                    (n, format!("(const long[]){{{}}}", idx.iter().map(|e| self.ie(e)).collect::<Vec<_>>().join(", ")))
                 }
+            }
+            Ok(Some(BcastFrom::Template(_))) => {
+                // the first node owning `t[j][:]`: the node set of `on t[j][:]`
+                let Some(r) = from else { return };
+                let Some((fpre, n)) = self.on_nodes(p, r) else { return };
+                // (its bounds arrays renamed: the `on` clause may declare its own)
+                let fpre = fpre.replace("_XMP_lo", "_XMP_from_lo").replace("_XMP_hi", "_XMP_from_hi").replace("_XMP_st", "_XMP_from_st");
+                pre = if pre.is_empty() { fpre } else { format!("{pre}\n    {fpre}") };
+                (n, "NULL".into())
+            }
+            Err(e) => {
+                self.diags.push(e.to_diag(xmpc_ir::Code::Unsupported, self.file));
+                return;
             }
         };
         let mut body = String::new();

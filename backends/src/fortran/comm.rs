@@ -3,6 +3,7 @@
 
 use super::*;
 use xmpc_ir::directive::{Name, Reduction, Trailers, Width};
+use xmpc_passes::xmp_model::comm;
 
 impl Tr<'_> {
     pub(super) fn dir_reduction(&mut self, p: &Pragma, u: &mut Unit, reductions: &[Reduction], on: &Option<Ref>, trailers: &Trailers) {
@@ -33,29 +34,29 @@ impl Tr<'_> {
         let Some((pre, onh)) = self.nodes_arg(u, on, d.span) else {
             return;
         };
-        let (fh, nf, fi) = match from {
-            None => ("0_8".to_string(), 0, "[integer(8) :: 0]".to_string()),
-            Some(r) => match self.m.name_nodes(&r.name).map(|n| self.nh(n)) {
-                Some(h) => {
-                    let subs = r.subs.clone().unwrap_or_default();
-                    let mut idx = vec![];
-                    for s in &subs {
-                        match &s.kind {
-                            SubKind::Expr(e) => idx.push(self.ex(e)),
-                            _ => self.err("XMP0303", s.span, "bcast from: one node number per dimension", ""),
-                        }
-                    }
-                    if idx.is_empty() {
-                        (h, 0, "[integer(8) :: 0]".into())
-                    } else {
-                        (h, idx.len(), self.i8list(&idx))
-                    }
+        let (mut pre, onh) = (pre, onh);
+        let (fh, nf, fi) = match comm::bcast_from(&self.m, from) {
+            Ok(None) => return, // reported by the model
+            Ok(Some(comm::BcastFrom::Default)) => ("0_8".to_string(), 0, "[integer(8) :: 0]".to_string()),
+            Ok(Some(comm::BcastFrom::Node(n, idx))) => {
+                let h = self.nh(n);
+                if idx.is_empty() {
+                    (h, 0, "[integer(8) :: 0]".into())
+                } else {
+                    let idx: Vec<String> = idx.iter().map(|e| self.ie(e)).collect();
+                    (h, idx.len(), self.i8list(&idx))
                 }
-                None => {
-                    self.err("XMP0303", r.span, "`bcast ... from` must name a node set", "not a node set");
-                    return;
-                }
-            },
+            }
+            Ok(Some(comm::BcastFrom::Template(t))) => {
+                let Some(r) = from else { return };
+                let Some((lines, h)) = self.template_on_arg(u, r, t, d.span) else { return };
+                pre.extend(lines);
+                (h, 0, "[integer(8) :: 0]".into())
+            }
+            Err(e) => {
+                self.diags.push(e.to_diag(xmpc_ir::Code::Unsupported, self.unit.file));
+                return;
+            }
         };
         let loc = self.loc(d.span, "bcast");
         let lines: Vec<String> =

@@ -27,12 +27,12 @@ impl<'a> Tr<'a> {
     /// One side of a gmove: `handle, base, ndims, elem size, [extent], [lower bound],
     /// [lo], [hi], [st]` (Fortran order and indices).
     pub(super) fn gmove_side(&mut self, e: &Expr, u: &Unit) -> Option<String> {
-        let (name, args) = match &e.kind {
-            ExprKind::Ident(n) => (n.clone(), None),
-            ExprKind::Member { .. } => (self.member_ref(e)?, None),
+        let (name, args, id) = match &e.kind {
+            ExprKind::Ident(n) => (n.clone(), None, Some(e)),
+            ExprKind::Member { .. } => (self.member_ref(e)?, None, None),
             ExprKind::Call(f, a) => match &f.kind {
-                ExprKind::Ident(n) => (n.clone(), Some(a.clone())),
-                _ => (self.member_ref(f)?, Some(a.clone())),
+                ExprKind::Ident(n) => (n.clone(), Some(a.clone()), Some(&**f)),
+                _ => (self.member_ref(f)?, Some(a.clone()), None),
             },
             _ => {
                 self.err("XMP0303", e.span, "gmove operand must be an array, an array section or an element", "");
@@ -45,7 +45,10 @@ impl<'a> Tr<'a> {
             // knows it and reads/writes only the owners' copies)
             (a.handle.clone(), a.ndims, a.dl.clone(), a.ext.clone(), a.esize)
         } else {
-            let Some((ty, is_arr)) = self.cur_type(&key) else {
+            // the declaration the model resolved (a module's variable hides the
+            // implicit type of the name), else the printer's look-up
+            let declared = id.and_then(|i| self.m.host_var(i)).and_then(|s| self.symbol_type(s));
+            let Some((ty, is_arr)) = declared.or_else(|| self.cur_type(&key)) else {
                 self.err("XMP0404", e.span, &format!("cannot find the declaration of '{name}'"), "");
                 return None;
             };
@@ -54,7 +57,8 @@ impl<'a> Tr<'a> {
                 return None;
             };
             if is_arr {
-                let nd = args.as_ref().map_or_else(|| self.rank_of(&key).unwrap_or(1), |a| a.len());
+                let rank = id.and_then(|i| self.m.host_var(i)).and_then(|s| self.symbol_rank(s)).or_else(|| self.rank_of(&key));
+                let nd = args.as_ref().map_or_else(|| rank.unwrap_or(1), |a| a.len());
                 let dl = (1..=nd).map(|k| format!("lbound({name}, {k})")).collect();
                 let ext = (1..=nd).map(|k| format!("size({name}, {k})")).collect();
                 ("0_8".to_string(), nd, dl, ext, es)

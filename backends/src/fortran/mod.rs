@@ -423,6 +423,26 @@ impl<'a> Tr<'a> {
         None
     }
 
+    /// A host symbol's basic type (as written) and whether it is an array.
+    fn symbol_type(&self, s: &xmpc_ir::Symbol) -> Option<(String, bool)> {
+        match self.unit.types.get(s.ty) {
+            Type::Basic(b) => Some((b.clone(), false)),
+            Type::Array { elem, .. } => match self.unit.types.get(*elem) {
+                Type::Basic(b) => Some((b.clone(), true)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A host array's rank.
+    fn symbol_rank(&self, s: &xmpc_ir::Symbol) -> Option<usize> {
+        match self.unit.types.get(s.ty) {
+            Type::Array { dims, .. } => Some(dims.len()),
+            _ => None,
+        }
+    }
+
     fn cur_type(&self, key: &str) -> Option<(String, bool)> {
         // the unit being translated and its hosts; a function's result; the implicit
         // type there; then any unit of the file

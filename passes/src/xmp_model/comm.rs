@@ -6,8 +6,8 @@
 use super::diag::Code;
 use super::iexpr::IExpr;
 use super::resolve::Resolver;
-use super::symbols::NodesId;
-use super::ModelError;
+use super::symbols::{Entity, NodesId, TemplId};
+use super::{Model, ModelError};
 use xmpc_ir::directive::{Name, Ref, SubKind, Width};
 
 impl<'a> Resolver<'a, '_> {
@@ -29,6 +29,31 @@ impl<'a> Resolver<'a, '_> {
                 self.m.diags.push(d);
             }
         }
+    }
+}
+
+/// Where a `bcast` takes its value from.
+#[derive(Clone, Debug)]
+pub enum BcastFrom<'a> {
+    /// No `from`: the first node of the `on` set (or of the executing nodes).
+    Default,
+    /// `from p(i, j)`: a node of a node set, by 1-based index per dimension (empty for
+    /// `from p`: its first node).
+    Node(NodesId, Vec<IExpr<'a>>),
+    /// `from t(j, :)`: the first of the nodes owning the referenced template elements
+    /// (the owner of `t(j, :)` when `:` is on a dimension not distributed, as in Omni's
+    /// `bcast6`): the printer builds that node set as for `on t(j, :)`.
+    Template(TemplId),
+}
+
+/// The `from` clause of a `bcast` (its name resolved by the model: a node set or a
+/// template; `Ok(None)`: an error already reported).
+pub fn bcast_from<'r>(m: &Model, from: &'r Option<Ref>) -> Result<Option<BcastFrom<'r>>, ModelError> {
+    let Some(r) = from else { return Ok(Some(BcastFrom::Default)) };
+    match m.name(&r.name) {
+        Some(Entity::Nodes(n)) => Ok(Some(BcastFrom::Node(n, from_node(r, n)?))),
+        Some(Entity::Template(t)) => Ok(Some(BcastFrom::Template(t))),
+        _ => Ok(None),
     }
 }
 

@@ -46,7 +46,10 @@ impl<'a> Resolver<'a, '_> {
                 let Some(t) = self.template(&with.name) else { return };
                 let trank = self.m.templates[t.0].rank();
                 if let Some(subs) = &with.subs {
-                    if subs.len() != trank {
+                    // `*` subscripts past the template's rank name no dimension: Omni
+                    // accepts them (intrinsic/F `align b(i,*) with ty(i,*)`, `ty` 1-D)
+                    let extra_stars = subs.len() > trank && subs[trank..].iter().all(|x| matches!(x.kind, SubKind::Star));
+                    if subs.len() != trank && !extra_stars {
                         let msg = format!("`align` subscripts the {trank}-dimensional template `{}` with {} subscript(s)", with.name.name, subs.len());
                         self.rank_error(with.span, msg, Some(self.m.templates[t.0].span));
                         return;

@@ -84,6 +84,9 @@ pub struct Model<'a> {
     decls: HashMap<usize, Vec<Entity>>,
     /// Each `loop` directive's nest, by its offset.
     loops: HashMap<usize, loops::LoopNest<'a>>,
+    /// Host variables named by a `gmove` operand: the table declaring each and its
+    /// index there, by the identifier's offset.
+    vars: HashMap<usize, (symbols::SymTable, usize)>,
     /// This file's Fortran modules: (lower-case name, their XMP objects).
     pub exports: Vec<(String, scope::Scope)>,
     /// Other files' Fortran modules used here: (lower-case name, their XMP objects).
@@ -122,6 +125,7 @@ impl<'a> Model<'a> {
             refs: HashMap::new(),
             decls: HashMap::new(),
             loops: HashMap::new(),
+            vars: HashMap::new(),
             exports: vec![],
             imports: vec![],
             diags: vec![],
@@ -172,6 +176,25 @@ impl<'a> Model<'a> {
     /// The XMP object an identifier of host code names, if any.
     pub fn entity_ref(&self, e: &Expr) -> Option<Entity> {
         self.refs.get(&e.span.start).copied()
+    }
+
+    /// The declaration of the host variable an identifier of a `gmove` operand names
+    /// (its own unit's, a host's, or a module's of this file, as the scopes see it).
+    pub fn host_var(&self, e: &Expr) -> Option<&'a xmpc_ir::Symbol> {
+        let (t, k) = *self.vars.get(&e.span.start)?;
+        self.table(t)?.symbols.get(k)
+    }
+
+    /// The symbol table `t` names.
+    pub fn table(&self, t: symbols::SymTable) -> Option<&'a xmpc_ir::SymbolTable> {
+        let unit = self.unit;
+        match t {
+            symbols::SymTable::Globals => Some(&unit.globals),
+            symbols::SymTable::Function(at) => unit.functions().into_iter().find(|f| f.name_span.start == at).map(|f| &f.symbols),
+            symbols::SymTable::Module(at) => {
+                unit.items.iter().find_map(|i| if let xmpc_ir::Item::Module(m) = i { (m.name_span.start == at).then_some(&m.symbols) } else { None })
+            }
+        }
     }
 
     /// The objects a declarative directive declares (or distributes, or gives a shadow).

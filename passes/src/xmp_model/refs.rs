@@ -6,7 +6,7 @@ use super::diag::Code;
 use super::resolve::Resolver;
 use xmpc_ir::diag::Label;
 use xmpc_ir::directive::{DirectiveKind, Name, NodesMapping, Reduction};
-use xmpc_ir::{Pragma, Stmt, StmtKind};
+use xmpc_ir::{Expr, ExprKind, Pragma, Stmt, StmtKind};
 
 impl<'a> Resolver<'a, '_> {
     /// Resolves the names of a directive that is not declarative.
@@ -83,6 +83,12 @@ impl<'a> Resolver<'a, '_> {
                     self.on_ref(r, true);
                 }
             }
+            DirectiveKind::Gmove { .. } => {
+                if let Some(StmtKind::Assign(l, r)) = p.body.as_ref().map(|b| &b.kind) {
+                    self.gmove_operand(l);
+                    self.gmove_operand(r);
+                }
+            }
             DirectiveKind::SaveDesc { names } | DirectiveKind::StaticDesc { names } => {
                 for n in names {
                     if let Some(e) = self.scopes.lookup(&n.name).filter(|e| !matches!(e, super::symbols::Entity::Host)) {
@@ -94,6 +100,19 @@ impl<'a> Resolver<'a, '_> {
             // printer (a declarative directive after the first executable statement)
             DirectiveKind::Nodes { mapping: Some(NodesMapping::Ref(_)), .. } => {}
             _ => {}
+        }
+    }
+
+    /// A `gmove` operand naming a host variable (`x`, `x(1:n)`): its declaration.
+    fn gmove_operand(&mut self, e: &'a Expr) {
+        let id = match &e.kind {
+            ExprKind::Call(f, _) => f,
+            _ => e,
+        };
+        if let ExprKind::Ident(n) = &id.kind {
+            if let Some(v) = self.scopes.var(n) {
+                self.m.vars.insert(id.span.start, v);
+            }
         }
     }
 

@@ -28,7 +28,7 @@ pub fn resolve<'a>(unit: &'a FileUnit, src: &'a str, import: &dyn Fn(&str) -> Op
         implicit_none: vec![],
         c_headers: false,
     };
-    r.bind_table(&unit.globals);
+    r.bind_table(&unit.globals, SymTable::Globals);
     // a header of the program's own may declare the variables its clauses name
     r.c_headers = !fortran && quoted_include(unit, src);
     visit::walk_file(&mut r, unit);
@@ -64,10 +64,10 @@ impl<'a> Resolver<'a, '_> {
         }
     }
 
-    /// Every symbol of a table as a host variable.
-    fn bind_table(&mut self, t: &SymbolTable) {
-        for s in &t.symbols {
-            self.scopes.bind(&s.name, Entity::Host);
+    /// Every symbol of a table (`at`) as a host variable.
+    fn bind_table(&mut self, t: &SymbolTable, at: SymTable) {
+        for (k, s) in t.symbols.iter().enumerate() {
+            self.scopes.bind_var(&s.name, at, k);
         }
     }
 
@@ -112,7 +112,7 @@ impl<'a> Resolver<'a, '_> {
     /// whole) and statements.
     fn fortran_unit(&mut self, f: &'a Function) {
         self.scopes.push();
-        self.bind_table(&f.symbols);
+        self.bind_table(&f.symbols, SymTable::Function(f.name_span.start));
         self.imports(&f.body);
         let none = self.implicit_none() || self.says_implicit_none(&f.body);
         self.implicit_none.push(none);
@@ -313,7 +313,7 @@ impl<'a> Visitor<'a> for Resolver<'a, '_> {
 
     fn visit_module(&mut self, m: &'a Module) {
         self.scopes.push();
-        self.bind_table(&m.symbols);
+        self.bind_table(&m.symbols, SymTable::Module(m.name_span.start));
         self.imports(&m.decls);
         let prev = std::mem::replace(&mut self.table, SymTable::Module(m.name_span.start));
         self.declarations(&m.decls);
@@ -322,8 +322,12 @@ impl<'a> Visitor<'a> for Resolver<'a, '_> {
         }
         // what a unit that uses the module sees: its XMP objects
         let here = self.scopes.pop();
-        let exports =
-            Scope { names: here.names.iter().filter(|(_, e)| !matches!(e, Entity::Host)).map(|(k, v)| (k.clone(), *v)).collect(), opaque: here.opaque };
+        // (and, for the units of this file, its variables)
+        let exports = Scope {
+            names: here.names.iter().filter(|(_, e)| !matches!(e, Entity::Host)).map(|(k, v)| (k.clone(), *v)).collect(),
+            vars: here.vars.iter().filter(|(k, _)| matches!(here.names.get(*k), Some(Entity::Host))).map(|(k, v)| (k.clone(), *v)).collect(),
+            opaque: here.opaque,
+        };
         self.modules.push((m.name.to_ascii_lowercase(), exports.clone()));
         self.m.exports.push((m.name.to_ascii_lowercase(), exports));
         self.scopes.push();

@@ -2,12 +2,15 @@
 //! (with host association for `contains` procedures) and modules. Fortran names are
 //! compared case-insensitively: keys are lower-cased there.
 
-use super::symbols::Entity;
+use super::symbols::{Entity, SymTable};
 use std::collections::HashMap;
 
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
     pub names: HashMap<String, Entity>,
+    /// The host variables declared here (or imported from a module of this file): the
+    /// symbol table that declares each and its index there.
+    pub vars: HashMap<String, (SymTable, usize)>,
     /// Imports names this file cannot see (a Fortran `use` of another file's module
     /// that has no description, an `include`): "not declared" is not reported.
     pub opaque: bool,
@@ -62,6 +65,25 @@ impl Scopes {
         }
     }
 
+    /// Binds a host variable declared in `table` at index `k`.
+    pub fn bind_var(&mut self, name: &str, table: SymTable, k: usize) {
+        let key = self.key(name);
+        let top = self.top();
+        top.names.insert(key.clone(), Entity::Host);
+        top.vars.insert(key, (table, k));
+    }
+
+    /// The declaration of the host variable `name` visible here (`None`: an XMP object,
+    /// or not declared in this file).
+    pub fn var(&self, name: &str) -> Option<(SymTable, usize)> {
+        let k = self.key(name);
+        let s = self.stack.iter().rev().find(|s| s.names.contains_key(&k) || s.vars.contains_key(&k))?;
+        match s.names.get(&k) {
+            Some(Entity::Host) | None => s.vars.get(&k).copied(),
+            Some(_) => None,
+        }
+    }
+
     pub fn lookup(&self, name: &str) -> Option<Entity> {
         let k = self.key(name);
         self.stack.iter().rev().find_map(|s| s.names.get(&k).copied())
@@ -80,6 +102,7 @@ impl Scopes {
     pub fn import(&mut self, s: &Scope) {
         let top = self.top();
         top.names.extend(s.names.iter().map(|(k, v)| (k.clone(), *v)));
+        top.vars.extend(s.vars.iter().map(|(k, v)| (k.clone(), *v)));
         top.opaque |= s.opaque;
     }
 

@@ -135,3 +135,16 @@ void xmpf_caf_in_task_(const char *mark, size_t len) {
   fflush(stderr);
   xmpc_rt_abort(1);
 }
+
+/* A coarray local_alias of an aligned array (backends/src/fortran/local_alias.rs): the
+ * next coarray allocated is the array's local block (`bytes` bytes at `addr`). Only
+ * xmpc's libcaf can do it (the translator refuses it for another libcaf). */
+void xmpc_caf_adopt(void *addr, size_t bytes);
+void xmpf_caf_adopt_(void *addr, const long long *bytes) {
+  if (__real__gfortran_caf_register) {
+    fprintf(stderr, "error[XMP0450]: a coarray local_alias needs xmpc's libcaf, but the program is linked with another (OpenCoarrays)\n");
+    fflush(stderr);
+    xmpc_rt_abort(1);
+  }
+  xmpc_caf_adopt(addr, (size_t)*bytes);
+}

@@ -187,6 +187,19 @@ static void whole_program(const char *what) {
 
 enum { REG_STATIC, REG_ALLOC, LOCK_STATIC, LOCK_ALLOC, CRITICAL, EVENT_STATIC, EVENT_ALLOC, ALLOC_REGISTER_ONLY, ALLOC_ALLOCATE_ONLY };
 
+/* memory the next coarray registration uses instead of its own (xmpc_caf_adopt) */
+static void *adopt_addr;
+static size_t adopt_bytes;
+
+/* The next coarray registered (the `allocate` that follows) is `bytes` bytes at `addr`,
+ * memory of the program's (an aligned array's local block, named by a coarray
+ * `local_alias`, backends/src/fortran/local_alias.rs): its window is made over that
+ * memory, which is neither cleared nor freed. */
+void xmpc_caf_adopt(void *addr, size_t bytes) {
+  adopt_addr = addr;
+  adopt_bytes = bytes;
+}
+
 void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, int *stat, char *errmsg, size_t errmsg_len) {
   (void)errmsg;
   (void)errmsg_len;
@@ -202,10 +215,19 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
   size_t alloc = bytes ? (bytes + 63) & ~(size_t)63 : 64;
   tok_t *t = calloc(1, sizeof *t);
   if (!t) caf_fail("out of memory registering a coarray of %zu bytes", size);
-  if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, caf_comm, &t->base, &t->win) != MPI_SUCCESS)
-    caf_fail("MPI_Win_allocate of %zu bytes failed", alloc);
-  memset(t->base, 0, alloc);
-  t->size = alloc;
+  if (adopt_addr && !sync_words) {
+    if (bytes > adopt_bytes) caf_fail("a local_alias coarray of %zu bytes over an array block of %zu bytes", bytes, adopt_bytes);
+    t->base = adopt_addr;
+    adopt_addr = NULL;
+    if (MPI_Win_create(t->base, (MPI_Aint)adopt_bytes, 1, MPI_INFO_NULL, caf_comm, &t->win) != MPI_SUCCESS)
+      caf_fail("MPI_Win_create of %zu bytes failed", adopt_bytes);
+    t->size = adopt_bytes;
+  } else {
+    if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, caf_comm, &t->base, &t->win) != MPI_SUCCESS)
+      caf_fail("MPI_Win_allocate of %zu bytes failed", alloc);
+    memset(t->base, 0, alloc);
+    t->size = alloc;
+  }
   MPI_Win_lock_all(MPI_MODE_NOCHECK, t->win);
   if (sync_words) MPI_Barrier(caf_comm); /* every image's words are zero before anyone locks or posts */
   t->next = toks;

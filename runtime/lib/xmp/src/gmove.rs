@@ -184,8 +184,8 @@ fn advance(pos: &mut [usize], lens: &[usize]) {
         pos[d] = 0;
     }
 }
-/// `gmove [in|out]`: dst = src between array sections of equal element count, walked
-/// in row-major order. Collective over the executing nodes. A replicated or local
+/// `gmove [in|out]`: dst = src between array sections of equal element count (or a
+/// one-element source, assigned to every destination element), walked in row-major order. Collective over the executing nodes. A replicated or local
 /// destination is written on every owner/node; a local source is read from each
 /// node's own copy. in/out are currently done like the normal mode (collectively);
 /// async_id is ignored (completes before returning).
@@ -201,7 +201,10 @@ pub unsafe extern "C" fn xmpc_gmove(loc: *const XmpcLoc, dst: *const XmpcSection
             fatal(loc, &format!("gmove element sizes differ ({} vs {})", d.elem, s.elem));
         }
         let n = d.count();
-        if n != s.count() {
+        // an element (one-element section) on the right is assigned to every element
+        // of the left (XMP 1.4 §4.6.2; Omni's gmove_test_normal `a(1:n/4, ...) = b(3,4,5)`):
+        // its position stays at the origin while the destination's advances
+        if n != s.count() && s.count() != 1 {
             fatal(loc, &format!("gmove sections have {} and {} elements", n, s.count()));
         }
         let elem = d.elem;
