@@ -12,11 +12,13 @@ cargo test --workspace --locked "$@"
 # Every conformance program at every process count it declares.
 cargo run -q --locked -p xmpc-testsuite -- conformance -j 2
 testsuite/apps/check.sh
-# Omni's own C test suites (../shared/external beside the checkout, or $XMPC_EXTERNAL),
-# built by their Makefiles with xmpcc: no line passing in the committed snapshot
-# (testsuite/omni/*.json) may fail (docs/omni-compat.md, "Running Omni's suites").
+# Omni's own test suites (../shared/external beside the checkout, or $XMPC_EXTERNAL):
+# C and Fortran global view, C and Fortran local view, XcalableACC (gcc's OpenACC host
+# fallback), built by their Makefiles with xmpcc/xmpf90: no line passing in the
+# committed snapshot (testsuite/omni/*.json) may fail (docs/omni-compat.md, "Running
+# Omni's suites").
 omni_ext="${XMPC_EXTERNAL:-../shared/external}"
-for s in omni-xmp-c omni-xmp-c-local; do
+for s in omni-xmp-c omni-xmp-c-local omni-xmp-f omni-xmp-f-local omni-xacc; do
   if [ -d "$omni_ext/$s" ]; then
     cargo run -q --locked -p xmpc-testsuite -- omni "$omni_ext/$s" -j 2
   else
