@@ -2,10 +2,12 @@
 
 mod acc;
 mod bsim_cc;
+mod build;
 mod coarray;
 mod compile;
 mod device_build;
 mod fpp;
+mod gcc;
 mod model;
 mod psim_cmd;
 mod psim_mca;
@@ -48,12 +50,36 @@ struct Cli {
     tool: Option<Tool>,
     /// Source files (.c; .f90/.F90/.f95 free form; .f/.F/.for fixed form); objects
     /// (.o, .a) are linked as they are.
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required_unless_present = "show", num_args = 1..)]
     file: Vec<PathBuf>,
-    /// Output: an executable (linked with mpicc and the runtime), an object with -c,
-    /// or translated source when it ends in .c (no -o: translated source on stdout).
+    /// Output: an executable (linked with mpicc and the runtime; a.out without -o), an
+    /// object with -c, assembly with -S, or translated source when it ends in .c/.f90.
     #[arg(short = 'o', value_name = "OUT")]
     output: Option<PathBuf>,
+    /// Preprocess only (the compiler's preprocessor on the original source, with
+    /// -D_XMP): to stdout, or to -o FILE.
+    #[arg(short = 'E')]
+    preprocess: bool,
+    /// Translate and compile to assembly (STEM.s, or -o FILE).
+    #[arg(short = 'S')]
+    assembly: bool,
+    /// Print each command (translation, compile, link) before it runs, and pass -v to
+    /// the compiler and linker, as gcc -v.
+    #[arg(short = 'v')]
+    verbose: bool,
+    /// Print the commands without running them, as mpicc -show (also -show, -showme;
+    /// without input files: the compile-and-link options of a program).
+    #[arg(long)]
+    show: bool,
+    /// Link a shared library (-shared; the runtime is left to the program that loads it).
+    #[arg(long)]
+    shared: bool,
+    /// Option for compiling and linking (-pthread arrives here).
+    #[arg(long = "cc-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    cc_flag: Vec<String>,
+    /// Dependency options for the compile (-MD, -MMD, -MP, -MF F, -MT T, -MQ T arrive here).
+    #[arg(long = "dep-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    dep_flag: Vec<String>,
     /// What to produce (`source`: the translated C).
     #[arg(long, value_enum)]
     emit: Option<Emit>,
@@ -254,14 +280,10 @@ fn real_main() -> ExitCode {
         print!("{}", compile::show_env(fortran));
         return ExitCode::SUCCESS;
     }
-    // `-std=c11` is a single-dash long option to C compilers.
-    let args = bsim_cc::smpi_args(std::env::args_os()).into_iter().map(|a| match a.to_str() {
-        Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
-        // `xmpc bsim run skel -np 1024`, as mpirun spells it
-        Some("-np") => std::ffi::OsString::from("--np"),
-        _ => a,
-    });
-    let cli = Cli::parse_from(args);
+    // gcc's and mpicc's spellings (-std=c11, -Wl,..., -show, -MMD, ...; src/gcc.rs)
+    let mut args = bsim_cc::smpi_args(std::env::args_os()).into_iter();
+    let prog = args.next().unwrap_or_else(|| "xmpc".into());
+    let cli = Cli::parse_from(std::iter::once(prog).chain(gcc::rewrite(args)));
     if let Some(tool) = &cli.tool {
         return run_tool(tool);
     }
@@ -331,7 +353,10 @@ enum Mode {
     Xcodeml,
     Directives,
     Object,
+    Assembly,
     Link,
+    /// `-E`
+    Preprocess,
 }
 
 fn mode(cli: &Cli) -> Mode {
@@ -342,11 +367,18 @@ fn mode(cli: &Cli) -> Mode {
         Some(Emit::Blocks | Emit::BlocksJson) => return Mode::Source,
         None => {}
     }
+    if cli.preprocess {
+        return Mode::Preprocess;
+    }
+    if cli.assembly {
+        return Mode::Assembly;
+    }
     if cli.compile_only {
         return Mode::Object;
     }
     match &cli.output {
-        None => Mode::Source,
+        // as gcc: a.out
+        None => Mode::Link,
         Some(o) if Lang::from_path(&o.display().to_string()).is_some() => Mode::Source,
         Some(_) => Mode::Link,
     }
@@ -373,12 +405,25 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         return skel::run(cli);
     }
     let mode = mode(cli);
+    compile::set_echo(if cli.show {
+        compile::Echo::Show
+    } else if cli.verbose {
+        compile::Echo::Verbose
+    } else {
+        compile::Echo::Off
+    });
+    if cli.show && cli.file.is_empty() {
+        return build::show_base(cli);
+    }
+    if mode == Mode::Preprocess {
+        return build::preprocess(cli);
+    }
     let sources: Vec<&PathBuf> = cli.file.iter().filter(|p| !(matches!(mode, Mode::Link) && is_object(p))).collect();
     if matches!(mode, Mode::Source | Mode::Xcodeml | Mode::Directives) && cli.file.len() != 1 {
         return Err(Failure::Usage("several input files need -c or -o EXECUTABLE".into()));
     }
-    if mode == Mode::Object && cli.output.is_some() && sources.len() > 1 {
-        return Err(Failure::Usage("-c with -o takes one input file".into()));
+    if matches!(mode, Mode::Object | Mode::Assembly) && cli.output.is_some() && sources.len() > 1 {
+        return Err(Failure::Usage(format!("{} with -o takes one input file", if mode == Mode::Object { "-c" } else { "-S" })));
     }
     // The outputs named by no option are checked before any work too: `-c` without
     // `-o` writes STEM.o in the current directory, `--keep` the translation beside
@@ -386,10 +431,11 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).collect();
     for path in &sources {
         let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
-        if mode == Mode::Object && cli.output.is_none() {
-            xmpc_outfile::check_output(Path::new(&format!("{stem}.o")), &inputs).map_err(Failure::Usage)?;
+        if matches!(mode, Mode::Object | Mode::Assembly) && cli.output.is_none() {
+            let ext = if mode == Mode::Object { "o" } else { "s" };
+            xmpc_outfile::check_output(Path::new(&format!("{stem}.{ext}")), &inputs).map_err(Failure::Usage)?;
         }
-        if cli.keep && matches!(mode, Mode::Object | Mode::Link) {
+        if cli.keep && build::wants_build(mode) {
             let ext = source_lang(cli, path).map_or("c", fortran_ext);
             xmpc_outfile::check_output(&path.with_file_name(format!("{stem}.xmpc.{ext}")), &inputs).map_err(Failure::Usage)?;
         }
@@ -397,10 +443,14 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     // Front end, checks and translation of every file first: nothing is written when
     // any of them has an error.
     let mut translated = Vec::new();
+    let mut plain = Vec::new();
     let mut failed = false;
     for path in &sources {
         match front(cli, path, mode) {
-            Ok(t) => translated.push((path.to_path_buf(), t)),
+            Ok((t, p)) => {
+                translated.push((path.to_path_buf(), t));
+                plain.push(p);
+            }
             Err(Failure::Input) => failed = true,
             Err(e) => return Err(e),
         }
@@ -408,102 +458,21 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     if failed {
         return Err(Failure::Input);
     }
-    let out_err = |e: String| {
-        eprintln!("error: {e}");
-        Failure::Input
-    };
-    match mode {
-        Mode::Source | Mode::Xcodeml | Mode::Directives => write_output(cli.output.as_deref(), &translated[0].1).map_err(out_err),
-        Mode::Object | Mode::Link => {
-            let opts = compile::CcOpts {
-                opt: cli.opt.clone(),
-                debug: cli.debug,
-                // the translated Fortran is compiled from a temporary directory: its
-                // `#include "x"` / `include 'x'` look first beside the original source
-                include: translated
-                    .iter()
-                    .filter(|(p, _)| source_lang(cli, p).is_some_and(|l| l != Lang::C))
-                    .map(|(p, _)| p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf())
-                    .fold(Vec::<PathBuf>::new(), |mut v, d| {
-                        if !v.contains(&d) {
-                            v.push(d);
-                        }
-                        v
-                    })
-                    .into_iter()
-                    .chain(cli.include.iter().cloned())
-                    .collect(),
-                define: cli.define.clone(),
-                undefine: cli.undefine.clone(),
-                libdirs: cli.libdir.clone(),
-                libs: cli.lib.clone(),
-                warnings: cli.warn.clone(),
-                extra: cli
-                    .fflag
-                    .iter()
-                    .map(|f| format!("-f{f}"))
-                    .chain(cli.mflag.iter().map(|m| format!("-m{m}")))
-                    .chain(cli.std.iter().map(|s| format!("-std={s}")))
-                    .collect(),
-                native: cli.native_flag.clone(),
-                link: cli.link_flag.clone(),
-            };
-            let mut opts = opts;
-            for f in acc::flags(cli.acc.as_deref(), translated.iter().map(|(_, t)| t.as_str())).map_err(|e| Failure::Usage(e))? {
-                if !opts.extra.contains(&f) {
-                    opts.extra.push(f);
-                }
-            }
-            let tmp = tempfile::Builder::new().prefix("xmpc-").tempdir().map_err(|e| out_err(format!("cannot create a temporary directory: {e}")))?;
-            let mut cs = Vec::new();
-            for (k, (path, text)) in translated.iter().enumerate() {
-                let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
-                let ext = source_lang(cli, path).map_or("c", fortran_ext);
-                let c = if cli.keep { path.with_file_name(format!("{stem}.xmpc.{ext}")) } else { tmp.path().join(format!("{k}_{stem}.xmpc.{ext}")) };
-                // XMP-dev: the kernels go to .cu, nvcc, and back in as a fatbin
-                let text = device_build::build(text, &c).map_err(out_err)?;
-                write_output(Some(&c), &text).map_err(out_err)?;
-                let obj = tmp.path().join(format!("{k}_{stem}.o"));
-                cs.push((c, obj, stem));
-            }
-            let pairs: Vec<(PathBuf, PathBuf)> = cs.iter().filter(|(c, _, _)| !compile::is_fortran_path(c)).map(|(c, o, _)| (c.clone(), o.clone())).collect();
-            compile::compile_objects(&pairs, &opts).map_err(out_err)?;
-            let fpairs: Vec<(PathBuf, PathBuf, bool)> = cs
-                .iter()
-                .filter(|(c, _, _)| compile::is_fortran_path(c))
-                .map(|(c, o, _)| (c.clone(), o.clone(), matches!(c.extension().and_then(|e| e.to_str()), Some("f" | "F"))))
-                .collect();
-            let any_fortran = !fpairs.is_empty();
-            compile::compile_fortran(&fpairs, &opts, Path::new(".")).map_err(out_err)?;
-            if mode == Mode::Object {
-                for (_, obj, stem) in &cs {
-                    let dest = match &cli.output {
-                        Some(o) => o.clone(),
-                        None => PathBuf::from(format!("{stem}.o")),
-                    };
-                    persist(obj, &dest).map_err(out_err)?;
-                }
-                return Ok(());
-            }
-            let mut objs: Vec<PathBuf> = Vec::new();
-            let mut k = 0;
-            for f in &cli.file {
-                if is_object(f) {
-                    objs.push(f.clone());
-                } else {
-                    objs.push(cs[k].1.clone());
-                    k += 1;
-                }
-            }
-            let out = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
-            let linked = tmp.path().join("a.out");
-            if any_fortran || cli.file.iter().any(|f| is_object(f) && compile::object_is_fortran(f)) {
-                compile::link_fortran(&objs, &linked, &opts).map_err(out_err)?;
-            } else {
-                compile::link(&objs, &linked, &opts).map_err(out_err)?;
-            }
-            persist(&linked, &out).map_err(out_err)
+    // A program without XMP anywhere (no directive, no xmp_ call, no object of an
+    // XMP file) is compiled as mpicc would: no generated `main` around its own, which
+    // the translator may not find among preprocessor alternatives (CMake's compiler
+    // identification source).
+    if mode == Mode::Link && plain.iter().all(Option::is_some) && !cli.file.iter().any(|f| is_object(f) && build::object_has_xmp(f)) {
+        for ((_, t), p) in translated.iter_mut().zip(plain) {
+            *t = p.unwrap_or_default();
         }
+    }
+    match mode {
+        Mode::Source | Mode::Xcodeml | Mode::Directives => write_output(cli.output.as_deref(), &translated[0].1).map_err(|e| {
+            eprintln!("error: {e}");
+            Failure::Input
+        }),
+        _ => build::build(cli, &translated, mode),
     }
 }
 
@@ -534,7 +503,9 @@ fn fortran_ext(l: Lang) -> &'static str {
 }
 
 /// Reads, parses, checks and translates one file; returns the text to write.
-fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
+/// Also returns, for a C file without XMP (and so without the runtime), its text as
+/// mpicc would compile it.
+fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>), Failure> {
     let name = path.display().to_string();
     let lang = match cli.lang {
         Some(LangArg::C) => Lang::C,
@@ -593,6 +564,7 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
         return Err(Failure::Input);
     }
 
+    let plain = (lang == Lang::C && local_view.is_none() && !xmpc_backends::c::needs_runtime(&parsed.unit, &text)).then(|| text.clone());
     let out = match mode {
         Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
         Mode::Directives => directives_listing(&name, &text, &parsed.unit, pre.as_ref()),
@@ -628,7 +600,7 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
             lv + ms(t0, t3)
         );
     }
-    Ok(out)
+    Ok((out, plain))
 }
 
 /// Lowers the XMP/C local view of a C file: the front end recognises it

@@ -74,7 +74,7 @@ fn run_a_skeleton_through_the_driver() {
     let rep = std::fs::read_to_string(out.join("report.json")).unwrap();
     let field = |k: &str| -> f64 {
         let i = rep.find(&format!("\"{k}\": ")).unwrap_or_else(|| panic!("no {k} in {rep}")) + k.len() + 4;
-        rep[i..].split(|c: char| c == ',' || c == '\n').next().unwrap().trim().parse().unwrap()
+        rep[i..].split([',', '\n']).next().unwrap().trim().parse().unwrap()
     };
     // rank 0 receives in rank order: rank 1 is on its node (intranode link),
     // ranks 2 and 3 are not; the last message arrives at 3 ms + 5 us + 1000 B / 1e8 B/s

@@ -364,7 +364,8 @@ fn replay_and_mutate() {
     fortran.extend(open("f", &[1]));
     let mut c = read("c", &[]);
     c.extend(open("c", &[]));
-    let targets: [(&str, fn(&[u8]), Vec<Vec<u8>>); 4] = [
+    type Target<'a> = (&'a str, fn(&[u8]), Vec<Vec<u8>>);
+    let targets: [Target; 4] = [
         ("c_front", f::c_front, c),
         ("fortran_front", f::fortran_front, fortran),
         ("directive", f::directive, read("directive", &[])),
