@@ -44,7 +44,7 @@ Exit status: 0 success, 1 errors in the input, 2 bad command line.";
 
 #[derive(Parser, Debug)]
 #[command(name = "xmpc", version, about = "XcalableMP compiler for C and Fortran", after_help = EXAMPLES)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
@@ -207,6 +207,11 @@ enum Tool {
         #[command(subcommand)]
         cmd: psim_cmd::PsimCmd,
     },
+    /// NSIM: packet-level interconnect simulator (the commands of xmpc-nsim).
+    Nsim {
+        #[command(subcommand)]
+        cmd: xmpc_nsim::cli::Cmd,
+    },
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -321,6 +326,7 @@ fn run_tool(tool: &Tool) -> ExitCode {
                 }
             },
         },
+        Tool::Nsim { cmd } => xmpc_nsim::cli::run(cmd.clone()),
         Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
         Tool::Psim { cmd } => match psim_cmd::check_args(cmd).map_err(|e| (e, 2)).and_then(|_| psim_cmd::run(cmd).map_err(|e| (e, 1))) {
             Ok(()) => ExitCode::SUCCESS,

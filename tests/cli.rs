@@ -239,3 +239,38 @@ fn prof_report_subcommand() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not an xmpc-prof profile"), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+/// `xmpc nsim` said "cannot tell the language of 'nsim'"; it is a subcommand now, the
+/// commands of xmpc-nsim (issue 39).
+#[test]
+fn nsim_is_a_subcommand() {
+    let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/bench/nsim/configs/bgl128.toml");
+    let o = xmpc(&["nsim", "check", cfg.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("nodes"), "{}", String::from_utf8_lossy(&o.stdout));
+    let o = xmpc(&["nsim", "run", "-c", cfg.to_str().unwrap(), "-p", "ring:bytes=1K,loops=1", "--brief", "-q"]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("sim_ms="), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = xmpc(&["nsim", "run", "-c", cfg.to_str().unwrap(), "-p", "bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// `--version` was refused by every subcommand (issue 39).
+#[test]
+fn every_subcommand_answers_version() {
+    for sub in [
+        &["prof"][..],
+        &["prof", "report"],
+        &["bsim"],
+        &["bsim", "run"],
+        &["bsim", "platform"],
+        &["mpiete"],
+        &["mpiete", "predict"],
+        &["psim"],
+        &["nsim"],
+        &["nsim", "run"],
+    ] {
+        let o = xmpc(&[sub, &["--version"][..]].concat());
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success() && out.contains(env!("CARGO_PKG_VERSION")), "{sub:?}: {out}{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
