@@ -29,15 +29,13 @@ fn emit_translated(unit: &FileUnit, text: &str, edits: Result<Vec<xmpc_ir::Edit>
     xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Ok(vec![e.to_diag(unit.file)]))
 }
 
-/// The runtime include directory: `$XMPC_INCLUDE`, else the source tree's.
+/// The runtime include directory (src/home.rs).
 pub fn include_dir() -> PathBuf {
-    match std::env::var_os("XMPC_INCLUDE") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/lib/xmp/include"),
-    }
+    crate::home::include_dir()
 }
 
-/// Where `libxmpc_rt.a` is: `$XMPC_RUNTIME_DIR`, next to the executable, its `deps/`.
+/// Where `libxmpc_rt.a` is: `$XMPC_RUNTIME_DIR`, the installation's `lib/xmpc`
+/// (src/home.rs), next to the executable, its `deps/`.
 pub fn runtime_dir() -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("XMPC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         let d = PathBuf::from(d);
@@ -48,13 +46,14 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate the xmpc executable: {e}"))?;
     let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-    for d in [dir.clone(), dir.join("deps"), dir.parent().map(Path::to_path_buf).unwrap_or_default()] {
+    let installed = crate::home::lib_dir();
+    for d in installed.into_iter().chain([dir.clone(), dir.join("deps"), dir.parent().map(Path::to_path_buf).unwrap_or_default()]) {
         if d.join("libxmpc_rt.a").is_file() {
             return Ok(d);
         }
     }
     Err(format!(
-        "the xmpc runtime library libxmpc_rt.a was not found next to {} (nor in its deps/ folder): build it with `cargo build -p xmpc-rt` (same profile as xmpc), or set XMPC_RUNTIME_DIR",
+        "the xmpc runtime library libxmpc_rt.a was not found next to {} (nor in its deps/ folder, nor in an installation's lib/xmpc/): build it with `cargo build -p xmpc-rt` (same profile as xmpc), install with `./install.sh --prefix DIR`, or set XMPC_HOME or XMPC_RUNTIME_DIR",
         exe.display()
     ))
 }

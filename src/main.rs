@@ -8,7 +8,12 @@ mod compile;
 mod device_build;
 mod fpp;
 mod gcc;
+mod gendoc;
+mod home;
 mod model;
+// xmpcc's and xmpf90's help, for their man pages (src/gendoc.rs)
+#[allow(dead_code)]
+mod omni_cli;
 mod psim_cmd;
 mod psim_mca;
 mod psim_probe;
@@ -269,6 +274,10 @@ fn main() -> ExitCode {
 fn real_main() -> ExitCode {
     // `bsimcc`, `bsimf90`, `xmpc bsim cc|fc`: mpicc/mpif90 command lines (src/bsim_cc.rs)
     if let Some(code) = bsim_cc::intercept() {
+        return code;
+    }
+    // `--generate-man DIR`, `--generate-completions DIR` (install.sh; src/gendoc.rs)
+    if let Some(code) = gendoc::intercept() {
         return code;
     }
     // `xmpc --show-env[=c|fortran]`: the variables Omni's `xmpcc --show-env` prints,
