@@ -13,15 +13,20 @@ pub const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-l
 
 /// Translated C of one parsed file. `force`: translate even a file without XMP
 /// directives (its `main` still needs `xmpc_init` when it is linked into an XMP
-/// program); without it such a file comes out byte for byte.
-pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+/// program); without it such a file comes out byte for byte. `lines`: the user's file
+/// name for `#line` markers (the text that is compiled; src/linemap.rs).
+pub fn translate_c(unit: &FileUnit, text: &str, force: bool, lines: Option<&str>) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if unit.lang != Lang::C {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     if !force && !xmpc_backends::c::needs_runtime(unit, text) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
-    emit_translated(unit, text, xmpc_backends::c::translate(unit, text))
+    let edits = xmpc_backends::c::translate(unit, text).map(|e| match lines {
+        Some(name) => crate::linemap::with_markers(text, &e, name),
+        None => e,
+    });
+    emit_translated(unit, text, edits)
 }
 
 /// Splices a translation pass's edits into the text (or passes its diagnostics on).

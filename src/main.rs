@@ -10,6 +10,7 @@ mod fpp;
 mod gcc;
 mod gendoc;
 mod home;
+mod linemap;
 mod model;
 // xmpcc's and xmpf90's help, for their man pages (src/gendoc.rs)
 #[allow(dead_code)]
@@ -586,7 +587,10 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>),
         _ => match if lang.is_fortran() {
             compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)))
         } else {
-            compile::translate_c(&parsed.unit, &text, mode != Mode::Source)
+            // `#line` markers in what is compiled (a local-view file's text is already
+            // rewritten: its lines are not the user's)
+            let lines = (build::wants_build(mode) && local_view.is_none()).then_some(name.as_str());
+            compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines)
         } {
             Ok(s) => s,
             Err(Ok(mut diags)) => {

@@ -183,3 +183,30 @@ fn cmake_detects_the_drivers() {
     let r = mpiexec(&b.join("sum"), &b);
     assert!(String::from_utf8_lossy(&r.stdout).contains("PASS"), "{}", err(&r));
 }
+
+/// An error in the user's plain C code was reported at the deleted temporary file
+/// (`/tmp/xmpc-XXXX/0_host.xmpc.c:96:9`); `#line` markers in the compiled translation
+/// make the compiler name the user's file and line (issue 39).
+#[test]
+fn compiler_errors_name_the_users_file_and_line() {
+    let d = project();
+    let bad = SUM.replace("  if (s != 4950)", "  /* a comment\n     over two lines */\n  undeclared_thing = 3;\n  if (s != 4950)");
+    std::fs::write(d.path().join("bad.c"), &bad).unwrap();
+    let line = bad.lines().position(|l| l.contains("undeclared_thing")).unwrap() + 1;
+    let o = run(XMPCC, &["bad.c", "-o", "bad"], d.path());
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains(&format!("bad.c:{line}:3: error:")) && e.contains("undeclared_thing"), "line {line}: {e}");
+    assert!(!e.contains(".xmpc.c"), "{e}");
+    // the program still runs, and its debug information names the user's file
+    let o = run(XMPCC, &["-g", "sum.c", "-o", "sum", "--tmp"], d.path());
+    assert!(o.status.success(), "{}", err(&o));
+    let kept = std::fs::read_to_string(d.path().join("sum.xmpc.c")).unwrap();
+    assert!(kept.contains("#line 1 \"sum.c\"") && kept.contains("#line 9 \"sum.c\""), "{kept}");
+    assert!(String::from_utf8_lossy(&mpiexec(&d.path().join("sum"), d.path()).stdout).contains("PASS"));
+    let dw = Command::new("readelf").arg("--debug-dump=line").arg(d.path().join("sum")).output().unwrap();
+    assert!(String::from_utf8_lossy(&dw.stdout).contains("sum.c"), "the line table names sum.c");
+    // --emit=source stays without markers
+    let o = run(XMPC, &["sum.c", "--emit=source"], d.path());
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("#line"));
+}
