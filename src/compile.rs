@@ -23,7 +23,7 @@ pub fn translate_c(unit: &FileUnit, text: &str, force: bool, lines: Option<&str>
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     let edits = xmpc_backends::c::translate(unit, text).map(|e| match lines {
-        Some(name) => crate::linemap::with_markers(text, &e, name),
+        Some(name) => crate::linemap::with_markers(text, &e, name, &|_| None, false),
         None => e,
     });
     emit_translated(unit, text, edits)
@@ -288,7 +288,14 @@ pub fn show_base(o: &CcOpts, fortran: bool) -> Result<String, String> {
 /// translate a file even without XMP (its main program still needs the runtime's
 /// init), and write the XMP declarations of its modules to `<module>.xmpmod` in the
 /// current directory, beside the `.mod` files, for files compiled later.
-pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_backends::fortran::Origin) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+/// `lines`: the user's file name for `#line` markers (free form only).
+pub fn translate_f(
+    unit: &FileUnit,
+    text: &str,
+    force: bool,
+    origin: xmpc_backends::fortran::Origin,
+    lines: Option<&str>,
+) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_backends::fortran::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
@@ -308,6 +315,10 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_backen
             k.insert(m, info);
         }
     }
+    let edits = match lines {
+        Some(name) if unit.lang == Lang::FortranFree => crate::linemap::with_markers(text, &edits, name, origin, true),
+        _ => edits,
+    };
     emit_translated(unit, text, Ok(edits))
 }
 

@@ -71,28 +71,84 @@ fn safe_line_starts(src: &str) -> Vec<usize> {
     out
 }
 
-/// The edits plus the `#line` markers that keep the compiled text's line numbers those
-/// of `name`, in the order to splice them (a marker due to an edit comes after it).
-pub fn with_markers(src: &str, edits: &[Edit], name: &str) -> Vec<Edit> {
+/// Line starts of free-form Fortran where a directive may go: not after a line that
+/// continues (`&` at its end, before a `!` comment outside strings).
+fn safe_fortran_line_starts(src: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    let mut continues = false;
+    for line in src.split_inclusive('\n') {
+        if !continues {
+            out.push(pos);
+        }
+        pos += line.len();
+        let code = fortran_code(line);
+        if !code.trim().is_empty() {
+            continues = code.trim_end().ends_with('&');
+        }
+    }
+    out.retain(|&p| p < src.len());
+    out
+}
+
+/// A Fortran line without its `!` comment (outside strings).
+fn fortran_code(line: &str) -> &str {
+    let mut q: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        match (q, c) {
+            (None, '!') => return &line[..i],
+            (None, '\'' | '"') => q = Some(c),
+            (Some(x), _) if x == c => q = None,
+            _ => {}
+        }
+    }
+    line
+}
+
+/// Where the user's lines come from: `origin(line of the text)` is `(file, line)`
+/// (the Fortran preprocessor's map), else the text's own line in `name`.
+pub type Origin<'a> = &'a dyn Fn(usize) -> Option<(String, usize)>;
+
+/// The edits plus the `#line` markers that keep the compiled text's lines those of
+/// the user's files, in the order to splice them (a marker due to an edit comes after
+/// it). `fortran`: free-form Fortran, compiled through the preprocessor (`.F90`).
+pub fn with_markers(src: &str, edits: &[Edit], name: &str, origin: Origin, fortran: bool) -> Vec<Edit> {
     let mut edits = edits.to_vec();
     edits.sort_by_key(|e| (e.span.start, e.span.end));
-    let starts = safe_line_starts(src);
+    let starts = if fortran { safe_fortran_line_starts(src) } else { safe_line_starts(src) };
     let inside = |p: usize| edits.iter().any(|e| e.span.start < p && p < e.span.end);
     let line_of = |p: usize| src[..p].bytes().filter(|&c| c == b'\n').count() + 1;
-    let file = quoted(name);
+    let orig = |l: usize| origin(l).unwrap_or_else(|| (name.to_string(), l));
     // the first safe line start in from..=to
     let resync = |from: usize, to: usize| {
-        starts
-            .iter()
-            .copied()
-            .find(|&p| p >= from && p <= to && !inside(p))
-            .map(|p| Edit { span: Span::new(p, p), text: format!("#line {} {file}\n", line_of(p)) })
+        starts.iter().copied().find(|&p| p >= from && p <= to && !inside(p)).map(|p| {
+            let (f, l) = orig(line_of(p));
+            Edit { span: Span::new(p, p), text: format!("#line {l} {}\n", quoted(&f)) }
+        })
     };
+    // lines whose origin does not follow the line before (another file, lines the
+    // preprocessor dropped): a marker is due there
+    let jumps: Vec<usize> = if origin(1).is_some() {
+        let mut lines = src.match_indices('\n').map(|(i, _)| i + 1).filter(|&p| p < src.len()).map(|p| (p, line_of(p)));
+        let mut v = Vec::new();
+        let mut prev = orig(1);
+        for (p, l) in lines.by_ref() {
+            let o = orig(l);
+            if o.0 != prev.0 || o.1 != prev.1 + 1 {
+                v.push(p);
+            }
+            prev = o;
+        }
+        v
+    } else {
+        Vec::new()
+    };
+    let generated_at = |p: usize, nl: &str| Edit { span: Span::new(p, p), text: format!("{nl}#line 1 \"<xmpc generated code>\"\n") };
     let mut out = Vec::new();
     // lines drift from this offset on (the first: after a prelude at the very start)
     let mut need = Some(0);
     let mut generated = false;
-    let generated_at = |p: usize, nl: &str| Edit { span: Span::new(p, p), text: format!("{nl}#line 1 \"<xmpc generated code>\"\n") };
+    let mut j = 0;
     for e in edits.iter() {
         // a prelude inserted before the user's first line: marked as generated, and
         // the user's file starts after it
@@ -102,6 +158,15 @@ pub fn with_markers(src: &str, edits: &[Edit], name: &str) -> Vec<Edit> {
             }
             out.push(e.clone());
             continue;
+        }
+        while j < jumps.len() && jumps[j] <= e.span.start {
+            if let Some(m) = need.and_then(|f| resync(f, jumps[j])) {
+                if m.span.start < jumps[j] {
+                    out.push(m);
+                }
+            }
+            need = Some(jumps[j]);
+            j += 1;
         }
         if let Some(m) = need.and_then(|f| resync(f, e.span.start)) {
             out.push(m);
@@ -119,8 +184,18 @@ pub fn with_markers(src: &str, edits: &[Edit], name: &str) -> Vec<Edit> {
         }
         out.push(e.clone());
     }
-    if let Some(m) = need.and_then(|f| resync(f, src.len())) {
-        out.push(m);
+    if !generated {
+        for &p in &jumps[j..] {
+            if let Some(m) = need.and_then(|f| resync(f, p)) {
+                if m.span.start < p {
+                    out.push(m);
+                }
+            }
+            need = Some(p);
+        }
+        if let Some(m) = need.and_then(|f| resync(f, src.len())) {
+            out.push(m);
+        }
     }
     out
 }
@@ -149,12 +224,24 @@ mod tests {
             Edit { span: Span::new(p, p + 10), text: "one();\ntwo();\nthree();\n".into() },
             Edit { span: Span::new(src.len(), src.len()), text: "int main(void) { return 0; }\n".into() },
         ];
-        let out = apply(src, &with_markers(src, &e, "a\"b.c"));
+        let out = apply(src, &with_markers(src, &e, "a\"b.c", &|_| None, false));
         assert_eq!(
             out,
             "#line 1 \"<xmpc generated code>\"\n#include \"rt.h\"\nint rt;\n#line 1 \"a\\\"b.c\"\nint a;\none();\ntwo();\nthree();\n#line 3 \"a\\\"b.c\"\nint b; /* c\nd */\nint c;\n#line 1 \"<xmpc generated code>\"\nint main(void) { return 0; }\n"
         );
         // no marker inside a comment or after a continued line
         assert_eq!(safe_line_starts("a\n/* x\ny */ b\n#define M \\\n 1\nc\n"), vec![0, 2, 14, 29]);
+    }
+
+    #[test]
+    fn fortran_continuations_and_preprocessed_origins() {
+        // no marker between continued lines ('&' before a comment, not in a string)
+        let src = "a = 1 + &  ! c\n  2\nb = '&'\nc = 3\n";
+        assert_eq!(safe_fortran_line_starts(src), vec![0, 19, 27]);
+        // text lines 1-2 from inc.h 5-6, 3-4 from p.F90 2-3
+        let origin = |l: usize| Some(if l <= 2 { ("inc.h".to_string(), l + 4) } else { ("p.F90".to_string(), l - 1) });
+        let src = "x\ny\nz\nw\n";
+        let out = apply(src, &with_markers(src, &[], "p.F90", &origin, true));
+        assert_eq!(out, "#line 5 \"inc.h\"\nx\ny\n#line 2 \"p.F90\"\nz\nw\n");
     }
 }

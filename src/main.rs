@@ -584,11 +584,12 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>),
     let out = match mode {
         Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
         Mode::Directives => directives_listing(&name, &text, &parsed.unit, pre.as_ref()),
+        // `#line` markers in what is compiled (a local-view file's text is already
+        // rewritten: its lines are not the user's)
         _ => match if lang.is_fortran() {
-            compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)))
+            let lines = build::wants_build(mode).then_some(name.as_str());
+            compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)), lines)
         } else {
-            // `#line` markers in what is compiled (a local-view file's text is already
-            // rewritten: its lines are not the user's)
             let lines = (build::wants_build(mode) && local_view.is_none()).then_some(name.as_str());
             compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines)
         } {

@@ -182,6 +182,14 @@ fn cmake_detects_the_drivers() {
     assert!(o.status.success(), "{}", err(&o));
     let r = mpiexec(&b.join("sum"), &b);
     assert!(String::from_utf8_lossy(&r.stdout).contains("PASS"), "{}", err(&r));
+    // CC=xmpc as well
+    std::fs::create_dir(d.path().join("c")).unwrap();
+    std::fs::copy(d.path().join("sum.c"), d.path().join("c/sum.c")).unwrap();
+    std::fs::copy(d.path().join("sum.h"), d.path().join("c/sum.h")).unwrap();
+    std::fs::write(d.path().join("c/CMakeLists.txt"), "cmake_minimum_required(VERSION 3.13)\nproject(c C)\nadd_executable(sum sum.c)\n").unwrap();
+    let o = Command::new("cmake").arg(".").env("CC", XMPC).current_dir(d.path().join("c")).output().unwrap();
+    let out = err(&o);
+    assert!(o.status.success() && out.contains("The C compiler identification is GNU") && out.contains("Detecting C compiler ABI info - done"), "{out}");
 }
 
 /// An error in the user's plain C code was reported at the deleted temporary file
@@ -209,4 +217,27 @@ fn compiler_errors_name_the_users_file_and_line() {
     // --emit=source stays without markers
     let o = run(XMPC, &["sum.c", "--emit=source"], d.path());
     assert!(!String::from_utf8_lossy(&o.stdout).contains("#line"));
+}
+
+/// The same for free-form Fortran: gfortran names the user's file and line.
+#[test]
+fn fortran_errors_name_the_users_file_and_line() {
+    let d = tempfile::tempdir().unwrap();
+    let src = "program p\n  implicit none\n!$xmp nodes n(2)\n!$xmp template t(10)\n!$xmp distribute t(block) onto n\n  integer :: a(10), i, s\n!$xmp align a(i) with t(i)\n  s = 0\n!$xmp loop on t(i) reduction(+:s)\n  do i = 1, 10\n    a(i) = i\n    s = s + &\n      a(i)\n  end do\n  undeclared_v = s\nend program\n";
+    std::fs::write(d.path().join("p.f90"), src).unwrap();
+    let line = src.lines().position(|l| l.contains("undeclared_v")).unwrap() + 1;
+    let o = run(XMPF90, &["p.f90", "-o", "p"], d.path());
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains(&format!("p.f90:{line}:")) && e.contains("undeclared_v"), "line {line}: {e}");
+    assert!(!e.contains(".xmpc."), "{e}");
+    // without the error it builds and runs
+    std::fs::write(
+        d.path().join("p.f90"),
+        src.replace("  undeclared_v = s\n", "  if (s /= 55) error stop 1\n!$xmp task on n(1)\n  print *, 'PASS'\n!$xmp end task\n"),
+    )
+    .unwrap();
+    let o = run(XMPF90, &["p.f90", "-o", "p"], d.path());
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(String::from_utf8_lossy(&mpiexec(&d.path().join("p"), d.path()).stdout).contains("PASS"));
 }
