@@ -445,6 +445,9 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     // `-o` writes STEM.o in the current directory, `--keep` the translation beside
     // each source.
     let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).collect();
+    if mode == Mode::Link && cli.output.is_none() {
+        xmpc_outfile::check_output(Path::new("a.out"), &inputs).map_err(Failure::Usage)?;
+    }
     for path in &sources {
         let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
         if matches!(mode, Mode::Object | Mode::Assembly) && cli.output.is_none() {
@@ -475,10 +478,12 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         return Err(Failure::Input);
     }
     // A program without XMP anywhere (no directive, no xmp_ call, no object of an
-    // XMP file) is compiled as mpicc would: no generated `main` around its own, which
+    // XMP file, no -l library) is compiled as mpicc would: no generated `main` around its own, which
     // the translator may not find among preprocessor alternatives (CMake's compiler
     // identification source).
-    if mode == Mode::Link && plain.iter().all(Option::is_some) && !cli.file.iter().any(|f| is_object(f) && build::object_has_xmp(f)) {
+    // (not with -l: a library may hold XMP code that needs the runtime started)
+    let no_xmp_objects = !cli.file.iter().any(|f| is_object(f) && build::object_has_xmp(f)) && cli.lib.is_empty();
+    if mode == Mode::Link && plain.iter().all(Option::is_some) && no_xmp_objects {
         for ((_, t), p) in translated.iter_mut().zip(plain) {
             *t = p.unwrap_or_default();
         }

@@ -40,6 +40,14 @@ fn no_output_option_links_a_out() {
     assert!(o.stdout.is_empty(), "nothing on stdout: {}", err(&o));
     let r = mpiexec(&d.path().join("a.out"), d.path());
     assert!(r.status.success() && String::from_utf8_lossy(&r.stdout).contains("PASS"), "{}", err(&r));
+    // an a.out that is not a regular file is refused before any work (exit 2)
+    let e = tempfile::tempdir().unwrap();
+    std::fs::write(e.path().join("sum.c"), SUM).unwrap();
+    std::fs::write(e.path().join("sum.h"), "#define N 100\n").unwrap();
+    std::fs::create_dir(e.path().join("a.out")).unwrap();
+    let o = run(XMPC, &["sum.c"], e.path());
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+    assert!(err(&o).contains("a.out"), "{}", err(&o));
     // -c -o
     let o = run(XMPCC, &["-c", "-o", "x.o", "sum.c"], d.path());
     assert!(o.status.success() && d.path().join("x.o").is_file(), "{}", err(&o));
