@@ -122,3 +122,37 @@ fn install_sh_usage() {
     assert_eq!(o.status.code(), Some(2));
     assert!(!Path::new("/nonexistent-xmpc").exists());
 }
+
+/// packaging/spack/xmpc/package.py (Spack is not on this machine): loaded against a
+/// stand-in for `spack.package`, its install() runs `./install.sh --prefix PREFIX`.
+#[test]
+fn spack_package_installs_with_install_sh() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3");
+        return;
+    }
+    let pkg = Path::new(env!("CARGO_MANIFEST_DIR")).join("packaging/spack/xmpc/package.py");
+    let script = format!(
+        r#"
+import sys, types, importlib.util
+calls = []
+m = types.ModuleType("spack.package")
+class Package: pass
+m.Package = Package
+m.version = m.depends_on = m.license = lambda *a, **k: None
+m.which = lambda name: (lambda *a: calls.append((name,) + a))
+m.__all__ = ["Package", "version", "depends_on", "license", "which"]
+sys.modules["spack"] = types.ModuleType("spack")
+sys.modules["spack.package"] = m
+spec = importlib.util.spec_from_file_location("pkg", {pkg:?})
+mod = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mod)
+mod.Xmpc().install(None, "/opt/xmpc")
+print(calls)
+"#,
+        pkg = pkg.display().to_string()
+    );
+    let o = Command::new("python3").arg("-c").arg(script).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("('bash', './install.sh', '--prefix', '/opt/xmpc'"), "{}", text(&o));
+}
