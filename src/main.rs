@@ -36,13 +36,17 @@ use xmpc_ir::{diag::Severity, Diag, Lang, Program};
 const EXAMPLES: &str = "\
 Examples:
   xmpc laplace.c -o laplace -O2                   translate, compile with mpicc and link the runtime
+  xmpc laplace.c                                  the same into a.out, as gcc
   xmpc -c part1.c                                 translate and compile to part1.o
+  xmpc -show laplace.c                            print the commands (as mpicc -show); -v: print and run
+  xmpc -E laplace.c                               the C preprocessor on the source (-D_XMP), on stdout
   xmpc main.c solver.c -o app --keep              several files; keep main.xmpc.c, solver.xmpc.c
   xmpc laplace.c --emit=source -o laplace.out.c   parse, check and write the (translated) source
   xmpc himeno.f90 --emit=xcodeml                  dump the IR as XcodeML-like XML on stdout
   xmpc nas.f --emit=directives                    list the directives found, one per line
   xmpc prog.F --lang=fixed                        force fixed-form Fortran
   xmpc prof report run/xmpc_prof.json             re-render an MPI profile and draw charts
+  xmpc nsim run -c torus.toml -p ring             the NSIM interconnect simulator (as xmpc-nsim)
   xmpc --show-env                                 OMNI_HOME, ONESIDED_LIB, ... as Omni's xmpcc prints them
   xmpcc -omp --Wn\"-O3\" -o prog prog.c            Omni's flags, through the drop-in beside xmpc
 
