@@ -13,15 +13,20 @@ pub const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-l
 
 /// Translated C of one parsed file. `force`: translate even a file without XMP
 /// directives (its `main` still needs `xmpc_init` when it is linked into an XMP
-/// program); without it such a file comes out byte for byte.
-pub fn translate_c(unit: &FileUnit, text: &str, force: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+/// program); without it such a file comes out byte for byte. `lines`: the user's file
+/// name for `#line` markers (the text that is compiled; src/linemap.rs).
+pub fn translate_c(unit: &FileUnit, text: &str, force: bool, lines: Option<&str>) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if unit.lang != Lang::C {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     if !force && !xmpc_backends::c::needs_runtime(unit, text) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
-    emit_translated(unit, text, xmpc_backends::c::translate(unit, text))
+    let edits = xmpc_backends::c::translate(unit, text).map(|e| match lines {
+        Some(name) => crate::linemap::with_markers(text, &e, name, &|_| None, false),
+        None => e,
+    });
+    emit_translated(unit, text, edits)
 }
 
 /// Splices a translation pass's edits into the text (or passes its diagnostics on).
@@ -29,15 +34,13 @@ fn emit_translated(unit: &FileUnit, text: &str, edits: Result<Vec<xmpc_ir::Edit>
     xmpc_backends::emit(unit, text, &edits.map_err(Ok)?).map_err(|e| Ok(vec![e.to_diag(unit.file)]))
 }
 
-/// The runtime include directory: `$XMPC_INCLUDE`, else the source tree's.
+/// The runtime include directory (src/home.rs).
 pub fn include_dir() -> PathBuf {
-    match std::env::var_os("XMPC_INCLUDE") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/lib/xmp/include"),
-    }
+    crate::home::include_dir()
 }
 
-/// Where `libxmpc_rt.a` is: `$XMPC_RUNTIME_DIR`, next to the executable, its `deps/`.
+/// Where `libxmpc_rt.a` is: `$XMPC_RUNTIME_DIR`, the installation's `lib/xmpc`
+/// (src/home.rs), next to the executable, its `deps/`.
 pub fn runtime_dir() -> Result<PathBuf, String> {
     if let Some(d) = std::env::var_os("XMPC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         let d = PathBuf::from(d);
@@ -48,13 +51,14 @@ pub fn runtime_dir() -> Result<PathBuf, String> {
     }
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate the xmpc executable: {e}"))?;
     let dir = exe.parent().map(Path::to_path_buf).unwrap_or_default();
-    for d in [dir.clone(), dir.join("deps"), dir.parent().map(Path::to_path_buf).unwrap_or_default()] {
+    let installed = crate::home::lib_dir();
+    for d in installed.into_iter().chain([dir.clone(), dir.join("deps"), dir.parent().map(Path::to_path_buf).unwrap_or_default()]) {
         if d.join("libxmpc_rt.a").is_file() {
             return Ok(d);
         }
     }
     Err(format!(
-        "the xmpc runtime library libxmpc_rt.a was not found next to {} (nor in its deps/ folder): build it with `cargo build -p xmpc-rt` (same profile as xmpc), or set XMPC_RUNTIME_DIR",
+        "the xmpc runtime library libxmpc_rt.a was not found next to {} (nor in its deps/ folder, nor in an installation's lib/xmpc/): build it with `cargo build -p xmpc-rt` (same profile as xmpc), install with `./install.sh --prefix DIR`, or set XMPC_HOME or XMPC_RUNTIME_DIR",
         exe.display()
     ))
 }
@@ -76,6 +80,39 @@ pub struct CcOpts {
     pub native: Vec<String>,
     /// Options for the linker only (`--link-flag`, Omni's `--Wl`), after the objects.
     pub link: Vec<String>,
+    /// `-shared`: link a shared library, without the runtime (the program links it).
+    pub shared: bool,
+    /// The folders of the C sources: the translation is compiled from a temporary
+    /// folder, and their `#include "x"` look there first (`-iquote`, C only).
+    pub quote: Vec<PathBuf>,
+}
+
+/// `-v` (print each command before it runs) and `-show` (print them, run nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Echo {
+    #[default]
+    Off,
+    Verbose,
+    Show,
+}
+
+static ECHO: OnceLock<Echo> = OnceLock::new();
+
+pub fn set_echo(e: Echo) {
+    let _ = ECHO.set(e);
+}
+
+pub fn echo() -> Echo {
+    ECHO.get().copied().unwrap_or_default()
+}
+
+/// Prints a command under `-v` (stderr, as gcc -v) or `-show` (stdout, as mpicc -show).
+pub fn echo_line(prog: &str, args: &[String]) {
+    match echo() {
+        Echo::Off => {}
+        Echo::Verbose => eprintln!("{}", crate::gcc::shell_line(prog, args)),
+        Echo::Show => println!("{}", crate::gcc::shell_line(prog, args)),
+    }
 }
 
 pub fn cc() -> String {
@@ -113,6 +150,10 @@ fn base_args(o: &CcOpts) -> Vec<String> {
     for w in &o.warnings {
         a.push(format!("-W{w}"));
     }
+    for q in &o.quote {
+        a.push("-iquote".into());
+        a.push(q.display().to_string());
+    }
     push_defines_and_includes(&mut a, o);
     a
 }
@@ -139,11 +180,12 @@ fn run(args: &[String]) -> Result<(), String> {
     run_with(&cc(), args, "set XMPC_CC to your MPI C compiler")
 }
 
-/// Compiles translated sources (path of the .c written, path of the object wanted).
-pub fn compile_objects(srcs: &[(PathBuf, PathBuf)], o: &CcOpts) -> Result<(), String> {
+/// Compiles translated sources (path of the .c written, path of the object wanted);
+/// `step` is `-c` (objects) or `-S` (assembly).
+pub fn compile_objects(srcs: &[(PathBuf, PathBuf)], o: &CcOpts, step: &str) -> Result<(), String> {
     for (c, obj) in srcs {
         let mut args = base_args(o);
-        args.push("-c".into());
+        args.push(step.into());
         args.push(c.display().to_string());
         args.push("-o".into());
         args.push(obj.display().to_string());
@@ -160,8 +202,11 @@ pub fn link(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<(), String> {
 /// The link command line after the compiler: flags, objects, libraries, the runtime
 /// and its native dependencies (shared by the C and Fortran links).
 fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, String> {
-    let rt = runtime_dir()?;
+    let rt = if o.shared { PathBuf::new() } else { runtime_dir()? };
     let mut args = vec![];
+    if o.shared {
+        args.push("-shared".into());
+    }
     if let Some(l) = &o.opt {
         args.push(format!("-O{l}"));
     }
@@ -184,11 +229,57 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
     for l in &o.libs {
         args.push(format!("-l{l}"));
     }
-    args.push(rt.join("libxmpc_rt.a").display().to_string());
-    args.extend(NATIVE_LIBS.iter().map(|s| s.to_string()));
+    if !o.shared {
+        args.push(rt.join("libxmpc_rt.a").display().to_string());
+        args.extend(NATIVE_LIBS.iter().map(|s| s.to_string()));
+    }
     args.push("-o".into());
     args.push(out.display().to_string());
     Ok(args)
+}
+
+/// `-E`: the preprocessor of the C or Fortran compiler on an original source (to
+/// stdout, or to `out`).
+pub fn preprocess(src: &Path, lang: Lang, o: &CcOpts, out: Option<&Path>) -> Result<(), String> {
+    let (tool, mut args) = native_cpp(lang, o);
+    args.push("-E".into());
+    args.push(src.display().to_string());
+    if let Some(out) = out {
+        args.push("-o".into());
+        args.push(out.display().to_string());
+    }
+    run_with(&tool, &args, "set XMPC_CC / XMPC_FC to your MPI compilers")
+}
+
+/// The dependency rule of an original source (`flags`: `-M`/`-MM`, `-MF F`, `-MT T`, ...).
+pub fn depend(src: &Path, lang: Lang, o: &CcOpts, flags: &[String]) -> Result<(), String> {
+    let (tool, mut args) = native_cpp(lang, o);
+    args.retain(|a| a != "-v");
+    args.extend(flags.iter().cloned());
+    args.push(src.display().to_string());
+    run_with(&tool, &args, "set XMPC_CC / XMPC_FC to your MPI compilers")
+}
+
+/// The compiler and its preprocessing options for an original source.
+fn native_cpp(lang: Lang, o: &CcOpts) -> (String, Vec<String>) {
+    if lang == Lang::C {
+        return (cc(), base_args(o));
+    }
+    let mut a = fortran_args(o, lang == Lang::FortranFixed);
+    a.insert(0, "-cpp".into());
+    (fc(), a)
+}
+
+/// `xmpc -show` without files: the options a program is compiled and linked with,
+/// as `mpicc -show` prints them.
+pub fn show_base(o: &CcOpts, fortran: bool) -> Result<String, String> {
+    let (tool, mut args) = if fortran { (fc(), fortran_args(o, false)) } else { (cc(), base_args(o)) };
+    args.retain(|a| a != "-v");
+    let mut link = link_args(&[], Path::new("a.out"), o)?;
+    link.truncate(link.len() - 2);
+    let link: Vec<String> = link.into_iter().filter(|a| !args.contains(a)).collect();
+    args.extend(link);
+    Ok(crate::gcc::shell_line(&tool, &args))
 }
 
 // ------------------------------------------------------------------ Fortran
@@ -197,7 +288,14 @@ fn link_args(objs: &[PathBuf], out: &Path, o: &CcOpts) -> Result<Vec<String>, St
 /// translate a file even without XMP (its main program still needs the runtime's
 /// init), and write the XMP declarations of its modules to `<module>.xmpmod` in the
 /// current directory, beside the `.mod` files, for files compiled later.
-pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_backends::fortran::Origin) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+/// `lines`: the user's file name for `#line` markers (free form only).
+pub fn translate_f(
+    unit: &FileUnit,
+    text: &str,
+    force: bool,
+    origin: xmpc_backends::fortran::Origin,
+    lines: Option<&str>,
+) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_backends::fortran::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
@@ -217,6 +315,10 @@ pub fn translate_f(unit: &FileUnit, text: &str, force: bool, origin: xmpc_backen
             k.insert(m, info);
         }
     }
+    let edits = match lines {
+        Some(name) if unit.lang == Lang::FortranFree => crate::linemap::with_markers(text, &edits, name, origin, true),
+        _ => edits,
+    };
     emit_translated(unit, text, Ok(edits))
 }
 
@@ -281,7 +383,11 @@ fn fc_is_gfortran10() -> bool {
 }
 
 fn run_with(tool: &str, args: &[String], hint: &str) -> Result<(), String> {
-    let out = Command::new(tool).args(args).output().map_err(|e| format!("cannot run `{tool}`: {e} ({hint})"))?;
+    echo_line(tool, args);
+    if echo() == Echo::Show {
+        return Ok(());
+    }
+    let out = Command::new(tool).args(args).stdout(std::process::Stdio::inherit()).output().map_err(|e| format!("cannot run `{tool}`: {e} ({hint})"))?;
     let err = String::from_utf8_lossy(&out.stderr);
     if !err.is_empty() {
         eprint!("{err}");
@@ -297,14 +403,14 @@ fn run_with(tool: &str, args: &[String], hint: &str) -> Result<(), String> {
 /// Module files (`.mod`) go to `moddir` (the driver passes the current directory, as
 /// `mpif90` does), which is also searched: modules used across files work when the
 /// files come in dependency order, on one command line or with `-c` one by one.
-pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &Path) -> Result<(), String> {
+pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &Path, step: &str) -> Result<(), String> {
     for (f, obj, fixed) in srcs {
         let mut args = fortran_args(o, *fixed);
         let text = std::fs::read_to_string(f).unwrap_or_default();
         args.extend(crate::coarray::compile_flag(&o.extra, &text, *fixed).map(str::to_string));
         args.push(format!("-J{}", moddir.display()));
         args.push(format!("-I{}", moddir.display()));
-        args.push("-c".into());
+        args.push(step.into());
         args.push(f.display().to_string());
         args.push("-o".into());
         args.push(obj.display().to_string());

@@ -2,11 +2,19 @@
 
 mod acc;
 mod bsim_cc;
+mod build;
 mod coarray;
 mod compile;
 mod device_build;
 mod fpp;
+mod gcc;
+mod gendoc;
+mod home;
+mod linemap;
 mod model;
+// xmpcc's and xmpf90's help, for their man pages (src/gendoc.rs)
+#[allow(dead_code)]
+mod omni_cli;
 mod psim_cmd;
 mod psim_mca;
 mod psim_probe;
@@ -28,13 +36,17 @@ use xmpc_ir::{diag::Severity, Diag, Lang, Program};
 const EXAMPLES: &str = "\
 Examples:
   xmpc laplace.c -o laplace -O2                   translate, compile with mpicc and link the runtime
+  xmpc laplace.c                                  the same into a.out, as gcc
   xmpc -c part1.c                                 translate and compile to part1.o
+  xmpc -show laplace.c                            print the commands (as mpicc -show); -v: print and run
+  xmpc -E laplace.c                               the C preprocessor on the source (-D_XMP), on stdout
   xmpc main.c solver.c -o app --keep              several files; keep main.xmpc.c, solver.xmpc.c
   xmpc laplace.c --emit=source -o laplace.out.c   parse, check and write the (translated) source
   xmpc himeno.f90 --emit=xcodeml                  dump the IR as XcodeML-like XML on stdout
   xmpc nas.f --emit=directives                    list the directives found, one per line
   xmpc prog.F --lang=fixed                        force fixed-form Fortran
   xmpc prof report run/xmpc_prof.json             re-render an MPI profile and draw charts
+  xmpc nsim run -c torus.toml -p ring             the NSIM interconnect simulator (as xmpc-nsim)
   xmpc --show-env                                 OMNI_HOME, ONESIDED_LIB, ... as Omni's xmpcc prints them
   xmpcc -omp --Wn\"-O3\" -o prog prog.c            Omni's flags, through the drop-in beside xmpc
 
@@ -42,18 +54,42 @@ Exit status: 0 success, 1 errors in the input, 2 bad command line.";
 
 #[derive(Parser, Debug)]
 #[command(name = "xmpc", version, about = "XcalableMP compiler for C and Fortran", after_help = EXAMPLES)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,
     /// Source files (.c; .f90/.F90/.f95 free form; .f/.F/.for fixed form); objects
     /// (.o, .a) are linked as they are.
-    #[arg(required = true, num_args = 1..)]
+    #[arg(required_unless_present = "show", num_args = 1..)]
     file: Vec<PathBuf>,
-    /// Output: an executable (linked with mpicc and the runtime), an object with -c,
-    /// or translated source when it ends in .c (no -o: translated source on stdout).
+    /// Output: an executable (linked with mpicc and the runtime; a.out without -o), an
+    /// object with -c, assembly with -S, or translated source when it ends in .c/.f90.
     #[arg(short = 'o', value_name = "OUT")]
     output: Option<PathBuf>,
+    /// Preprocess only (the compiler's preprocessor on the original source, with
+    /// -D_XMP): to stdout, or to -o FILE.
+    #[arg(short = 'E')]
+    preprocess: bool,
+    /// Translate and compile to assembly (STEM.s, or -o FILE).
+    #[arg(short = 'S')]
+    assembly: bool,
+    /// Print each command (translation, compile, link) before it runs, and pass -v to
+    /// the compiler and linker, as gcc -v.
+    #[arg(short = 'v')]
+    verbose: bool,
+    /// Print the commands without running them, as mpicc -show (also -show, -showme;
+    /// without input files: the compile-and-link options of a program).
+    #[arg(long)]
+    show: bool,
+    /// Link a shared library (-shared; the runtime is left to the program that loads it).
+    #[arg(long)]
+    shared: bool,
+    /// Option for compiling and linking (-pthread arrives here).
+    #[arg(long = "cc-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    cc_flag: Vec<String>,
+    /// Dependency options for the compile (-MD, -MMD, -MP, -MF F, -MT T, -MQ T arrive here).
+    #[arg(long = "dep-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    dep_flag: Vec<String>,
     /// What to produce (`source`: the translated C).
     #[arg(long, value_enum)]
     emit: Option<Emit>,
@@ -181,6 +217,11 @@ enum Tool {
         #[command(subcommand)]
         cmd: psim_cmd::PsimCmd,
     },
+    /// NSIM: packet-level interconnect simulator (the commands of xmpc-nsim).
+    Nsim {
+        #[command(subcommand)]
+        cmd: xmpc_nsim::cli::Cmd,
+    },
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -240,6 +281,10 @@ fn real_main() -> ExitCode {
     if let Some(code) = bsim_cc::intercept() {
         return code;
     }
+    // `--generate-man DIR`, `--generate-completions DIR` (install.sh; src/gendoc.rs)
+    if let Some(code) = gendoc::intercept() {
+        return code;
+    }
     // `xmpc --show-env[=c|fortran]`: the variables Omni's `xmpcc --show-env` prints,
     // which Omni's Makefiles read (the drop-in commands pass it on).
     if let Some(a) = std::env::args().nth(1).filter(|a| a == "--show-env" || a.starts_with("--show-env=")) {
@@ -254,14 +299,10 @@ fn real_main() -> ExitCode {
         print!("{}", compile::show_env(fortran));
         return ExitCode::SUCCESS;
     }
-    // `-std=c11` is a single-dash long option to C compilers.
-    let args = bsim_cc::smpi_args(std::env::args_os()).into_iter().map(|a| match a.to_str() {
-        Some(s) if s.starts_with("-std=") => std::ffi::OsString::from(format!("-{s}")),
-        // `xmpc bsim run skel -np 1024`, as mpirun spells it
-        Some("-np") => std::ffi::OsString::from("--np"),
-        _ => a,
-    });
-    let cli = Cli::parse_from(args);
+    // gcc's and mpicc's spellings (-std=c11, -Wl,..., -show, -MMD, ...; src/gcc.rs)
+    let mut args = bsim_cc::smpi_args(std::env::args_os()).into_iter();
+    let prog = args.next().unwrap_or_else(|| "xmpc".into());
+    let cli = Cli::parse_from(std::iter::once(prog).chain(gcc::rewrite(args)));
     if let Some(tool) = &cli.tool {
         return run_tool(tool);
     }
@@ -299,6 +340,7 @@ fn run_tool(tool: &Tool) -> ExitCode {
                 }
             },
         },
+        Tool::Nsim { cmd } => xmpc_nsim::cli::run(cmd.clone()),
         Tool::Bsim { cmd } => ExitCode::from(xmpc_bsim::cli::run(cmd).clamp(0, 255) as u8),
         Tool::Psim { cmd } => match psim_cmd::check_args(cmd).map_err(|e| (e, 2)).and_then(|_| psim_cmd::run(cmd).map_err(|e| (e, 1))) {
             Ok(()) => ExitCode::SUCCESS,
@@ -331,7 +373,10 @@ enum Mode {
     Xcodeml,
     Directives,
     Object,
+    Assembly,
     Link,
+    /// `-E`
+    Preprocess,
 }
 
 fn mode(cli: &Cli) -> Mode {
@@ -342,11 +387,18 @@ fn mode(cli: &Cli) -> Mode {
         Some(Emit::Blocks | Emit::BlocksJson) => return Mode::Source,
         None => {}
     }
+    if cli.preprocess {
+        return Mode::Preprocess;
+    }
+    if cli.assembly {
+        return Mode::Assembly;
+    }
     if cli.compile_only {
         return Mode::Object;
     }
     match &cli.output {
-        None => Mode::Source,
+        // as gcc: a.out
+        None => Mode::Link,
         Some(o) if Lang::from_path(&o.display().to_string()).is_some() => Mode::Source,
         Some(_) => Mode::Link,
     }
@@ -373,23 +425,40 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         return skel::run(cli);
     }
     let mode = mode(cli);
+    compile::set_echo(if cli.show {
+        compile::Echo::Show
+    } else if cli.verbose {
+        compile::Echo::Verbose
+    } else {
+        compile::Echo::Off
+    });
+    if cli.show && cli.file.is_empty() {
+        return build::show_base(cli);
+    }
+    if mode == Mode::Preprocess {
+        return build::preprocess(cli);
+    }
     let sources: Vec<&PathBuf> = cli.file.iter().filter(|p| !(matches!(mode, Mode::Link) && is_object(p))).collect();
     if matches!(mode, Mode::Source | Mode::Xcodeml | Mode::Directives) && cli.file.len() != 1 {
         return Err(Failure::Usage("several input files need -c or -o EXECUTABLE".into()));
     }
-    if mode == Mode::Object && cli.output.is_some() && sources.len() > 1 {
-        return Err(Failure::Usage("-c with -o takes one input file".into()));
+    if matches!(mode, Mode::Object | Mode::Assembly) && cli.output.is_some() && sources.len() > 1 {
+        return Err(Failure::Usage(format!("{} with -o takes one input file", if mode == Mode::Object { "-c" } else { "-S" })));
     }
     // The outputs named by no option are checked before any work too: `-c` without
     // `-o` writes STEM.o in the current directory, `--keep` the translation beside
     // each source.
     let inputs: Vec<&Path> = cli.file.iter().map(|p| p.as_path()).collect();
+    if mode == Mode::Link && cli.output.is_none() {
+        xmpc_outfile::check_output(Path::new("a.out"), &inputs).map_err(Failure::Usage)?;
+    }
     for path in &sources {
         let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
-        if mode == Mode::Object && cli.output.is_none() {
-            xmpc_outfile::check_output(Path::new(&format!("{stem}.o")), &inputs).map_err(Failure::Usage)?;
+        if matches!(mode, Mode::Object | Mode::Assembly) && cli.output.is_none() {
+            let ext = if mode == Mode::Object { "o" } else { "s" };
+            xmpc_outfile::check_output(Path::new(&format!("{stem}.{ext}")), &inputs).map_err(Failure::Usage)?;
         }
-        if cli.keep && matches!(mode, Mode::Object | Mode::Link) {
+        if cli.keep && build::wants_build(mode) {
             let ext = source_lang(cli, path).map_or("c", fortran_ext);
             xmpc_outfile::check_output(&path.with_file_name(format!("{stem}.xmpc.{ext}")), &inputs).map_err(Failure::Usage)?;
         }
@@ -397,10 +466,14 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     // Front end, checks and translation of every file first: nothing is written when
     // any of them has an error.
     let mut translated = Vec::new();
+    let mut plain = Vec::new();
     let mut failed = false;
     for path in &sources {
         match front(cli, path, mode) {
-            Ok(t) => translated.push((path.to_path_buf(), t)),
+            Ok((t, p)) => {
+                translated.push((path.to_path_buf(), t));
+                plain.push(p);
+            }
             Err(Failure::Input) => failed = true,
             Err(e) => return Err(e),
         }
@@ -408,102 +481,23 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     if failed {
         return Err(Failure::Input);
     }
-    let out_err = |e: String| {
-        eprintln!("error: {e}");
-        Failure::Input
-    };
-    match mode {
-        Mode::Source | Mode::Xcodeml | Mode::Directives => write_output(cli.output.as_deref(), &translated[0].1).map_err(out_err),
-        Mode::Object | Mode::Link => {
-            let opts = compile::CcOpts {
-                opt: cli.opt.clone(),
-                debug: cli.debug,
-                // the translated Fortran is compiled from a temporary directory: its
-                // `#include "x"` / `include 'x'` look first beside the original source
-                include: translated
-                    .iter()
-                    .filter(|(p, _)| source_lang(cli, p).is_some_and(|l| l != Lang::C))
-                    .map(|(p, _)| p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf())
-                    .fold(Vec::<PathBuf>::new(), |mut v, d| {
-                        if !v.contains(&d) {
-                            v.push(d);
-                        }
-                        v
-                    })
-                    .into_iter()
-                    .chain(cli.include.iter().cloned())
-                    .collect(),
-                define: cli.define.clone(),
-                undefine: cli.undefine.clone(),
-                libdirs: cli.libdir.clone(),
-                libs: cli.lib.clone(),
-                warnings: cli.warn.clone(),
-                extra: cli
-                    .fflag
-                    .iter()
-                    .map(|f| format!("-f{f}"))
-                    .chain(cli.mflag.iter().map(|m| format!("-m{m}")))
-                    .chain(cli.std.iter().map(|s| format!("-std={s}")))
-                    .collect(),
-                native: cli.native_flag.clone(),
-                link: cli.link_flag.clone(),
-            };
-            let mut opts = opts;
-            for f in acc::flags(cli.acc.as_deref(), translated.iter().map(|(_, t)| t.as_str())).map_err(Failure::Usage)? {
-                if !opts.extra.contains(&f) {
-                    opts.extra.push(f);
-                }
-            }
-            let tmp = tempfile::Builder::new().prefix("xmpc-").tempdir().map_err(|e| out_err(format!("cannot create a temporary directory: {e}")))?;
-            let mut cs = Vec::new();
-            for (k, (path, text)) in translated.iter().enumerate() {
-                let stem = path.file_stem().map_or("prog".into(), |s| s.to_string_lossy().to_string());
-                let ext = source_lang(cli, path).map_or("c", fortran_ext);
-                let c = if cli.keep { path.with_file_name(format!("{stem}.xmpc.{ext}")) } else { tmp.path().join(format!("{k}_{stem}.xmpc.{ext}")) };
-                // XMP-dev: the kernels go to .cu, nvcc, and back in as a fatbin
-                let text = device_build::build(text, &c).map_err(out_err)?;
-                write_output(Some(&c), &text).map_err(out_err)?;
-                let obj = tmp.path().join(format!("{k}_{stem}.o"));
-                cs.push((c, obj, stem));
-            }
-            let pairs: Vec<(PathBuf, PathBuf)> = cs.iter().filter(|(c, _, _)| !compile::is_fortran_path(c)).map(|(c, o, _)| (c.clone(), o.clone())).collect();
-            compile::compile_objects(&pairs, &opts).map_err(out_err)?;
-            let fpairs: Vec<(PathBuf, PathBuf, bool)> = cs
-                .iter()
-                .filter(|(c, _, _)| compile::is_fortran_path(c))
-                .map(|(c, o, _)| (c.clone(), o.clone(), matches!(c.extension().and_then(|e| e.to_str()), Some("f" | "F"))))
-                .collect();
-            let any_fortran = !fpairs.is_empty();
-            compile::compile_fortran(&fpairs, &opts, Path::new(".")).map_err(out_err)?;
-            if mode == Mode::Object {
-                for (_, obj, stem) in &cs {
-                    let dest = match &cli.output {
-                        Some(o) => o.clone(),
-                        None => PathBuf::from(format!("{stem}.o")),
-                    };
-                    persist(obj, &dest).map_err(out_err)?;
-                }
-                return Ok(());
-            }
-            let mut objs: Vec<PathBuf> = Vec::new();
-            let mut k = 0;
-            for f in &cli.file {
-                if is_object(f) {
-                    objs.push(f.clone());
-                } else {
-                    objs.push(cs[k].1.clone());
-                    k += 1;
-                }
-            }
-            let out = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
-            let linked = tmp.path().join("a.out");
-            if any_fortran || cli.file.iter().any(|f| is_object(f) && compile::object_is_fortran(f)) {
-                compile::link_fortran(&objs, &linked, &opts).map_err(out_err)?;
-            } else {
-                compile::link(&objs, &linked, &opts).map_err(out_err)?;
-            }
-            persist(&linked, &out).map_err(out_err)
+    // A program without XMP anywhere (no directive, no xmp_ call, no object of an
+    // XMP file, no -l library) is compiled as mpicc would: no generated `main` around its own, which
+    // the translator may not find among preprocessor alternatives (CMake's compiler
+    // identification source).
+    // (not with -l: a library may hold XMP code that needs the runtime started)
+    let no_xmp_objects = !cli.file.iter().any(|f| is_object(f) && build::object_has_xmp(f)) && cli.lib.is_empty();
+    if mode == Mode::Link && plain.iter().all(Option::is_some) && no_xmp_objects {
+        for ((_, t), p) in translated.iter_mut().zip(plain) {
+            *t = p.unwrap_or_default();
         }
+    }
+    match mode {
+        Mode::Source | Mode::Xcodeml | Mode::Directives => write_output(cli.output.as_deref(), &translated[0].1).map_err(|e| {
+            eprintln!("error: {e}");
+            Failure::Input
+        }),
+        _ => build::build(cli, &translated, mode),
     }
 }
 
@@ -534,7 +528,9 @@ fn fortran_ext(l: Lang) -> &'static str {
 }
 
 /// Reads, parses, checks and translates one file; returns the text to write.
-fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
+/// Also returns, for a C file without XMP (and so without the runtime), its text as
+/// mpicc would compile it.
+fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>), Failure> {
     let name = path.display().to_string();
     let lang = match cli.lang {
         Some(LangArg::C) => Lang::C,
@@ -593,13 +589,18 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
         return Err(Failure::Input);
     }
 
+    let plain = (lang == Lang::C && local_view.is_none() && !xmpc_backends::c::needs_runtime(&parsed.unit, &text)).then(|| text.clone());
     let out = match mode {
         Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
         Mode::Directives => directives_listing(&name, &text, &parsed.unit, pre.as_ref()),
+        // `#line` markers in what is compiled (a local-view file's text is already
+        // rewritten: its lines are not the user's)
         _ => match if lang.is_fortran() {
-            compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)))
+            let lines = build::wants_build(mode).then_some(name.as_str());
+            compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)), lines)
         } else {
-            compile::translate_c(&parsed.unit, &text, mode != Mode::Source)
+            let lines = (build::wants_build(mode) && local_view.is_none()).then_some(name.as_str());
+            compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines)
         } {
             Ok(s) => s,
             Err(Ok(mut diags)) => {
@@ -628,7 +629,7 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<String, Failure> {
             lv + ms(t0, t3)
         );
     }
-    Ok(out)
+    Ok((out, plain))
 }
 
 /// Lowers the XMP/C local view of a C file: the front end recognises it

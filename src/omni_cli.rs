@@ -41,10 +41,6 @@ impl Which {
 
 /// Omni flags xmpc does not support, with what they do in Omni (for the error).
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("-E", "preprocess only"),
-    ("-v", "print the processing steps"),
-    ("--verbose", "print the processing steps"),
-    ("--dry", "print the steps without running them"),
     ("--debug", "keep Omni's intermediate files"),
     ("--stop-pp", "stop after Omni's preprocessor"),
     ("--stop-frontend", "stop after Omni's front end"),
@@ -56,6 +52,9 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("--tlog", "tlog instrumentation"),
     ("--tlog-all", "tlog instrumentation"),
 ];
+
+/// gcc/mpicc options passed to xmpc as they are (docs/driver.md).
+const GCC_FLAGS: &[&str] = &["-E", "-S", "-v", "-show", "-showme", "-pthread", "-shared", "-rdynamic", "-static", "-MD", "-MMD", "-MP"];
 
 /// Options of Omni's pipeline stages xmpc does not have (`--Wp`, `--Wf`, `--Wx`, `--Wb`).
 const STAGE_OPTS: &[(&str, &str)] =
@@ -79,7 +78,8 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
     let mut bad = Vec::new();
     let mut it = args.iter();
     // flags xmpc takes with a separate value, as they are
-    const WITH_VALUE: &[&str] = &["-o", "-I", "-D", "-U", "-L", "-l"];
+    const WITH_VALUE: &[&str] = &["-o", "-I", "-D", "-U", "-L", "-l", "-MF", "-MT", "-MQ", "-Xlinker"];
+    let mut inputs = 0;
     while let Some(a) = it.next() {
         let a = a.as_str();
         match a {
@@ -98,6 +98,10 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
                 // C sources are always preprocessed
             }
             "-c" | "-g" => out.push(a.into()),
+            _ if GCC_FLAGS.contains(&a) => out.push(a.into()),
+            // Omni's names for gcc's -v and mpicc's -show
+            "--verbose" => out.push("-v".into()),
+            "--dry" => out.push("-show".into()),
             _ if WITH_VALUE.contains(&a) => match it.next() {
                 Some(v) => {
                     out.push(a.into());
@@ -114,7 +118,8 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
             }
             _ if a.starts_with("-O")
                 || (a.len() > 2 && ["-I", "-D", "-U", "-L", "-l", "-W", "-f", "-m"].iter().any(|p| a.starts_with(p)))
-                || a.starts_with("-std=") =>
+                || a.starts_with("-std=")
+                || (a.len() > 3 && ["-MF", "-MT", "-MQ"].iter().any(|p| a.starts_with(p))) =>
             {
                 out.push(a.into())
             }
@@ -122,8 +127,15 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
                 Some((_, what)) => bad.push(format!("`{a}` ({what}) is not supported by xmpc")),
                 None => bad.push(format!("`{a}` is not supported by {}", which.name())),
             },
-            _ => out.push(a.into()),
+            _ => {
+                inputs += 1;
+                out.push(a.into())
+            }
         }
+    }
+    // `xmpf90 -show`: the Fortran compiler's options
+    if which == Which::Xmpf90 && inputs == 0 && out.iter().any(|a| a == "-show" || a == "-showme") {
+        out.push("--lang=fortran".into());
     }
     if bad.is_empty() {
         Ok(Action::Xmpc(out))
@@ -142,13 +154,15 @@ and `xmpc` (installed beside {n}) translates, compiles and links.
   -W*, -f*, -m*, -std=*          passed to the native compiler
   --Wn\"OPTIONS\"                  native compiler options (compile only)
   --Wl\"OPTIONS\"                  linker options
+  -E, -S, -v, -show, -showme, -pthread, -shared, -rdynamic, -Wl,..., -Xlinker X,
+  -MD, -MMD, -MP, -MF F, -MT T   as for gcc and mpicc (--verbose: -v, --dry: -show)
   -omp, --openmp                 OpenMP (-fopenmp)
   -xacc, --xcalableacc           XcalableACC (gcc -fopenacc host fallback; xmpc --acc)
   --tmp                          keep the translated source (prog.xmpc.c / .F90)
   -cpp                           (xmpf90) run the preprocessor on Fortran sources
   --show-env                     print OMNI_HOME, ONESIDED_LIB, ... as Omni does
   --version, -h, --help
-Other Omni options (-E, --dry, --stop-*, --Wp/--Wf/--Wx/--Wb, ...) are refused with
+Other Omni options (--stop-*, --Wp/--Wf/--Wx/--Wb, ...) are refused with
 exit status 2. See docs/omni-compat.md.",
         n = which.name()
     )
@@ -238,13 +252,17 @@ mod tests {
         assert_eq!(t(Which::Xmpcc, "--show-env"), x(&["--show-env=c"]));
         assert_eq!(t(Which::Xmpf90, "--show-env"), x(&["--show-env=fortran"]));
         assert_eq!(t(Which::Xmpf90, "--help"), Ok(Action::Help));
+        // gcc's and mpicc's options, for CMake and ordinary Makefiles (issue 39)
+        assert_eq!(t(Which::Xmpcc, "-E -v -pthread -MMD -MF a.d -Xlinker -z a.c"), x(&["-E", "-v", "-pthread", "-MMD", "-MF", "a.d", "-Xlinker", "-z", "a.c"]));
+        assert_eq!(t(Which::Xmpcc, "--dry --verbose a.c"), x(&["-show", "-v", "a.c"]));
+        assert_eq!(t(Which::Xmpf90, "-show"), x(&["-show", "--lang=fortran"]));
     }
 
     #[test]
     fn unsupported_flags_are_each_named() {
-        let e = t(Which::Xmpcc, "-E --stop-pp --Wx-fxmp --frobnicate a.c").unwrap_err();
+        let e = t(Which::Xmpcc, "--tlog --stop-pp --Wx-fxmp --frobnicate a.c").unwrap_err();
         assert_eq!(e.len(), 4, "{e:?}");
-        assert!(e[0].contains("`-E` (preprocess only)"), "{e:?}");
+        assert!(e[0].contains("`--tlog` (tlog instrumentation)"), "{e:?}");
         assert!(e[1].contains("--stop-pp"));
         assert!(e[2].contains("`--Wx-fxmp`") && e[2].contains("translator"), "{e:?}");
         assert!(e[3].contains("`--frobnicate`") && e[3].contains("xmpcc"), "{e:?}");

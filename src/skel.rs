@@ -213,6 +213,7 @@ pub(crate) fn find_lib(name: &str, hint: &str) -> Result<PathBuf, Failure> {
     if let Some(d) = std::env::var_os("XMPC_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         dirs.push(PathBuf::from(d));
     }
+    dirs.extend(super::home::lib_dir());
     if let Ok(exe) = std::env::current_exe() {
         if let Some(d) = exe.parent() {
             dirs.push(d.to_path_buf());
@@ -390,12 +391,9 @@ fn build_bsim(l: &Loaded, text: &str, tag: &str, dir: &Path, cli: &Cli) -> Resul
     Ok(exe)
 }
 
-/// LMPI's headers: `$XMPC_BSIM_INCLUDE`, else the source tree's.
+/// LMPI's headers (src/home.rs).
 pub(crate) fn bsim_include() -> PathBuf {
-    match std::env::var_os("XMPC_BSIM_INCLUDE") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime/tools/bsim/include"),
-    }
+    super::home::bsim_include()
 }
 
 /// `module lmpi` compiled once (free form, whatever the program's form is).

@@ -435,3 +435,20 @@ fn stack_overflow_is_reported_and_smpi_platforms_are_read() {
     let t = time(&["--platform", toml.to_str().unwrap()]);
     assert_eq!(time(&["-platform", xml.to_str().unwrap(), "-hostfile", hf.to_str().unwrap()]), t);
 }
+
+/// `xmpc bsim run` of a plain MPI program (not a skeleton) ran it as one process,
+/// printed no prediction and exited 0; it is refused with what to do (issue 39).
+#[test]
+fn a_plain_mpi_program_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("plain.c");
+    std::fs::write(&src, "#include <mpi.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  MPI_Init(&argc, &argv);\n  puts(\"RAN\");\n  MPI_Finalize();\n  return 0;\n}\n").unwrap();
+    let exe = d.path().join("plain");
+    let st = Command::new("mpicc").arg(&src).arg("-o").arg(&exe).status().unwrap();
+    assert!(st.success());
+    let o = xmpc(&["bsim", "run", exe.to_str().unwrap(), "-np", "4"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("not a BSIM skeleton") && err.contains("--skeletonize"), "{err}");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("RAN"));
+}

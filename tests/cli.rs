@@ -118,7 +118,7 @@ fn usage_errors_exit_2() {
     assert_eq!(xmpc(&["--emit=nonsense", &src]).status.code(), Some(2));
     assert_eq!(xmpc(&[]).status.code(), Some(2));
     // --lang overrides the extension.
-    assert_eq!(xmpc(&[&src, "--lang=c"]).status.code(), Some(0));
+    assert_eq!(xmpc(&[&src, "--lang=c", "--emit=source"]).status.code(), Some(0));
 }
 
 /// Changed with issue 20: a non-UTF-8 source (Shift-JIS comment) is no longer refused;
@@ -131,7 +131,8 @@ fn unreadable_inputs_exit_1_and_non_utf8_inputs_pass_through() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
     let sjis = write(d.path(), "sjis.c", b"/* \x93\xfa\x96\x7b */ int x;\n");
-    let o = xmpc(&[&sjis]);
+    // (without `-o` xmpc links a.out since issue 39, as gcc)
+    let o = xmpc(&[&sjis, "--emit=source"]);
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(o.stdout, b"/* \x93\xfa\x96\x7b */ int x;\n");
 }
@@ -217,7 +218,7 @@ mod malformed {
 fn c_typo_sentinel_warns_but_compiles() {
     let d = tempfile::tempdir().unwrap();
     let src = write(d.path(), "typo.c", b"int x;\n#pragma xpm nodes p(4)\n#pragma omp parallel\nint y;\n");
-    let o = xmpc(&[&src]);
+    let o = xmpc(&[&src, "--emit=source"]);
     assert_eq!(o.status.code(), Some(0));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("warning[XMP0003]") && err.contains("typo.c:2:9") && err.contains("did you mean `xmp`?"), "{err}");
@@ -237,4 +238,39 @@ fn prof_report_subcommand() {
     let o = xmpc(&["prof", "report", &bad]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not an xmpc-prof profile"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// `xmpc nsim` said "cannot tell the language of 'nsim'"; it is a subcommand now, the
+/// commands of xmpc-nsim (issue 39).
+#[test]
+fn nsim_is_a_subcommand() {
+    let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("testsuite/bench/nsim/configs/bgl128.toml");
+    let o = xmpc(&["nsim", "check", cfg.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("nodes"), "{}", String::from_utf8_lossy(&o.stdout));
+    let o = xmpc(&["nsim", "run", "-c", cfg.to_str().unwrap(), "-p", "ring:bytes=1K,loops=1", "--brief", "-q"]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("sim_ms="), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = xmpc(&["nsim", "run", "-c", cfg.to_str().unwrap(), "-p", "bogus"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// `--version` was refused by every subcommand (issue 39).
+#[test]
+fn every_subcommand_answers_version() {
+    for sub in [
+        &["prof"][..],
+        &["prof", "report"],
+        &["bsim"],
+        &["bsim", "run"],
+        &["bsim", "platform"],
+        &["mpiete"],
+        &["mpiete", "predict"],
+        &["psim"],
+        &["nsim"],
+        &["nsim", "run"],
+    ] {
+        let o = xmpc(&[sub, &["--version"][..]].concat());
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success() && out.contains(env!("CARGO_PKG_VERSION")), "{sub:?}: {out}{}", String::from_utf8_lossy(&o.stderr));
+    }
 }

@@ -473,3 +473,23 @@ fn c_simplify_heat() {
     }
     assert_eq!(n_capped, np, "one compute block in the iteration loop");
 }
+
+/// `MPIETE_OUT` naming a folder that does not exist: the program ran, wrote nothing
+/// and exited 0; it stops at MPI_Init with a message and a non-zero status (issue 39).
+#[test]
+fn missing_output_directory_fails_loudly() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = tempfile::tempdir().unwrap();
+    let exe = build(d.path(), "plain_out.c", "#include <mpi.h>\n#include <stdio.h>\nint main(int argc, char **argv) {\n  MPI_Init(&argc, &argv);\n  puts(\"RAN\");\n  MPI_Finalize();\n  return 0;\n}\n");
+    let missing = d.path().join("no-such-dir");
+    let o = Command::new("mpiexec").args(["-n", "2"]).arg(&exe).env("MPIETE_MODE", "compute").env("MPIETE_OUT", &missing).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "exit status {:?}: {err}", o.status);
+    assert!(err.contains("MPIETE_OUT=") && err.contains("no-such-dir") && err.contains("must exist"), "{err}");
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("RAN"), "stops at MPI_Init");
+    // a folder: runs and writes
+    std::fs::create_dir(&missing).unwrap();
+    let o = Command::new("mpiexec").args(["-n", "2"]).arg(&exe).env("MPIETE_MODE", "compute").env("MPIETE_OUT", &missing).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(missing.join("blocktimes.json").is_file());
+}

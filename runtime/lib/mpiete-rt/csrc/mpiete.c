@@ -277,6 +277,7 @@ static CommEnt *comm_add(MPI_Comm c, int is_world, MPI_Comm coll) {
 }
 
 static void setup_comms(void);
+static void out_dir_or_abort(void);
 
 static CommEnt *comm_ent(MPI_Comm c) {
     if (g_collworld == MPI_COMM_NULL) setup_comms();
@@ -1389,6 +1390,7 @@ void me_after_init(void) {
     const char *d = getenv("MPIETE_OUT");
     if (d && *d) snprintf(g_dir, sizeof g_dir, "%s", d);
     if (!mode) return;
+    out_dir_or_abort();
     setup_comms();
     PMPI_Comm_dup(MPI_COMM_WORLD, &g_tokcomm);
     if (mode & ME_TRACE) {
@@ -1418,6 +1420,26 @@ void me_after_init(void) {
     }
     g_t_init = now_ns();
     g_c_init = me_cpu_ns();
+}
+
+/* MPIETE_OUT must be a directory: without one the run measured for nothing and exited
+ * 0 (issue 39). Rank 0 says why, then every rank aborts (exit status 2). */
+static void out_dir_or_abort(void) {
+    struct stat st;
+    int bad = 0, err = 0, any = 0;
+    if (stat(g_dir, &st) != 0) {
+        bad = 1;
+        err = errno;
+    } else if (!S_ISDIR(st.st_mode)) {
+        bad = 1;
+    }
+    PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!any) return;
+    if (g_rank == 0)
+        fprintf(stderr, "mpiete: error: MPIETE_OUT='%s': %s (the output directory must exist; create it first)\n", g_dir,
+                err ? strerror(err) : bad ? "not a directory" : "missing on another node");
+    PMPI_Barrier(MPI_COMM_WORLD);
+    PMPI_Abort(MPI_COMM_WORLD, 2);
 }
 
 /* world (id 0) and its collective twin (id 1); collective on MPI_COMM_WORLD */

@@ -13,6 +13,7 @@
 //!
 //! Time is an integer number of picoseconds ([`Time`]); see `docs/nsim.md`.
 
+pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod mgen;

@@ -1,11 +1,11 @@
 //! SVG/PNG charts with plotters: time per function and the size histogram.
 //!
 //! SVG is drawn by plotters' SVG backend with its built-in text layout (no
-//! font files needed). PNG is made from the SVG by `rsvg-convert` (Debian:
-//! librsvg2-bin) when it is installed: plotters' own bitmap text needs its
-//! `ab_glyph`/`ttf` feature, and enabling that would change the text layout
-//! of every other workspace crate's plotters charts (cargo feature
-//! unification), so it is deliberately not enabled here.
+//! font files needed). PNG is made from the SVG in process by resvg, its text with
+//! the system fonts (plotters' own bitmap text needs its `ab_glyph`/`ttf` feature,
+//! which would change the text layout of every other workspace crate's plotters
+//! charts through cargo feature unification). Until issue 39 PNG needed
+//! `rsvg-convert` and, without it, was "skipped" with exit status 0.
 
 use crate::model::{class_label, Profile, NCLASSES};
 use plotters::prelude::*;
@@ -27,29 +27,28 @@ pub fn draw_all(p: &Profile, dir: &Path, stem: &str, fmt: Format, top: usize) ->
     hist_chart(SVGBackend::with_string(&mut hs, (900, 520)).into_drawing_area(), p)?;
     match fmt {
         Format::Svg => Ok(vec![(t, ts.into_bytes()), (h, hs.into_bytes())]),
-        Format::Png => {
-            let work = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-            let mut v = Vec::new();
-            for (svg, text) in [(&t, &ts), (&h, &hs)] {
-                let name = svg.file_name().unwrap_or_default();
-                let tmp_svg = work.path().join(name);
-                let tmp_png = tmp_svg.with_extension("png");
-                std::fs::write(&tmp_svg, text).map_err(|e| format!("{}: {e}", tmp_svg.display()))?;
-                let st = std::process::Command::new("rsvg-convert")
-                    .arg("-o")
-                    .arg(&tmp_png)
-                    .arg(&tmp_svg)
-                    .status()
-                    .map_err(|e| format!("rsvg-convert not available ({e}); install librsvg2-bin for PNG"))?;
-                if !st.success() {
-                    return Err(format!("rsvg-convert failed on {}", svg.display()));
-                }
-                let bytes = std::fs::read(&tmp_png).map_err(|e| format!("{}: {e}", tmp_png.display()))?;
-                v.push((svg.with_extension("png"), bytes));
-            }
-            Ok(v)
-        }
+        Format::Png => Ok(vec![(t.with_extension("png"), rasterize(&ts)?), (h.with_extension("png"), rasterize(&hs)?)]),
     }
+}
+
+/// SVG → PNG with resvg; `sans-serif` is a font the system has (fontdb's default,
+/// Arial, is not on Debian: the text came out empty).
+pub fn rasterize(svg: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options::default();
+    let db = opt.fontdb_mut();
+    db.load_system_fonts();
+    let families: Vec<String> = db.faces().flat_map(|f| f.families.iter().map(|(n, _)| n.clone())).collect();
+    if let Some(f) = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "FreeSans"].iter().find(|f| families.iter().any(|n| n == *f)) {
+        db.set_sans_serif_family(*f);
+    } else if let Some(f) = families.first() {
+        db.set_sans_serif_family(f.clone());
+    }
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("PNG: {e}"))?;
+    let size = tree.size().to_int_size();
+    let mut pix = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("PNG: empty picture")?;
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pix.as_mut());
+    pix.encode_png().map_err(|e| format!("PNG: {e}"))
 }
 
 fn e<T: std::fmt::Display>(x: T) -> String {

@@ -109,11 +109,10 @@ pub fn run_report(args: &ReportArgs) -> Result<Vec<PathBuf>, String> {
     let txt = dir.join(format!("{stem}.txt"));
     xmpc_outfile::check_not_input(&txt, &[&args.profile])?;
     let mut files = vec![(txt, text.clone().into_bytes())];
+    // a chart that cannot be drawn is an error (it was "skipped", exit status 0)
     for (fmt, kind) in kinds {
-        match charts::draw_all(&prof, &dir, &stem, kind, args.top) {
-            Ok(mut v) => files.append(&mut v),
-            Err(e) => eprintln!("xmpc-prof-report: {fmt} charts skipped: {e}"),
-        }
+        let mut v = charts::draw_all(&prof, &dir, &stem, kind, args.top).map_err(|e| format!("{fmt} charts: {e}"))?;
+        files.append(&mut v);
     }
     for (p, _) in &files {
         xmpc_outfile::check_not_input(p, &[&args.profile])?;

@@ -2,7 +2,7 @@
 use clap::Parser;
 
 #[derive(Parser)]
-#[command(name = "xmpc-prof-report", about = "Re-render an xmpc-prof profile and draw charts")]
+#[command(name = "xmpc-prof-report", version, about = "Re-render an xmpc-prof profile and draw charts")]
 struct Cli {
     #[command(flatten)]
     args: xmpc_prof_report::ReportArgs,

@@ -132,3 +132,33 @@ fn endless_input_is_refused() {
     let e = load_profile(std::path::Path::new("/dev/zero")).unwrap_err();
     assert!(e.contains("/dev/zero"), "{e}");
 }
+
+/// `--charts png` without `rsvg-convert` said "skipped" and exited 0 with no PNG; the
+/// PNGs are rendered in process now, with text (issue 39).
+#[test]
+fn png_charts_are_rendered_in_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("prof.json");
+    std::fs::write(&json, serde_json::to_string(&sample()).unwrap()).unwrap();
+    let args = ReportArgs { profile: json, out_dir: None, charts: vec!["png".into()], top: 10, print: false };
+    let written = run_report(&args).unwrap();
+    assert_eq!(written.len(), 3, "{written:?}");
+    for f in ["prof_time.png", "prof_sizes.png"] {
+        let png = std::fs::read(dir.path().join(f)).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{f}");
+    }
+    // text is drawn with a system font (fontdb's default sans-serif is not on Debian)
+    let with_text = charts::rasterize(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='200' height='40'><text x='5' y='30' font-family='sans-serif' font-size='24'>MPI_Send</text></svg>",
+    )
+    .unwrap();
+    let without = charts::rasterize("<svg xmlns='http://www.w3.org/2000/svg' width='200' height='40'></svg>").unwrap();
+    assert!(with_text.len() > without.len() + 200, "text is rendered: {} vs {} bytes", with_text.len(), without.len());
+}
+
+/// `xmpc-prof-report --version` was refused (issue 39).
+#[test]
+fn version() {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_xmpc-prof-report")).arg("--version").output().unwrap();
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains(env!("CARGO_PKG_VERSION")));
+}

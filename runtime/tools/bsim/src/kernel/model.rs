@@ -51,7 +51,9 @@ pub fn parse_network_arg(v: &str) -> Result<Option<NsimNet>, String> {
 pub struct Segment {
     #[serde(default)]
     pub min_bytes: u64,
+    #[serde(deserialize_with = "de_secs")]
     pub latency: f64,
+    #[serde(deserialize_with = "de_bw")]
     pub bandwidth: f64,
 }
 
@@ -295,10 +297,63 @@ impl Platform {
 
 // ---------- TOML ----------
 
+/// A time in the platform file: a number of seconds, or a string with a unit as in
+/// NSIM's files (`"1us"`, `"90 ns"`, `"2ms"`, `"0"`; `xmpc_nsim::config::parse_time`).
+fn de_secs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    d.deserialize_any(UnitVisitor { time: true })
+}
+
+fn de_opt_secs<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    de_secs(d).map(Some)
+}
+
+/// A bandwidth: a number of bytes per second, or a string with a unit (`"10 GB/s"`,
+/// `"25 Gb/s"`, `"1 GiB/s"`; `xmpc_nsim::config::parse_bandwidth`).
+fn de_bw<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    d.deserialize_any(UnitVisitor { time: false })
+}
+
+fn de_opt_bw<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    de_bw(d).map(Some)
+}
+
+struct UnitVisitor {
+    time: bool,
+}
+
+impl serde::de::Visitor<'_> for UnitVisitor {
+    type Value = f64;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        if self.time {
+            f.write_str("a time: seconds (1e-6) or a string with a unit (\"1us\", \"90 ns\")")
+        } else {
+            f.write_str("a bandwidth: bytes/s (1.25e10) or a string with a unit (\"10 GB/s\", \"25 Gb/s\")")
+        }
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<f64, E> {
+        Ok(v)
+    }
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<f64, E> {
+        Ok(v as f64)
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<f64, E> {
+        Ok(v as f64)
+    }
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<f64, E> {
+        if self.time {
+            xmpc_nsim::config::parse_time(v).map(|ps| ps as f64 * 1e-12).map_err(E::custom)
+        } else {
+            xmpc_nsim::config::parse_bandwidth(v).map(|b| b as f64).map_err(E::custom)
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LinkToml {
+    #[serde(deserialize_with = "de_secs")]
     latency: f64,
+    #[serde(deserialize_with = "de_bw")]
     bandwidth: f64,
     #[serde(default)]
     segment: Vec<Segment>,
@@ -308,7 +363,9 @@ struct LinkToml {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NetworkToml {
+    #[serde(default, deserialize_with = "de_opt_secs")]
     latency: Option<f64>,
+    #[serde(default, deserialize_with = "de_opt_bw")]
     bandwidth: Option<f64>,
     #[serde(default)]
     segment: Vec<Segment>,
@@ -323,9 +380,13 @@ struct NetworkToml {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct OverheadsToml {
+    #[serde(default, deserialize_with = "de_opt_secs")]
     send: Option<f64>,
+    #[serde(default, deserialize_with = "de_opt_secs")]
     isend: Option<f64>,
+    #[serde(default, deserialize_with = "de_opt_secs")]
     recv: Option<f64>,
+    #[serde(default, deserialize_with = "de_opt_secs")]
     test: Option<f64>,
 }
 
@@ -375,6 +436,7 @@ struct PlatformToml {
 #[serde(deny_unknown_fields)]
 struct ComputeToml {
     host: Option<bool>,
+    #[serde(default, deserialize_with = "de_opt_secs")]
     threshold: Option<f64>,
     factor: Option<f64>,
 }
@@ -596,6 +658,32 @@ pub fn load_platform(path: &Path) -> Result<Platform, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `latency = "1us"` was refused (expected f64) though NSIM's files take units;
+    /// times and bandwidths take NSIM's units now (issue 39).
+    #[test]
+    fn units_as_in_nsim() {
+        let with = parse_platform(
+            Path::new("p.toml"),
+            "[network]\nlatency = \"1us\"\nbandwidth = \"10 GB/s\"\n[[network.segment]]\nmin_bytes = 1000\nlatency = \"5 us\"\nbandwidth = \"16 Gb/s\"\n[intranode]\nlatency = \"100ns\"\nbandwidth = 4e10\n[overheads]\nsend = \"200 ns\"\n[compute]\nthreshold = \"2us\"\n",
+        )
+        .unwrap();
+        let plain = parse_platform(
+            Path::new("p.toml"),
+            "[network]\nlatency = 1e-6\nbandwidth = 1e10\n[[network.segment]]\nmin_bytes = 1000\nlatency = 5e-6\nbandwidth = 2e9\n[intranode]\nlatency = 1e-7\nbandwidth = 4e10\n[overheads]\nsend = 2e-7\n[compute]\nthreshold = 2e-6\n",
+        )
+        .unwrap();
+        for b in [0, 999, 1000, 1 << 20] {
+            let (x, y) = (with.transfer(0, 1, b), plain.transfer(0, 1, b));
+            assert!((x - y).abs() <= 1e-12 * y.abs().max(1e-9), "{b}: {x} vs {y}");
+        }
+        assert!((with.o_send - 2e-7).abs() < 1e-18 && (with.compute.threshold - 2e-6).abs() < 1e-18);
+        assert_eq!(with.intra, plain.intra);
+        let e = parse_platform(Path::new("x.toml"), "[network]\nlatency = \"1 lightyear\"\nbandwidth = 1e9\n").unwrap_err();
+        assert!(e.contains("x.toml") && e.contains("lightyear"), "{e}");
+        let e = parse_platform(Path::new("x.toml"), "[network]\nlatency = true\nbandwidth = 1e9\n").unwrap_err();
+        assert!(e.contains("a time"), "{e}");
+    }
 
     #[test]
     fn piecewise_segments() {
