@@ -49,6 +49,7 @@ fn cc_opts(cli: &Cli, translated: &[(PathBuf, String)]) -> Result<compile::CcOpt
             .chain(cli.std.iter().map(|s| format!("-std={s}")))
             .chain(cli.cc_flag.iter().cloned())
             .chain(cli.verbose.then(|| "-v".to_string()))
+            .chain(cli.no_warnings.then(|| "-w".to_string()))
             .collect(),
         native: cli.native_flag.clone(),
         link: cli.link_flag.clone(),
@@ -100,7 +101,7 @@ pub fn build(cli: &Cli, translated: &[(PathBuf, String)], mode: Mode) -> Result<
         .map(|(_, c, o, _)| (c.clone(), o.clone(), matches!(c.extension().and_then(|e| e.to_str()), Some("f" | "F"))))
         .collect();
     let any_fortran = !fpairs.is_empty();
-    compile::compile_fortran(&fpairs, &opts, Path::new("."), step).map_err(out_err)?;
+    compile::compile_fortran(&fpairs, &opts, &super::module_dir(cli), step).map_err(out_err)?;
     if matches!(mode, Mode::Object | Mode::Assembly) {
         for (src, _, obj, stem) in &cs {
             let dest = cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.{suffix}")));

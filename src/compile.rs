@@ -284,10 +284,19 @@ pub fn show_base(o: &CcOpts, fortran: bool) -> Result<String, String> {
 
 // ------------------------------------------------------------------ Fortran
 
+/// Where Fortran module files go (`.mod`, `.xmpmod`: gfortran's `-J DIR`, else the
+/// current directory) and where else they are looked for (`-I` directories).
+#[derive(Clone, Debug)]
+pub struct ModDirs {
+    pub out: PathBuf,
+    pub search: Vec<PathBuf>,
+}
+
 /// Translated Fortran of one parsed file (`backends/src/fortran`). `force` (compiling):
 /// translate a file even without XMP (its main program still needs the runtime's
 /// init), and write the XMP declarations of its modules to `<module>.xmpmod` in the
-/// current directory, beside the `.mod` files, for files compiled later.
+/// module directory (`-J DIR`, else the current directory), beside the `.mod` files,
+/// for files compiled later; they are read from there and from the `-I` directories.
 /// `lines`: the user's file name for `#line` markers (free form only).
 pub fn translate_f(
     unit: &FileUnit,
@@ -295,13 +304,14 @@ pub fn translate_f(
     force: bool,
     origin: xmpc_backends::fortran::Origin,
     lines: Option<&str>,
+    mods: &ModDirs,
 ) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_backends::fortran::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     let find = |m: &str| {
         let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());
-        known.or_else(|| std::fs::read_to_string(format!("{m}.xmpmod")).ok())
+        known.or_else(|| std::iter::once(&mods.out).chain(&mods.search).find_map(|d| std::fs::read_to_string(d.join(format!("{m}.xmpmod"))).ok()))
     };
     let (edits, infos) = match xmpc_backends::fortran::translate_for(unit, text, &find, origin, crate::coarray::own_libcaf_possible()) {
         Ok(x) => x,
@@ -309,7 +319,7 @@ pub fn translate_f(
     };
     for (m, info) in infos {
         if force {
-            xmpc_outfile::write(Path::new(&format!("{m}.xmpmod")), info.as_bytes()).map_err(Err)?;
+            xmpc_outfile::write(&mods.out.join(format!("{m}.xmpmod")), info.as_bytes()).map_err(Err)?;
         }
         if let Ok(mut k) = XMPMODS.lock() {
             k.insert(m, info);

@@ -136,6 +136,13 @@ struct Cli {
     /// Source language, overriding the file extension.
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
+    /// Fortran module directory: `.mod` and `.xmpmod` files are written there and read
+    /// from there (as gfortran -J; default: the current directory).
+    #[arg(short = 'J', value_name = "DIR")]
+    module_dir: Option<PathBuf>,
+    /// Inhibit the native compilers' warnings (as gcc -w).
+    #[arg(short = 'w')]
+    no_warnings: bool,
     /// Include directory (kept for native compilation).
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
@@ -357,6 +364,11 @@ fn run_tool(tool: &Tool) -> ExitCode {
             }
         },
     }
+}
+
+/// The Fortran module directory (`-J DIR`, else `.`).
+fn module_dir(cli: &Cli) -> PathBuf {
+    cli.module_dir.clone().unwrap_or_else(|| PathBuf::from("."))
 }
 
 #[derive(Debug)]
@@ -597,7 +609,15 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>),
         // rewritten: its lines are not the user's)
         _ => match if lang.is_fortran() {
             let lines = build::wants_build(mode).then_some(name.as_str());
-            compile::translate_f(&parsed.unit, &text, mode != Mode::Source, &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)), lines)
+            let mods = compile::ModDirs { out: module_dir(cli), search: cli.include.clone() };
+            compile::translate_f(
+                &parsed.unit,
+                &text,
+                mode != Mode::Source,
+                &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)),
+                lines,
+                &mods,
+            )
         } else {
             let lines = (build::wants_build(mode) && local_view.is_none()).then_some(name.as_str());
             compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines)

@@ -97,7 +97,19 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
                 }
                 // C sources are always preprocessed
             }
-            "-c" | "-g" => out.push(a.into()),
+            "-c" | "-g" | "-w" => out.push(a.into()),
+            // the language, as gfortran/gcc take it: the sources' extensions say the same
+            // to xmpc, but for `f95-cpp-input` (preprocess a `.f90`), which is `-cpp`
+            "-x" => match (which, it.next().map(String::as_str)) {
+                (Which::Xmpf90, Some("f95-cpp-input" | "f77-cpp-input")) => out.push("--native-flag=-cpp".into()),
+                (Which::Xmpf90, Some("f95" | "f77")) | (Which::Xmpcc, Some("c")) => {}
+                (_, Some(l)) => bad.push(format!("`-x {l}`: {} takes only its own language", which.name())),
+                (_, None) => bad.push("`-x` needs a value".into()),
+            },
+            _ if a.starts_with("-J") => {
+                out.push("-J".into());
+                out.push(a[2..].into());
+            }
             _ if GCC_FLAGS.contains(&a) => out.push(a.into()),
             // Omni's names for gcc's -v and mpicc's -show
             "--verbose" => out.push("-v".into()),
@@ -138,10 +150,41 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
         out.push("--lang=fortran".into());
     }
     if bad.is_empty() {
-        Ok(Action::Xmpc(out))
+        Ok(Action::Xmpc(last_define_wins(out)))
     } else {
         Err(bad)
     }
+}
+
+/// `-DNAME` and `-UNAME` of the same name: the later one wins, as in gcc's and Omni's
+/// preprocessors (an application's Makefile passes `-DDEBUG` and then `-UDEBUG`);
+/// the earlier ones are dropped, so xmpc sees each name once.
+fn last_define_wins(args: Vec<String>) -> Vec<String> {
+    // (index of the flag, whether the value is a separate argument, name)
+    let mut defs: Vec<(usize, bool, String)> = vec![];
+    let mut k = 0;
+    while k < args.len() {
+        let a = &args[k];
+        if (a == "-D" || a == "-U") && k + 1 < args.len() {
+            defs.push((k, true, args[k + 1].split('=').next().unwrap_or("").to_string()));
+            k += 2;
+            continue;
+        }
+        if let Some(v) = a.strip_prefix("-D").or_else(|| a.strip_prefix("-U")) {
+            defs.push((k, false, v.split('=').next().unwrap_or("").to_string()));
+        }
+        k += 1;
+    }
+    let mut drop = std::collections::BTreeSet::new();
+    for (i, (k, sep, name)) in defs.iter().enumerate() {
+        if defs[i + 1..].iter().any(|(_, _, n)| n == name) {
+            drop.insert(*k);
+            if *sep {
+                drop.insert(k + 1);
+            }
+        }
+    }
+    args.into_iter().enumerate().filter(|(k, _)| !drop.contains(k)).map(|(_, a)| a).collect()
 }
 
 pub fn help(which: Which) -> String {
@@ -268,6 +311,12 @@ mod tests {
         assert!(e[3].contains("`--frobnicate`") && e[3].contains("xmpcc"), "{e:?}");
         // -U as Omni's compilers take it, both spellings
         assert_eq!(t(Which::Xmpf90, "-U X -UY a.F90"), x(&["-U", "X", "-UY", "a.F90"]));
+        // the flags of the applications' Makefiles: the later of -D/-U of a name wins
+        assert_eq!(
+            t(Which::Xmpf90, "-w -x f95-cpp-input -Jmods -DDEBUG -DN=3 -UDEBUG -D X -U X -DX=2 a.f90"),
+            x(&["-w", "--native-flag=-cpp", "-J", "mods", "-DN=3", "-UDEBUG", "-DX=2", "a.f90"])
+        );
+        assert!(t(Which::Xmpf90, "-x c a.f90").unwrap_err()[0].contains("`-x c`"));
         assert!(t(Which::Xmpcc, "a.c -o").unwrap_err()[0].contains("`-o` needs a value"));
     }
 }

@@ -129,3 +129,33 @@ fn xmpf90_passes_native_options_to_the_fortran_compiler() {
     assert!(r.status.success(), "{}", text(&r));
     assert_eq!(String::from_utf8_lossy(&r.stdout).trim(), "S=20", "{}", text(&r));
 }
+
+/// The flags of the XMP applications' Makefiles (issue 40, cause 12): `-w`,
+/// `-x f95-cpp-input`, `-J<dir>` (modules, with their XMP declarations, written there
+/// and found there by a later `-c`), and `-DDEBUG ... -UDEBUG` (the later one wins).
+#[test]
+fn xmpf90_takes_the_application_makefile_flags() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join("mods")).unwrap();
+    let m = "module grid\n  integer, parameter :: n = 8\n  integer :: a(n)\n!$xmp nodes p(*)\n!$xmp template t(n)\n!$xmp distribute t(block) onto p\n!$xmp align a(i) with t(i)\nend module grid\n";
+    let p = "program main\n  use grid\n  integer :: i, s\n  s = 0\n!$xmp loop on t(i)\n  do i = 1, n\n    a(i) = i\n  end do\n!$xmp loop on t(i) reduction(+:s)\n  do i = 1, n\n    s = s + a(i)\n  end do\n#ifdef DEBUG\n  print *, 'DEBUG is defined'\n#endif\n  if (s /= n * (n + 1) / 2) then\n    print *, 'ERROR', s\n    stop 1\n  end if\n  print *, 'SUM', s\nend program main\n";
+    std::fs::write(d.path().join("grid.f90"), m).unwrap();
+    std::fs::write(d.path().join("main.f90"), p).unwrap();
+    let fc = env!("CARGO_BIN_EXE_xmpf90");
+    let flags = ["-w", "-x", "f95-cpp-input", "-Jmods", "-DDEBUG", "-UDEBUG"];
+    for f in ["grid.f90", "main.f90"] {
+        let mut a: Vec<&str> = flags.to_vec();
+        a.extend(["-c", f]);
+        let o = run(fc, &a, d.path());
+        assert!(o.status.success(), "{f}: {}", text(&o));
+    }
+    assert!(d.path().join("mods/grid.mod").is_file() && d.path().join("mods/grid.xmpmod").is_file());
+    assert!(!d.path().join("grid.xmpmod").exists(), "-J: module files go to mods/ only");
+    let o = run(fc, &["-Jmods", "main.o", "grid.o", "-o", "main.x"], d.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let o = Command::new("mpiexec").args(["-n", "2", "./main.x"]).current_dir(d.path()).output().unwrap();
+    let out = text(&o);
+    let sum = out.lines().find_map(|l| l.trim().strip_prefix("SUM")).map(str::trim);
+    assert!(o.status.success() && sum == Some("36"), "{out}");
+    assert!(!out.contains("DEBUG is defined"), "-UDEBUG after -DDEBUG undefines it: {out}");
+}
