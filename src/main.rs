@@ -588,7 +588,8 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>),
     // XMPC_TIMINGS=1 prints the time of each phase (stderr).
     let timings = std::env::var_os("XMPC_TIMINGS").is_some();
     let t0 = std::time::Instant::now();
-    let parsed = xmpc_frontend::parse_source(file, &name, &text, lang);
+    // `--acc=none`: OpenACC off, Fortran's `!$acc` lines are comments (gfortran, Omni)
+    let parsed = xmpc_frontend::parse_source_with(file, &name, &text, lang, cli.acc.as_deref() != Some("none"));
     let t1 = std::time::Instant::now();
     let mut diags = parsed.diags;
     let has_syntax_errors = diags.iter().any(|d| d.severity >= Severity::Error);

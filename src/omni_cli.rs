@@ -149,6 +149,11 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
     if which == Which::Xmpf90 && inputs == 0 && out.iter().any(|a| a == "-show" || a == "-showme") {
         out.push("--lang=fortran".into());
     }
+    // Omni's commands build without OpenACC unless -xacc is given (its `acc` directives
+    // are then comments, as gcc/gfortran take them without -fopenacc)
+    if !out.iter().any(|a| a == "--acc") {
+        out.push("--acc=none".into());
+    }
     if bad.is_empty() {
         Ok(Action::Xmpc(last_define_wins(out)))
     } else {
@@ -261,8 +266,10 @@ mod tests {
         let args: Vec<String> = s.split(' ').filter(|x| !x.is_empty()).map(String::from).collect();
         translate(which, &args)
     }
+    /// xmpc's command line: `v`, then `--acc=none` unless `v` turns OpenACC on
     fn x(v: &[&str]) -> Result<Action, Vec<String>> {
-        Ok(Action::Xmpc(v.iter().map(|s| s.to_string()).collect()))
+        let acc = v.contains(&"--acc");
+        Ok(Action::Xmpc(v.iter().map(|s| s.to_string()).chain((!acc).then(|| "--acc=none".to_string())).collect()))
     }
 
     #[test]
@@ -292,8 +299,8 @@ mod tests {
             translate(Which::Xmpf90, &a),
             x(&["--acc", "--native-flag=-fopenacc", "--native-flag=-fopt-info-optimized-omp", "--link-flag=-fopenacc", "a.f90"])
         );
-        assert_eq!(t(Which::Xmpcc, "--show-env"), x(&["--show-env=c"]));
-        assert_eq!(t(Which::Xmpf90, "--show-env"), x(&["--show-env=fortran"]));
+        assert_eq!(t(Which::Xmpcc, "--show-env"), Ok(Action::Xmpc(vec!["--show-env=c".into()])));
+        assert_eq!(t(Which::Xmpf90, "--show-env"), Ok(Action::Xmpc(vec!["--show-env=fortran".into()])));
         assert_eq!(t(Which::Xmpf90, "--help"), Ok(Action::Help));
         // gcc's and mpicc's options, for CMake and ordinary Makefiles (issue 39)
         assert_eq!(t(Which::Xmpcc, "-E -v -pthread -MMD -MF a.d -Xlinker -z a.c"), x(&["-E", "-v", "-pthread", "-MMD", "-MF", "a.d", "-Xlinker", "-z", "a.c"]));

@@ -159,3 +159,20 @@ fn xmpf90_takes_the_application_makefile_flags() {
     assert!(o.status.success() && sum == Some("36"), "{out}");
     assert!(!out.contains("DEBUG is defined"), "-UDEBUG after -DDEBUG undefines it: {out}");
 }
+
+/// Without `-xacc` Omni's commands build without OpenACC: `!$acc` lines are comments,
+/// so an `!$acc kernels` left out by `#ifdef _OPENACC` and its `!$acc end kernels`
+/// outside it do not make a nesting error (issue 40, cause 4; NICAM-DC's pattern).
+#[test]
+fn acc_lines_are_comments_without_xacc() {
+    let d = tempfile::tempdir().unwrap();
+    let src = "program p\n  integer :: a(10), i\n!$xmp nodes n(*)\n#ifdef _OPENACC\n!$acc kernels\n#endif\n  do i = 1, 10\n    a(i) = i\n  end do\n!$acc end kernels\n  print *, 'SUM', sum(a)\nend program\n";
+    std::fs::write(d.path().join("acc.F90"), src).unwrap();
+    let o = run(env!("CARGO_BIN_EXE_xmpf90"), &["acc.F90", "-o", "acc.x"], d.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let o = Command::new("mpiexec").args(["-n", "1", "./acc.x"]).current_dir(d.path()).output().unwrap();
+    assert!(o.status.success() && text(&o).contains("55"), "{}", text(&o));
+    // with -xacc the directives are read: the unmatched `end kernels` is an error
+    let o = run(env!("CARGO_BIN_EXE_xmpf90"), &["-xacc", "acc.F90", "-o", "acc2.x"], d.path());
+    assert!(!o.status.success() && text(&o).contains("XMP0105"), "{}", text(&o));
+}

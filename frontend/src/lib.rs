@@ -15,10 +15,17 @@ pub struct Parsed {
     pub diags: Vec<Diag>,
 }
 
-/// Parses `text` (the file `name`, registered as `file` in the driver's file database).
-pub fn parse_source(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
+/// [`parse_source`], saying whether OpenACC is on (off: Fortran's `!$acc` lines are
+/// comments; C's `#pragma acc` are always read, as the C compiler ignores them).
+pub fn parse_source_with(file: FileId, name: &str, text: &str, lang: Lang, openacc: bool) -> Parsed {
     match lang {
         Lang::C => c::parse(file, name, text),
-        Lang::FortranFree | Lang::FortranFixed => fortran::parse(file, name, text, lang),
+        Lang::FortranFree | Lang::FortranFixed => fortran::parse_with(file, name, text, lang, openacc),
     }
+}
+
+/// Parses `text` (the file `name`, registered as `file` in the driver's file database),
+/// OpenACC on.
+pub fn parse_source(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
+    parse_source_with(file, name, text, lang, true)
 }

@@ -38,12 +38,22 @@ pub fn parser_input(text: &str, lang: Lang) -> fixed::Normalised {
 /// Parses one Fortran file (free or fixed form). Never fails: unparsable code stays
 /// verbatim with a warning.
 pub fn parse(file: FileId, name: &str, text: &str, lang: Lang) -> Parsed {
+    parse_with(file, name, text, lang, true)
+}
+
+/// [`parse`], saying whether OpenACC is on: without it, `!$acc` lines are comments (as
+/// gfortran and Omni's xmpf90 take them without `-fopenacc`/`-xacc`), never parsed or
+/// nesting-checked.
+pub fn parse_with(file: FileId, name: &str, text: &str, lang: Lang, openacc: bool) -> Parsed {
     let n = parser_input(text, lang);
     let mut diags = Vec::new();
 
     let mut dirs = Vec::new();
     let mut dir_at = HashMap::new();
     for raw in sentinel::collect(&n) {
+        if !openacc && raw.text.text.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("acc")) {
+            continue;
+        }
         if let Some(sp) = raw.dangling {
             diags.push(
                 Diagnostic::warning()
