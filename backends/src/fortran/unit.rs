@@ -213,7 +213,7 @@ impl<'a> Tr<'a> {
     fn spec_part(&mut self, f: &View<'a>, u: &mut Unit) -> Spec<'a> {
         let mut spec = Spec { shadows: HashMap::new(), aligns: vec![], late: vec![], first_exec: None };
         for s in f.body {
-            let is_spec = self.is_spec(s);
+            let is_spec = self.is_spec(s) || (spec.first_exec.is_none() && self.is_stmt_function(s, f.symbols));
             if !is_spec && spec.first_exec.is_none() {
                 spec.first_exec = Some(s);
             }
@@ -260,7 +260,7 @@ impl<'a> Tr<'a> {
         }
         if !u.decls.is_empty() || !setup_here.is_empty() {
             let at = match first_exec {
-                Some(s) => self.line_start(s.span.start),
+                Some(s) => self.before_sentinels(self.line_start(s.span.start)),
                 None => match f.body.last() {
                     Some(s) => (self.stmt_end(s.span.end.max(1) - 1) + 1).min(self.src.len()),
                     None => self.stmt_end(f.name_span.end) + 1,
@@ -292,6 +292,46 @@ impl<'a> Tr<'a> {
                     .replace(",\n      &  xmpf_cfp", if self.fixed { ",\n     &  xmpf_cfp" } else { ", &\n      &  xmpf_cfp" }),
             });
         }
+    }
+
+    /// A statement-function definition `f(x, y) = expr` (part of the specification:
+    /// the setup goes after it): an assignment to `name(args)` whose arguments are plain
+    /// names and whose `name` is no array.
+    fn is_stmt_function(&self, s: &Stmt, syms: &xmpc_ir::SymbolTable) -> bool {
+        let lhs = match &s.kind {
+            StmtKind::Assign(l, _) => l,
+            StmtKind::Expr(e) => match &e.kind {
+                xmpc_ir::ExprKind::Assign(None, l, _) => &**l,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        let xmpc_ir::ExprKind::Call(callee, args) = &lhs.kind else { return false };
+        let xmpc_ir::ExprKind::Ident(name) = &callee.kind else { return false };
+        if args.is_empty() || !args.iter().all(|a| matches!(a.kind, xmpc_ir::ExprKind::Ident(_))) {
+            return false;
+        }
+        match syms.lookup(&lc(name)) {
+            Some(sym) => !matches!(self.unit.types.get(sym.ty), Type::Array { .. }),
+            None => true,
+        }
+    }
+
+    /// `at` (a line start) moved up over the OpenMP/OpenACC sentinel lines right before
+    /// it (`!$omp parallel do` belongs to the statement after it: nothing may come
+    /// between them).
+    fn before_sentinels(&self, mut at: usize) -> usize {
+        while at > 0 {
+            let prev = self.line_start(at - 1);
+            let t = self.src[prev..at].trim_start().to_ascii_lowercase();
+            let fixed_sentinel = self.fixed && (t.starts_with("c$") || t.starts_with("*$"));
+            if (t.starts_with("!$") && !t.starts_with("!$xmp")) || (fixed_sentinel && !t[2..].starts_with("xmp")) {
+                at = prev;
+            } else {
+                break;
+            }
+        }
+        at
     }
 
     pub(super) fn is_spec(&self, s: &Stmt) -> bool {
