@@ -116,6 +116,8 @@ codes! {
     DanglingContinuation = "XMP0202";
     /// Directive in a place it cannot apply.
     DirectiveMisplaced = "XMP0203";
+    /// A typed function's result declared again in its body (warning; Omni accepts it).
+    ResultTypedTwice = "XMP0204";
     /// A distributed array used without all its subscripts.
     PartialArray = "XMP0301";
     /// A `loop` whose loop nest cannot be work-shared.

@@ -5,7 +5,9 @@
 //! - an `end` statement whose kind or name does not match its unit (`end subroutine b`
 //!   closing `subroutine a`, `end program` closing a contained subroutine) names the
 //!   unit it closes;
-//! - a dot operator with blanks inside (`. ne.`, free form) is closed up (`.ne.`).
+//! - a dot operator with blanks inside (`. ne.`, free form) is closed up (`.ne.`);
+//! - a typed function's result declared again in its body (`integer function total`
+//!   with `integer*4 :: total`; the front end warns, XMP0204) loses the declaration.
 //!
 //! These edits come last and never overlap another edit (a statement the translation
 //! rewrote is left to it).
@@ -143,6 +145,16 @@ impl<'a> Visitor<'a> for Collect<'_, 'a> {
         if let Some(k) = kind {
             // the last line of the unit (after its contained procedures) is its own end
             self.ends.extend(self.tr.end_mismatch(f.span, k, &f.name));
+        }
+        if f.kind == FuncKind::Function && f.ret.is_some() {
+            for st in &f.body {
+                if let StmtKind::Decl(ids) = &st.kind {
+                    if ids.len() == 1 && f.symbols.get(ids[0]).name == f.name {
+                        // short: fixed form re-wraps anything past column 72
+                        self.ends.push((st.span, "! xmpc: result typed twice".into()));
+                    }
+                }
+            }
         }
         self.syms.push(&f.symbols);
         visit::walk_function(self, f);
