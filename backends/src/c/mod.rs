@@ -112,6 +112,9 @@ enum Var {
 #[derive(Default, Clone)]
 struct Scope {
     vars: HashMap<String, Var>,
+    /// Descriptors of the local arrays created in this nested block, freed at its
+    /// closing brace and by the jumps that leave it (the function's own block: `fn_frees`).
+    frees: Vec<String>,
 }
 
 struct FnCtx {
@@ -176,6 +179,9 @@ struct Tr<'a> {
     need_tbound: bool,
     /// `task` bodies the statement being translated is in.
     task_depth: usize,
+    /// Enclosing loops and switches: (scope depth at their body, is a switch), for
+    /// the frees of a `break` / `continue`.
+    jumps: Vec<(usize, bool)>,
 }
 
 /// The C spelling of the model's expressions (directive expressions as written).
@@ -248,6 +254,7 @@ impl<'a> Tr<'a> {
             call_args: vec![],
             need_tbound: false,
             task_depth: 0,
+            jumps: vec![],
         }
     }
 
