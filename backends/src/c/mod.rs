@@ -182,6 +182,9 @@ struct Tr<'a> {
     /// Enclosing loops and switches: (scope depth at their body, is a switch), for
     /// the frees of a `break` / `continue`.
     jumps: Vec<(usize, bool)>,
+    /// Aligned arrays named in the `use_device` clause of the `acc host_data`
+    /// constructs around: their bare name is the device address of the local block.
+    use_device: Vec<String>,
 }
 
 /// The C spelling of the model's expressions (directive expressions as written).
@@ -255,6 +258,7 @@ impl<'a> Tr<'a> {
             need_tbound: false,
             task_depth: 0,
             jumps: vec![],
+            use_device: vec![],
         }
     }
 

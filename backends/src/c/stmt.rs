@@ -334,7 +334,12 @@ impl<'a> Tr<'a> {
             }
             ExprKind::Ident(n) => {
                 if let Some(a) = self.dist(n) {
-                    if !self.arrs[a].pointer {
+                    if self.use_device.contains(n) && !self.arrs[a].pointer {
+                        // inside `host_data use_device(a)`: the device address of the
+                        // node's block (Omni: `acc_a = a;`)
+                        let st = self.arrs[a].storage.clone();
+                        self.edit(e.span, format!("(void *){st}"));
+                    } else if !self.arrs[a].pointer {
                         self.error(
                             "XMP0301",
                             format!("distributed array `{n}` is used without subscripts"),
@@ -470,11 +475,17 @@ impl<'a> Tr<'a> {
             DirectiveKind::StaticDesc { .. } => self.edit(p.dir.span, comment),
             DirectiveKind::Gmove { mode, trailers } => self.gmove(p, *mode, trailers.async_id.as_ref()),
             DirectiveKind::Array { on, .. } => self.array_dir(p, on),
-            DirectiveKind::Acc { .. } => {
+            DirectiveKind::Acc { construct, text } => {
                 self.acc_directive(p);
+                let n = self.use_device.len();
+                if construct == "host_data" {
+                    let names: Vec<String> = use_device_names(text).into_iter().filter(|v| self.dist(v).is_some()).collect();
+                    self.use_device.extend(names);
+                }
                 if let Some(b) = &p.body {
                     self.stmt(b);
                 }
+                self.use_device.truncate(n);
             }
             DirectiveKind::DeviceReplicate { .. }
             | DirectiveKind::DeviceReplicateSync { .. }
@@ -534,4 +545,18 @@ pub(super) fn body_open(src: &str, from: usize) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// The variables of the `use_device(...)` clauses of an OpenACC directive's text.
+fn use_device_names(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut rest = text;
+    while let Some(k) = rest.find("use_device") {
+        let after = rest[k + 10..].trim_start();
+        rest = &rest[k + 10..];
+        let Some(list) = after.strip_prefix('(') else { continue };
+        let Some(close) = list.find(')') else { break };
+        out.extend(list[..close].split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()));
+    }
+    out
 }
