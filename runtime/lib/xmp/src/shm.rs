@@ -395,12 +395,15 @@ fn round(n: usize) -> usize {
 /// A slot with the phase it belongs to and whether it sends.
 pub type Placed = (usize, bool, Slot);
 
+/// A plan's own window or its lease in the arena, and its slots.
+pub type Setup = (Option<Win>, Option<Lease>, Vec<Placed>);
+
 /// Places the plan's slots in the node arena, or else in a window of its own over
 /// `comm` (collective there either way), publishes this process's sends in a
 /// directory at the start of its region, and finds each receive's slot in the
 /// sender's directory. Returns the plan's own window or its lease in the arena and
 /// (phase, send?, slot) per halo.
-pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>, key: &[i64]) -> Result<(Option<Win>, Option<Lease>, Vec<Placed>), String> {
+pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>, key: &[i64]) -> Result<Setup, String> {
     if let Some((lease, slots)) = take_pooled(comm, key) {
         return Ok((None, Some(lease), reuse(slots, &wants)?));
     }
