@@ -251,8 +251,8 @@ int xmpc_nodes_world_rank(const xmpc_nodes *n, int k);
 // the C ones too (libcaf's errors and ERROR STOP, coarray.c's runtime errors).
 void xmpc_rt_abort(int code) __attribute__((noreturn));
 
-// `gmove [in|out]`: dst = src between array sections of equal element count, walked
-// in row-major order. Collective over the executing nodes. A replicated or local
+// `gmove [in|out]`: dst = src between array sections of equal element count (or a
+// one-element source, assigned to every destination element), walked in row-major order. Collective over the executing nodes. A replicated or local
 // destination is written on every owner/node; a local source is read from each
 // node's own copy. in/out are currently done like the normal mode (collectively);
 // async_id is ignored (completes before returning).
@@ -411,7 +411,8 @@ int xmpc_array_shm_windows(const xmpc_array *a);
 //       for (i = c; i <= min(c + s.width - 1, s.last); i += step)
 // Block/gblock/dup give one chunk (stride > last - first); cyclic gives width 1 and
 // stride (P/gcd(P,step))*step; cyclic(w) chunks of up to w. Every chunk start is
-// aligned to lo + k*step. Empty: first > last. lo..hi outside the template → error.
+// aligned to lo + k*step. Empty: first > last. Indices outside the template are skipped
+// (no node owns them; Omni does the same).
 // For cyclic(w) (w > 1) one chunk set cannot always describe the iterations (lo inside
 // a block, or step not dividing P*w): this function then fails with an error, use
 // xmpc_loop_sched_multi.
