@@ -278,6 +278,28 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// A distributed array's name without subscripts: inside `host_data
+    /// use_device(a)` the device address of the node's block (Omni: `acc_a = a;`);
+    /// elsewhere refused unless it is a pointer array (the pointer itself).
+    fn bare_array(&mut self, e: &Expr, n: &str) {
+        let Some(a) = self.dist(n) else { return };
+        if self.arrs[a].pointer {
+            return;
+        }
+        if self.use_device.iter().any(|v| v == n) {
+            let st = self.arrs[a].storage.clone();
+            self.edit(e.span, format!("(void *){st}"));
+        } else {
+            self.error(
+                "XMP0301",
+                format!("distributed array `{n}` is used without subscripts"),
+                e.span,
+                "each node holds only its part of this array",
+                Some("pass or use single elements (`a[i]`), or use `gmove` to copy a section into a local array".into()),
+            );
+        }
+    }
+
     /// Rewrites the distributed-array references of an expression (as edits).
     pub(super) fn expr(&mut self, e: &Expr) {
         match &e.kind {
@@ -332,24 +354,7 @@ impl<'a> Tr<'a> {
                     Some("use its members one at a time (`c.a[i]`)".into()),
                 );
             }
-            ExprKind::Ident(n) => {
-                if let Some(a) = self.dist(n) {
-                    if self.use_device.contains(n) && !self.arrs[a].pointer {
-                        // inside `host_data use_device(a)`: the device address of the
-                        // node's block (Omni: `acc_a = a;`)
-                        let st = self.arrs[a].storage.clone();
-                        self.edit(e.span, format!("(void *){st}"));
-                    } else if !self.arrs[a].pointer {
-                        self.error(
-                            "XMP0301",
-                            format!("distributed array `{n}` is used without subscripts"),
-                            e.span,
-                            "each node holds only its part of this array",
-                            Some("pass or use single elements (`a[i]`), or use `gmove` to copy a section into a local array".into()),
-                        );
-                    }
-                }
-            }
+            ExprKind::Ident(n) => self.bare_array(e, n),
             ExprKind::Call(f, args) => {
                 let callee = f.ident();
                 if callee == Some("xmp_desc_of") && args.len() == 1 {
