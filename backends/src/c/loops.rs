@@ -95,7 +95,7 @@ impl<'a> Tr<'a> {
         for lv in &levels {
             self.active_loops.push(super::loop_ref::ActiveIndex { var: lv.var.clone(), templ: ti, tdim: lv.tdim });
         }
-        self.stmt(body);
+        self.jump_body(body, false);
         self.active_loops.truncate(n_active);
         self.scopes.pop();
         let mut tail = String::new();

@@ -112,6 +112,9 @@ enum Var {
 #[derive(Default, Clone)]
 struct Scope {
     vars: HashMap<String, Var>,
+    /// Descriptors of the local arrays created in this nested block, freed at its
+    /// closing brace and by the jumps that leave it (the function's own block: `fn_frees`).
+    frees: Vec<String>,
 }
 
 struct FnCtx {
@@ -176,6 +179,12 @@ struct Tr<'a> {
     need_tbound: bool,
     /// `task` bodies the statement being translated is in.
     task_depth: usize,
+    /// Enclosing loops and switches: (scope depth at their body, is a switch), for
+    /// the frees of a `break` / `continue`.
+    jumps: Vec<(usize, bool)>,
+    /// Aligned arrays named in the `use_device` clause of the `acc host_data`
+    /// constructs around: their bare name is the device address of the local block.
+    use_device: Vec<String>,
 }
 
 /// The C spelling of the model's expressions (directive expressions as written).
@@ -248,6 +257,8 @@ impl<'a> Tr<'a> {
             call_args: vec![],
             need_tbound: false,
             task_depth: 0,
+            jumps: vec![],
+            use_device: vec![],
         }
     }
 

@@ -58,14 +58,48 @@ impl<'a> Tr<'a> {
         self.edit(Span::new(at, at), text);
     }
 
+    /// A loop's or switch's body, with the scope depth its `break`/`continue` leave to.
+    pub(super) fn jump_body(&mut self, body: &'a Stmt, switch: bool) {
+        self.jumps.push((self.scopes.len(), switch));
+        self.stmt(body);
+        self.jumps.pop();
+    }
+
+    /// Frees a nested block's local arrays before its closing brace.
+    fn free_at_block_end(&mut self, s: &Stmt, frees: &[String]) {
+        if frees.is_empty() {
+            return;
+        }
+        let Some(close) = self.src[s.span.start..s.span.end].rfind('}') else { return };
+        let at = s.span.start + close;
+        let ind = self.indent_at(s.span.start);
+        let text: String = frees.iter().rev().map(|d| format!("    xmpc_array_free(NULL, {d});\n{ind}")).collect();
+        self.edit(Span::new(at, at), text);
+    }
+
+    /// `break;` / `continue;` leaving blocks with local arrays: `{ free...; break; }`.
+    fn free_at_jump(&mut self, s: &Stmt) {
+        let brk = matches!(s.kind, StmtKind::Break);
+        let Some(&(depth, _)) = self.jumps.iter().rev().find(|(_, sw)| brk || !sw) else { return };
+        let frees: String =
+            self.scopes.iter().skip(depth).rev().flat_map(|sc| sc.frees.iter().rev()).map(|d| format!("xmpc_array_free(NULL, {d}); ")).collect();
+        if frees.is_empty() {
+            return;
+        }
+        self.edit(Span::new(s.span.start, s.span.start), format!("{{ {frees}"));
+        self.edit(Span::new(s.span.end, s.span.end), " }");
+    }
+
     /// `return [e];` with local arrays to free: `{ T r = e; free...; return r; }`
     /// (the value is computed before the arrays go).
     /// Also ends the `task`s the `return` leaves.
     fn free_at_return(&mut self, s: &Stmt, e: Option<&Expr>) {
         let Some(f) = self.cur_fn else { return };
         let mut frees = "xmpc_task_end(); ".repeat(self.task_depth);
-        if !self.fn_frees.is_empty() && f.name != "main" {
-            frees.extend(self.fn_frees.iter().rev().map(|d| format!("xmpc_array_free(NULL, {d}); ")));
+        // not in main: its arrays live until xmpc_finalize
+        if f.name != "main" {
+            let nested = self.scopes.iter().skip(2).rev().flat_map(|sc| sc.frees.iter().rev());
+            frees.extend(nested.chain(self.fn_frees.iter().rev()).map(|d| format!("xmpc_array_free(NULL, {d}); ")));
         }
         if frees.is_empty() {
             return;
@@ -161,10 +195,16 @@ impl<'a> Tr<'a> {
         if let Some(a) = pending.filter(|&a| !self.arrs[a].deferred) {
             code = self.create_array(a, p, &ind);
             let ar = &self.arrs[a];
-            // the body's own list (file scope + function scope); nested blocks: not freed
+            // the body's own list (file scope + function scope): freed at its end and
+            // returns; a nested block's: at its closing brace and the jumps leaving it
             let top = self.cur_fn.is_some() && self.scopes.len() == 2;
-            if top && !ar.global && (ar.param || (!ar.pointer && !ar.deferred)) {
-                self.fn_frees.push(ar.desc.clone());
+            if !ar.global && (ar.param || (!ar.pointer && !ar.deferred)) {
+                let desc = ar.desc.clone();
+                if top {
+                    self.fn_frees.push(desc);
+                } else if self.cur_fn.is_some() && self.scopes.len() > 2 {
+                    self.scopes.last_mut().expect("a block").frees.push(desc);
+                }
             }
             let prefix = format!("{comment}\n{code}");
             self.pending_local.push((p.dir.span, prefix, a, ind));
@@ -179,7 +219,8 @@ impl<'a> Tr<'a> {
             StmtKind::Compound(v) => {
                 self.scopes.push(Scope::default());
                 self.stmts(v);
-                self.scopes.pop();
+                let sc = self.scopes.pop().expect("the block's scope");
+                self.free_at_block_end(s, &sc.frees);
             }
             StmtKind::Decl(ids) => {
                 let f = self.cur_fn.expect("in a function");
@@ -207,23 +248,24 @@ impl<'a> Tr<'a> {
                 for e in [cond, step].into_iter().flatten() {
                     self.expr(e);
                 }
-                self.stmt(body);
+                self.jump_body(body, false);
                 self.scopes.pop();
             }
             StmtKind::While { cond, body } => {
                 if let Some(c) = cond {
                     self.expr(c);
                 }
-                self.stmt(body);
+                self.jump_body(body, false);
             }
             StmtKind::DoWhile { body, cond } => {
-                self.stmt(body);
+                self.jump_body(body, false);
                 self.expr(cond);
             }
             StmtKind::Switch { cond, body } => {
                 self.expr(cond);
-                self.stmt(body);
+                self.jump_body(body, true);
             }
+            StmtKind::Break | StmtKind::Continue => self.free_at_jump(s),
             StmtKind::Return(e) => {
                 if let Some(e) = e {
                     self.expr(e);
@@ -233,6 +275,28 @@ impl<'a> Tr<'a> {
             StmtKind::Pragma(p) => self.pragma(p),
             StmtKind::Verbatim => self.verbatim_check(s.span),
             _ => {}
+        }
+    }
+
+    /// A distributed array's name without subscripts: inside `host_data
+    /// use_device(a)` the device address of the node's block (Omni: `acc_a = a;`);
+    /// elsewhere refused unless it is a pointer array (the pointer itself).
+    fn bare_array(&mut self, e: &Expr, n: &str) {
+        let Some(a) = self.dist(n) else { return };
+        if self.arrs[a].pointer {
+            return;
+        }
+        if self.use_device.iter().any(|v| v == n) {
+            let st = self.arrs[a].storage.clone();
+            self.edit(e.span, format!("(void *){st}"));
+        } else {
+            self.error(
+                "XMP0301",
+                format!("distributed array `{n}` is used without subscripts"),
+                e.span,
+                "each node holds only its part of this array",
+                Some("pass or use single elements (`a[i]`), or use `gmove` to copy a section into a local array".into()),
+            );
         }
     }
 
@@ -290,19 +354,7 @@ impl<'a> Tr<'a> {
                     Some("use its members one at a time (`c.a[i]`)".into()),
                 );
             }
-            ExprKind::Ident(n) => {
-                if let Some(a) = self.dist(n) {
-                    if !self.arrs[a].pointer {
-                        self.error(
-                            "XMP0301",
-                            format!("distributed array `{n}` is used without subscripts"),
-                            e.span,
-                            "each node holds only its part of this array",
-                            Some("pass or use single elements (`a[i]`), or use `gmove` to copy a section into a local array".into()),
-                        );
-                    }
-                }
-            }
+            ExprKind::Ident(n) => self.bare_array(e, n),
             ExprKind::Call(f, args) => {
                 let callee = f.ident();
                 if callee == Some("xmp_desc_of") && args.len() == 1 {
@@ -428,11 +480,17 @@ impl<'a> Tr<'a> {
             DirectiveKind::StaticDesc { .. } => self.edit(p.dir.span, comment),
             DirectiveKind::Gmove { mode, trailers } => self.gmove(p, *mode, trailers.async_id.as_ref()),
             DirectiveKind::Array { on, .. } => self.array_dir(p, on),
-            DirectiveKind::Acc { .. } => {
+            DirectiveKind::Acc { construct, text } => {
                 self.acc_directive(p);
+                let n = self.use_device.len();
+                if construct == "host_data" {
+                    let names: Vec<String> = use_device_names(text).into_iter().filter(|v| self.dist(v).is_some()).collect();
+                    self.use_device.extend(names);
+                }
                 if let Some(b) = &p.body {
                     self.stmt(b);
                 }
+                self.use_device.truncate(n);
             }
             DirectiveKind::DeviceReplicate { .. }
             | DirectiveKind::DeviceReplicateSync { .. }
@@ -492,4 +550,18 @@ pub(super) fn body_open(src: &str, from: usize) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// The variables of the `use_device(...)` clauses of an OpenACC directive's text.
+fn use_device_names(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut rest = text;
+    while let Some(k) = rest.find("use_device") {
+        let after = rest[k + 10..].trim_start();
+        rest = &rest[k + 10..];
+        let Some(list) = after.strip_prefix('(') else { continue };
+        let Some(close) = list.find(')') else { break };
+        out.extend(list[..close].split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()));
+    }
+    out
 }

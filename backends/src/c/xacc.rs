@@ -75,26 +75,18 @@ const BLOCK_CLAUSES: &[&str] = &[
 ];
 
 impl<'a> Tr<'a> {
-    /// `acc_elems` expression of aligned array `a`, or `None` (diagnosed) when its
-    /// storage is not a plain pointer variable.
-    fn acc_block(&mut self, a: usize, span: Span) -> Option<String> {
+    /// The local block of aligned array `a` as an OpenACC array section: `_XMP_ADDR_a[0:n]`,
+    /// and for a pointer array (`int (*p)[M]` from `xmp_malloc`, or a parameter
+    /// `double b[N][M]`) `p[0:1][0:n]`: the node's block is flat, shorter rows than the
+    /// declared ones, and the clause must name the pointer variable itself.
+    fn acc_block(&mut self, a: usize) -> String {
         let ar = &self.arrs[a];
-        if ar.pointer {
-            let name = ar.name.clone();
-            self.error(
-                "XMP0304",
-                format!("`{name}` is an aligned pointer array: OpenACC data clauses on it are not translated"),
-                span,
-                "in this OpenACC clause",
-                Some("declare the array as a fixed-size array to use it on the device".into()),
-            );
-            return None;
-        }
-        let text = format!("{}[0:_XMP_acc_elems({}, {})]", ar.storage, ar.desc, ar.ndims);
+        let elems = format!("_XMP_acc_elems({}, {})", ar.desc, ar.ndims);
+        let text = if ar.pointer { format!("{}{}[0:{elems}]", ar.name, "[0:1]".repeat(ar.ndims - 1)) } else { format!("{}[0:{elems}]", ar.storage) };
         if !self.statics.iter().any(|s| s.starts_with("static inline long _XMP_acc_elems")) {
             self.statics.push(ACC_ELEMS.to_string());
         }
-        Some(text)
+        text
     }
 
     /// An OpenACC directive: its clauses naming aligned arrays rewritten (the text is
@@ -213,13 +205,9 @@ impl<'a> Tr<'a> {
                 // `host_data use_device` takes the pointer variable: inside, the local
                 // storage names the device copy of the block
                 Some(a) if clause == "use_device" && !self.arrs[a].pointer => items.push(format!("{}{}", &item[..lead], self.arrs[a].storage)),
-                Some(a) => match self.acc_block(a, span) {
-                    Some(t) => items.push(format!("{modifier}{}{t}", &item[..lead])),
-                    None => {
-                        ok = false;
-                        items.push(raw.to_string());
-                    }
-                },
+                // a pointer array's variable is that pointer already
+                Some(a) if clause == "use_device" => items.push(format!("{}{}", &item[..lead], self.arrs[a].name)),
+                Some(a) => items.push(format!("{modifier}{}{}", &item[..lead], self.acc_block(a))),
                 None => items.push(raw.to_string()),
             }
         }
@@ -260,19 +248,14 @@ impl<'a> Tr<'a> {
         let ind = self.indent_at(p.dir.span.start);
         let mut reads: Vec<String> = vec![];
         let mut writes: Vec<String> = vec![];
-        let mut ok = true;
         match &p.dir.kind {
             DirectiveKind::Reflect { vars, .. } | DirectiveKind::ReflectDo { vars, .. } | DirectiveKind::ReduceShadow { vars, .. } => {
                 for v in vars {
                     // not an aligned array: diagnosed by the host lowering
                     if let Some(a) = self.dist(&v.name) {
-                        match self.acc_block(a, v.span) {
-                            Some(b) => {
-                                reads.push(b.clone());
-                                writes.push(b);
-                            }
-                            None => ok = false,
-                        }
+                        let b = self.acc_block(a);
+                        reads.push(b.clone());
+                        writes.push(b);
                     }
                 }
             }
@@ -302,15 +285,15 @@ impl<'a> Tr<'a> {
             }
             DirectiveKind::Gmove { .. } => {
                 if let Some(StmtKind::Expr(Expr { kind: ExprKind::Assign(None, lhs, rhs), .. })) = p.body.as_deref().map(|b| &b.kind) {
-                    let mut names: Vec<(String, Span, bool)> = vec![];
+                    let mut names: Vec<(String, bool)> = vec![];
                     for (side, is_lhs) in [(lhs, true), (rhs, false)] {
                         side.walk(&mut |x| {
                             if let ExprKind::Ident(n) = &x.kind {
-                                names.push((n.clone(), x.span, is_lhs));
+                                names.push((n.clone(), is_lhs));
                             }
                         });
                     }
-                    for (n, span, is_lhs) in names {
+                    for (n, is_lhs) in names {
                         let Some(a) = self.dist(&n) else {
                             // a plain array of the section: staged whole when present
                             if matches!(self.lookup_var(&n), Some(Var::Plain(_))) && !reads.contains(&n) {
@@ -321,16 +304,12 @@ impl<'a> Tr<'a> {
                             }
                             continue;
                         };
-                        match self.acc_block(a, span) {
-                            Some(b) => {
-                                if !reads.contains(&b) {
-                                    reads.push(b.clone());
-                                }
-                                if is_lhs && !writes.contains(&b) {
-                                    writes.push(b);
-                                }
-                            }
-                            None => ok = false,
+                        let b = self.acc_block(a);
+                        if !reads.contains(&b) {
+                            reads.push(b.clone());
+                        }
+                        if is_lhs && !writes.contains(&b) {
+                            writes.push(b);
                         }
                     }
                 }
@@ -345,9 +324,6 @@ impl<'a> Tr<'a> {
                 );
                 return;
             }
-        }
-        if !ok {
-            return;
         }
         let n = self.edits.len();
         let ndiag = self.diags.len();

@@ -565,7 +565,10 @@ pub unsafe extern "C" fn xmpc_array_free(loc: *const XmpcLoc, a: *mut xmpc_array
                     w.free();
                 }
                 if let Some(l) = p.lease.take() {
-                    l.release();
+                    // kept for the next plan of the same shape (no collective), or
+                    // given back after a barrier when the pool is full
+                    let slots = p.take_slots();
+                    crate::shm::retire(std::mem::take(&mut p.pool_key), l, slots);
                 }
                 if let Some(t) = p.tca.take() {
                     t.free();

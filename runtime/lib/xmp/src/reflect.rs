@@ -51,6 +51,42 @@ pub struct Plan {
     pub lease: Option<shm::Lease>,
     /// The TCA halos (`XMPC_TCA_SUBCLUSTER`), by array dimension.
     pub tca: Option<Rc<HaloPlan>>,
+    /// The array's global description and the widths (the same on every node): a
+    /// freed array hands its arena slots to the next plan of this key (shm.rs pool).
+    pub pool_key: Vec<i64>,
+}
+
+impl Plan {
+    /// The shared-memory slots taken out of the phases (phase order, sends first),
+    /// their datatypes freed: for [`shm::retire`].
+    pub fn take_slots(&mut self) -> Vec<shm::Placed> {
+        let mut out = vec![];
+        for (i, ph) in self.phases.iter_mut().enumerate() {
+            if let Phase::P2p { sends, recvs, .. } = ph {
+                let list = std::mem::take(sends).into_iter().map(|s| (i, true, s)).chain(std::mem::take(recvs).into_iter().map(|s| (i, false, s)));
+                for (i, send, s) in list {
+                    if let Region::Typed(t) = s.region {
+                        // SAFETY: made by this plan's build, freed once (moved out here).
+                        unsafe { ffi::xs_type_free(t) };
+                    }
+                    out.push((i, send, s));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// What a reflect plan's halos depend on, identical on every node for the same
+/// array shape, distribution and widths (templates are never freed: their address
+/// names them alike on every node).
+fn pool_key(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Vec<i64> {
+    let mut k = vec![a.tmpl as usize as i64, a.elem as i64, a.ndims() as i64, a.whole as i64];
+    for d in 0..a.ndims() {
+        k.extend([a.extent[d], a.align_dim[d] as i64, a.align_off[d], a.shadow_lo[d], a.shadow_hi[d], a.full[d] as i64]);
+        k.extend([wlo[d], whi[d], periodic[d] as i64]);
+    }
+    k
 }
 
 impl Drop for Plan {
@@ -147,6 +183,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         None
     };
     let mut wants = vec![];
+    let crowded = shm_comm.as_ref().is_some_and(|(c, _)| shm::crowded(*c));
     // TCA inside a subcluster (then the shm slots are not used)
     let tca = shm_comm.is_some() && crate::tca::on();
     let (mut tca_sends, mut tca_recvs) = (vec![], vec![]);
@@ -220,7 +257,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         let mut add = |send: bool, start: i64, count: i64, peer: i64, tag: c_int| {
             let peer = rank_of(peer);
             if let Some((_, r)) = &shm_comm {
-                let fits = tca || !contiguous || shm::slot_fits((count * inner) as usize);
+                let fits = tca || !contiguous || crowded || shm::slot_fits((count * inner) as usize);
                 if r[peer as usize] >= 0 && fits && !crate::tca::halo_over_mpi(&allocs, d, count as usize, a.elem) {
                     if tca {
                         let (off, shape) = halo_at(&allocs, d, start as usize, count as usize, a.elem).expect("halo inside the block");
@@ -300,7 +337,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         // collective over the subcluster's communicator
         tca_plan = Some(HaloPlan::new(*c, r[nodes.rank as usize] as usize, a.ndims(), &tca_sends, &tca_recvs)?);
     } else if let Some((c, r)) = shm_comm {
-        let (w, l, slots) = shm::setup(c, r[nodes.rank as usize], wants)?;
+        let (w, l, slots) = shm::setup(c, r[nodes.rank as usize], wants, &pool_key(a, wlo, whi, periodic))?;
         for (i, send, slot) in slots {
             if let Phase::P2p { sends, recvs, .. } = &mut phases[i] {
                 if send {
@@ -313,7 +350,7 @@ fn build(a: &Array, wlo: &[i64], whi: &[i64], periodic: &[bool]) -> Result<Plan,
         win = w;
         lease = l;
     }
-    Ok(Plan { phases, win, lease, tca: tca_plan })
+    Ok(Plan { phases, win, lease, tca: tca_plan, pool_key: pool_key(a, wlo, whi, periodic) })
 }
 
 fn unpack_list(a: &Array, unpacks: &[Staged]) -> Vec<Unpack> {

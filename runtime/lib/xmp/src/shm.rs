@@ -38,6 +38,25 @@ pub fn slot_fits(bytes: usize) -> bool {
     max == 0 || bytes <= max
 }
 
+/// More processes share this node's memory in `comm` (its shm communicator) than the
+/// node has CPUs online: then every halo goes through the slots. MPI's large
+/// messages (rendezvous) need both sides running at once, and a descheduled peer
+/// stalls the other for a time slice: XcalableACC's `shadow_reflect_mem` (4
+/// processes on 2 CPUs, 96 KiB rows) took 12 ms per reflect over MPI, 4.8 ms through
+/// the slots. The same on every process of a node (a count of the node, not of a
+/// process's affinity), so both sides of a halo route it alike.
+pub fn crowded(comm: Fint) -> bool {
+    extern "C" {
+        fn sysconf(name: c_int) -> c_long;
+    }
+    const SC_NPROCESSORS_ONLN: c_int = 84; // glibc, Linux
+    static CPUS: OnceLock<c_long> = OnceLock::new();
+    // SAFETY: sysconf reads a system constant.
+    let cpus = *CPUS.get_or_init(|| unsafe { sysconf(SC_NPROCESSORS_ONLN) });
+    // SAFETY: a local query of a live communicator.
+    cpus > 0 && c_long::from(unsafe { ffi::xs_comm_size(comm) }) > cpus
+}
+
 /// `XMPC_SHM_GROUP=k` (testing): only groups of k consecutive processes of a
 /// node share memory, so one run mixes on-node and MPI halos. Unset, a TCA
 /// subcluster size (`XMPC_TCA_SUBCLUSTER=k`, tca.rs) groups the same way.
@@ -376,7 +395,7 @@ fn round(n: usize) -> usize {
 /// A slot with the phase it belongs to and whether it sends.
 pub type Placed = (usize, bool, Slot);
 
-/// A plan's own window (or its lease in the arena) and its slots.
+/// A plan's own window or its lease in the arena, and its slots.
 pub type Setup = (Option<Win>, Option<Lease>, Vec<Placed>);
 
 /// Places the plan's slots in the node arena, or else in a window of its own over
@@ -384,7 +403,10 @@ pub type Setup = (Option<Win>, Option<Lease>, Vec<Placed>);
 /// directory at the start of its region, and finds each receive's slot in the
 /// sender's directory. Returns the plan's own window or its lease in the arena and
 /// (phase, send?, slot) per halo.
-pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<Setup, String> {
+pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>, key: &[i64]) -> Result<Setup, String> {
+    if let Some((lease, slots)) = take_pooled(comm, key) {
+        return Ok((None, Some(lease), reuse(slots, &wants)?));
+    }
     let sends: Vec<&Want> = wants.iter().filter(|w| w.send).collect();
     let mut off = round(8 + ENTRY * sends.len());
     let mut offs = vec![];
@@ -424,8 +446,7 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<Setup, String> {
         ffi::xs_barrier(comm);
         ffi::xs_win_sync(sync_win);
     }
-    // SAFETY: collective over `comm`, as this function is.
-    let pinned = unsafe { ffi::xs_pinned_team(comm) } != 0;
+    let pinned = pinned_team(comm);
     let mut out = vec![];
     let mut k = 0;
     for w in &wants {
@@ -453,6 +474,85 @@ pub fn setup(comm: Fint, me: c_int, wants: Vec<Want>) -> Result<Setup, String> {
         out.push((w.phase, w.send, Slot { region: w.region, head, bytes: w.bytes, uses: Cell::new(0), pinned }));
     }
     Ok((own, lease, out))
+}
+
+/// `xs_pinned_team` (two allreduces) once per communicator: CPU affinities do not
+/// change during a run. Collective over `comm` the first time, on every member alike.
+fn pinned_team(comm: Fint) -> bool {
+    thread_local! {
+        static PINNED: RefCell<Vec<(Fint, bool)>> = const { RefCell::new(vec![]) };
+    }
+    if let Some(p) = PINNED.with(|p| p.borrow().iter().find(|x| x.0 == comm).map(|x| x.1)) {
+        return p;
+    }
+    // SAFETY: collective over `comm`, reached by all its members (setup is).
+    let p = unsafe { ffi::xs_pinned_team(comm) } != 0;
+    PINNED.with(|v| v.borrow_mut().push((comm, p)));
+    p
+}
+
+/// Slots of freed arrays' plans kept for the next plan of the same key, per
+/// communicator: a function that makes, reflects and frees a local distributed
+/// array at every call (XcalableACC's `shadow_reflect_mem`: 10,000 calls at 4
+/// processes) paid an allgather and two barriers per call, each tens of ms with
+/// more processes than cores. The key is the array's global description with the
+/// widths ([`crate::reflect::Plan`]), the same on every node, and every member of a
+/// communicator retires and takes in the same order (arrays are freed by all their
+/// nodes, plans built by all), so the pools agree without a message and a reused
+/// slot goes on with its `ready`/`done` counts as if the plan had lived on.
+struct Pooled {
+    comm: Fint,
+    key: Vec<i64>,
+    lease: Lease,
+    slots: Vec<Placed>,
+}
+
+/// Plans kept per communicator; the oldest is given back beyond this.
+const POOL_MAX: usize = 8;
+
+thread_local! {
+    static POOL: RefCell<Vec<Pooled>> = const { RefCell::new(vec![]) };
+}
+
+/// A freed plan's arena space and slots (phase order, sends first in each phase),
+/// kept for reuse; the communicator's oldest kept plan beyond [`POOL_MAX`] is given
+/// back (a barrier over its communicator, which is this one: every member is here).
+pub fn retire(key: Vec<i64>, lease: Lease, slots: Vec<Placed>) {
+    let comm = lease.comm;
+    let old = POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        p.push(Pooled { comm, key, lease, slots });
+        let mine: Vec<usize> = (0..p.len()).filter(|&i| p[i].comm == comm).collect();
+        (mine.len() > POOL_MAX).then(|| p.remove(mine[0]))
+    });
+    if let Some(o) = old {
+        o.lease.release();
+    }
+}
+
+fn take_pooled(comm: Fint, key: &[i64]) -> Option<(Lease, Vec<Placed>)> {
+    POOL.with(|p| {
+        let mut p = p.borrow_mut();
+        let k = p.iter().position(|x| x.comm == comm && x.key == key)?;
+        let x = p.remove(k);
+        Some((x.lease, x.slots))
+    })
+}
+
+/// The kept slots in the order of `wants` (each the next of its phase and
+/// direction), with the new plan's regions.
+fn reuse(mut slots: Vec<Placed>, wants: &[Want]) -> Result<Vec<Placed>, String> {
+    let mut out = vec![];
+    for w in wants {
+        let k = slots
+            .iter()
+            .position(|(ph, send, s)| *ph == w.phase && *send == w.send && s.bytes == w.bytes)
+            .ok_or("reflect: a kept halo plan does not match the new one")?;
+        let (ph, send, mut s) = slots.remove(k);
+        s.region = w.region;
+        out.push((ph, send, s));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
