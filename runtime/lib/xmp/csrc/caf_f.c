@@ -104,6 +104,15 @@ void __wrap__gfortran_caf_deregister(caf_token_t *token, int type, int *stat, ch
 int xmpf_coarray_allocated_bytes_(void) { return caf_bytes > (size_t)INT32_MAX ? INT32_MAX : (int)caf_bytes; }
 int xmpf_coarray_garbage_bytes_(void) { return 0; }
 void xmpf_coarray_msg_(const int *on) { (void)on; }
+/* The same, typed by the translator (backends/src/fortran/library.rs) when a unit
+ * calls them without declaring them, as Omni's front end does; Omni's inquiries of its
+ * communication layer answer as its MPI-3 one-sided build does. */
+int xmpf_lib_coarray_allocated_bytes_(void) { return xmpf_coarray_allocated_bytes_(); }
+int xmpf_lib_coarray_garbage_bytes_(void) { return 0; }
+int xmpf_lib_coarray_malloc_bytes_(void) { return xmpf_coarray_allocated_bytes_(); }
+int xmpf_lib_coarray_uses_fjrdma_(void) { return 0; }
+int xmpf_lib_coarray_uses_gasnet_(void) { return 0; }
+int xmpf_lib_coarray_uses_mpi3_onesided_(void) { return 1; }
 
 /* sync memory (stat=s): OpenCoarrays 2.10.1 leaves s unset on success; the
  * standard sets it to 0. */
