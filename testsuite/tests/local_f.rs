@@ -362,6 +362,15 @@ fn unsupported_coarray_uses_are_refused_with_located_diagnostics() {
         ),
         ("cplx.f90", "program cx\n  complex(8) :: w(2)[*], z[*]\n  z = w(1)\nend program cx\n", "xmpc", &["XMP0451", "cplx.f90:2:26", "gfortran"]),
         ("cplx2.f90", "program cx\n  complex :: z[*]\n  z = 1\nend program cx\n", "opencoarrays", &["XMP0451", "cplx2.f90:2:14"]),
+        // Omni's XMP 1.x collectives where the translation cannot be one statement or
+        // the second argument may be the result or the result image
+        (
+            "coif.f90",
+            "program ci\n  real :: a(2), b(2)\n  if (this_image() == 1) call co_sum(a, b)\nend program ci\n",
+            "xmpc",
+            &["XMP0453", "coif.f90:3:26", "IF block"],
+        ),
+        ("coamb.f90", "program ca\n  integer :: s, k\n  k = 1\n  call co_sum(s, k)\nend program ca\n", "xmpc", &["XMP0453", "coamb.f90:4:3", "result_image="]),
     ];
     for (name, src, caf, want) in cases {
         std::fs::write(tmp.join(name), src).unwrap();

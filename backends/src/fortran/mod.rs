@@ -26,6 +26,7 @@
 mod array;
 mod arrays;
 pub mod coarray;
+mod coarray_forms;
 mod comm;
 mod decl;
 mod gblock;
@@ -154,6 +155,10 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
             _ => {}
         }
     }
+    if !t.diags.is_empty() {
+        return Err(t.diags);
+    }
+    t.coarray_forms(); // coarray_forms.rs: Omni's XMP 1.x collectives
     if !t.diags.is_empty() {
         return Err(t.diags);
     }

@@ -1,0 +1,252 @@
+//! Omni's XMP 1.x coarray collectives, printed as Fortran 2018 ones (docs/local-view.md,
+//! "Omni's forms"): Omni's xmpf90 translates coarrays itself and accepts
+//! - `call co_sum(source, result [, result_image])` (also `co_max`, `co_min`, keywords
+//!   `source=`, `result=`, `result_image=`): `result` gets the reduction of `source`
+//!   (on `result_image` only; elsewhere it is left as it was), `source` is unchanged;
+//! - `source=` for the one-argument forms (`co_max(source=q, result_image=2)`,
+//!   `co_broadcast(source=c, source_image=n)`), gfortran's keyword being `a=`.
+//!
+//! Without `result_image`: `result = source; call co_sum(result)`. With it, the
+//! result image reduces into `result`, the others pass `source`, which the collective
+//! leaves unchanged on an image other than the result image (xmpc's libcaf:
+//! `MPI_Reduce`, whose send buffer is only read).
+//!
+//! A two-argument form that is the statement of a logical `if` is refused (XMP0453):
+//! its translation is several statements.
+
+use super::*;
+use xmpc_ir::visit::{self, Visitor};
+
+const COLL: &[&str] = &["co_sum", "co_max", "co_min", "co_broadcast"];
+
+struct Calls<'a> {
+    syms: &'a SymbolTable,
+    found: Vec<(Span, String, &'a SymbolTable)>,
+}
+
+impl<'a> Visitor<'a> for Calls<'a> {
+    fn visit_stmt(&mut self, s: &'a Stmt) {
+        if let StmtKind::Call { name, .. } = &s.kind {
+            let n = lc(name);
+            if COLL.contains(&n.as_str()) {
+                self.found.push((s.span, n, self.syms));
+            }
+        }
+        visit::walk_stmt(self, s)
+    }
+}
+
+/// What the second positional argument of `co_sum(x, y)` is: Some(true) the result
+/// (XMP 1.x: an array, a section, or a variable not of integer type), Some(false) a
+/// result image (a literal or an expression), None when it cannot be told (an integer
+/// scalar variable: either form).
+fn second_is_result(tr: &Tr, syms: &SymbolTable, first: &str, second: &str) -> Option<bool> {
+    let base: String = second.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    let rest = second[base.len()..].trim();
+    if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
+        return Some(false);
+    }
+    let ty = |name: &str| syms.lookup(&lc(name)).map(|s| tr.unit.types.get(s.ty));
+    let is_int_scalar = |t: &Type| matches!(t, Type::Basic(b) if b.starts_with("integer"));
+    if rest.starts_with('(') {
+        if rest.contains(':') {
+            return Some(true);
+        }
+        // an element (integer: either form) or a function call (a result image)
+        return match ty(&base) {
+            Some(Type::Array { elem, .. }) => Some(!is_int_scalar(tr.unit.types.get(*elem))),
+            _ => None,
+        };
+    }
+    if !rest.is_empty() {
+        return if rest.starts_with('%') { None } else { Some(false) };
+    }
+    match ty(&base) {
+        Some(Type::Array { .. }) => Some(true),
+        Some(t) if !is_int_scalar(t) => Some(true),
+        // an integer scalar: XMP 1.x only if the source is an integer scalar too
+        Some(_) => {
+            let fb: String = first.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            match ty(&fb) {
+                Some(t) if is_int_scalar(t) && first.trim() == fb => None,
+                Some(_) => Some(false),
+                None => None,
+            }
+        }
+        None => None,
+    }
+}
+
+/// The top-level arguments of `text` (`name(a, b=c)`): (keyword, value) trimmed; the
+/// span of the parenthesised list (offsets in `text`).
+fn split_args(text: &str) -> Option<(usize, usize, Vec<(Option<String>, String)>)> {
+    let masked = lex::mask_strings(text);
+    let open = masked.find('(')?;
+    let mut depth = 0;
+    let mut args = vec![];
+    let mut from = open + 1;
+    for (i, c) in masked[open..].char_indices().map(|(i, c)| (open + i, c)) {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    args.push(&text[from..i]);
+                    let parsed = args.iter().filter(|a| !a.trim().is_empty()).map(|a| keyword(a)).collect();
+                    return Some((open, i + 1, parsed));
+                }
+            }
+            ',' if depth == 1 => {
+                args.push(&text[from..i]);
+                from = i + 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `kw = value` (not `==`) or a positional value.
+fn keyword(a: &str) -> (Option<String>, String) {
+    let t = a.trim();
+    let id_len = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(t.len());
+    if id_len > 0 {
+        let rest = t[id_len..].trim_start();
+        if rest.starts_with('=') && !rest.starts_with("==") {
+            return (Some(lc(&t[..id_len])), rest[1..].trim().to_string());
+        }
+    }
+    (None, t.to_string())
+}
+
+impl<'a> Tr<'a> {
+    /// The edits of the module doc for the whole file.
+    pub(super) fn coarray_forms(&mut self) {
+        let mut found = vec![];
+        for f in self.unit.functions() {
+            let mut c = Calls { syms: &f.symbols, found: vec![] };
+            for s in &f.body {
+                c.visit_stmt(s);
+            }
+            found.extend(c.found);
+        }
+        for (span, name, syms) in found {
+            if self.edits.iter().any(|o| super::omni_forms::overlaps(o.span, span)) {
+                continue;
+            }
+            let text = self.text(span);
+            let Some((open, close, args)) = split_args(text) else { continue };
+            if let Some(t) = self.collective(span, &name, &args, syms) {
+                let new = format!("{}({}){}", &text[..open].trim_end_matches(|c: char| c.is_whitespace()), t.0, &text[close..]);
+                let new = match t.1 {
+                    None => new,
+                    Some(pre) => pre.replace("{CALL}", &new),
+                };
+                self.edits.push(Edit { span, text: new });
+            }
+        }
+    }
+
+    /// The argument list of the gfortran call and, for the two-argument forms, the
+    /// statements around it (`{CALL}` stands for the call); None: left as written.
+    fn collective(&mut self, span: Span, name: &str, args: &[(Option<String>, String)], syms: &SymbolTable) -> Option<(String, Option<String>)> {
+        let kw = |k: &str| args.iter().find(|(n, _)| n.as_deref() == Some(k)).map(|(_, v)| v.clone());
+        let has_source_kw = kw("source").is_some();
+        if name == "co_broadcast" {
+            if !has_source_kw {
+                return None;
+            }
+            let list = args.iter().map(|(k, v)| if k.as_deref() == Some("source") { format!("a={v}") } else { arg(k, v) }).collect::<Vec<_>>();
+            return Some((list.join(", "), None));
+        }
+        let pos: Vec<&String> = args.iter().filter(|(k, _)| k.is_none()).map(|(_, v)| v).collect();
+        // XMP 1.x: (source, result [, result_image]); F2018: (a [, result_image, stat, errmsg])
+        let second_is_result = if pos.len() >= 2 && kw("a").is_none() && !has_source_kw && kw("result").is_none() {
+            match second_is_result(self, syms, pos[0], pos[1]) {
+                Some(b) => b,
+                None => {
+                    self.err(
+                        "XMP0453",
+                        span,
+                        &format!("`{name}` with two positional arguments: the second may be Omni's XMP 1.x result or Fortran 2018's result_image"),
+                        "cannot tell which",
+                    );
+                    self.diags.last_mut().unwrap().notes.push("help: name it, `result=` (XMP 1.x) or `result_image=` (Fortran 2018)".into());
+                    return None;
+                }
+            }
+        } else {
+            false
+        };
+        let result = kw("result").or_else(|| second_is_result.then(|| pos[1].clone()));
+        let Some(result) = result else {
+            if !has_source_kw {
+                return None;
+            }
+            let list = args.iter().map(|(k, v)| if k.as_deref() == Some("source") { format!("a={v}") } else { arg(k, v) }).collect::<Vec<_>>();
+            return Some((list.join(", "), None));
+        };
+        let source = kw("source").or_else(|| pos.first().map(|s| s.to_string()))?;
+        let image = kw("result_image").or_else(|| if second_is_result { pos.get(2).map(|s| s.to_string()) } else { pos.get(1).map(|s| s.to_string()) });
+        let others: Vec<String> = args.iter().filter(|(k, _)| matches!(k.as_deref(), Some("stat") | Some("errmsg"))).map(|(k, v)| arg(k, v)).collect();
+        if self.in_logical_if(span) {
+            self.err(
+                "XMP0453",
+                span,
+                &format!("Omni's two-argument `{name}(source, result)` as the statement of a logical IF"),
+                "its translation is several statements",
+            );
+            self.diags.last_mut().unwrap().notes.push("help: write it in an IF block (`if (...) then` ... `end if`)".into());
+            return None;
+        }
+        let tail = |a: &str| {
+            let mut v = vec![a.to_string()];
+            v.extend(others.iter().cloned());
+            v
+        };
+        match image {
+            None => Some((tail(&result).join(", "), Some(format!("{result} = {source}; {{CALL}}")))),
+            Some(img) => {
+                let mut on_root = tail(&result);
+                on_root.insert(1, format!("result_image={img}"));
+                let mut elsewhere = tail(&source);
+                elsewhere.insert(1, format!("result_image={img}"));
+                let head = format!("call {name}");
+                let pre = format!("if (this_image() == ({img})) then; {result} = {source}; {head}({}); else; {{CALL}}; end if", on_root.join(", "));
+                Some((elsewhere.join(", "), Some(pre)))
+            }
+        }
+    }
+
+    /// True when the statement at `span` follows `if (...)` on its line.
+    fn in_logical_if(&self, span: Span) -> bool {
+        let ls = self.line_start(span.start);
+        let before = lc(&self.src[ls..span.start]);
+        let before = before.trim_start().trim_start_matches(|c: char| c.is_ascii_digit()).trim();
+        before.starts_with("if") && before.ends_with(')')
+    }
+}
+
+fn arg(k: &Option<String>, v: &str) -> String {
+    match k {
+        Some(k) => format!("{k}={v}"),
+        None => v.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_args;
+
+    #[test]
+    fn arguments_are_split_at_top_level() {
+        let (o, c, a) = split_args("call co_max(q, result_image=2, result=qm(0,:))").unwrap();
+        assert_eq!((o, c), (11, 46));
+        assert_eq!(a[0], (None, "q".to_string()));
+        assert_eq!(a[1], (Some("result_image".to_string()), "2".to_string()));
+        assert_eq!(a[2], (Some("result".to_string()), "qm(0,:)".to_string()));
+        let (_, _, a) = split_args("call co_sum(a == b, 'x,y')").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[0].0, None);
+    }
+}
