@@ -120,8 +120,74 @@ fn keyword(a: &str) -> (Option<String>, String) {
 }
 
 impl<'a> Tr<'a> {
+    /// A coindexed whole array without a section (`b = a[2]`, Omni accepts it; gfortran
+    /// wants `a(:)[2]`): the section `(:,...)` of the array's rank is inserted after
+    /// the name. Arrays of the unit itself and of its host procedures; a name declared
+    /// elsewhere (a module's) is left to gfortran, which refuses it.
+    fn whole_coindexed(&mut self) {
+        let mut new = vec![];
+        for f in self.unit.functions() {
+            let hosts: Vec<&Function> = self.unit.functions().into_iter().filter(|h| h.contains.iter().any(|c| std::ptr::eq(c, f))).collect();
+            // the front end gives no symbol for a declaration with a codimension: its text
+            let rank = |name: &str| {
+                std::iter::once(f)
+                    .chain(hosts.iter().copied())
+                    .find_map(|u| {
+                        u.symbols
+                            .lookup(name)
+                            .and_then(|s| match self.unit.types.get(s.ty) {
+                                Type::Array { dims, .. } => Some(Some(dims.len())),
+                                _ => None,
+                            })
+                            .or_else(|| {
+                                u.body
+                                    .iter()
+                                    .filter(|st| !matches!(st.kind, StmtKind::Pragma(_)))
+                                    .find_map(|st| declared_rank(&lc(&lex::mask_strings(self.text(st.span))), name))
+                            })
+                    })
+                    .flatten()
+            };
+            for st in &f.body {
+                if matches!(st.kind, StmtKind::Decl(_) | StmtKind::Pragma(_)) {
+                    continue;
+                }
+                let text = self.text(st.span);
+                let low = lc(text.trim_start());
+                if ["codimension", "dimension", "integer", "real", "double", "complex", "logical", "character", "type ", "type(", "class"]
+                    .iter()
+                    .any(|k| low.starts_with(k))
+                {
+                    continue;
+                }
+                let masked = lex::mask_strings(text);
+                let mut off = 0;
+                for line in masked.split_inclusive('\n') {
+                    let code = comment_start(line).map_or(line, |k| &line[..k]);
+                    let fixed_comment = self.fixed && line.starts_with(['c', 'C', '*', '!']);
+                    if !fixed_comment {
+                        for (k, name) in coindexed_names(code) {
+                            if let Some(r) = rank(&lc(name)) {
+                                let at = st.span.start + off + k + name.len();
+                                new.push((at, format!("({})", vec![":"; r].join(","))));
+                            }
+                        }
+                    }
+                    off += line.len();
+                }
+            }
+        }
+        for (at, text) in new {
+            let span = Span::new(at, at);
+            if !self.edits.iter().any(|o| super::omni_forms::overlaps(o.span, span) || o.span == span) {
+                self.edits.push(Edit { span, text });
+            }
+        }
+    }
+
     /// The edits of the module doc for the whole file.
     pub(super) fn coarray_forms(&mut self) {
+        self.whole_coindexed();
         let mut found = vec![];
         for f in self.unit.functions() {
             let mut c = Calls { syms: &f.symbols, found: vec![] };
@@ -227,6 +293,88 @@ impl<'a> Tr<'a> {
     }
 }
 
+/// The rank `name` is declared with in a declaration statement's text (lower case,
+/// strings masked): Some(None) a scalar, Some(Some(r)) an array, None when the
+/// statement does not declare it.
+fn declared_rank(stmt: &str, name: &str) -> Option<Option<usize>> {
+    let code = comment_start(stmt).map_or(stmt, |k| &stmt[..k]);
+    let t = code.trim_start();
+    let decl = ["codimension", "dimension", "integer", "real", "double", "complex", "logical", "character", "type(", "type ("].iter().any(|k| t.starts_with(k));
+    if !decl {
+        return None;
+    }
+    let b = code.as_bytes();
+    let is_id = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let from = code.find("::").map_or(0, |k| k + 2);
+    let mut at = None;
+    let mut k = from;
+    while let Some(p) = code[k..].find(name) {
+        let s = k + p;
+        let e = s + name.len();
+        if (s == 0 || !is_id(b[s - 1])) && (e >= b.len() || !is_id(b[e])) {
+            at = Some(e);
+            break;
+        }
+        k = e;
+    }
+    let e = at?;
+    let rank_of = |open: usize| -> usize {
+        let mut depth = 0;
+        let mut commas = 0;
+        for &c in &b[open..] {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b',' if depth == 1 => commas += 1,
+                _ => {}
+            }
+        }
+        commas + 1
+    };
+    let rest = code[e..].trim_start();
+    if rest.starts_with('(') {
+        return Some(Some(rank_of(code.len() - rest.len())));
+    }
+    // `dimension(...)` among the attributes
+    let head = &code[..from];
+    match head.find("dimension") {
+        Some(d) => head[d + 9..].find('(').map(|o| Some(Some(rank_of(d + 9 + o)))).unwrap_or(Some(None)),
+        None => Some(None),
+    }
+}
+
+/// Names directly followed by a coindex (`a[2]`, `a [i, j]`; not `a(1)[2]`, not a
+/// component `s%a[1]`): (offset, name).
+fn coindexed_names(code: &str) -> Vec<(usize, &str)> {
+    let b = code.as_bytes();
+    let is_id = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() && (i == 0 || !(is_id(b[i - 1]) || b[i - 1] == b'%')) {
+            let s = i;
+            while i < b.len() && is_id(b[i]) {
+                i += 1;
+            }
+            let mut j = i;
+            while j < b.len() && b[j] == b' ' {
+                j += 1;
+            }
+            if j < b.len() && b[j] == b'[' {
+                out.push((s, &code[s..i]));
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 fn arg(k: &Option<String>, v: &str) -> String {
     match k {
         Some(k) => format!("{k}={v}"),
@@ -237,6 +385,22 @@ fn arg(k: &Option<String>, v: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::split_args;
+
+    #[test]
+    fn declared_ranks() {
+        use super::declared_rank as r;
+        assert_eq!(r("  integer*8 a(n2:n1,10)[*]\n", "a"), Some(Some(2)));
+        assert_eq!(r("  real, dimension(3,4,5) :: x, a[*]\n", "a"), Some(Some(3)));
+        assert_eq!(r("  real :: ab(3), a[*]\n", "a"), Some(None));
+        assert_eq!(r("  a = b(1)\n", "a"), None);
+        assert_eq!(r("  integer :: b(2)[*]\n", "a"), None);
+    }
+
+    #[test]
+    fn coindexed_names_are_found() {
+        let v: Vec<&str> = super::coindexed_names("  a = b[1] + c(2)[3] + s%d[1] + e [2,1]").into_iter().map(|(_, n)| n).collect();
+        assert_eq!(v, ["b", "e"]);
+    }
 
     #[test]
     fn arguments_are_split_at_top_level() {
