@@ -185,8 +185,70 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// A coarray of a procedure that is neither SAVE, allocatable nor a dummy (Omni
+    /// accepts it; gfortran wants SAVE): `save :: name` is inserted on a line after its
+    /// declaration. It lives for the whole run, as Omni's static coarrays do (a value
+    /// kept from one call to the next is never read by a conforming program).
+    fn implicit_save(&mut self) {
+        let mut new = vec![];
+        for f in self.unit.functions() {
+            if f.kind == FuncKind::Program {
+                continue; // the main program's variables are SAVE (unit.rs)
+            }
+            let head = lc(&self.src[f.name_span.end..self.src[f.name_span.end..].find('\n').map_or(self.src.len(), |k| f.name_span.end + k)]);
+            let dummies: Vec<String> = head.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map(String::from).collect();
+            let mut saves = vec![];
+            let mut blanket = false;
+            for st in &f.body {
+                if matches!(st.kind, StmtKind::Pragma(_)) {
+                    continue;
+                }
+                let text = lc(&lex::mask_strings(self.text(st.span)));
+                let code = comment_start(&text).map_or(text.as_str(), |k| &text[..k]).trim().to_string();
+                let squeezed: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+                if squeezed == "save" {
+                    blanket = true;
+                } else if let Some(rest) = squeezed.strip_prefix("save") {
+                    saves.extend(rest.trim_start_matches("::").split(',').map(String::from));
+                }
+            }
+            if blanket {
+                continue;
+            }
+            for st in &f.body {
+                if matches!(st.kind, StmtKind::Pragma(_)) {
+                    continue;
+                }
+                let text = lc(&lex::mask_strings(self.text(st.span)));
+                let code = comment_start(&text).map_or(text.as_str(), |k| &text[..k]);
+                if !is_declaration(code) {
+                    continue;
+                }
+                let dc = code.find("::").unwrap_or(0);
+                let attrs = &code[..dc];
+                if attrs.contains("save") || attrs.contains("allocatable") || attrs.contains("parameter") || attrs.contains("pointer") {
+                    continue;
+                }
+                let names: Vec<String> = coindexed_decl_names(&code[dc..]).into_iter().filter(|n| !dummies.contains(n) && !saves.contains(n)).collect();
+                if names.is_empty() || declared_rank(code, &names[0]).is_none() {
+                    continue;
+                }
+                let line_end = self.src[st.span.end.saturating_sub(1)..].find('\n').map_or(self.src.len(), |k| st.span.end.saturating_sub(1) + k);
+                let indent = if self.fixed { "      ".to_string() } else { "  ".to_string() };
+                new.push((line_end, format!("\n{indent}save :: {}", names.join(", "))));
+            }
+        }
+        for (at, text) in new {
+            let span = Span::new(at, at);
+            if !self.edits.iter().any(|o| super::omni_forms::overlaps(o.span, span)) {
+                self.edits.push(Edit { span, text });
+            }
+        }
+    }
+
     /// The edits of the module doc for the whole file.
     pub(super) fn coarray_forms(&mut self) {
+        self.implicit_save();
         self.whole_coindexed();
         let mut found = vec![];
         for f in self.unit.functions() {
@@ -293,14 +355,20 @@ impl<'a> Tr<'a> {
     }
 }
 
+/// True when a statement's code (lower case) is a type declaration or a
+/// `dimension`/`codimension` statement.
+fn is_declaration(code: &str) -> bool {
+    let t = code.trim_start();
+    ["codimension", "dimension", "integer", "real", "double", "complex", "logical", "character", "type(", "type ("].iter().any(|k| t.starts_with(k))
+        && !t.contains("function")
+}
+
 /// The rank `name` is declared with in a declaration statement's text (lower case,
 /// strings masked): Some(None) a scalar, Some(Some(r)) an array, None when the
 /// statement does not declare it.
 fn declared_rank(stmt: &str, name: &str) -> Option<Option<usize>> {
     let code = comment_start(stmt).map_or(stmt, |k| &stmt[..k]);
-    let t = code.trim_start();
-    let decl = ["codimension", "dimension", "integer", "real", "double", "complex", "logical", "character", "type(", "type ("].iter().any(|k| t.starts_with(k));
-    if !decl {
+    if !is_declaration(code) || name.is_empty() {
         return None;
     }
     let b = code.as_bytes();
@@ -348,6 +416,63 @@ fn declared_rank(stmt: &str, name: &str) -> Option<Option<usize>> {
     }
 }
 
+/// The entities of a declaration's entity list (after `::`, or the whole statement)
+/// that have a codimension: `a(3)[*]`, `b[2,*]`.
+fn coindexed_decl_names(list: &str) -> Vec<String> {
+    let b = list.as_bytes();
+    let is_id = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = vec![];
+    let mut i = 0;
+    let mut depth = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b'[' if depth > 0 => depth += 1,
+            b')' | b']' => depth -= 1,
+            c if depth == 0 && c.is_ascii_alphabetic() && (i == 0 || !is_id(b[i - 1])) => {
+                let s = i;
+                while i < b.len() && is_id(b[i]) {
+                    i += 1;
+                }
+                let name = &list[s..i];
+                let mut j = i;
+                while j < b.len() && b[j] == b' ' {
+                    j += 1;
+                }
+                if j < b.len() && b[j] == b'(' {
+                    // skip the dimensions
+                    let mut d = 0;
+                    while j < b.len() {
+                        match b[j] {
+                            b'(' => d += 1,
+                            b')' => {
+                                d -= 1;
+                                if d == 0 {
+                                    break;
+                                }
+                            }
+                            _ => {}
+                        }
+                        j += 1;
+                    }
+                    j += 1;
+                    while j < b.len() && b[j] == b' ' {
+                        j += 1;
+                    }
+                }
+                if j < b.len() && b[j] == b'[' {
+                    out.push(name.to_string());
+                }
+                i = j;
+                continue;
+            }
+            b'(' | b'[' => depth += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Names directly followed by a coindex (`a[2]`, `a [i, j]`; not `a(1)[2]`, not a
 /// component `s%a[1]`): (offset, name).
 fn coindexed_names(code: &str) -> Vec<(usize, &str)> {
@@ -385,6 +510,12 @@ fn arg(k: &Option<String>, v: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::split_args;
+
+    #[test]
+    fn coarray_entities_of_a_declaration() {
+        assert_eq!(super::coindexed_decl_names(" kid(3)[2,*], x, y[*], z(2)"), ["kid", "y"]);
+        assert_eq!(super::coindexed_decl_names("integer*8 a(n2:n1,10)[*]"), ["a"]);
+    }
 
     #[test]
     fn declared_ranks() {
