@@ -146,6 +146,13 @@ impl<'a> Tr<'a> {
                                     .find_map(|st| declared_rank(&lc(&lex::mask_strings(self.text(st.span))), name))
                             })
                     })
+                    .or_else(|| {
+                        // a module of this file (used by the unit or its host)
+                        self.unit.items.iter().find_map(|it| match it {
+                            Item::Module(m) => m.decls.iter().find_map(|st| declared_rank(&lc(&lex::mask_strings(self.text(st.span))), name)),
+                            _ => None,
+                        })
+                    })
                     .flatten()
             };
             for st in &f.body {

@@ -1,7 +1,12 @@
 ! xmpc-test: np=2,3
 ! Omni's coindexed whole arrays without a section (`b = a[2]`, `a[3,1] = a[1,1]`):
-! gets and puts of rank 1 and 2, a `dimension` attribute, a host's array
+! gets and puts of rank 1 and 2, a `dimension` attribute, a host's array, a module's
+module caf_omni_whole_m
+  integer :: pot(0:3)[*]
+end module caf_omni_whole_m
+
 program caf_omni_whole
+  use caf_omni_whole_m
   integer(8) :: a(2:5, 3)[*]
   real, dimension(4) :: r[2, *]
   integer :: b(2:5, 3), i, j
@@ -33,6 +38,14 @@ program caf_omni_whole
     error stop 1
   end if
   call inner
+  pot = me
+  sync all
+  if (me == 2) pot[1] = pot + 7
+  sync all
+  if (me == 1 .and. any(pot /= 9)) then
+    print *, 'ERROR line 46: pot[1] = pot', me, pot
+    error stop 1
+  end if
   sync all
   if (me == 1) print '(a)', 'PASS'
 contains
