@@ -370,6 +370,12 @@ fn unsupported_coarray_uses_are_refused_with_located_diagnostics() {
             "xmpc",
             &["XMP0453", "coif.f90:3:26", "IF block"],
         ),
+        (
+            "byref.f90",
+            "program br\n  type t\n    integer :: n(2)\n    integer, allocatable :: a(:)\n  end type t\n  type(t) :: x[*]\n  x%n = 1\n  if (this_image() == 2) x%n(1) = x[1]%n(2)\nend program br\n",
+            "xmpc",
+            &["XMP0454", "byref.f90:8:35", "_by_ref"],
+        ),
         ("coamb.f90", "program ca\n  integer :: s, k\n  k = 1\n  call co_sum(s, k)\nend program ca\n", "xmpc", &["XMP0453", "coamb.f90:4:3", "result_image="]),
     ];
     for (name, src, caf, want) in cases {

@@ -253,8 +253,84 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// A coindexed component (`x[1]%n(2)`, `y(2)[3]%n`) of a coarray whose derived type
+    /// has a pointer or allocatable component: gfortran calls `_gfortran_caf_get_by_ref`
+    /// / `_send_by_ref`, which xmpc's libcaf lacks and OpenCoarrays 2.10.1 gets wrong
+    /// (Omni's `lev1`: "extent out of range"; `issue033-2`: a segmentation fault):
+    /// refused (XMP0454), never run.
+    fn by_ref_components(&mut self) {
+        let masked = lc(&lex::mask_strings(self.src));
+        let code_lines: Vec<(usize, &str)> = {
+            let mut v = vec![];
+            let mut off = 0;
+            for line in masked.split_inclusive('\n') {
+                let fixed_comment = self.fixed && line.starts_with(['c', '*', '!']);
+                let code = if fixed_comment { "" } else { comment_start(line).map_or(line, |k| &line[..k]) };
+                v.push((off, code));
+                off += line.len();
+            }
+            v
+        };
+        // derived types with a pointer or allocatable component
+        let mut types = vec![];
+        let mut cur: Option<(String, bool)> = None;
+        for (_, code) in &code_lines {
+            let t = code.trim();
+            let sq: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+            if sq.starts_with("endtype") {
+                if let Some((n, true)) = cur.take() {
+                    types.push(n);
+                }
+                cur = None;
+            } else if let Some(rest) = t.strip_prefix("type").filter(|r| r.starts_with([' ', ',', ':']) && !r.trim_start().starts_with('(')) {
+                let name = rest.rsplit("::").next().unwrap_or(rest).trim().to_string();
+                if !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    cur = Some((name, false));
+                }
+            } else if let Some((_, has)) = cur.as_mut() {
+                let attrs = t.split("::").next().unwrap_or("");
+                if t.contains("::") && (attrs.contains("pointer") || attrs.contains("allocatable")) {
+                    *has = true;
+                }
+            }
+        }
+        if types.is_empty() {
+            return;
+        }
+        // coarrays of those types
+        let mut coarrays = vec![];
+        for (_, code) in &code_lines {
+            let sq: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+            if types.iter().any(|t| sq.starts_with(&format!("type({t})"))) {
+                let list = code.find("::").map_or(*code, |k| &code[k + 2..]);
+                coarrays.extend(coindexed_decl_names(list));
+            }
+        }
+        for (off, code) in &code_lines {
+            if is_declaration(code) {
+                continue;
+            }
+            for (k, len) in coindexed_components(code, &coarrays) {
+                let span = Span::new(off + k, off + k + len);
+                self.err(
+                    "XMP0454",
+                    span,
+                    "coindexed component of a coarray whose derived type has a pointer or allocatable component",
+                    "gfortran's *_by_ref calls, not supported",
+                );
+                self.diags.last_mut().unwrap().notes.push(
+                    "help: xmpc's libcaf does not provide _gfortran_caf_get_by_ref/_send_by_ref, and OpenCoarrays 2.10.1 gets them wrong; keep the data in a coarray of a type without pointer or allocatable components".into(),
+                );
+            }
+        }
+    }
+
     /// The edits of the module doc for the whole file.
     pub(super) fn coarray_forms(&mut self) {
+        self.by_ref_components();
+        if !self.diags.is_empty() {
+            return;
+        }
         self.implicit_save();
         self.whole_coindexed();
         let mut found = vec![];
@@ -480,6 +556,62 @@ fn coindexed_decl_names(list: &str) -> Vec<String> {
     out
 }
 
+/// `name[...]%` or `name(...)[...]%` for a name of `names`: (offset, length through
+/// the `%`).
+fn coindexed_components(code: &str, names: &[String]) -> Vec<(usize, usize)> {
+    let b = code.as_bytes();
+    let is_id = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let skip_group = |mut j: usize, open: u8, close: u8| -> Option<usize> {
+        let mut d = 0;
+        while j < b.len() {
+            if b[j] == open {
+                d += 1;
+            } else if b[j] == close {
+                d -= 1;
+                if d == 0 {
+                    return Some(j + 1);
+                }
+            }
+            j += 1;
+        }
+        None
+    };
+    let skip_blanks = |mut j: usize| {
+        while j < b.len() && b[j] == b' ' {
+            j += 1;
+        }
+        j
+    };
+    let mut out = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() && (i == 0 || !(is_id(b[i - 1]) || b[i - 1] == b'%')) {
+            let s = i;
+            while i < b.len() && is_id(b[i]) {
+                i += 1;
+            }
+            if !names.iter().any(|n| n == &code[s..i]) {
+                continue;
+            }
+            let mut j = skip_blanks(i);
+            if j < b.len() && b[j] == b'(' {
+                let Some(e) = skip_group(j, b'(', b')') else { continue };
+                j = skip_blanks(e);
+            }
+            if j < b.len() && b[j] == b'[' {
+                let Some(e) = skip_group(j, b'[', b']') else { continue };
+                let e2 = skip_blanks(e);
+                if e2 < b.len() && b[e2] == b'%' {
+                    out.push((s, e2 + 1 - s));
+                }
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 /// Names directly followed by a coindex (`a[2]`, `a [i, j]`; not `a(1)[2]`, not a
 /// component `s%a[1]`): (offset, name).
 fn coindexed_names(code: &str) -> Vec<(usize, &str)> {
@@ -522,6 +654,13 @@ mod tests {
     fn coarray_entities_of_a_declaration() {
         assert_eq!(super::coindexed_decl_names(" kid(3)[2,*], x, y[*], z(2)"), ["kid", "y"]);
         assert_eq!(super::coindexed_decl_names("integer*8 a(n2:n1,10)[*]"), ["a"]);
+    }
+
+    #[test]
+    fn coindexed_components_are_found() {
+        let n = vec!["x".to_string(), "y".to_string()];
+        let v = super::coindexed_components("  x%na(:,1) = x[1]%n(:,3) + y(2)[3] % n(1) + z[1]%n + x[2]", &n);
+        assert_eq!(v, [(15, 5), (29, 9)]);
     }
 
     #[test]
