@@ -195,17 +195,18 @@ impl<'a> Tr<'a> {
     /// A coarray of a procedure that is neither SAVE, allocatable nor a dummy (Omni
     /// accepts it; gfortran wants SAVE): `save :: name` is inserted on a line after its
     /// declaration. It lives for the whole run, as Omni's static coarrays do (a value
-    /// kept from one call to the next is never read by a conforming program).
+    /// kept from one call to the next is never read by a conforming program). Every
+    /// static coarray of a procedure or main program is also referred to, so that it
+    /// is registered when unused, as in Omni.
     fn implicit_save(&mut self) {
         let mut new = vec![];
         for f in self.unit.functions() {
-            if f.kind == FuncKind::Program {
-                continue; // the main program's variables are SAVE (unit.rs)
-            }
+            let main = f.kind == FuncKind::Program; // its variables are SAVE (unit.rs)
             let head = lc(&self.src[f.name_span.end..self.src[f.name_span.end..].find('\n').map_or(self.src.len(), |k| f.name_span.end + k)]);
             let dummies: Vec<String> = head.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map(String::from).collect();
             let mut saves = vec![];
             let mut blanket = false;
+            let mut rank_shadowed = false;
             for st in &f.body {
                 if matches!(st.kind, StmtKind::Pragma(_)) {
                     continue;
@@ -218,9 +219,7 @@ impl<'a> Tr<'a> {
                 } else if let Some(rest) = squeezed.strip_prefix("save") {
                     saves.extend(rest.trim_start_matches("::").split(',').map(String::from));
                 }
-            }
-            if blanket {
-                continue;
+                rank_shadowed |= is_declaration(&code) && code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == "rank");
             }
             for st in &f.body {
                 if matches!(st.kind, StmtKind::Pragma(_)) {
@@ -233,16 +232,32 @@ impl<'a> Tr<'a> {
                 }
                 let dc = code.find("::").unwrap_or(0);
                 let attrs = &code[..dc];
-                if attrs.contains("save") || attrs.contains("allocatable") || attrs.contains("parameter") || attrs.contains("pointer") {
+                if attrs.contains("allocatable") || attrs.contains("parameter") || attrs.contains("pointer") {
                     continue;
                 }
-                let names: Vec<String> = coindexed_decl_names(&code[dc..]).into_iter().filter(|n| !dummies.contains(n) && !saves.contains(n)).collect();
+                let names: Vec<String> = coindexed_decl_names(&code[dc..]).into_iter().filter(|n| !dummies.contains(n)).collect();
                 if names.is_empty() || declared_rank(code, &names[0]).is_none() {
                     continue;
                 }
-                let line_end = self.src[st.span.end.saturating_sub(1)..].find('\n').map_or(self.src.len(), |k| st.span.end.saturating_sub(1) + k);
                 let indent = if self.fixed { "      ".to_string() } else { "  ".to_string() };
-                new.push((line_end, format!("\n{indent}save :: {}", names.join(", "))));
+                let mut add = String::new();
+                let unsaved: Vec<&String> = names.iter().filter(|n| !saves.contains(n)).collect();
+                if !main && !blanket && !attrs.contains("save") && !unsaved.is_empty() {
+                    add.push_str(&format!("\n{indent}save :: {}", unsaved.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")));
+                }
+                // gfortran registers (allocates) a static coarray only when the unit
+                // refers to it; Omni allocates every one (xmpf_coarray_allocated_bytes
+                // counts them): a reference in a constant expression makes it registered
+                if !rank_shadowed {
+                    for n in &names {
+                        add.push_str(&format!("\n{indent}logical, parameter :: xmpf_keep_{n} = rank({n}) >= 0"));
+                    }
+                }
+                if add.is_empty() {
+                    continue;
+                }
+                let line_end = self.src[st.span.end.saturating_sub(1)..].find('\n').map_or(self.src.len(), |k| st.span.end.saturating_sub(1) + k);
+                new.push((line_end, add));
             }
         }
         for (at, text) in new {
