@@ -340,8 +340,104 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// An external procedure of this file with a coarray dummy needs an explicit
+    /// interface where it is called (gfortran; Omni does not): each other unit of the
+    /// file that names it gets an interface block made of the procedure's header, its
+    /// `use` and `implicit` statements and the declarations of its dummies (and result),
+    /// after the caller's own `use`/`implicit` statements.
+    fn coarray_dummy_interfaces(&mut self) {
+        let mut ifaces: Vec<(String, String)> = vec![];
+        for it in &self.unit.items {
+            let Item::Function(f) = it else { continue };
+            if f.kind == FuncKind::Program {
+                continue;
+            }
+            let hs = self.line_start(f.name_span.start);
+            let he = self.src[f.name_span.end..].find('\n').map_or(self.src.len(), |k| f.name_span.end + k);
+            let head = &self.src[hs..he];
+            if head.trim_end().ends_with('&') || self.fixed {
+                continue;
+            }
+            let name = lc(&f.name);
+            let hl = lc(head);
+            let mut dummies: Vec<String> = match (hl.find('('), hl.rfind(')')) {
+                (Some(a), Some(b)) if a < b => hl[a + 1..b].split(',').map(|d| d.trim().to_string()).filter(|d| !d.is_empty()).collect(),
+                _ => vec![],
+            };
+            if let Some(r) = hl.split("result").nth(1) {
+                dummies.push(r.trim_matches(|c: char| c == '(' || c == ')' || c.is_whitespace()).to_string());
+            }
+            dummies.push(name.clone());
+            let mut body = vec![];
+            let mut coarray_dummy = false;
+            for st in &f.body {
+                if matches!(st.kind, StmtKind::Pragma(_)) {
+                    continue;
+                }
+                let text = self.text(st.span);
+                let low = lc(&lex::mask_strings(text));
+                let code = comment_start(&low).map_or(low.as_str(), |k| &low[..k]).trim().to_string();
+                if code.starts_with("use ") || code.starts_with("use,") || code.starts_with("implicit") {
+                    body.push(text.trim_end().to_string());
+                } else if is_declaration(&code) {
+                    let list = code.find("::").map_or(code.as_str(), |k| &code[k + 2..]);
+                    let words: Vec<&str> = list.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+                    if dummies.iter().any(|d| words.contains(&d.as_str())) {
+                        if coindexed_decl_names(list).iter().any(|n| dummies.contains(n)) {
+                            coarray_dummy = true;
+                        }
+                        body.push(text.trim_end().to_string());
+                    }
+                }
+            }
+            if !coarray_dummy {
+                continue;
+            }
+            let kind = if f.kind == FuncKind::Function { "function" } else { "subroutine" };
+            ifaces.push((name.clone(), format!("\ninterface\n{}\n{}\nend {kind} {name}\nend interface", head.trim(), body.join("\n"))));
+        }
+        if ifaces.is_empty() {
+            return;
+        }
+        let mut new = vec![];
+        for g in self.unit.functions() {
+            let mut after = self.src[g.name_span.end..].find('\n').map_or(self.src.len(), |k| g.name_span.end + k);
+            let mut declared = String::new();
+            let mut code_text = String::new();
+            for st in &g.body {
+                if matches!(st.kind, StmtKind::Pragma(_)) {
+                    continue;
+                }
+                let low = lc(&lex::mask_strings(self.text(st.span)));
+                let code = comment_start(&low).map_or(low.as_str(), |k| &low[..k]).trim().to_string();
+                if code.starts_with("use ") || code.starts_with("use,") || code.starts_with("implicit") {
+                    after = self.src[st.span.end.saturating_sub(1)..].find('\n').map_or(self.src.len(), |k| st.span.end.saturating_sub(1) + k);
+                } else if is_declaration(&code) || code.starts_with("external") {
+                    declared.push_str(&code);
+                    declared.push(' ');
+                } else {
+                    code_text.push_str(&low);
+                    code_text.push(' ');
+                }
+            }
+            let has = |t: &str, n: &str| t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == n);
+            for (name, text) in &ifaces {
+                if lc(&g.name) != *name && has(&code_text, name) && !has(&declared, name) {
+                    new.push((after, text.clone()));
+                }
+            }
+        }
+        for (at, text) in new {
+            let span = Span::new(at, at);
+            if !self.edits.iter().any(|o| super::omni_forms::overlaps(o.span, span)) {
+                self.edits.push(Edit { span, text });
+            }
+        }
+    }
+
     /// The edits of the module doc for the whole file.
     pub(super) fn coarray_forms(&mut self) {
+        self.coarray_dummy_interfaces();
         self.by_ref_components();
         if !self.diags.is_empty() {
             return;
