@@ -77,9 +77,12 @@ fn second_is_result(tr: &Tr, syms: &SymbolTable, first: &str, second: &str) -> O
     }
 }
 
+/// Arguments: (keyword, value).
+type Args = Vec<(Option<String>, String)>;
+
 /// The top-level arguments of `text` (`name(a, b=c)`): (keyword, value) trimmed; the
 /// span of the parenthesised list (offsets in `text`).
-fn split_args(text: &str) -> Option<(usize, usize, Vec<(Option<String>, String)>)> {
+fn split_args(text: &str) -> Option<(usize, usize, Args)> {
     let masked = lex::mask_strings(text);
     let open = masked.find('(')?;
     let mut depth = 0;
@@ -771,7 +774,7 @@ mod tests {
     fn coindexed_components_are_found() {
         let n = vec!["x".to_string(), "y".to_string()];
         let v = super::coindexed_components("  x%na(:,1) = x[1]%n(:,3) + y(2)[3] % n(1) + z[1]%n + x[2]", &n);
-        assert_eq!(v, [(15, 5), (29, 9)]);
+        assert_eq!(v, [(14, 5), (28, 9)]);
     }
 
     #[test]
