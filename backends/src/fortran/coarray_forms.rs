@@ -438,6 +438,60 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// A scalar complex coarray (`complex*16 v[4,*]`, which gfortran 12 miscompiles,
+    /// XMP0451) declared in a procedure or main program without contained procedures
+    /// becomes an array of one element: `v(1)[4,*]` in its declaration and `v(1)` for
+    /// every reference in the unit's statements (`v = ...`, `v[1,1] = vv`, `abs(v)`).
+    /// False (and no edit) where that cannot be done: the caller refuses it then.
+    pub(super) fn complex_as_array(&mut self, at: usize, len: usize) -> bool {
+        let name = lc(&self.src[at..at + len]);
+        let Some(f) = self.unit.functions().into_iter().find(|f| f.span.start <= at && at < f.span.end) else { return false };
+        if !f.contains.is_empty() || self.fixed {
+            return false;
+        }
+        let mut new = vec![Span::new(at + len, at + len)];
+        for st in &f.body {
+            if matches!(st.kind, StmtKind::Pragma(_) | StmtKind::Decl(_)) {
+                continue;
+            }
+            let masked = lc(&lex::mask_strings(self.text(st.span)));
+            if is_declaration(masked.trim_start()) {
+                if masked.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == name) && !(st.span.start <= at && at < st.span.end) {
+                    return false; // declared again (dimension, save...): left refused
+                }
+                continue;
+            }
+            let mut off = 0;
+            for line in masked.split_inclusive('\n') {
+                let code = comment_start(line).map_or(line, |k| &line[..k]);
+                let b = code.as_bytes();
+                let is_id = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+                let mut i = 0;
+                while let Some(p) = code[i..].find(name.as_str()) {
+                    let s0 = i + p;
+                    let e = s0 + name.len();
+                    i = e;
+                    if (s0 > 0 && (is_id(b[s0 - 1]) || b[s0 - 1] == b'%')) || (e < b.len() && is_id(b[e])) {
+                        continue;
+                    }
+                    let next = code[e..].trim_start();
+                    if next.starts_with('(') || (next.starts_with('=') && !next.starts_with("==") && code[..s0].trim_end().ends_with([',', '('])) {
+                        return false; // a substring, a call or a keyword: left refused
+                    }
+                    new.push(Span::new(st.span.start + off + e, st.span.start + off + e));
+                }
+                off += line.len();
+            }
+        }
+        if new.iter().any(|sp| self.edits.iter().any(|o| super::omni_forms::overlaps(o.span, *sp))) {
+            return false;
+        }
+        for span in new {
+            self.edits.push(Edit { span, text: "(1)".into() });
+        }
+        true
+    }
+
     /// The edits of the module doc for the whole file.
     pub(super) fn coarray_forms(&mut self) {
         self.coarray_dummy_interfaces();
