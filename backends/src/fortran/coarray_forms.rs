@@ -492,8 +492,87 @@ impl<'a> Tr<'a> {
         true
     }
 
+    /// A codimension in a DIMENSION statement (`DIMENSION BUFSND(MAXBUF)[*]`, FFB-MINI;
+    /// Omni accepts it, gfortran does not): the statement keeps the dimensions and a
+    /// `codimension :: BUFSND[*]` statement follows it.
+    fn dimension_codims(&mut self) {
+        let mut stmts: Vec<Span> = vec![];
+        for f in self.unit.functions() {
+            stmts.extend(f.body.iter().filter(|s| !matches!(s.kind, StmtKind::Pragma(_))).map(|s| s.span));
+        }
+        for it in &self.unit.items {
+            if let Item::Module(m) = it {
+                stmts.extend(m.decls.iter().filter(|s| !matches!(s.kind, StmtKind::Pragma(_))).map(|s| s.span));
+            }
+        }
+        let mut new = vec![];
+        for span in stmts {
+            let text = self.text(span);
+            let masked = lc(&lex::mask_strings(text));
+            let code_end = comment_start(&masked).unwrap_or(masked.len());
+            let t = masked[..code_end].trim_start();
+            let sq: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+            if !sq.starts_with("dimension") || sq.starts_with("dimension(") || !sq.contains('[') {
+                continue;
+            }
+            let b = masked.as_bytes();
+            let (mut kept, mut codims) = (String::new(), vec![]);
+            let (mut depth, mut i, mut from) = (0, 0, 0);
+            while i < code_end {
+                match b[i] {
+                    b'(' => depth += 1,
+                    b')' => depth -= 1,
+                    b'[' if depth == 0 => {
+                        let close = masked[i..code_end].find(']').map_or(code_end, |k| i + k);
+                        // the entity: the name before its `(...)`
+                        let before = text[from..i].trim_end();
+                        let head = match before.ends_with(')') {
+                            true => {
+                                let mut d = 0;
+                                let mut k = before.len();
+                                for (j, c) in before.char_indices().rev() {
+                                    match c {
+                                        ')' => d += 1,
+                                        '(' => {
+                                            d -= 1;
+                                            if d == 0 {
+                                                k = j;
+                                                break;
+                                            }
+                                        }
+                                        _ => {}
+                                    }
+                                }
+                                &before[..k]
+                            }
+                            false => before,
+                        };
+                        let name: String =
+                            head.trim_end().chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<String>().chars().rev().collect();
+                        codims.push(format!("{name}{}", &text[i..(close + 1).min(code_end)]));
+                        kept.push_str(&text[from..i]);
+                        i = close + 1;
+                        from = i;
+                        continue;
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            kept.push_str(&text[from..]);
+            let indent = if self.fixed { "      " } else { "  " };
+            new.push((span, format!("{}\n{indent}codimension :: {}", kept.trim_end(), codims.join(", "))));
+        }
+        for (span, text) in new {
+            if !self.edits.iter().any(|o| super::omni_forms::overlaps(o.span, span)) {
+                self.edits.push(Edit { span, text });
+            }
+        }
+    }
+
     /// The edits of the module doc for the whole file.
     pub(super) fn coarray_forms(&mut self) {
+        self.dimension_codims();
         self.coarray_dummy_interfaces();
         self.by_ref_components();
         if !self.diags.is_empty() {

@@ -1,6 +1,23 @@
 ! xmpc-test: np=2,3
 ! Omni's coarrays without SAVE in a procedure (`integer :: kid(3)[2,*]`, `real x[*]`,
-! several on one line, beside a dummy and an automatic array): xmpc gives them SAVE
+! several on one line, beside a dummy and an automatic array): xmpc gives them SAVE;
+! a codimension in a DIMENSION statement (FFB-MINI's `DIMENSION BUFSND(MAXBUF)[*]`)
+subroutine ffb(nerr)
+  integer :: nerr
+  parameter (maxbuf = 8)
+  real*8 bufsnd, bufrcv
+  dimension bufsnd(maxbuf)[*], bufrcv(maxbuf)
+  me = this_image()
+  bufsnd = me
+  sync all
+  bufrcv = bufsnd(:)[1]
+  if (any(bufrcv /= 1d0)) then
+    print *, 'ERROR line 14: ffb', me, bufrcv
+    nerr = nerr + 1
+  end if
+  sync all
+end subroutine ffb
+
 module caf_omni_save_m
 contains
   integer function ring(n) result(r)
@@ -28,7 +45,7 @@ subroutine party(nerr)
   sync all
   z = kid(2)[1, 1]
   if (z /= 10 .or. w[1] /= 1 .or. x[1] /= 0.5) then
-    print *, 'ERROR line 31: party', me, z, w[1], x[1]
+    print *, 'ERROR line 47: party', me, z, w[1], x[1]
     nerr = nerr + 1
   end if
   sync all
@@ -40,11 +57,12 @@ program caf_omni_save
   nerr = 0
   call party(nerr)
   call party(nerr)
+  call ffb(nerr)
   me = this_image()
   k = me - 1
   if (k == 0) k = num_images()
   if (ring(4) /= k) then
-    print *, 'ERROR line 47: ring', me
+    print *, 'ERROR line 64: ring', me
     nerr = nerr + 1
   end if
   if (nerr /= 0) error stop 1
