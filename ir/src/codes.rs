@@ -149,6 +149,10 @@ codes! {
     ComplexCoarray = "XMP0451";
     /// Coarray allocation inside a `task` body.
     CoarrayAllocInTask = "XMP0452";
+    /// An Omni coarray form xmpc cannot translate (an XMP 1.x collective in a logical IF, an ambiguous argument).
+    CoarrayOmniForm = "XMP0453";
+    /// A coindexed component of a coarray whose derived type has pointer or allocatable components.
+    CoarrayByRef = "XMP0454";
     /// MPIETE: an MPI call with the wrong number of arguments.
     MpieteArgs = "XMP0601";
     /// MPIETE: a blocking Fortran MPI call sharing its line.

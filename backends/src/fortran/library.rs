@@ -61,6 +61,14 @@ const TYPED: &[(&str, &str)] = &[
     ("xmp_nodes_rank", "integer(4)"),
     ("xmp_nodes_attr", "integer(4)"),
     ("xmp_test_async", "integer(4)"),
+    // Omni's coarray helpers (its front end types them; implicit typing would make
+    // them real and read an integer result as a float: a wrong answer)
+    ("xmpf_coarray_allocated_bytes", "integer(4)"),
+    ("xmpf_coarray_garbage_bytes", "integer(4)"),
+    ("xmpf_coarray_malloc_bytes", "integer(4)"),
+    ("xmpf_coarray_uses_fjrdma", "logical(4)"),
+    ("xmpf_coarray_uses_gasnet", "logical(4)"),
+    ("xmpf_coarray_uses_mpi3_onesided", "logical(4)"),
 ];
 
 /// The result type of a library function (lower-case name).
@@ -69,9 +77,10 @@ fn typed(name: &str) -> Option<&'static str> {
 }
 
 /// The name a reference to library function `name` calls (`xmpf_lib_node_num`: the
-/// runtime's alias of `xmp_node_num`).
+/// runtime's alias of `xmp_node_num`; `xmpf_lib_coarray_allocated_bytes` for Omni's
+/// `xmpf_coarray_allocated_bytes`, in `caf_f.c`).
 fn renamed(name: &str) -> String {
-    format!("xmpf_lib_{}", name.strip_prefix("xmp_").unwrap_or(name))
+    format!("xmpf_lib_{}", name.strip_prefix("xmp_").or_else(|| name.strip_prefix("xmpf_")).unwrap_or(name))
 }
 
 /// True for a file that is a plain MPI program: no XMP directive, and a `call
@@ -340,7 +349,7 @@ fn words(code: &str) -> Vec<(usize, &str)> {
             while i < b.len() && is_id(b[i]) {
                 i += 1;
             }
-            if code[s..i].starts_with("xmp_") {
+            if code[s..i].starts_with("xmp_") || code[s..i].starts_with("xmpf_coarray_") {
                 out.push((s, &code[s..i]));
             }
         } else {
@@ -365,7 +374,12 @@ mod tests {
     #[test]
     fn every_renamed_function_is_in_the_runtime() {
         let shim = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/lib/xmp/csrc/shim_f.c")).unwrap();
+        let caf = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/lib/xmp/csrc/caf_f.c")).unwrap();
         for (n, _) in TYPED {
+            if n.starts_with("xmpf_") {
+                assert!(caf.contains(&format!("{}_(void)", renamed(n))), "caf_f.c has no {}", renamed(n));
+                continue;
+            }
             let alias = format!("FLIB({})", n.strip_prefix("xmp_").unwrap());
             assert!(shim.contains(&alias), "shim_f.c has no {alias} for {}", renamed(n));
         }

@@ -26,6 +26,7 @@
 mod array;
 mod arrays;
 pub mod coarray;
+mod coarray_forms;
 mod comm;
 mod decl;
 mod gblock;
@@ -127,6 +128,9 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
     };
     if coarray::uses_coarrays(src, t.fixed) {
         for (at, len) in coarray::scalar_complex_coarrays(src, t.fixed) {
+            if t.complex_as_array(at, len) {
+                continue; // coarray_forms.rs: `z` becomes `z(1)`
+            }
             t.err(
                 "XMP0451",
                 Span::new(at, at + len),
@@ -154,6 +158,10 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
             _ => {}
         }
     }
+    if !t.diags.is_empty() {
+        return Err(t.diags);
+    }
+    t.coarray_forms(); // coarray_forms.rs: Omni's XMP 1.x collectives
     if !t.diags.is_empty() {
         return Err(t.diags);
     }

@@ -86,7 +86,7 @@ impl<'a> Tr<'a> {
 
 /// True when two edits' spans share a byte, or one is an insertion strictly inside the
 /// other (insertions at the same place or at a replaced span's ends are ordered).
-fn overlaps(a: Span, b: Span) -> bool {
+pub(super) fn overlaps(a: Span, b: Span) -> bool {
     let inside = |p: usize, s: Span| s.start < p && p < s.end;
     match (a.is_empty(), b.is_empty()) {
         (true, true) => false,

@@ -50,13 +50,17 @@ void xmpc_caf_register(size_t, int, caf_token_t *, void *, int *, char *, size_t
 void xmpc_caf_deregister(caf_token_t *, int, int *, char *, size_t);
 void xmpc_caf_sync_memory(int *, char *, size_t);
 
+/* Counted as Omni's allocator counts (a stack): a coarray freed while a later one is
+ * still allocated stays counted, as garbage, until every later one is freed (Omni's
+ * ALLOC/allo_pipo3). The memory itself is freed at once. */
 struct caf_rec {
   caf_token_t token;
   size_t bytes;
+  int freed;
   struct caf_rec *next;
 };
-static struct caf_rec *caf_recs;
-static size_t caf_bytes;
+static struct caf_rec *caf_recs; /* most recent first */
+static size_t caf_bytes, caf_garbage;
 
 #include <stdlib.h>
 
@@ -80,6 +84,7 @@ void __wrap__gfortran_caf_register(size_t size, int type, caf_token_t *token, vo
   if (!r) return;
   r->token = *token;
   r->bytes = size;
+  r->freed = 0;
   r->next = caf_recs;
   caf_recs = r;
   caf_bytes += size;
@@ -90,20 +95,34 @@ void __wrap__gfortran_caf_deregister(caf_token_t *token, int type, int *stat, ch
   if (__real__gfortran_caf_deregister) __real__gfortran_caf_deregister(token, type, stat, errmsg, errmsg_len);
   else xmpc_caf_deregister(token, type, stat, errmsg, errmsg_len);
   if (stat && *stat != 0) return;
-  for (struct caf_rec **p = &caf_recs; *p; p = &(*p)->next) {
-    if ((*p)->token == t) {
-      struct caf_rec *r = *p;
-      caf_bytes -= r->bytes;
-      *p = r->next;
-      free(r);
-      return;
+  for (struct caf_rec *r = caf_recs; r; r = r->next) {
+    if (r->token == t && !r->freed) {
+      r->freed = 1;
+      caf_garbage += r->bytes;
+      break;
     }
+  }
+  while (caf_recs && caf_recs->freed) {
+    struct caf_rec *r = caf_recs;
+    caf_bytes -= r->bytes;
+    caf_garbage -= r->bytes;
+    caf_recs = r->next;
+    free(r);
   }
 }
 
 int xmpf_coarray_allocated_bytes_(void) { return caf_bytes > (size_t)INT32_MAX ? INT32_MAX : (int)caf_bytes; }
-int xmpf_coarray_garbage_bytes_(void) { return 0; }
+int xmpf_coarray_garbage_bytes_(void) { return caf_garbage > (size_t)INT32_MAX ? INT32_MAX : (int)caf_garbage; }
 void xmpf_coarray_msg_(const int *on) { (void)on; }
+/* The same, typed by the translator (backends/src/fortran/library.rs) when a unit
+ * calls them without declaring them, as Omni's front end does; Omni's inquiries of its
+ * communication layer answer as its MPI-3 one-sided build does. */
+int xmpf_lib_coarray_allocated_bytes_(void) { return xmpf_coarray_allocated_bytes_(); }
+int xmpf_lib_coarray_garbage_bytes_(void) { return xmpf_coarray_garbage_bytes_(); }
+int xmpf_lib_coarray_malloc_bytes_(void) { return xmpf_coarray_allocated_bytes_(); }
+int xmpf_lib_coarray_uses_fjrdma_(void) { return 0; }
+int xmpf_lib_coarray_uses_gasnet_(void) { return 0; }
+int xmpf_lib_coarray_uses_mpi3_onesided_(void) { return 1; }
 
 /* sync memory (stat=s): OpenCoarrays 2.10.1 leaves s unset on success; the
  * standard sets it to 0. */

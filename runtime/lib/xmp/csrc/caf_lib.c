@@ -205,8 +205,20 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
   (void)errmsg_len;
   ensure_init();
   whole_program("allocating");
-  if (type == ALLOC_REGISTER_ONLY || type == ALLOC_ALLOCATE_ONLY)
-    caf_fail("coarrays of derived types with allocatable components are not supported (build with XMPC_CAF=opencoarrays)");
+  if (type == ALLOC_REGISTER_ONLY) {
+    /* the token of an allocatable or pointer component of a derived-type coarray:
+     * no memory until the component is allocated (ALLOCATE_ONLY, refused below), and a
+     * remote access to it is gfortran's *_by_ref (refused at translation, XMP0454).
+     * Not in the window list. */
+    tok_t *t = calloc(1, sizeof *t);
+    if (!t) caf_fail("out of memory registering a coarray component");
+    t->win = MPI_WIN_NULL;
+    *token = t;
+    set_stat(stat, 0);
+    return;
+  }
+  if (type == ALLOC_ALLOCATE_ONLY)
+    caf_fail("allocating an allocatable component of a derived-type coarray is not supported (build with XMPC_CAF=opencoarrays)");
   int sync_words = type == LOCK_STATIC || type == LOCK_ALLOC || type == CRITICAL || type == EVENT_STATIC || type == EVENT_ALLOC;
   /* locks and events: `size` counts elements; each is one 64-bit word here */
   size_t bytes = sync_words ? (size ? size : 1) * 8 : size;
@@ -244,6 +256,12 @@ void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t
   (void)errmsg_len;
   tok_t *t = token ? *token : NULL;
   if (!t) {
+    set_stat(stat, 0);
+    return;
+  }
+  if (t->win == MPI_WIN_NULL) { /* a component's token (ALLOC_REGISTER_ONLY) */
+    free(t);
+    *token = NULL;
     set_stat(stat, 0);
     return;
   }
