@@ -308,7 +308,18 @@ impl<'a> Tr<'a> {
             a.arr.ext.clone()
         };
         let mut lines = vec![format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext))];
-        lines.push(format!("call xmpf_dummy({h}, {loc}, {arg}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)", self.i8list(&a.arr.dl)));
+        if ad.assumed {
+            lines.push(format!("call xmpf_dummy({h}, {loc}, {arg}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)", self.i8list(&a.arr.dl)));
+        } else {
+            // the declared extents: the runtime checks the actual argument is mapped as the dummy
+            lines.push(format!(
+                "call xmpf_dummy_mapped({h}, {loc}, {}, [integer :: {}], {}, {arg}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)",
+                a.th,
+                a.map.adim.join(", "),
+                self.i8list(&a.map.aoff),
+                self.i8list(&a.arr.dl)
+            ));
+        }
         lines.push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
         let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
         lines.push(format!("{name}({}) => {name}", lbs.join(", ")));

@@ -750,6 +750,49 @@ void xmpf_dummy_(i8 *h, LOCARGS, void *addr, const int *ndims, const i8 *dl, i8 
   *h = (i8)(intptr_t)a;
 }
 
+/* An explicit-shape aligned dummy whose unit gives its own template t and align
+ * (adim, aoff as for xmpf_array; ext: the dummy's declared extents, Fortran order).
+ * xmpc uses the actual argument's descriptor and storage as they are (it does not
+ * remap arguments), so the two mappings must give this node the same elements in
+ * every dimension; otherwise the callee's loops would read elements the node does
+ * not hold (Omni reinterprets the caller's local block in the dummy's layout; xmpc
+ * stores a cyclic Fortran array whole, so it cannot): a located error, never a wrong
+ * answer. Then as xmpf_dummy. */
+void xmpf_dummy_mapped_(i8 *h, LOCARGS, const i8 *t, const int *adim, const i8 *aoff, void *addr, const int *ndims, const i8 *dl, i8 *lb,
+                        i8 *ext, i8 *cp, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  int n = *ndims, ad[MAXD];
+  long e[MAXD], o[MAXD];
+  if (n > MAXD) xmpc_fatal(loc, "too many array dimensions");
+  for (int d = 0; d < n; d++) {
+    e[n - 1 - d] = (long)ext[d];
+    ad[n - 1 - d] = adim[d];
+    o[n - 1 - d] = (long)aoff[d];
+  }
+  xmpf_dummy_(h, file, line, text, addr, ndims, dl, lb, ext, cp, file_len, text_len);
+  xmpc_array *act = (xmpc_array *)H(h);
+  xmpc_array *mine = xmpc_array_new(loc, H(t), n, 1, e, ad, o);
+  for (int c = 0; c < n; c++) {
+    xmpc_dim x, y;
+    xmpc_array_dim(act, c, &x);
+    xmpc_array_dim(mine, c, &y);
+    long xl = x.upper >= x.lower ? x.lower : 0, xu = x.upper >= x.lower ? x.upper : -1;
+    long yl = y.upper >= y.lower ? y.lower : 0, yu = y.upper >= y.lower ? y.upper : -1;
+    int same = xl == yl && xu == yu;
+    if (same && xu > xl && (x.format == XMPC_DIST_CYCLIC || y.format == XMPC_DIST_CYCLIC))
+      same = x.format == y.format && x.procs == y.procs && x.width == y.width;
+    if (!same) {
+      char msg[320];
+      snprintf(msg, sizeof msg,
+               "the actual argument of this aligned dummy is mapped differently: in dimension %d this node holds its elements %ld:%ld, "
+               "the dummy's template and align give %ld:%ld (xmpc does not remap arguments: align the dummy as the actual argument)",
+               n - c, xl + (long)dl[n - 1 - c], xu + (long)dl[n - 1 - c], yl + (long)dl[n - 1 - c], yu + (long)dl[n - 1 - c]);
+      xmpc_fatal(loc, msg);
+    }
+  }
+  xmpc_array_free(loc, mine);
+}
+
 /* An assumed-shape aligned dummy argument (`real :: x(:)` + `align x(i) with t(i)`):
  * a new array of the callee's template, align (adim, aoff as for xmpf_array) and
  * shadow (slo, shi, full), whose local block is the actual argument's storage at
@@ -959,6 +1002,8 @@ extern int xmp_array_lshadow(void *, int, int *);
 extern int xmp_array_ushadow(void *, int, int *);
 extern int xmp_array_lead_dim(void *, int *);
 extern int xmp_array_gtol(void *, int, int, int *);
+extern int xmpf_array_gtol_compact(void *, int, int, int *);
+extern int xmpf_array_shadow_width(void *, int, int, int *);
 extern int xmp_align_axis(void *, int, int *);
 extern int xmp_align_offset(void *, int, int *);
 extern int xmp_align_replicated(void *, int, int *);
@@ -1018,8 +1063,8 @@ int xmp_array_ubound_(xmp_desc_f *d, int *dim, int *v) {
   return r;
 }
 int xmp_array_lsize_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lsize(DF(d), f_c_dim(DF(d), *dim), v); }
-int xmp_array_lshadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lshadow(DF(d), f_c_dim(DF(d), *dim), v); }
-int xmp_array_ushadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_ushadow(DF(d), f_c_dim(DF(d), *dim), v); }
+int xmp_array_lshadow_(xmp_desc_f *d, int *dim, int *v) { return xmpf_array_shadow_width(DF(d), f_c_dim(DF(d), *dim), 0, v); }
+int xmp_array_ushadow_(xmp_desc_f *d, int *dim, int *v) { return xmpf_array_shadow_width(DF(d), f_c_dim(DF(d), *dim), 1, v); }
 int xmp_array_lead_dim_(xmp_desc_f *d, int *size) {
   int n = 0, s[MAXD];
   xmp_array_ndims(DF(d), &n);
@@ -1028,12 +1073,11 @@ int xmp_array_lead_dim_(xmp_desc_f *d, int *size) {
   for (int k = 0; !r && k < n; k++) size[k] = s[n - 1 - k];
   return r;
 }
-/* Fortran global index in, local index out counted from the declared lower bound. */
+/* Fortran global index in; out, as Omni: the 0-based index in the block the owner
+ * stores compactly, shadow included (docs/omni-compat.md). */
 int xmp_array_gtol_(xmp_desc_f *d, int *dim, int *g, int *l) {
   long lb = flb_get(DF(d), *dim - 1);
-  int r = xmp_array_gtol(DF(d), f_c_dim(DF(d), *dim), *g - (int)lb, l);
-  if (!r) *l += (int)lb;
-  return r;
+  return xmpf_array_gtol_compact(DF(d), f_c_dim(DF(d), *dim), *g - (int)lb, l);
 }
 int xmp_align_axis_(xmp_desc_f *d, int *dim, int *v) { return xmp_align_axis(DF(d), f_c_dim(DF(d), *dim), v); }
 /* `align a(i) with t(i + c)`: c (the runtime's offset counts from element 0). */
