@@ -275,44 +275,6 @@ fn assumed_shape_mismatch_is_a_runtime_error() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// An explicit-shape aligned dummy with a cyclic template while the actual argument is
-/// block (Omni's `reduction/F/func`): xmpc does not remap arguments, so a located
-/// runtime error rather than a wrong answer; the same dummy with the caller's mapping runs.
-#[test]
-fn explicit_shape_mapping_mismatch_is_a_runtime_error() {
-    if !tools_ready("conformance_f") {
-        return;
-    }
-    let tmp = std::env::temp_dir().join(format!("xmpc-dmmis-f-{}", std::process::id()));
-    std::fs::create_dir_all(&tmp).unwrap();
-    let callee = |fmt: &str| {
-        format!(
-            "real function asum(a, n)\n!$xmp nodes p(4)\n!$xmp template t(8)\n!$xmp distribute t({fmt}) onto p\n      real a(8)\n!$xmp align a(i) with t(i)\n      asum = 0\n!$xmp loop on t(i)\n      do i=1, n\n        asum = asum+a(i)\n      enddo\n!$xmp reduction(+:asum)\n      end\n"
-        )
-    };
-    let main = "!$xmp nodes p(4)\n!$xmp template t(8)\n!$xmp distribute t(block) onto p\n      real a(8), b\n!$xmp align a(i) with t(i)\n!$xmp loop on t(i)\n      do i=1, 8\n        a(i) = i\n      enddo\n      b = asum(a, 8)\n      if (b /= 36.0) print *, 'ERROR', b\n      if (xmp_node_num() == 1) print *, 'PASS'\n      end\n";
-    for (fmt, ok) in [("cyclic", false), ("block", true)] {
-        let f = tmp.join(format!("dm_{fmt}.f90"));
-        std::fs::write(&f, format!("{}{main}", callee(fmt))).unwrap();
-        let exe = tmp.join(format!("dm_{fmt}"));
-        compile(&[f.to_str().unwrap(), "-o", exe.to_str().unwrap()], &tmp).unwrap();
-        let (code, so, se, to) = mpirun(&exe, 4, is_open_mpi());
-        assert!(!to, "dm_{fmt}: timed out");
-        let all = format!("{so}{se}");
-        assert!(!all.contains("ERROR"), "dm_{fmt}: wrong answer\n{all}");
-        if ok {
-            assert!(code == Some(0) && all.contains("PASS"), "dm_{fmt}: status {code:?}\n{all}");
-        } else {
-            assert!(code.is_some_and(|c| c != 0), "dm_{fmt}: status {code:?}\n{all}");
-            assert!(
-                all.contains(&format!("dm_{fmt}.f90:6: align: the actual argument of this aligned dummy is mapped differently")),
-                "dm_{fmt}: no located error\n{all}"
-            );
-        }
-    }
-    let _ = std::fs::remove_dir_all(&tmp);
-}
-
 /// Two files: a module (no XMP) and an XMP main program using it; also through `-c`.
 #[test]
 fn multi_file_with_module() {

@@ -319,6 +319,8 @@ impl<'a> Tr<'a> {
                 self.i8list(&a.map.aoff),
                 self.i8list(&a.arr.dl)
             ));
+            // a dummy remapped at entry is copied back at return
+            u.frees.push(format!("call xmpf_dummy_release({h})"));
         }
         lines.push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
         let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();

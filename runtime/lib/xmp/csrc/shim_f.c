@@ -750,28 +750,60 @@ void xmpf_dummy_(i8 *h, LOCARGS, void *addr, const int *ndims, const i8 *dl, i8 
   *h = (i8)(intptr_t)a;
 }
 
+/* Aligned dummies remapped at entry (xmpf_dummy_mapped): the dummy's own array, its
+ * storage, and the caller's array and storage to copy back to at return. */
+static struct {
+  xmpc_array *mine, *act;
+  void *mbase, *abase;
+  long ext[MAXD];
+  int n;
+} remaps[64];
+extern int xmp_array_gsize(void *, int);
+static int nremap;
+
+static void whole_section(xmpc_section *s, xmpc_array *a, void *base, int n, const long *ext, long *lo, long *hi, long *st) {
+  for (int c = 0; c < n; c++) {
+    lo[c] = 0;
+    hi[c] = ext[c] - 1;
+    st[c] = 1;
+  }
+  *s = (xmpc_section){a, base, n, xmp_array_type_size(a), ext, lo, hi, st};
+}
+
+static void copy_whole(const xmpc_loc *loc, xmpc_array *dst, void *dbase, xmpc_array *src, void *sbase, int n, const long *ext) {
+  long l1[MAXD], h1[MAXD], s1[MAXD], l2[MAXD], h2[MAXD], s2[MAXD];
+  xmpc_section d, s;
+  whole_section(&d, dst, dbase, n, ext, l1, h1, s1);
+  whole_section(&s, src, sbase, n, ext, l2, h2, s2);
+  xmpc_gmove(loc, &d, &s, XMPC_GMOVE_NORMAL, -1);
+}
+
 /* An explicit-shape aligned dummy whose unit gives its own template t and align
  * (adim, aoff as for xmpf_array; ext: the dummy's declared extents, Fortran order).
- * xmpc uses the actual argument's descriptor and storage as they are (it does not
- * remap arguments), so the two mappings must give this node the same elements in
- * every dimension; otherwise the callee's loops would read elements the node does
- * not hold (Omni reinterprets the caller's local block in the dummy's layout; xmpc
- * stores a cyclic Fortran array whole, so it cannot): a located error, never a wrong
- * answer. Then as xmpf_dummy. */
+ * When the two mappings give every node the same elements in every dimension, the
+ * caller's array and storage are used as they are (xmpf_dummy). Otherwise (Omni's
+ * reduction/F/func: a cyclic dummy for a block actual; Omni reinterprets the
+ * caller's local block in the dummy's layout, which xmpc, storing cyclic Fortran
+ * arrays whole, cannot) the dummy gets an array of its own mapping, copied in from
+ * the actual now and back at return (xmpf_dummy_release): the values the program
+ * means, collective over the executing nodes. */
 void xmpf_dummy_mapped_(i8 *h, LOCARGS, const i8 *t, const int *adim, const i8 *aoff, void *addr, const int *ndims, const i8 *dl, i8 *lb,
                         i8 *ext, i8 *cp, LOCLENS) {
   const xmpc_loc *loc = LOC;
   int n = *ndims, ad[MAXD];
   long e[MAXD], o[MAXD];
+  i8 dext[MAXD];
   if (n > MAXD) xmpc_fatal(loc, "too many array dimensions");
   for (int d = 0; d < n; d++) {
     e[n - 1 - d] = (long)ext[d];
     ad[n - 1 - d] = adim[d];
     o[n - 1 - d] = (long)aoff[d];
+    dext[d] = ext[d];
   }
   xmpf_dummy_(h, file, line, text, addr, ndims, dl, lb, ext, cp, file_len, text_len);
   xmpc_array *act = (xmpc_array *)H(h);
-  xmpc_array *mine = xmpc_array_new(loc, H(t), n, 1, e, ad, o);
+  xmpc_array *mine = xmpc_array_new(loc, H(t), n, xmp_array_type_size(act), e, ad, o);
+  int differ = 0;
   for (int c = 0; c < n; c++) {
     xmpc_dim x, y;
     xmpc_array_dim(act, c, &x);
@@ -781,16 +813,48 @@ void xmpf_dummy_mapped_(i8 *h, LOCARGS, const i8 *t, const int *adim, const i8 *
     int same = xl == yl && xu == yu;
     if (same && xu > xl && (x.format == XMPC_DIST_CYCLIC || y.format == XMPC_DIST_CYCLIC))
       same = x.format == y.format && x.procs == y.procs && x.width == y.width;
-    if (!same) {
-      char msg[320];
+    differ |= !same;
+  }
+  xmpc_reduction(loc, &differ, 1, XMPC_TYPE_INT, XMPC_OP_MAX, NULL);
+  if (!differ) {
+    xmpc_array_free(loc, mine);
+    return;
+  }
+  for (int c = 0; c < n; c++)
+    if (xmp_array_gsize(act, c + 1) != e[c]) {
+      char msg[256];
       snprintf(msg, sizeof msg,
-               "the actual argument of this aligned dummy is mapped differently: in dimension %d this node holds its elements %ld:%ld, "
-               "the dummy's template and align give %ld:%ld (xmpc does not remap arguments: align the dummy as the actual argument)",
-               n - c, xl + (long)dl[n - 1 - c], xu + (long)dl[n - 1 - c], yl + (long)dl[n - 1 - c], yu + (long)dl[n - 1 - c]);
+               "the actual argument of this aligned dummy is mapped differently and has %d elements in dimension %d, the dummy %ld",
+               xmp_array_gsize(act, c + 1), n - c, e[c]);
       xmpc_fatal(loc, msg);
     }
-  }
-  xmpc_array_free(loc, mine);
+  if (nremap >= 64) xmpc_fatal(loc, "more than 64 remapped aligned dummy arguments at once");
+  i8 hm = (i8)(intptr_t)mine, base = 0;
+  for (int d = 0; d < n; d++) ext[d] = dext[d];
+  xmpf_array_alloc_(&hm, file, line, text, ndims, dl, lb, ext, &base, file_len, text_len);
+  copy_whole(loc, mine, (void *)(intptr_t)base, act, addr, n, e);
+  remaps[nremap].mine = mine;
+  remaps[nremap].act = act;
+  remaps[nremap].mbase = (void *)(intptr_t)base;
+  remaps[nremap].abase = addr;
+  memcpy(remaps[nremap].ext, e, sizeof e);
+  remaps[nremap].n = n;
+  nremap++;
+  *h = hm;
+  *cp = base;
+}
+
+/* Return from a procedure with an explicit-shape aligned dummy: a dummy remapped at
+ * entry is copied back into the actual argument and freed (collective). */
+void xmpf_dummy_release_(const i8 *h) {
+  for (int k = nremap - 1; k >= 0; k--)
+    if (remaps[k].mine == (xmpc_array *)H(h)) {
+      xmpc_loc loc = {"(aligned dummy argument)", 0, "return"};
+      copy_whole(&loc, remaps[k].act, remaps[k].abase, remaps[k].mine, remaps[k].mbase, remaps[k].n, remaps[k].ext);
+      remaps[k] = remaps[--nremap];
+      xmpf_array_free_(h);
+      return;
+    }
 }
 
 /* An assumed-shape aligned dummy argument (`real :: x(:)` + `align x(i) with t(i)`):
