@@ -17,6 +17,8 @@ struct ArrDecl<'s> {
     /// An explicit-shape dummy, an assumed-shape (`a(:)`) dummy.
     dummy: bool,
     assumed: bool,
+    /// A deferred-shape pointer (`integer, pointer :: a(:,:)`).
+    pointer: bool,
 }
 
 /// How the array dims map onto the template: per array dim the template dim (or -1),
@@ -146,7 +148,9 @@ impl<'a> Tr<'a> {
             talign: map.talign.clone(),
         };
         let a = Aligned { name: n.name.clone(), key, th, loc: self.loc(dspan, "align"), dspan, map, widths, arr };
-        if ad.assumed && !a.map.cyclic {
+        if ad.pointer {
+            self.pointer_array(u, a);
+        } else if ad.assumed && !a.map.cyclic {
             self.assumed_array(u, &ad, a);
         } else if ad.dummy || ad.assumed {
             self.dummy_array(u, &ad, a);
@@ -181,12 +185,13 @@ impl<'a> Tr<'a> {
         let dummy = param && !dims.iter().any(|d| d.deferred);
         // `a(:)`, `a(0:, :)`: the IR does not tell `:` from `*`, the declaration does
         let assumed = param && !alloc && dims.iter().all(|d| d.deferred && d.upper.is_none()) && !self.assumed_size(body, syms, &key);
-        if sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc && !assumed) {
+        let pointer = !param && sym.attrs.iter().any(|a| a == "pointer") && dims.iter().all(|d| d.deferred && d.upper.is_none());
+        if !pointer && (sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc && !assumed)) {
             self.err(
                 "XMP0405",
                 dspan,
                 &format!("aligned array '{name}' is an assumed-size dummy or a pointer"),
-                "not supported in Fortran: align a local, allocatable, explicit-shape or assumed-shape (`a(:)`) dummy array",
+                "not supported in Fortran: align a local, allocatable, pointer, explicit-shape or assumed-shape (`a(:)`) dummy array",
             );
             return None;
         }
@@ -211,7 +216,7 @@ impl<'a> Tr<'a> {
             self.err("XMP0404", dspan, &format!("aligned array of type {etxt}"), "element type not supported");
             return None;
         };
-        Some(ArrDecl { dims, etxt, esize, alloc, param, saved, dummy, assumed })
+        Some(ArrDecl { dims, etxt, esize, alloc, param, saved, dummy, assumed, pointer })
     }
 
     /// Per array dim: the template dim (or -1), the offset of the local block, and
@@ -292,6 +297,21 @@ impl<'a> Tr<'a> {
         let gx = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
         u.redecl.push((name.to_string(), format!("{etxt}, pointer, contiguous"), nd, a.dspan));
         u.arrays.insert(key.clone(), Arr { ext: gx, ..a.arr });
+    }
+
+    /// An aligned pointer array (`integer, pointer :: a(:,:)`, Omni's `pointer/F`): no
+    /// storage of its own; after each `a => b` it takes the runtime array of the
+    /// distributed array whose local block `a` now points to (its handle, declared
+    /// lower bounds and global extents), so directives on `a` act on the target.
+    fn pointer_array(&mut self, u: &mut Unit, a: Aligned) {
+        let (key, h, nd) = (&a.key, &a.arr.handle, a.arr.ndims);
+        u.decls.insert(format!("integer(8) :: xmpf_gl_{key}({nd}), xmpf_gx_{key}({nd})"));
+        u.setup.push(format!("{h} = 0_8"));
+        let call = format!("call xmpf_pointer_desc({h}, {}, {nd}, {}, xmpf_gl_{key}, xmpf_gx_{key})", self.loc(a.dspan, "align"), a.name);
+        u.pointers.insert(key.clone(), call);
+        let dl = (1..=nd).map(|k| format!("xmpf_gl_{key}({k})")).collect();
+        let ext = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
+        u.arrays.insert(key.clone(), Arr { dl, ext, ..a.arr });
     }
 
     /// An explicit-shape dummy (or an assumed-shape one aligned with a cyclic dim, the

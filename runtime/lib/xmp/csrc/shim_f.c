@@ -22,6 +22,9 @@
 #include <unistd.h>
 #include "../include/xmpc_rt.h"
 
+extern int xmp_array_gsize(void *, int);
+extern int xmp_array_ndims(void *, int *);
+
 extern void xs_abort(int code);
 extern void xs_hugepage(void *p, size_t bytes);
 extern int xmp_node_num(void);
@@ -750,6 +753,26 @@ void xmpf_dummy_(i8 *h, LOCARGS, void *addr, const int *ndims, const i8 *dl, i8 
   *h = (i8)(intptr_t)a;
 }
 
+/* After `p => b` for an aligned pointer array p: the runtime array whose local block
+ * p now points to (found by its address, as xmp_desc_of), its declared lower bounds
+ * gl and global extents gx (Fortran order). */
+void xmpf_pointer_desc_(i8 *h, LOCARGS, const int *ndims, void *addr, i8 *gl, i8 *gx, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  int n = *ndims, an = 0;
+  void *a = NULL;
+  for (int k = 0; k < nfull && !a; k++)
+    if (full_addrs[k] == addr) a = (void *)full_arrays[k];
+  if (!a) a = xmp_desc_of(addr);
+  if (!a) xmpc_fatal(loc, "the target of this aligned pointer is not a whole distributed array");
+  xmp_array_ndims(a, &an);
+  if (an != n) xmpc_fatal(loc, "the target of this aligned pointer has another rank");
+  for (int d = 0; d < n; d++) {
+    gl[d] = (i8)flb_get(a, d);
+    gx[d] = (i8)xmp_array_gsize(a, n - d);
+  }
+  *h = (i8)(intptr_t)a;
+}
+
 /* Aligned dummies remapped at entry (xmpf_dummy_mapped): the dummy's own array, its
  * storage, and the caller's array and storage to copy back to at return. */
 static struct {
@@ -758,7 +781,6 @@ static struct {
   long ext[MAXD];
   int n;
 } remaps[64];
-extern int xmp_array_gsize(void *, int);
 static int nremap;
 
 static void whole_section(xmpc_section *s, xmpc_array *a, void *base, int n, const long *ext, long *lo, long *hi, long *st) {
