@@ -17,6 +17,8 @@ struct ArrDecl<'s> {
     /// An explicit-shape dummy, an assumed-shape (`a(:)`) dummy.
     dummy: bool,
     assumed: bool,
+    /// A deferred-shape pointer (`integer, pointer :: a(:,:)`).
+    pointer: bool,
 }
 
 /// How the array dims map onto the template: per array dim the template dim (or -1),
@@ -146,7 +148,9 @@ impl<'a> Tr<'a> {
             talign: map.talign.clone(),
         };
         let a = Aligned { name: n.name.clone(), key, th, loc: self.loc(dspan, "align"), dspan, map, widths, arr };
-        if ad.assumed && !a.map.cyclic {
+        if ad.pointer {
+            self.pointer_array(u, a);
+        } else if ad.assumed && !a.map.cyclic {
             self.assumed_array(u, &ad, a);
         } else if ad.dummy || ad.assumed {
             self.dummy_array(u, &ad, a);
@@ -181,12 +185,13 @@ impl<'a> Tr<'a> {
         let dummy = param && !dims.iter().any(|d| d.deferred);
         // `a(:)`, `a(0:, :)`: the IR does not tell `:` from `*`, the declaration does
         let assumed = param && !alloc && dims.iter().all(|d| d.deferred && d.upper.is_none()) && !self.assumed_size(body, syms, &key);
-        if sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc && !assumed) {
+        let pointer = !param && sym.attrs.iter().any(|a| a == "pointer") && dims.iter().all(|d| d.deferred && d.upper.is_none());
+        if !pointer && (sym.attrs.iter().any(|a| a == "pointer") || (dims.iter().any(|d| d.deferred) && !alloc && !assumed)) {
             self.err(
                 "XMP0405",
                 dspan,
                 &format!("aligned array '{name}' is an assumed-size dummy or a pointer"),
-                "not supported in Fortran: align a local, allocatable, explicit-shape or assumed-shape (`a(:)`) dummy array",
+                "not supported in Fortran: align a local, allocatable, pointer, explicit-shape or assumed-shape (`a(:)`) dummy array",
             );
             return None;
         }
@@ -211,7 +216,7 @@ impl<'a> Tr<'a> {
             self.err("XMP0404", dspan, &format!("aligned array of type {etxt}"), "element type not supported");
             return None;
         };
-        Some(ArrDecl { dims, etxt, esize, alloc, param, saved, dummy, assumed })
+        Some(ArrDecl { dims, etxt, esize, alloc, param, saved, dummy, assumed, pointer })
     }
 
     /// Per array dim: the template dim (or -1), the offset of the local block, and
@@ -294,6 +299,21 @@ impl<'a> Tr<'a> {
         u.arrays.insert(key.clone(), Arr { ext: gx, ..a.arr });
     }
 
+    /// An aligned pointer array (`integer, pointer :: a(:,:)`, Omni's `pointer/F`): no
+    /// storage of its own; after each `a => b` it takes the runtime array of the
+    /// distributed array whose local block `a` now points to (its handle, declared
+    /// lower bounds and global extents), so directives on `a` act on the target.
+    fn pointer_array(&mut self, u: &mut Unit, a: Aligned) {
+        let (key, h, nd) = (&a.key, &a.arr.handle, a.arr.ndims);
+        u.decls.insert(format!("integer(8) :: xmpf_gl_{key}({nd}), xmpf_gx_{key}({nd})"));
+        u.setup.push(format!("{h} = 0_8"));
+        let call = format!("call xmpf_pointer_desc({h}, {}, {nd}, {}, xmpf_gl_{key}, xmpf_gx_{key})", self.loc(a.dspan, "align"), a.name);
+        u.pointers.insert(key.clone(), call);
+        let dl = (1..=nd).map(|k| format!("xmpf_gl_{key}({k})")).collect();
+        let ext = (1..=nd).map(|k| format!("xmpf_gx_{key}({k})")).collect();
+        u.arrays.insert(key.clone(), Arr { dl, ext, ..a.arr });
+    }
+
     /// An explicit-shape dummy (or an assumed-shape one aligned with a cyclic dim, the
     /// whole array): the caller's distributed array, found by the address of its block.
     fn dummy_array(&mut self, u: &mut Unit, ad: &ArrDecl, a: Aligned) {
@@ -308,7 +328,20 @@ impl<'a> Tr<'a> {
             a.arr.ext.clone()
         };
         let mut lines = vec![format!("xmpf_ex(1:{nd}) = {}", self.i8list(&ext))];
-        lines.push(format!("call xmpf_dummy({h}, {loc}, {arg}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)", self.i8list(&a.arr.dl)));
+        if ad.assumed {
+            lines.push(format!("call xmpf_dummy({h}, {loc}, {arg}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)", self.i8list(&a.arr.dl)));
+        } else {
+            // the declared extents: the runtime checks the actual argument is mapped as the dummy
+            lines.push(format!(
+                "call xmpf_dummy_mapped({h}, {loc}, {}, [integer :: {}], {}, {arg}, {nd}, {}, xmpf_lb, xmpf_ex, xmpf_cp)",
+                a.th,
+                a.map.adim.join(", "),
+                self.i8list(&a.map.aoff),
+                self.i8list(&a.arr.dl)
+            ));
+            // a dummy remapped at entry is copied back at return
+            u.frees.push(format!("call xmpf_dummy_release({h})"));
+        }
         lines.push(format!("call xmpf_cfp(xmpf_cp, {name}, xmpf_ex(1:{nd}))"));
         let lbs: Vec<String> = (1..=nd).map(|k| format!("xmpf_lb({k}):")).collect();
         lines.push(format!("{name}({}) => {name}", lbs.join(", ")));

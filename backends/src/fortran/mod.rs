@@ -250,6 +250,9 @@ struct Unit {
     /// A module's variables: basic type (as written, lower case) and whether an array,
     /// for the directives of the units that use it (a `reduction` of a module variable).
     vars: HashMap<String, (String, bool)>,
+    /// Aligned pointer arrays: the call that takes the mapping of the target after
+    /// each `p => target`.
+    pointers: HashMap<String, String>,
 }
 
 const IND: &str = "      ";

@@ -65,6 +65,14 @@ impl<'a> Tr<'a> {
                 "set a flag in the task and return after `end task`",
             ),
             StmtKind::Return(_) if !u.frees.is_empty() => self.ret(s, u),
+            StmtKind::Assign(lhs, _) if !u.pointers.is_empty() => {
+                let ExprKind::Ident(n) = &lhs.kind else { return };
+                let Some(call) = u.pointers.get(&lc(n)) else { return };
+                if self.text(s.span).contains("=>") {
+                    let end = self.stmt_end(s.span.start);
+                    self.edits.push(Edit { span: Span::new(end, end), text: format!("\n{IND}{call}") });
+                }
+            }
             StmtKind::Call { name, args } if lc(name) == "exit" => {
                 let low = lex::mask_strings(&lc(self.text(s.span)));
                 if let Some(k) = find_word(&low, "exit", 0) {

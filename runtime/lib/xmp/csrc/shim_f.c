@@ -22,6 +22,9 @@
 #include <unistd.h>
 #include "../include/xmpc_rt.h"
 
+extern int xmp_array_gsize(void *, int);
+extern int xmp_array_ndims(void *, int *);
+
 extern void xs_abort(int code);
 extern void xs_hugepage(void *p, size_t bytes);
 extern int xmp_node_num(void);
@@ -750,6 +753,132 @@ void xmpf_dummy_(i8 *h, LOCARGS, void *addr, const int *ndims, const i8 *dl, i8 
   *h = (i8)(intptr_t)a;
 }
 
+/* After `p => b` for an aligned pointer array p: the runtime array whose local block
+ * p now points to (found by its address, as xmp_desc_of), its declared lower bounds
+ * gl and global extents gx (Fortran order). */
+void xmpf_pointer_desc_(i8 *h, LOCARGS, const int *ndims, void *addr, i8 *gl, i8 *gx, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  int n = *ndims, an = 0;
+  void *a = NULL;
+  for (int k = 0; k < nfull && !a; k++)
+    if (full_addrs[k] == addr) a = (void *)full_arrays[k];
+  if (!a) a = xmp_desc_of(addr);
+  if (!a) xmpc_fatal(loc, "the target of this aligned pointer is not a whole distributed array");
+  xmp_array_ndims(a, &an);
+  if (an != n) xmpc_fatal(loc, "the target of this aligned pointer has another rank");
+  for (int d = 0; d < n; d++) {
+    gl[d] = (i8)flb_get(a, d);
+    gx[d] = (i8)xmp_array_gsize(a, n - d);
+  }
+  *h = (i8)(intptr_t)a;
+}
+
+/* Aligned dummies remapped at entry (xmpf_dummy_mapped): the dummy's own array, its
+ * storage, and the caller's array and storage to copy back to at return. */
+static struct {
+  xmpc_array *mine, *act;
+  void *mbase, *abase;
+  long ext[MAXD];
+  int n;
+} remaps[64];
+static int nremap;
+
+static void whole_section(xmpc_section *s, xmpc_array *a, void *base, int n, const long *ext, long *lo, long *hi, long *st) {
+  for (int c = 0; c < n; c++) {
+    lo[c] = 0;
+    hi[c] = ext[c] - 1;
+    st[c] = 1;
+  }
+  *s = (xmpc_section){a, base, n, xmp_array_type_size(a), ext, lo, hi, st};
+}
+
+static void copy_whole(const xmpc_loc *loc, xmpc_array *dst, void *dbase, xmpc_array *src, void *sbase, int n, const long *ext) {
+  long l1[MAXD], h1[MAXD], s1[MAXD], l2[MAXD], h2[MAXD], s2[MAXD];
+  xmpc_section d, s;
+  whole_section(&d, dst, dbase, n, ext, l1, h1, s1);
+  whole_section(&s, src, sbase, n, ext, l2, h2, s2);
+  xmpc_gmove(loc, &d, &s, XMPC_GMOVE_NORMAL, -1);
+}
+
+/* An explicit-shape aligned dummy whose unit gives its own template t and align
+ * (adim, aoff as for xmpf_array; ext: the dummy's declared extents, Fortran order).
+ * When the two mappings give every node the same elements in every dimension, the
+ * caller's array and storage are used as they are (xmpf_dummy). Otherwise (Omni's
+ * reduction/F/func: a cyclic dummy for a block actual; Omni reinterprets the
+ * caller's local block in the dummy's layout, which xmpc, storing cyclic Fortran
+ * arrays whole, cannot) the dummy gets an array of its own mapping, copied in from
+ * the actual now and back at return (xmpf_dummy_release): the values the program
+ * means, collective over the executing nodes. */
+void xmpf_dummy_mapped_(i8 *h, LOCARGS, const i8 *t, const int *adim, const i8 *aoff, void *addr, const int *ndims, const i8 *dl, i8 *lb,
+                        i8 *ext, i8 *cp, LOCLENS) {
+  const xmpc_loc *loc = LOC;
+  int n = *ndims, ad[MAXD];
+  long e[MAXD], o[MAXD];
+  i8 dext[MAXD];
+  if (n > MAXD) xmpc_fatal(loc, "too many array dimensions");
+  for (int d = 0; d < n; d++) {
+    e[n - 1 - d] = (long)ext[d];
+    ad[n - 1 - d] = adim[d];
+    o[n - 1 - d] = (long)aoff[d];
+    dext[d] = ext[d];
+  }
+  xmpf_dummy_(h, file, line, text, addr, ndims, dl, lb, ext, cp, file_len, text_len);
+  xmpc_array *act = (xmpc_array *)H(h);
+  xmpc_array *mine = xmpc_array_new(loc, H(t), n, xmp_array_type_size(act), e, ad, o);
+  int differ = 0;
+  for (int c = 0; c < n; c++) {
+    xmpc_dim x, y;
+    xmpc_array_dim(act, c, &x);
+    xmpc_array_dim(mine, c, &y);
+    long xl = x.upper >= x.lower ? x.lower : 0, xu = x.upper >= x.lower ? x.upper : -1;
+    long yl = y.upper >= y.lower ? y.lower : 0, yu = y.upper >= y.lower ? y.upper : -1;
+    int same = xl == yl && xu == yu;
+    if (same && xu > xl && (x.format == XMPC_DIST_CYCLIC || y.format == XMPC_DIST_CYCLIC))
+      same = x.format == y.format && x.procs == y.procs && x.width == y.width;
+    differ |= !same;
+  }
+  xmpc_reduction(loc, &differ, 1, XMPC_TYPE_INT, XMPC_OP_MAX, NULL);
+  if (!differ) {
+    xmpc_array_free(loc, mine);
+    return;
+  }
+  for (int c = 0; c < n; c++)
+    if (xmp_array_gsize(act, c + 1) != e[c]) {
+      char msg[256];
+      snprintf(msg, sizeof msg,
+               "the actual argument of this aligned dummy is mapped differently and has %d elements in dimension %d, the dummy %ld",
+               xmp_array_gsize(act, c + 1), n - c, e[c]);
+      xmpc_fatal(loc, msg);
+    }
+  if (nremap >= 64) xmpc_fatal(loc, "more than 64 remapped aligned dummy arguments at once");
+  i8 hm = (i8)(intptr_t)mine, base = 0;
+  for (int d = 0; d < n; d++) ext[d] = dext[d];
+  xmpf_array_alloc_(&hm, file, line, text, ndims, dl, lb, ext, &base, file_len, text_len);
+  copy_whole(loc, mine, (void *)(intptr_t)base, act, addr, n, e);
+  remaps[nremap].mine = mine;
+  remaps[nremap].act = act;
+  remaps[nremap].mbase = (void *)(intptr_t)base;
+  remaps[nremap].abase = addr;
+  memcpy(remaps[nremap].ext, e, sizeof e);
+  remaps[nremap].n = n;
+  nremap++;
+  *h = hm;
+  *cp = base;
+}
+
+/* Return from a procedure with an explicit-shape aligned dummy: a dummy remapped at
+ * entry is copied back into the actual argument and freed (collective). */
+void xmpf_dummy_release_(const i8 *h) {
+  for (int k = nremap - 1; k >= 0; k--)
+    if (remaps[k].mine == (xmpc_array *)H(h)) {
+      xmpc_loc loc = {"(aligned dummy argument)", 0, "return"};
+      copy_whole(&loc, remaps[k].act, remaps[k].abase, remaps[k].mine, remaps[k].mbase, remaps[k].n, remaps[k].ext);
+      remaps[k] = remaps[--nremap];
+      xmpf_array_free_(h);
+      return;
+    }
+}
+
 /* An assumed-shape aligned dummy argument (`real :: x(:)` + `align x(i) with t(i)`):
  * a new array of the callee's template, align (adim, aoff as for xmpf_array) and
  * shadow (slo, shi, full), whose local block is the actual argument's storage at
@@ -959,6 +1088,8 @@ extern int xmp_array_lshadow(void *, int, int *);
 extern int xmp_array_ushadow(void *, int, int *);
 extern int xmp_array_lead_dim(void *, int *);
 extern int xmp_array_gtol(void *, int, int, int *);
+extern int xmpf_array_gtol_compact(void *, int, int, int *);
+extern int xmpf_array_shadow_width(void *, int, int, int *);
 extern int xmp_align_axis(void *, int, int *);
 extern int xmp_align_offset(void *, int, int *);
 extern int xmp_align_replicated(void *, int, int *);
@@ -1018,8 +1149,8 @@ int xmp_array_ubound_(xmp_desc_f *d, int *dim, int *v) {
   return r;
 }
 int xmp_array_lsize_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lsize(DF(d), f_c_dim(DF(d), *dim), v); }
-int xmp_array_lshadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_lshadow(DF(d), f_c_dim(DF(d), *dim), v); }
-int xmp_array_ushadow_(xmp_desc_f *d, int *dim, int *v) { return xmp_array_ushadow(DF(d), f_c_dim(DF(d), *dim), v); }
+int xmp_array_lshadow_(xmp_desc_f *d, int *dim, int *v) { return xmpf_array_shadow_width(DF(d), f_c_dim(DF(d), *dim), 0, v); }
+int xmp_array_ushadow_(xmp_desc_f *d, int *dim, int *v) { return xmpf_array_shadow_width(DF(d), f_c_dim(DF(d), *dim), 1, v); }
 int xmp_array_lead_dim_(xmp_desc_f *d, int *size) {
   int n = 0, s[MAXD];
   xmp_array_ndims(DF(d), &n);
@@ -1028,12 +1159,11 @@ int xmp_array_lead_dim_(xmp_desc_f *d, int *size) {
   for (int k = 0; !r && k < n; k++) size[k] = s[n - 1 - k];
   return r;
 }
-/* Fortran global index in, local index out counted from the declared lower bound. */
+/* Fortran global index in; out, as Omni: the 0-based index in the block the owner
+ * stores compactly, shadow included (docs/omni-compat.md). */
 int xmp_array_gtol_(xmp_desc_f *d, int *dim, int *g, int *l) {
   long lb = flb_get(DF(d), *dim - 1);
-  int r = xmp_array_gtol(DF(d), f_c_dim(DF(d), *dim), *g - (int)lb, l);
-  if (!r) *l += (int)lb;
-  return r;
+  return xmpf_array_gtol_compact(DF(d), f_c_dim(DF(d), *dim), *g - (int)lb, l);
 }
 int xmp_align_axis_(xmp_desc_f *d, int *dim, int *v) { return xmp_align_axis(DF(d), f_c_dim(DF(d), *dim), v); }
 /* `align a(i) with t(i + c)`: c (the runtime's offset counts from element 0). */

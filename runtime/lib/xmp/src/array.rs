@@ -112,7 +112,7 @@ impl Array {
     }
 
     /// Layout of dim `d` when the node stores only its own part (plus shadows).
-    fn layout_stored(&self, d: usize, c: Option<i64>) -> Result<XmpcDim, String> {
+    pub(crate) fn layout_stored(&self, d: usize, c: Option<i64>) -> Result<XmpcDim, String> {
         let ext = self.extent[d];
         let (slo, shi) = (self.shadow_lo[d], self.shadow_hi[d]);
         let dup = XmpcDim { format: DUP, offset: -slo, procs: 1, width: 1, alloc: ext + slo + shi, lower: 0, upper: ext - 1, shadow_lo: slo, shadow_hi: shi };

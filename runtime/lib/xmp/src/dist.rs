@@ -69,16 +69,22 @@ impl Dist {
                 if m.len() as i64 != d.procs {
                     return Err(format!("gblock mapping has {} entries for {} nodes", m.len(), d.procs));
                 }
+                // As Omni: a mapping that sums to more than the template is cut at its
+                // end (the later nodes own nothing; entries after the one that reaches
+                // the end are not read: Omni's intrinsic_transpose_FJ passes a 2-entry
+                // array for 4 nodes); one that sums to less is an error.
                 let mut s = lower;
                 d.starts.push(s);
                 for &x in m {
-                    if x < 0 {
-                        return Err(format!("gblock mapping has a negative size {x}"));
+                    if s <= upper {
+                        if x < 0 {
+                            return Err(format!("gblock mapping has a negative size {x}"));
+                        }
+                        s += x;
                     }
-                    s += x;
-                    d.starts.push(s);
+                    d.starts.push(s.min(upper + 1));
                 }
-                if s - lower != n {
+                if s - lower < n {
                     return Err(format!("gblock mapping sums to {} but the template has {} elements", s - lower, n));
                 }
             }
@@ -255,6 +261,11 @@ mod tests {
         assert_eq!(d.owner(2), 2);
         assert!(Dist::new(BLOCK, 0, 9, 2, 4, None).is_err());
         assert!(Dist::new(GBLOCK, 0, 9, 2, 0, Some(&[3, 3])).is_err());
+        // more than the template: cut at its end, later entries unread (Omni)
+        let d = Dist::new(GBLOCK, 0, 9, 4, 0, Some(&[4, 7, -5, 3])).unwrap();
+        assert_eq!(d.starts, vec![0, 4, 10, 10, 10]);
+        assert_eq!(d.range(2), (10, 9));
+        assert_eq!(d.owner(9), 1);
     }
 
     #[test]

@@ -85,6 +85,41 @@ pub extern "C" fn xmp_array_gtol(d: XmpDesc, dim: c_int, g: c_int, l: *mut c_int
     }
 }
 
+/// Fortran's `xmp_array_gtol` (Omni's answer, `inquiry/F`): the 0-based index of
+/// 0-based global index `g` of array dim `dim` in the block its owner stores
+/// compactly, shadow included — also for an array xmpc's Fortran stores whole (a
+/// cyclic dimension): Omni's layout, the one the program was written against.
+#[no_mangle]
+pub extern "C" fn xmpf_array_gtol_compact(d: XmpDesc, dim: c_int, g: c_int, l: *mut c_int) -> c_int {
+    let Some((a, k)) = arr(d).and_then(|a| Some((a, idx(dim, a.ndims())?))) else { return 1 };
+    let g = g as i64;
+    if !(0..a.extent[k]).contains(&g) {
+        return 1;
+    }
+    if a.full[k] {
+        return put(l, g);
+    }
+    let td = a.align_dim[k];
+    let owner = if td >= 0 { a.template().dist[td as usize].owner(g + a.align_off[k]) } else { 0 };
+    match a.layout_stored(k, Some(owner)) {
+        Ok(x) if x.format == CYCLIC => put(l, ((g - x.offset) / (x.width * x.procs)) * x.width + (g - x.offset) % x.width),
+        Ok(x) => put(l, g - x.offset),
+        Err(_) => 1,
+    }
+}
+
+/// Fortran's `xmp_array_lshadow`/`ushadow` (`hi` 0/1): the declared width, also
+/// where xmpc's Fortran stores the array whole (as Omni, which stores the shadow).
+#[no_mangle]
+pub extern "C" fn xmpf_array_shadow_width(d: XmpDesc, dim: c_int, hi: c_int, s: *mut c_int) -> c_int {
+    let Some((a, k)) = arr(d).and_then(|a| Some((a, idx(dim, a.ndims())?))) else { return 1 };
+    if !a.whole || a.full[k] {
+        let x = a.dims[k];
+        return put(s, if hi != 0 { x.shadow_hi } else { x.shadow_lo });
+    }
+    put(s, if hi != 0 { a.shadow_hi[k] } else { a.shadow_lo[k] })
+}
+
 /// Node dim (1-based) template dim `dim` is distributed over; 0 when not distributed.
 #[no_mangle]
 pub extern "C" fn xmp_dist_axis(d: XmpDesc, dim: c_int, axis: *mut c_int) -> c_int {
