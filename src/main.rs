@@ -494,9 +494,10 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         return Err(Failure::Input);
     }
     // A program without XMP anywhere (no directive, no xmp_ call, no object of an
-    // XMP file, no -l library) is compiled as mpicc would: no generated `main` around its own, which
-    // the translator may not find among preprocessor alternatives (CMake's compiler
-    // identification source).
+    // XMP file, no -l library) whose `main` has preprocessor alternatives is compiled
+    // as mpicc would: no generated `main` around its own, which the translator may not
+    // find among the alternatives (CMake's compiler identification source). Every
+    // other main program is wrapped, as by Omni (`main_alternatives`).
     // (not with -l: a library may hold XMP code that needs the runtime started)
     let no_xmp_objects = !cli.file.iter().any(|f| is_object(f) && build::object_has_xmp(f)) && cli.lib.is_empty();
     if mode == Mode::Link && plain.iter().all(Option::is_some) && no_xmp_objects {
@@ -511,6 +512,21 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         }),
         _ => build::build(cli, &translated, mode),
     }
+}
+
+/// True when `text` defines `main` more than once, as preprocessor alternatives (CMake's
+/// compiler identification source: a K&R and an ANSI header over one body). Such a file
+/// without XMP is compiled as mpicc would; any other C main program is wrapped, as
+/// Omni's xmpcc does (MPI initialised, `void main` ends with status 0).
+fn main_alternatives(text: &str) -> bool {
+    let heads = text
+        .lines()
+        .filter(|l| {
+            let w: Vec<&str> = l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+            matches!(w.as_slice(), [t, "main", ..] if matches!(*t, "int" | "void")) && l.contains('(')
+        })
+        .count();
+    heads > 1
 }
 
 /// Moves a finished file (an object, a linked executable) into place under the output
@@ -602,7 +618,8 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>),
         return Err(Failure::Input);
     }
 
-    let plain = (lang == Lang::C && local_view.is_none() && !xmpc_backends::c::needs_runtime(&parsed.unit, &text)).then(|| text.clone());
+    let plain =
+        (lang == Lang::C && local_view.is_none() && !xmpc_backends::c::needs_runtime(&parsed.unit, &text) && main_alternatives(&text)).then(|| text.clone());
     let out = match mode {
         Mode::Xcodeml => xmpc_ir::xml::dump(&Program { files: vec![parsed.unit] }, &[&text]),
         Mode::Directives => directives_listing(&name, &text, &parsed.unit, pre.as_ref()),

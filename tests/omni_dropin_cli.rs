@@ -176,3 +176,19 @@ fn acc_lines_are_comments_without_xacc() {
     let o = run(env!("CARGO_BIN_EXE_xmpf90"), &["-xacc", "acc.F90", "-o", "acc2.x"], d.path());
     assert!(!o.status.success() && text(&o).contains("XMP0105"), "{}", text(&o));
 }
+
+/// A C main program without XMP is wrapped as Omni's xmpcc wraps every main: MPI is
+/// initialised before it (it may call MPI without MPI_Init) and `void main` ends with
+/// status 0 (XcalableACC's `others/voidmain.c`). Only a main with preprocessor
+/// alternatives (CMake's compiler identification) is compiled as mpicc would.
+#[test]
+fn every_c_main_is_wrapped_as_omni_does() {
+    let d = tempfile::tempdir().unwrap();
+    let src = "#include <stdio.h>\n#include <mpi.h>\nvoid main()\n{\n    int n;\n    MPI_Comm_size(MPI_COMM_WORLD, &n);\n    printf(\"PASS %d\\n\", n);\n}\n";
+    std::fs::write(d.path().join("voidmain.c"), src).unwrap();
+    let o = run(env!("CARGO_BIN_EXE_xmpcc"), &["-O2", "-o", "voidmain.x", "voidmain.c"], d.path());
+    assert!(o.status.success(), "{}", text(&o));
+    let o = Command::new("mpiexec").args(["-n", "2", "./voidmain.x"]).current_dir(d.path()).output().unwrap();
+    assert!(o.status.success(), "exit status {:?}: {}", o.status, text(&o));
+    assert_eq!(text(&o).matches("PASS 2").count(), 2, "{}", text(&o));
+}
