@@ -136,6 +136,17 @@ pub struct Function {
     pub contains: Vec<Function>,
 }
 
+impl Function {
+    /// The declarations in the body of a typed Fortran function that type its result a
+    /// second time (`integer function total(...)` with `integer*4 :: total`, FFB-MINI's
+    /// `miniapp_util.F`). gfortran refuses them, Omni accepts them: the front end warns
+    /// (XMP0204) and the Fortran printer drops them. One rule, read by both.
+    pub fn result_retyped(&self) -> impl Iterator<Item = &Stmt> {
+        let typed = self.kind == FuncKind::Function && self.ret.is_some();
+        self.body.iter().filter(move |st| typed && matches!(&st.kind, StmtKind::Decl(ids) if ids.len() == 1 && self.symbols.get(ids[0]).name == self.name))
+    }
+}
+
 /// A Fortran module.
 #[derive(Clone, Debug)]
 pub struct Module {

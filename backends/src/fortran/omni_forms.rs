@@ -146,15 +146,9 @@ impl<'a> Visitor<'a> for Collect<'_, 'a> {
             // the last line of the unit (after its contained procedures) is its own end
             self.ends.extend(self.tr.end_mismatch(f.span, k, &f.name));
         }
-        if f.kind == FuncKind::Function && f.ret.is_some() {
-            for st in &f.body {
-                if let StmtKind::Decl(ids) = &st.kind {
-                    if ids.len() == 1 && f.symbols.get(ids[0]).name == f.name {
-                        // short: fixed form re-wraps anything past column 72
-                        self.ends.push((st.span, "! xmpc: result typed twice".into()));
-                    }
-                }
-            }
+        for st in f.result_retyped() {
+            // short: fixed form re-wraps anything past column 72
+            self.ends.push((st.span, "! xmpc: result typed twice".into()));
         }
         self.syms.push(&f.symbols);
         visit::walk_function(self, f);

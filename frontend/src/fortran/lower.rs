@@ -220,25 +220,19 @@ impl<'a> Lower<'a> {
     /// A program unit; `lead`: directive comments before a headerless main program.
     /// `integer function total(...)` with `integer*4 :: total` in its body (FFB-MINI's
     /// `miniapp_util.F`): gfortran refuses the second type, Omni accepts it; a warning
-    /// here, and the printer drops the declaration (`result_redeclared`).
+    /// here, and the printer drops the declaration (`Function::result_retyped`).
     fn result_typed_twice(&mut self, f: &Function) {
-        if f.kind != FuncKind::Function || f.ret.is_none() {
-            return;
-        }
-        for st in &f.body {
-            let StmtKind::Decl(ids) = &st.kind else { continue };
-            if ids.len() == 1 && f.symbols.get(ids[0]).name == f.name {
-                self.diags.push(
-                    Diagnostic::warning()
-                        .with_code("XMP0204")
-                        .with_message(format!("the result of function `{}` is typed twice", f.name))
-                        .with_labels(vec![
-                            Label::primary(self.file, st.span.range()).with_message("second type declaration"),
-                            Label::secondary(self.file, f.name_span.range()).with_message("typed in the FUNCTION statement"),
-                        ])
-                        .with_notes(vec!["Omni accepts this; xmpc keeps the type of the FUNCTION statement and drops the declaration".into()]),
-                );
-            }
+        for st in f.result_retyped() {
+            self.diags.push(
+                Diagnostic::warning()
+                    .with_code("XMP0204")
+                    .with_message(format!("the result of function `{}` is typed twice", f.name))
+                    .with_labels(vec![
+                        Label::primary(self.file, st.span.range()).with_message("second type declaration"),
+                        Label::secondary(self.file, f.name_span.range()).with_message("typed in the FUNCTION statement"),
+                    ])
+                    .with_notes(vec!["Omni accepts this; xmpc keeps the type of the FUNCTION statement and drops the declaration".into()]),
+            );
         }
     }
 
