@@ -10,6 +10,14 @@ use xmpc_passes::xmp_model::reduction;
 
 impl<'a> Tr<'a> {
     pub(super) fn dir_reflect(&mut self, p: &'a Pragma, comment: &str, ind: &str, vars: &[Name], widths: &Option<Vec<Width>>, trailers: &Trailers) {
+        self.shadow_op(p, comment, ind, (vars, widths, trailers), "xmpc_reflect", false);
+    }
+
+    /// `reflect` and `reduce_shadow`: one runtime call per array (`func`), with the
+    /// widths as arrays when given; `typed` passes the element type (reduce_shadow's
+    /// addition depends on it).
+    fn shadow_op(&mut self, p: &'a Pragma, comment: &str, ind: &str, what: (&[Name], &Option<Vec<Width>>, &Trailers), func: &str, typed: bool) {
+        let (vars, widths, trailers) = what;
         let loc = self.loc(p);
         let asy = trailers.async_id.as_ref().map_or("-1".into(), c_expr);
         let mut code = comment.to_string();
@@ -18,17 +26,22 @@ impl<'a> Tr<'a> {
                 self.error("XMP0109", format!("`{}` is not aligned with a template", v.name), v.span, "not a distributed array", None);
                 continue;
             };
-            let desc = self.arrs[a].desc.clone();
+            let (desc, nd) = (self.arrs[a].desc.clone(), self.arrs[a].ndims);
+            let ty = if typed {
+                self.need_typeof = true;
+                format!("_XMP_TYPE_OF(*{}), ", self.arrs[a].storage)
+            } else {
+                String::new()
+            };
             match widths {
                 None => {
-                    let _ = write!(code, "\n{ind}xmpc_reflect({loc}, {desc}, NULL, NULL, NULL, {asy});");
+                    let _ = write!(code, "\n{ind}{func}({loc}, {desc}, NULL, NULL, NULL, {ty}{asy});");
                 }
                 Some(ws) => {
-                    let nd = self.arrs[a].ndims;
                     let (lo, hi, per) = widths_c(ws, nd);
                     let _ = write!(
                         code,
-                        "\n{ind}{{\n{ind}    const long _XMP_width_lo[] = {{{lo}}}, _XMP_width_hi[] = {{{hi}}};\n{ind}    const int _XMP_periodic[] = {{{per}}};\n{ind}    xmpc_reflect({loc}, {desc}, _XMP_width_lo, _XMP_width_hi, _XMP_periodic, {asy});\n{ind}}}"
+                        "\n{ind}{{\n{ind}    const long _XMP_width_lo[] = {{{lo}}}, _XMP_width_hi[] = {{{hi}}};\n{ind}    const int _XMP_periodic[] = {{{per}}};\n{ind}    {func}({loc}, {desc}, _XMP_width_lo, _XMP_width_hi, _XMP_periodic, {ty}{asy});\n{ind}}}"
                     );
                 }
             }
@@ -150,31 +163,7 @@ impl<'a> Tr<'a> {
 
     pub(super) fn dir_reduce_shadow(&mut self, p: &'a Pragma, comment: &str, ind: &str, vars: &[Name], widths: &Option<Vec<Width>>, trailers: &Trailers) {
         // adds (`+`) each shadow into its owner; the element type picks the addition
-        let loc = self.loc(p);
-        let asy = trailers.async_id.as_ref().map_or("-1".into(), c_expr);
-        let mut code = comment.to_string();
-        for v in vars {
-            let Some(a) = self.dist(&v.name) else {
-                self.error("XMP0109", format!("`{}` is not aligned with a template", v.name), v.span, "not a distributed array", None);
-                continue;
-            };
-            let (desc, nd) = (self.arrs[a].desc.clone(), self.arrs[a].ndims);
-            self.need_typeof = true;
-            let ty = format!("_XMP_TYPE_OF(*{})", self.arrs[a].storage);
-            match widths {
-                None => {
-                    let _ = write!(code, "\n{ind}xmpc_reduce_shadow({loc}, {desc}, NULL, NULL, NULL, {ty}, {asy});");
-                }
-                Some(ws) => {
-                    let (lo, hi, per) = widths_c(ws, nd);
-                    let _ = write!(
-                        code,
-                        "\n{ind}{{\n{ind}    const long _XMP_width_lo[] = {{{lo}}}, _XMP_width_hi[] = {{{hi}}};\n{ind}    const int _XMP_periodic[] = {{{per}}};\n{ind}    xmpc_reduce_shadow({loc}, {desc}, _XMP_width_lo, _XMP_width_hi, _XMP_periodic, {ty}, {asy});\n{ind}}}"
-                    );
-                }
-            }
-        }
-        self.edit(p.dir.span, code);
+        self.shadow_op(p, comment, ind, (vars, widths, trailers), "xmpc_reduce_shadow", true);
     }
 
     /// `bcast (a[s:len][:])`: one xmpc_bcast per contiguous block of the section
