@@ -16,6 +16,7 @@
 
 pub mod abi;
 pub mod cli;
+pub mod export;
 pub mod kernel;
 pub mod output;
 pub mod run;

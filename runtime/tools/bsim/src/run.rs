@@ -29,6 +29,10 @@ pub struct Params {
     pub out: Option<PathBuf>,
     pub gantt: Option<PathBuf>,
     pub trace_json: Option<PathBuf>,
+    /// BSIM_PAJE: a Paje trace (SimGrid, ViTE, PajeNG).
+    pub paje: Option<PathBuf>,
+    /// BSIM_OTF2: an OTF2 archive directory (Score-P, Vampir, otf2-print).
+    pub otf2: Option<PathBuf>,
     pub trace_dir: Option<PathBuf>,
     pub payload: bool,
     pub stack: usize,
@@ -102,6 +106,8 @@ pub fn params_from_env() -> Result<Params, String> {
         out: env("BSIM_OUT").map(PathBuf::from),
         gantt: env("BSIM_GANTT").map(PathBuf::from),
         trace_json: env("BSIM_TRACE_JSON").map(PathBuf::from),
+        paje: env("BSIM_PAJE").map(PathBuf::from),
+        otf2: env("BSIM_OTF2").map(PathBuf::from),
         trace_dir: env("BSIM_TRACE").map(PathBuf::from),
         payload: env_flag("BSIM_PAYLOAD"),
         stack,
@@ -185,7 +191,7 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
     for d in [&p.out, &p.trace_dir].into_iter().flatten() {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create directory: {e}", d.display()))?;
     }
-    let timeline = p.gantt.is_some() || p.trace_json.is_some();
+    let timeline = p.gantt.is_some() || p.trace_json.is_some() || p.paje.is_some() || p.otf2.is_some();
     let sim = engine::init_sim(p.np, p.platform.clone(), SimOpts { payload: p.payload, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() })?;
     let t0 = Instant::now();
     let bar = if p.progress && p.np > 1 { Some(progress_thread(p.np as u64)) } else { None };
@@ -269,7 +275,7 @@ pub unsafe fn rank_body(
     sim.finish(id);
     current::set(std::ptr::null_mut());
     let r = *rank;
-    (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
+    (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events, msgs: r.msgs })
 }
 
 /// Every rank as an OS thread (the `threads` back end).
@@ -324,6 +330,12 @@ pub fn write_outputs(p: &Params, results: &[RankResult], platform: &str, backend
     }
     if let Some(t) = &p.trace_json {
         xmpc_outfile::write(t, output::chrome_trace(results).as_bytes())?;
+    }
+    if let Some(t) = &p.paje {
+        xmpc_outfile::write(t, crate::export::paje_trace(results, rep.predicted_time).as_bytes())?;
+    }
+    if let Some(d) = &p.otf2 {
+        crate::export::write_otf2(d, results, rep.predicted_time)?;
     }
     Ok(())
 }
