@@ -331,14 +331,21 @@ fn report_gantt_and_chrome_trace() {
     // rank 3 waits in its receive until the token arrives
     assert!(close(r3["wait"].as_f64().unwrap(), 1e-3 + 2.0 * (msg(100) + 5e-5)), "{r3}");
     let svg = std::fs::read_to_string(&g).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("rgb(240,200,40)"), "no waiting bars");
+    assert!(svg.starts_with("<svg") && svg.contains("#F0C828"), "no waiting bars");
+    // axes and a legend (plotters)
+    for t in ["virtual time (s)", "rank", "compute", "communication", "waiting", "user event"] {
+        assert!(svg_texts(&svg).iter().any(|x| x == t), "{t} missing from the Gantt chart");
+    }
     let tr: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&tj).unwrap()).unwrap();
     let ev = tr["traceEvents"].as_array().unwrap();
     assert!(ev.iter().any(|e| e["name"] == "token start" && e["ph"] == "i"));
     assert!(ev.iter().any(|e| e["name"] == "LMPI_Recv" && e["tid"] == 3));
     let out = run_env("pipeline.c", 4, &["1e-3", "5e-5", "100"], &[("BSIM_GANTT", png.to_str().unwrap())]);
     assert!(out.status.success());
-    assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+    let png = std::fs::read(&png).unwrap();
+    assert_eq!(&png[..4], b"\x89PNG");
+    // with its text (axes, legend): not the picture of the same SVG without text
+    assert_ne!(png, xmpc_charts::rasterize(&xmpc_charts::strip_text(&svg)).unwrap(), "the PNG has no text");
 }
 
 #[test]
@@ -757,4 +764,29 @@ fn messages_in_chrome_paje_and_otf2() {
     let out = run_exe(&build("pingpong.c"), 2, &["100", "3"], &[("BSIM_OTF2", other.to_str().unwrap())]);
     assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("not an OTF2 archive"), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(other.join("keep").exists());
+}
+
+/// A 1,024-rank Gantt chart summarises (rank groups x time bins) instead of one bar
+/// per event: the SVG stays under 1 MB (it was 16 MB), with its axes and legend.
+#[test]
+fn big_gantt_summarises() {
+    let d = work().join("biggantt");
+    std::fs::create_dir_all(&d).unwrap();
+    let g = d.join("g.svg");
+    let out = run_exe(&build("halo.c"), 1024, &["20", "1e-4", "1024", "all"], &[("BSIM_GANTT", g.to_str().unwrap())]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = std::fs::read_to_string(&g).unwrap();
+    assert!(svg.len() < 1 << 20, "Gantt SVG of 1,024 ranks is {} bytes", svg.len());
+    assert!(svg.contains("1024 ranks in 64 groups of 16"), "not summarised");
+    for t in ["virtual time (s)", "compute", "communication", "waiting"] {
+        assert!(svg_texts(&svg).iter().any(|x| x == t), "{t} missing");
+    }
+    // the compute share shows: 20 x 1e-4 s of compute in every group
+    assert!(svg.contains("fill=\"#282828\"") || svg.contains("fill=\"#5E5E5E\""), "no compute cells");
+    eprintln!("1,024-rank Gantt SVG: {} bytes", svg.len());
+}
+
+/// The texts of an SVG's `<text>` elements, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text").skip(1).filter_map(|t| Some(t[t.find('>')? + 1..t.find("</text>")?].trim().to_string())).collect()
 }
