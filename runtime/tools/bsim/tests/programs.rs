@@ -790,3 +790,16 @@ fn big_gantt_summarises() {
 fn svg_texts(svg: &str) -> Vec<String> {
     svg.split("<text").skip(1).filter_map(|t| Some(t[t.find('>')? + 1..t.find("</text>")?].trim().to_string())).collect()
 }
+
+/// The progress says where the run is in virtual time and how fast it goes (it read
+/// "0/65536 ranks finished" for the whole run); without a terminal, plain lines.
+#[test]
+fn progress_shows_virtual_time_and_rate() {
+    let out = run_exe(&build("halo.c"), 1024, &["40", "1e-4", "1024", "all"], &[("BSIM_PROGRESS", "1"), ("BSIM_PROGRESS_AFTER_MS", "0")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err.lines().find(|l| l.starts_with("bsim ") && l.contains("virtual time")).unwrap_or_else(|| panic!("no progress line:\n{err}"));
+    assert!(line.contains("LMPI calls (") && line.contains("/s)") && line.contains("/1024 ranks finished"), "{line}");
+    let lo: f64 = line.split("virtual time ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!((0.0..0.1).contains(&lo), "{line}");
+}

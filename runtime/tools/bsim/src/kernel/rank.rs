@@ -236,6 +236,7 @@ impl Rank {
         let idle = self.idle.min(d).max(0.0);
         self.stats.wait += idle;
         self.stats.calls += 1;
+        sim().ranks[self.id as usize].calls.store(self.stats.calls, std::sync::atomic::Ordering::Relaxed);
         if sim().timeline && d > 0.0 {
             self.events.push(Event { kind: EvKind::Comm, name, t0: self.entry, t1: self.clock, wait_end: self.entry + idle });
         }
