@@ -282,3 +282,21 @@ int main(int argc, char **argv) {
     assert!(stderr(&o).contains("the code after mpiete_region_end declares a variable: it is kept"), "{}", stderr(&o));
     assert!(!std::fs::read_to_string(&out).unwrap().contains("#if 0"));
 }
+
+/// `mpiete commdata` says what it is doing in a step that lasts (it was silent while
+/// the ping-pong ran); XMPC_PROGRESS_AFTER_MS=0 makes every step "long".
+#[test]
+fn commdata_says_what_it_is_doing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_xmpc"))
+        .args(["mpiete", "commdata", "--max", "64", "-o", out.to_str().unwrap()])
+        .env("XMPC_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    for want in ["mpiete commdata: compiling the ping-pong program with", "mpiete commdata: measuring the ping-pong times of", "done in"] {
+        assert!(err.contains(want), "{want:?} missing from:\n{err}");
+    }
+}
