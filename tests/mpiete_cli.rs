@@ -300,3 +300,21 @@ fn commdata_says_what_it_is_doing() {
         assert!(err.contains(want), "{want:?} missing from:\n{err}");
     }
 }
+
+/// `--emit=blocks-json` is JSON written by serde_json: it parses, the source name with
+/// a quote and a backslash comes back, one block per line in the documented field order.
+#[test]
+fn blocks_json_is_serde_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("a \"q\" \\ b.c");
+    std::fs::write(&src, "#include <mpi.h>\nint main(int c, char **v) {\n  double x = 0;\n  MPI_Init(&c, &v);\n  for (int i = 0; i < 10; i++) x += i;\n  MPI_Finalize();\n  return (int)x;\n}\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_xmpc")).arg(&src).arg("--emit=blocks-json").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+    assert_eq!(v["format"], "xmpc-blocks/1");
+    assert!(v["source"].as_str().unwrap().contains("a \"q\" \\ b.c"), "{text}");
+    let blocks = v["blocks"].as_array().unwrap();
+    assert!(!blocks.is_empty());
+    assert_eq!(text.lines().filter(|l| l.starts_with("{\"id\":")).count(), blocks.len(), "{text}");
+}
