@@ -21,6 +21,13 @@ command -v make >/dev/null 2>&1 || need+=(make)
 { command -v llvm-mca >/dev/null 2>&1 || command -v llvm-mca-14 >/dev/null 2>&1; } || need+=(llvm-14)
 # BSIM's SMPI test compares predictions with SimGrid SMPI (docs/bsim.md); required here
 { command -v smpirun >/dev/null 2>&1 && command -v smpicc >/dev/null 2>&1; } || need+=(libsimgrid-dev)
+# OTF2 trace export of BSIM runs (Score-P/Vampir), read back by otf2-print in the tests
+[ -f /usr/include/otf2/otf2.h ] || need+=(libotf2-trace-dev)
+command -v otf2-print >/dev/null 2>&1 || need+=(otf2-tools)
+# PajeNG's pj_dump reads BSIM's Paje export back in the tests
+command -v pj_dump >/dev/null 2>&1 || need+=(pajeng)
+# charts: text is drawn with the system fonts (fontdb), DejaVu at least
+[ -d /usr/share/fonts/truetype/dejavu ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -343,18 +343,18 @@ impl Prepared {
             }
             let count: f64 = ranks.iter().map(|r| r.1).sum();
             let mean = if count > 0.0 { ranks.iter().map(|r| r.0 * r.1).sum::<f64>() / count } else { ranks[0].0 };
-            let pr: Vec<String> = ranks.iter().map(|(t, c)| format!("{{\"mean_s\":{t:e},\"count\":{}}}", *c as u64)).collect();
-            blocks.push(format!("{{\"id\":{},\"mean_s\":{mean:e},\"count\":{},\"per_rank\":[{}]}}", row.id, count as u64, pr.join(",")));
+            let pr: Vec<serde_json::Value> = ranks.iter().map(|(t, c)| serde_json::json!({"mean_s": t, "count": *c as u64})).collect();
+            let b = serde_json::json!({"id": row.id, "mean_s": mean, "count": count as u64, "per_rank": pr});
+            blocks.push(serde_json::to_string(&b).map_err(|e| format!("block {}: {e}", row.id))?);
         }
         if !missing.is_empty() {
             eprintln!("xmpc: psim: blocks without a prediction on every rank are not in the table: {missing:?}");
         }
-        Ok(format!(
-            "{{\"format\":\"xmpc-blocktimes/1\",\"source\":{},\"ranks\":{np},\"model\":{},\"blocks\":[\n{}\n]}}\n",
-            serde_json::Value::String(self.name.clone()),
-            serde_json::Value::String(format!("psim:{}", m.name)),
-            blocks.join(",\n")
-        ))
+        // serde_json writes every value (a non-finite time would be `null`, never `NaN`);
+        // the layout keeps one block per line
+        let head = serde_json::json!({"format": "xmpc-blocktimes/1", "source": self.name, "ranks": np, "model": format!("psim:{}", m.name)});
+        let head = serde_json::to_string(&head).map_err(|e| e.to_string())?;
+        Ok(format!("{},\"blocks\":[\n{}\n]}}\n", head.trim_end_matches('}'), blocks.join(",\n")))
     }
 }
 

@@ -242,7 +242,8 @@ pub(crate) fn find_lib(name: &str, hint: &str) -> Result<PathBuf, Failure> {
 
 /// Runs a command, showing its stderr on failure.
 pub(crate) fn run_cmd(cmd: &mut Command, what: &str) -> Result<String, Failure> {
-    let out = cmd.output().map_err(|e| fail(format!("cannot run {what}: {e}")))?;
+    // a step over ~2 s says what it is doing (--measure, --check)
+    let out = xmpc_mpiete::progress::step("xmpc", what, || cmd.output()).map_err(|e| fail(format!("cannot run {what}: {e}")))?;
     if !out.status.success() {
         eprint!("{}", String::from_utf8_lossy(&out.stderr));
         eprint!("{}", String::from_utf8_lossy(&out.stdout));

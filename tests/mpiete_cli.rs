@@ -282,3 +282,39 @@ int main(int argc, char **argv) {
     assert!(stderr(&o).contains("the code after mpiete_region_end declares a variable: it is kept"), "{}", stderr(&o));
     assert!(!std::fs::read_to_string(&out).unwrap().contains("#if 0"));
 }
+
+/// `mpiete commdata` says what it is doing in a step that lasts (it was silent while
+/// the ping-pong ran); XMPC_PROGRESS_AFTER_MS=0 makes every step "long".
+#[test]
+fn commdata_says_what_it_is_doing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_xmpc"))
+        .args(["mpiete", "commdata", "--max", "64", "-o", out.to_str().unwrap()])
+        .env("XMPC_PROGRESS_AFTER_MS", "0")
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    for want in ["mpiete commdata: compiling the ping-pong program with", "mpiete commdata: measuring the ping-pong times of", "done in"] {
+        assert!(err.contains(want), "{want:?} missing from:\n{err}");
+    }
+}
+
+/// `--emit=blocks-json` is JSON written by serde_json: it parses, the source name with
+/// a quote and a backslash comes back, one block per line in the documented field order.
+#[test]
+fn blocks_json_is_serde_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("a \"q\" \\ b.c");
+    std::fs::write(&src, "#include <mpi.h>\nint main(int c, char **v) {\n  double x = 0;\n  MPI_Init(&c, &v);\n  for (int i = 0; i < 10; i++) x += i;\n  MPI_Finalize();\n  return (int)x;\n}\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_xmpc")).arg(&src).arg("--emit=blocks-json").output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}:\n{text}"));
+    assert_eq!(v["format"], "xmpc-blocks/1");
+    assert!(v["source"].as_str().unwrap().contains("a \"q\" \\ b.c"), "{text}");
+    let blocks = v["blocks"].as_array().unwrap();
+    assert!(!blocks.is_empty());
+    assert_eq!(text.lines().filter(|l| l.starts_with("{\"id\":")).count(), blocks.len(), "{text}");
+}

@@ -873,46 +873,55 @@ pub fn summary(src: &str, b: &Block) -> String {
     parts.join(", ")
 }
 
-/// The block list as JSON (`xmpc --emit=blocks-json`).
+/// One block of [`listing_json`] (fields in this order).
+#[derive(serde::Serialize)]
+struct BlockJson<'a> {
+    id: u32,
+    kind: &'a str,
+    func: &'a str,
+    start: [usize; 2],
+    end: [usize; 2],
+    bytes: [usize; 2],
+    stmts: usize,
+    loop_depth: usize,
+    whole_loop: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    call: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time: Option<&'a str>,
+}
+
+/// The block list as JSON (`xmpc --emit=blocks-json`): serialised by serde_json (it
+/// was assembled with `format!` and a hand-written escape), one block per line.
 pub fn listing_json(name: &str, src: &str, blocks: &[Block]) -> String {
-    let esc = |t: &str| {
-        let mut o = String::new();
-        for c in t.chars() {
-            match c {
-                '"' => o.push_str("\\\""),
-                '\\' => o.push_str("\\\\"),
-                '\n' => o.push_str("\\n"),
-                c if (c as u32) < 0x20 => o.push_str(&format!("\\u{:04x}", c as u32)),
-                c => o.push(c),
-            }
-        }
-        o
-    };
-    let mut s = format!("{{\"format\":\"xmpc-blocks/1\",\"source\":\"{}\",\"blocks\":[", esc(name));
+    #[derive(serde::Serialize)]
+    struct Head<'a> {
+        format: &'a str,
+        source: &'a str,
+    }
+    let head = serde_json::to_string(&Head { format: "xmpc-blocks/1", source: name }).unwrap_or_default();
+    let mut s = format!("{},\"blocks\":[", head.trim_end_matches('}'));
     for (i, b) in blocks.iter().enumerate() {
         let (l0, c0) = line_col(src, b.span.start);
         let (l1, c1) = line_col(src, b.span.end.saturating_sub(1).max(b.span.start));
         if i > 0 {
             s.push(',');
         }
-        s.push_str(&format!(
-            "\n{{\"id\":{},\"kind\":\"{}\",\"func\":\"{}\",\"start\":[{l0},{c0}],\"end\":[{l1},{c1}],\"bytes\":[{},{}],\"stmts\":{},\"loop_depth\":{},\"whole_loop\":{}",
-            b.id,
-            b.kind.name(),
-            esc(&b.func),
-            b.span.start,
-            b.span.end,
-            b.stmts.len(),
-            b.loops.len(),
-            b.whole_loop
-        ));
-        if let Some(c) = &b.call {
-            s.push_str(&format!(",\"call\":\"{}\"", esc(c)));
-        }
-        if let Some(t) = &b.time {
-            s.push_str(&format!(",\"time\":\"{}\"", esc(t)));
-        }
-        s.push('}');
+        let row = BlockJson {
+            id: b.id,
+            kind: b.kind.name(),
+            func: &b.func,
+            start: [l0, c0],
+            end: [l1, c1],
+            bytes: [b.span.start, b.span.end],
+            stmts: b.stmts.len(),
+            loop_depth: b.loops.len(),
+            whole_loop: b.whole_loop,
+            call: b.call.as_deref(),
+            time: b.time.as_deref(),
+        };
+        s.push('\n');
+        s.push_str(&serde_json::to_string(&row).unwrap_or_default());
     }
     s.push_str("\n]}\n");
     s

@@ -11,7 +11,20 @@ use std::path::PathBuf;
 fn main() {
     println!("cargo:rerun-if-changed=csrc/bsim_main.c");
     println!("cargo:rerun-if-changed=csrc/bsim_mpi_main.c");
+    println!("cargo:rerun-if-changed=csrc/otf2_export.c");
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
+    // the OTF2 export (src/export.rs): compiled against Debian's libotf2-trace-dev
+    // headers when present, the library loaded with dlopen when an export is asked for
+    let mut otf2 = cc::Build::new();
+    otf2.file("csrc/otf2_export.c").opt_level(2).warnings(true);
+    let hdr = env::var("XMPC_OTF2_INCLUDE").unwrap_or_else(|_| "/usr/include".into());
+    println!("cargo:rerun-if-env-changed=XMPC_OTF2_INCLUDE");
+    if std::path::Path::new(&hdr).join("otf2/otf2.h").exists() {
+        otf2.include(&hdr).define("XMPC_HAVE_OTF2", None);
+    } else {
+        println!("cargo:warning=otf2/otf2.h not found (install libotf2-trace-dev): BSIM's OTF2 export will report that it is missing");
+    }
+    otf2.compile("xmpc_bsim_otf2");
     cc::Build::new().file("csrc/bsim_main.c").opt_level(2).warnings(true).cargo_metadata(false).compile("xmpc_bsim_main");
     // OUT_DIR = target/<profile>/build/<pkg>-<hash>/out
     let profile_dir = out.ancestors().nth(3).map(PathBuf::from);

@@ -45,9 +45,18 @@ static int xp_inited = 0;
 static int xp_finalized = 0;
 
 /* Rust accounting (src/lib.rs) */
-void xp_rec(int fid, uint64_t dt);
-void xp_rec_b(int fid, uint64_t dt, int64_t sbytes, int64_t rbytes);
-void xp_rec_p(int fid, uint64_t dt, int64_t sbytes, int speer, int64_t rbytes, int rpeer, uintptr_t comm);
+void xp_rec(int fid, uint64_t dt, uintptr_t ra);
+void xp_rec_b(int fid, uint64_t dt, int64_t sbytes, int64_t rbytes, uintptr_t ra);
+void xp_rec_p(int fid, uint64_t dt, int64_t sbytes, int speer, int64_t rbytes, int rpeer, uintptr_t comm, uintptr_t ra);
+
+/* Call site (as mpiP): the return address of the outermost profiled MPI call on
+ * this thread, set by XP_T0 in the wrapper itself (so it points into the caller:
+ * user code, C or Fortran), passed to every record and resolved to file:line at
+ * MPI_Finalize (src/sites.rs). */
+static __thread uintptr_t xp_ra __attribute__((tls_model("initial-exec")));
+#define xp_rec(fid, dt) (xp_rec)(fid, dt, xp_ra)
+#define xp_rec_b(fid, dt, sb, rb) (xp_rec_b)(fid, dt, sb, rb, xp_ra)
+#define xp_rec_p(fid, dt, sb, sp, rb, rp, c) (xp_rec_p)(fid, dt, sb, sp, rb, rp, c, xp_ra)
 void xp_comm_freed(uintptr_t comm);
 void xp_rust_init(int rank, int size, uintptr_t world);
 void xp_rust_finalize(void);
@@ -79,6 +88,7 @@ uint64_t xmpc_prof_monotonic_ns(void) {
 #define XP_T0                                                                                     \
     uint64_t xp_t0_;                                                                              \
     xp_depth++;                                                                                   \
+    xp_ra = (uintptr_t)__builtin_return_address(0);                                               \
     xp_t0_ = xp_now()
 #define XP_T1                                                                                     \
     uint64_t xp_dt_ = xp_now() - xp_t0_;                                                          \

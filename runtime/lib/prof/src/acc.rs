@@ -161,10 +161,54 @@ impl CommCache {
     }
 }
 
+/// Time and bytes of one call site (return address) of one function.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct SiteAcc {
+    pub calls: u64,
+    pub t_sum: u64,
+    pub t_max: u64,
+    pub bytes: u64,
+}
+
+/// The call-site key: return address (user space, below 2^56) and function id.
+#[inline(always)]
+fn site_key(fid: usize, ra: usize) -> u64 {
+    ((ra as u64) << 8) | (fid as u64 & 0xff)
+}
+
+/// The (return address, function id) of a site key.
+pub fn site_of(key: u64) -> (usize, usize) {
+    ((key >> 8) as usize, (key & 0xff) as usize)
+}
+
+/// A cheap hasher for site keys (addresses: multiply and fold).
+#[derive(Default)]
+pub struct SiteHasher(u64);
+
+impl std::hash::Hasher for SiteHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, k: u64) {
+        let h = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 29);
+    }
+}
+
+pub type SiteMap = std::collections::HashMap<u64, SiteAcc, std::hash::BuildHasherDefault<SiteHasher>>;
+
 pub struct Table {
     pub f: Vec<FnAcc>,
     pub peers: Vec<PeerAcc>,
     pub any: PeerAcc,
+    /// Per call site (mpiP): bounded by the number of MPI call instructions in the program.
+    pub sites: SiteMap,
     cache: CommCache,
 }
 
@@ -174,6 +218,7 @@ impl Table {
             f: vec![FnAcc::default(); NF + 1],
             peers: vec![PeerAcc::default(); world_size],
             any: PeerAcc::default(),
+            sites: SiteMap::default(),
             cache: CommCache { epoch: 0, last: usize::MAX, entries: Vec::new(), next_victim: 0 },
         }
     }
@@ -186,6 +231,20 @@ impl Table {
             *p = PeerAcc::default();
         }
         self.any = PeerAcc::default();
+        self.sites.clear();
+    }
+
+    /// Call-site record: `ra` is the return address into the caller (0: unknown, not kept).
+    #[inline(always)]
+    pub fn site(&mut self, fid: usize, ra: usize, dt: u64, bytes: u64) {
+        if ra == 0 {
+            return;
+        }
+        let s = self.sites.entry(site_key(fid, ra)).or_default();
+        s.calls += 1;
+        s.t_sum += dt;
+        s.t_max = s.t_max.max(dt);
+        s.bytes += bytes;
     }
 
     #[inline(always)]
@@ -264,6 +323,13 @@ impl Table {
         }
         self.any.recv_count += o.any.recv_count;
         self.any.recv_bytes += o.any.recv_bytes;
+        for (k, v) in &o.sites {
+            let s = self.sites.entry(*k).or_default();
+            s.calls += v.calls;
+            s.t_sum += v.t_sum;
+            s.t_max = s.t_max.max(v.t_max);
+            s.bytes += v.bytes;
+        }
     }
 
     /// Convert to the report model (ticks → ns).
@@ -407,6 +473,13 @@ mod tests {
         comm_freed();
         t.rec_p(0, 1, 1, 1, -1, -2, 9); // untranslatable: no peer entry
         assert_eq!(t.peers.iter().map(|p| p.send_count).sum::<u64>(), 3);
+        t.site(0, 0x401234, 10, 8);
+        t.site(0, 0x401234, 30, 8);
+        t.site(4, 0x401234, 5, 0);
+        t.site(4, 0, 5, 0); // unknown address: not kept
+        assert_eq!(t.sites.len(), 2);
+        assert_eq!(t.sites[&site_key(0, 0x401234)], SiteAcc { calls: 2, t_sum: 40, t_max: 30, bytes: 16 });
+        assert_eq!(site_of(site_key(4, 0x401234)), (0x401234, 4));
         let (funcs, peers) = t.to_stats(2.0);
         assert_eq!(funcs[0].time_total_ns, 30.5);
         assert_eq!(peers.last().unwrap().peer, -1);

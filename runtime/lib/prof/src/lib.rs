@@ -9,6 +9,7 @@
 pub mod acc;
 pub mod config;
 pub mod rt;
+pub mod sites;
 
 /// The profiled functions (index = function id).
 pub mod funcs {

@@ -155,6 +155,8 @@ fn rank_profile(st: &State, partial: bool) -> RankProfile {
     let now = unsafe { xmpc_prof_now() };
     let tab = acc::merged();
     let (functions, peers) = tab.to_stats(st.timer.ticks_per_ns);
+    // a crash handler does not resolve addresses (it allocates and reads DWARF)
+    let callsites = if partial { Vec::new() } else { crate::sites::resolve(&tab.sites, st.timer.ticks_per_ns) };
     let mpi_ns = functions.iter().map(|f| f.time_total_ns).sum();
     RankProfile {
         rank: st.rank as i64,
@@ -165,6 +167,7 @@ fn rank_profile(st: &State, partial: bool) -> RankProfile {
         partial,
         functions,
         peers,
+        callsites,
     }
 }
 
@@ -309,20 +312,30 @@ pub extern "C" fn xp_comm_freed(_comm: usize) {
     acc::comm_freed();
 }
 
-/// Time-only record.
+/// Time-only record; `ra` is the call site (return address into the caller, 0 = unknown).
 #[no_mangle]
-pub extern "C" fn xp_rec(fid: c_int, dt: u64) {
-    with_table(|t| t.rec(fid as usize, dt));
+pub extern "C" fn xp_rec(fid: c_int, dt: u64, ra: usize) {
+    with_table(|t| {
+        t.rec(fid as usize, dt);
+        t.site(fid as usize, ra, dt, 0);
+    });
 }
 
 /// Record with byte counts (-1 = not applicable).
 #[no_mangle]
-pub extern "C" fn xp_rec_b(fid: c_int, dt: u64, sbytes: i64, rbytes: i64) {
-    with_table(|t| t.rec_b(fid as usize, dt, sbytes, rbytes));
+pub extern "C" fn xp_rec_b(fid: c_int, dt: u64, sbytes: i64, rbytes: i64, ra: usize) {
+    with_table(|t| {
+        t.rec_b(fid as usize, dt, sbytes, rbytes);
+        t.site(fid as usize, ra, dt, (sbytes.max(0) + rbytes.max(0)) as u64);
+    });
 }
 
 /// Point-to-point record with comm-local peers.
 #[no_mangle]
-pub extern "C" fn xp_rec_p(fid: c_int, dt: u64, sbytes: i64, speer: c_int, rbytes: i64, rpeer: c_int, comm: usize) {
-    with_table(|t| t.rec_p(fid as usize, dt, sbytes, speer, rbytes, rpeer, comm));
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn xp_rec_p(fid: c_int, dt: u64, sbytes: i64, speer: c_int, rbytes: i64, rpeer: c_int, comm: usize, ra: usize) {
+    with_table(|t| {
+        t.rec_p(fid as usize, dt, sbytes, speer, rbytes, rpeer, comm);
+        t.site(fid as usize, ra, dt, (sbytes.max(0) + rbytes.max(0)) as u64);
+    });
 }

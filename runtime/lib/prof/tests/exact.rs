@@ -51,6 +51,10 @@ fn mpiexec_args(n: usize, dir: &Path, exe: &Path, preload: bool, config: Option<
     if preload {
         c.arg("env").arg(format!("LD_PRELOAD={}", lib_dir().join("libxmpc_prof.so").display()));
     }
+    // cargo's LD_LIBRARY_PATH names target/<profile> before the rpath (a RUNPATH) is
+    // looked at, and the library there is only as new as the last `cargo build`
+    let ld = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    c.env("LD_LIBRARY_PATH", format!("{}:{ld}", lib_dir().display()));
     c.arg(exe).args(args).current_dir(dir).env("XMPC_PROF_OUTPUT_DIR", dir).env_remove("XMPC_PROF_CONFIG");
     if let Some(cfg) = config {
         c.env("XMPC_PROF_CONFIG", cfg).env_remove("XMPC_PROF_OUTPUT_DIR");
@@ -349,4 +353,51 @@ fn profile_write_follows_the_output_policy() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(names(&dir), ["xmpc_prof.json", "xmpc_prof.txt"]);
     load(&dir.join("xmpc_prof.json"));
+}
+
+/// The source line of the first line of `src` containing `mark` (1-based).
+fn line_of(src: &str, mark: &str) -> u32 {
+    let text = std::fs::read_to_string(programs().join(src)).unwrap();
+    text.lines().position(|l| l.contains(mark)).map(|i| i as u32 + 1).unwrap_or_else(|| panic!("{mark} not in {src}"))
+}
+
+/// Call sites as mpiP: two MPI_Send calls on two lines of a program compiled with -g
+/// (and -O1, which inlines both helpers into main: the inlined frame's line is kept).
+#[test]
+fn callsites_name_both_send_lines() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let lib = lib_dir();
+    let exe = dir.path().join("callsites");
+    check(
+        Command::new("mpicc")
+            .args(["-g", "-O1", "-w"])
+            .arg(programs().join("callsites.c"))
+            .arg("-o")
+            .arg(&exe)
+            .arg(format!("-L{}", lib.display()))
+            .arg("-lxmpc_prof")
+            .arg(format!("-Wl,-rpath,{}", lib.display())),
+    );
+    let out = mpiexec(2, dir.path(), &exe, false, None);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (a, b) = (line_of("callsites.c", "LINE_A"), line_of("callsites.c", "LINE_B"));
+    let p = load(&dir.path().join("xmpc_prof.json"));
+    let r0 = &p.ranks[0];
+    let sends: Vec<_> = r0.callsites.iter().filter(|c| c.function == "MPI_Send").collect();
+    assert_eq!(sends.len(), 2, "two MPI_Send sites: {sends:?}");
+    let at = |line: u32| sends.iter().find(|c| c.line == line).unwrap_or_else(|| panic!("no MPI_Send site at line {line}: {sends:?}"));
+    assert_eq!((at(a).calls, at(a).bytes), (3, 3 * 16));
+    assert_eq!((at(b).calls, at(b).bytes), (5, 5 * 64));
+    assert!(at(a).file.ends_with("callsites.c"), "{:?}", at(a));
+    // rank 1's receives: one site, 8 calls
+    let recv: Vec<_> = p.ranks[1].callsites.iter().filter(|c| c.function == "MPI_Recv").collect();
+    assert_eq!(recv.len(), 1, "{recv:?}");
+    assert_eq!(recv[0].calls, 8);
+    // the text report (mpiP's call-site table) names both lines
+    let txt = std::fs::read_to_string(dir.path().join("xmpc_prof.txt")).unwrap();
+    assert!(txt.contains("Call sites by total time"), "{txt}");
+    for line in [a, b] {
+        assert!(txt.contains(&format!("callsites.c:{line} ")), "callsites.c:{line} missing:\n{txt}");
+    }
 }

@@ -8,7 +8,7 @@ use std::process::Command;
 #[derive(clap::Subcommand, Debug)]
 pub enum BsimCmd {
     /// Run a skeleton (linked with libxmpc_bsim.a) in virtual time and print the prediction.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Check a platform file; export it as SimGrid XML (+ smpirun flags).
     Platform(PlatformArgs),
     /// Measure an MPI ping-pong with mpicc/mpiexec and write a platform file.
@@ -65,6 +65,13 @@ pub struct RunArgs {
     /// Write a Chrome/Perfetto trace (JSON).
     #[arg(long = "trace-json")]
     pub trace_json: Option<PathBuf>,
+    /// Write a Paje trace (SimGrid's format: ViTE, PajeNG) of ranks, calls and messages.
+    #[arg(long)]
+    pub paje: Option<PathBuf>,
+    /// Write an OTF2 archive into DIR (DIR/traces.otf2: Vampir, Score-P tools,
+    /// otf2-print); needs the OTF2 library (Debian: libotf2-trace-dev).
+    #[arg(long, value_name = "DIR")]
+    pub otf2: Option<PathBuf>,
     /// Write each rank's communication events as text (one file per rank) into DIR.
     #[arg(long = "trace", value_name = "DIR")]
     pub trace: Option<PathBuf>,
@@ -180,7 +187,7 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     // Output paths are checked before the run (docs/diagnostics.md, output policy).
     let mut inputs = vec![a.exe.as_path()];
     inputs.extend(a.platform.as_deref());
-    if let Err(e) = outputs_usable(&[&a.gantt, &a.trace_json], &inputs) {
+    if let Err(e) = outputs_usable(&[&a.gantt, &a.trace_json, &a.paje], &inputs) {
         return Ok(usage(e));
     }
     if let Err(e) = a.trace.as_deref().map_or(Ok(()), |d| trace_dir_usable(d, a.np, &inputs)) {
@@ -245,6 +252,8 @@ fn run_exe(a: &RunArgs) -> Result<i32, String> {
     opt(&mut c, "BSIM_NETWORK", &a.network.as_ref().map(PathBuf::from));
     opt(&mut c, "BSIM_GANTT", &a.gantt);
     opt(&mut c, "BSIM_TRACE_JSON", &a.trace_json);
+    opt(&mut c, "BSIM_PAJE", &a.paje);
+    opt(&mut c, "BSIM_OTF2", &a.otf2);
     opt(&mut c, "BSIM_TRACE", &a.trace);
     c.env("BSIM_PAYLOAD", if a.payload { "1" } else { "0" });
     let what = if mpi { &a.mpiexec } else { &exe.to_string_lossy().into_owned() };

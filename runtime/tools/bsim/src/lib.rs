@@ -16,6 +16,8 @@
 
 pub mod abi;
 pub mod cli;
+pub mod export;
+pub mod gantt;
 pub mod kernel;
 pub mod output;
 pub mod run;

@@ -1,5 +1,5 @@
 //! Outputs: the prediction report (text + JSON), a Chrome/Perfetto trace and a
-//! Gantt chart (SVG or PNG). Files are written to a temporary name and renamed.
+//! Gantt chart (SVG or PNG, src/gantt.rs). Files are written to a temporary name and renamed.
 
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -37,11 +37,25 @@ pub struct Event {
     pub wait_end: f64,
 }
 
+/// A message as its receiver saw it: sender (world rank), send time, the time the
+/// receive completed, size and tag.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MsgRec {
+    pub src: u32,
+    pub ts: f64,
+    pub tr: f64,
+    pub bytes: u64,
+    pub tag: i32,
+}
+
 pub struct RankResult {
     pub rank: u32,
     pub end: f64,
     pub stats: Stats,
     pub events: Vec<Event>,
+    /// Messages this rank received (timeline outputs of the contexts and threads back
+    /// ends; empty for the mpi back end).
+    pub msgs: Vec<MsgRec>,
 }
 
 #[derive(Debug, Serialize, Deserialize, PartialEq)]
@@ -141,125 +155,28 @@ pub fn chrome_trace(res: &[RankResult]) -> String {
             }
         }
     }
-    serde_json::to_string(&serde_json::json!({"traceEvents": ev, "displayTimeUnit": "ns"})).unwrap()
-}
-
-/// Rectangles of the Gantt chart: (rank, t0, t1, class) with class 0 compute,
-/// 1 communication, 2 waiting; user events as (rank, t, name).
-type GanttItems = (Vec<(u32, f64, f64, u8)>, Vec<(u32, f64, &'static str)>);
-
-fn gantt_items(res: &[RankResult]) -> GanttItems {
-    let mut rects = vec![];
-    let mut marks = vec![];
+    // messages as flow arrows (Perfetto/chrome://tracing draw them): "s" on the sender
+    // at the send time, "f" on the receiver when its receive completed, bound to the
+    // enclosing slices ("bp": "e"); an eager send takes no virtual time, so a
+    // zero-length "send" slice gives the arrow its start
+    let mut id = 0u64;
     for r in res {
-        for e in &r.events {
-            match e.kind {
-                EvKind::Compute => rects.push((r.rank, e.t0, e.t1, 0)),
-                EvKind::Comm => {
-                    if e.wait_end > e.t0 {
-                        rects.push((r.rank, e.t0, e.wait_end, 2));
-                    }
-                    if e.t1 > e.wait_end {
-                        rects.push((r.rank, e.wait_end, e.t1, 1));
-                    }
-                }
-                EvKind::User => marks.push((r.rank, e.t0, e.name)),
-            }
+        for m in &r.msgs {
+            id += 1;
+            let name = format!("{} B, tag {}", m.bytes, m.tag);
+            ev.push(serde_json::json!({"ph": "X", "name": "send", "cat": "message", "pid": 0, "tid": m.src, "ts": m.ts * 1e6, "dur": 0.0,
+                "args": {"to": r.rank, "bytes": m.bytes, "tag": m.tag}}));
+            ev.push(serde_json::json!({"ph": "s", "id": id, "name": name, "cat": "message", "pid": 0, "tid": m.src, "ts": m.ts * 1e6, "bp": "e"}));
+            ev.push(serde_json::json!({"ph": "f", "id": id, "name": name, "cat": "message", "pid": 0, "tid": r.rank, "ts": m.tr * 1e6, "bp": "e"}));
         }
     }
-    (rects, marks)
-}
-
-const COLOURS: [(u8, u8, u8); 3] = [(40, 40, 40), (70, 130, 220), (240, 200, 40)];
-
-/// SVG Gantt: ranks down, virtual time across; compute black, communication
-/// blue, waiting yellow (as the paper's Figure 4).
-pub fn gantt_svg(res: &[RankResult], tmax: f64) -> String {
-    let (rects, marks) = gantt_items(res);
-    let n = res.len().max(1) as f64;
-    let (w, left, top) = (1000.0, 60.0, 30.0);
-    let row = (600.0 / n).clamp(0.05, 16.0);
-    let h = top + row * n + 40.0;
-    let tx = |t: f64| left + (w - left - 20.0) * if tmax > 0.0 { t / tmax } else { 0.0 };
-    let mut s = String::new();
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h:.0}" font-family="sans-serif" font-size="11">"#);
-    let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ =
-        writeln!(s, r#"<text x="{left}" y="18">BSIM timeline: {} ranks, {:.6e} s (black compute, blue communication, yellow waiting)</text>"#, res.len(), tmax);
-    for (r, t0, t1, c) in rects {
-        let (cr, cg, cb) = COLOURS[c as usize];
-        let _ = writeln!(
-            s,
-            r#"<rect x="{:.2}" y="{:.2}" width="{:.3}" height="{:.3}" fill="rgb({cr},{cg},{cb})"/>"#,
-            tx(t0),
-            top + row * r as f64,
-            (tx(t1) - tx(t0)).max(0.2),
-            row * 0.9
-        );
-    }
-    for (r, t, name) in marks {
-        let x = tx(t);
-        let y = top + row * r as f64;
-        let _ = writeln!(s, r#"<line x1="{x:.2}" y1="{y:.2}" x2="{x:.2}" y2="{:.2}" stroke="red"/><title>{}</title>"#, y + row, xml(name));
-    }
-    let step = (n / 8.0).ceil().max(1.0) as usize;
-    for r in (0..res.len()).step_by(step) {
-        let _ = writeln!(s, r#"<text x="4" y="{:.1}">rank {r}</text>"#, top + row * (r as f64 + 0.8));
-    }
-    let y = top + row * n + 14.0;
-    for k in 0..=4 {
-        let t = tmax * k as f64 / 4.0;
-        let _ = writeln!(s, r#"<text x="{:.1}" y="{y:.1}" text-anchor="middle">{t:.3e} s</text>"#, tx(t));
-    }
-    s.push_str("</svg>\n");
-    s
-}
-
-fn xml(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-/// PNG Gantt (same colours, no text).
-pub fn gantt_png(res: &[RankResult], tmax: f64) -> Result<Vec<u8>, String> {
-    let (rects, marks) = gantt_items(res);
-    let w = 1200usize;
-    let n = res.len().max(1);
-    let row = (800 / n).clamp(1, 16);
-    let h = (row * n).max(1);
-    let mut img = vec![255u8; w * h * 3];
-    let tx = |t: f64| ((w - 1) as f64 * if tmax > 0.0 { t / tmax } else { 0.0 }) as usize;
-    let mut fill = |r: usize, x0: usize, x1: usize, c: (u8, u8, u8)| {
-        for y in r * row..(r * row + row.max(2) - 1).min(h) {
-            for x in x0..=x1.min(w - 1) {
-                let o = (y * w + x) * 3;
-                img[o] = c.0;
-                img[o + 1] = c.1;
-                img[o + 2] = c.2;
-            }
-        }
-    };
-    for (r, t0, t1, c) in rects {
-        fill(r as usize, tx(t0), tx(t1), COLOURS[c as usize]);
-    }
-    for (r, t, _) in marks {
-        let x = tx(t);
-        fill(r as usize, x, x, (220, 30, 30));
-    }
-    let mut out = vec![];
-    {
-        let mut enc = png::Encoder::new(&mut out, w as u32, h as u32);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        let mut wr = enc.write_header().map_err(|e| e.to_string())?;
-        wr.write_image_data(&img).map_err(|e| e.to_string())?;
-    }
-    Ok(out)
+    serde_json::to_string(&serde_json::json!({"traceEvents": ev, "displayTimeUnit": "ns"})).unwrap()
 }
 
 /// Write the Gantt chart; the format follows the extension (.svg or .png).
 pub fn write_gantt(path: &Path, res: &[RankResult], tmax: f64) -> Result<(), String> {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("png") => xmpc_outfile::write(path, &gantt_png(res, tmax)?),
-        _ => xmpc_outfile::write(path, gantt_svg(res, tmax).as_bytes()),
+        Some("png") => xmpc_outfile::write(path, &crate::gantt::gantt_png(res, tmax)?),
+        _ => xmpc_outfile::write(path, crate::gantt::gantt_svg(res, tmax)?.as_bytes()),
     }
 }

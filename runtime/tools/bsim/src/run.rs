@@ -29,6 +29,10 @@ pub struct Params {
     pub out: Option<PathBuf>,
     pub gantt: Option<PathBuf>,
     pub trace_json: Option<PathBuf>,
+    /// BSIM_PAJE: a Paje trace (SimGrid, ViTE, PajeNG).
+    pub paje: Option<PathBuf>,
+    /// BSIM_OTF2: an OTF2 archive directory (Score-P, Vampir, otf2-print).
+    pub otf2: Option<PathBuf>,
     pub trace_dir: Option<PathBuf>,
     pub payload: bool,
     pub stack: usize,
@@ -102,6 +106,8 @@ pub fn params_from_env() -> Result<Params, String> {
         out: env("BSIM_OUT").map(PathBuf::from),
         gantt: env("BSIM_GANTT").map(PathBuf::from),
         trace_json: env("BSIM_TRACE_JSON").map(PathBuf::from),
+        paje: env("BSIM_PAJE").map(PathBuf::from),
+        otf2: env("BSIM_OTF2").map(PathBuf::from),
         trace_dir: env("BSIM_TRACE").map(PathBuf::from),
         payload: env_flag("BSIM_PAYLOAD"),
         stack,
@@ -185,7 +191,7 @@ unsafe fn run(p: &Params, argc: c_int, argv: *mut *mut c_char, cmain: Option<CMa
     for d in [&p.out, &p.trace_dir].into_iter().flatten() {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create directory: {e}", d.display()))?;
     }
-    let timeline = p.gantt.is_some() || p.trace_json.is_some();
+    let timeline = p.gantt.is_some() || p.trace_json.is_some() || p.paje.is_some() || p.otf2.is_some();
     let sim = engine::init_sim(p.np, p.platform.clone(), SimOpts { payload: p.payload, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() })?;
     let t0 = Instant::now();
     let bar = if p.progress && p.np > 1 { Some(progress_thread(p.np as u64)) } else { None };
@@ -269,7 +275,7 @@ pub unsafe fn rank_body(
     sim.finish(id);
     current::set(std::ptr::null_mut());
     let r = *rank;
-    (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events })
+    (code, RankResult { rank: id, end: r.clock, stats: r.stats, events: r.events, msgs: r.msgs })
 }
 
 /// Every rank as an OS thread (the `threads` back end).
@@ -325,24 +331,70 @@ pub fn write_outputs(p: &Params, results: &[RankResult], platform: &str, backend
     if let Some(t) = &p.trace_json {
         xmpc_outfile::write(t, output::chrome_trace(results).as_bytes())?;
     }
+    if let Some(t) = &p.paje {
+        xmpc_outfile::write(t, crate::export::paje_trace(results, rep.predicted_time).as_bytes())?;
+    }
+    if let Some(d) = &p.otf2 {
+        crate::export::write_otf2(d, results, rep.predicted_time)?;
+    }
     Ok(())
 }
 
+/// What the progress display says: wall time, the virtual time the ranks have reached
+/// (slowest..fastest published clock), LMPI calls per second of host time since the
+/// last report, ranks finished.
+fn progress_line(n: u64, wall: f64, calls: u64, rate: f64) -> String {
+    let s = engine::sim();
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    // a finished rank publishes +inf: the ranks still running
+    for t in (0..s.n).map(|r| s.published(r)).filter(|t| t.is_finite()) {
+        lo = lo.min(t);
+        hi = hi.max(t);
+    }
+    if !lo.is_finite() {
+        (lo, hi) = (hi, hi);
+    }
+    format!("bsim {wall:.1} s: virtual time {lo:.6e} .. {hi:.6e} s, {calls} LMPI calls ({rate:.3e}/s), {}/{n} ranks finished", s.finished.load(SeqCst))
+}
+
+/// The progress display, after `BSIM_PROGRESS_AFTER_MS` (default 2000) of host time:
+/// a status line on a terminal, a plain line every 2 s otherwise (logs; BSIM_PROGRESS=1).
 fn progress_thread(n: u64) -> (std::sync::Arc<std::sync::atomic::AtomicBool>, std::thread::JoinHandle<()>) {
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let s2 = stop.clone();
+    let after = Duration::from_millis(env("BSIM_PROGRESS_AFTER_MS").and_then(|v| v.parse().ok()).unwrap_or(2000));
+    let tty = std::io::stderr().is_terminal();
     let t = std::thread::spawn(move || {
         let start = Instant::now();
         let mut bar: Option<indicatif::ProgressBar> = None;
+        let (mut last_t, mut last_calls) = (Instant::now(), 0u64);
+        let mut last_line: Option<Instant> = None;
         while !s2.load(SeqCst) {
             std::thread::sleep(Duration::from_millis(100));
-            if bar.is_none() && start.elapsed() > Duration::from_secs(2) {
-                let b = indicatif::ProgressBar::new(n);
-                b.set_style(indicatif::ProgressStyle::with_template("bsim {elapsed} [{bar:30}] {pos}/{len} ranks finished").unwrap());
-                bar = Some(b);
+            if start.elapsed() < after {
+                continue;
             }
-            if let Some(b) = &bar {
-                b.set_position(engine::sim().finished.load(SeqCst) as u64);
+            let every = if tty { Duration::from_millis(500) } else { Duration::from_secs(2) };
+            if last_line.is_some_and(|l| l.elapsed() < every) {
+                continue;
+            }
+            let s = engine::sim();
+            let calls: u64 = s.ranks.iter().map(|r| r.calls.load(std::sync::atomic::Ordering::Relaxed)).sum();
+            let dt = last_t.elapsed().as_secs_f64().max(1e-3);
+            let rate = calls.saturating_sub(last_calls) as f64 / dt;
+            (last_t, last_calls) = (Instant::now(), calls);
+            last_line = Some(Instant::now());
+            let line = progress_line(n, start.elapsed().as_secs_f64(), calls, rate);
+            if tty {
+                let b = bar.get_or_insert_with(|| {
+                    let b = indicatif::ProgressBar::new_spinner();
+                    b.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg}").unwrap());
+                    b
+                });
+                b.set_message(line);
+                b.tick();
+            } else {
+                eprintln!("{line}");
             }
         }
         if let Some(b) = bar {

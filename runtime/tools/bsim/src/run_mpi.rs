@@ -48,7 +48,7 @@ pub unsafe extern "C" fn bsim_start_mpi(argc: c_int, argv: *mut *mut c_char, cma
             return 2;
         }
     }
-    let timeline = p.gantt.is_some() || p.trace_json.is_some();
+    let timeline = p.gantt.is_some() || p.trace_json.is_some() || p.paje.is_some() || p.otf2.is_some();
     let sim = match engine::init_sim(n, p.platform.clone(), SimOpts { payload: false, timeline, trace_dir: p.trace_dir.clone(), out_dir: p.out.clone() }) {
         Ok(s) => s,
         Err(e) => {

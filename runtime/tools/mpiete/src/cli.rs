@@ -269,7 +269,10 @@ fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
     let f90 = tmp.path().join("commdata.f90");
     let exe = tmp.path().join("commdata");
     std::fs::write(&f90, &src).map_err(|e| format!("cannot write '{}': {e}", f90.display()))?;
-    let st = Command::new(&a.fc).arg("-O2").arg(&f90).arg("-o").arg(&exe).status().map_err(|e| format!("cannot run '{}': {e} (set XMPC_FC or --fc)", a.fc))?;
+    let st = crate::progress::step("mpiete commdata", &format!("compiling the ping-pong program with {}", a.fc), || {
+        Command::new(&a.fc).arg("-O2").arg(&f90).arg("-o").arg(&exe).status()
+    })
+    .map_err(|e| format!("cannot run '{}': {e} (set XMPC_FC or --fc)", a.fc))?;
     if !st.success() {
         return Err(format!("'{}' failed to build the ping-pong program ({st})", a.fc));
     }
@@ -278,7 +281,9 @@ fn commdata_cmd(a: &CommdataArgs) -> Result<(), String> {
     // device; nothing left behind on an error).
     let json = tmp.path().join("commdata.json");
     eprintln!("measuring {} sizes from 0 to {} bytes with {} -n 2 ...", sizes.len(), a.max, a.mpiexec);
-    let st = Command::new(&a.mpiexec).args(["-n", "2"]).arg(&exe).arg(&json).status().map_err(|e| format!("cannot run '{}': {e}", a.mpiexec))?;
+    let what = format!("measuring the ping-pong times of {} message sizes (0 to {} bytes) with {} -n 2", sizes.len(), a.max, a.mpiexec);
+    let st = crate::progress::step("mpiete commdata", &what, || Command::new(&a.mpiexec).args(["-n", "2"]).arg(&exe).arg(&json).status())
+        .map_err(|e| format!("cannot run '{}': {e}", a.mpiexec))?;
     if !st.success() {
         return Err(format!("the ping-pong program failed ({st})"));
     }

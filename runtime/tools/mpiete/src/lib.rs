@@ -10,6 +10,7 @@ pub mod commdata;
 pub mod data;
 pub mod netsim;
 pub mod predict;
+pub mod progress;
 pub mod size;
 pub mod trace;
 

@@ -31,16 +31,10 @@ pub fn figure11(rep: &Report, prefix: &Path, fmt: Format) -> Result<(), String> 
     Ok(())
 }
 
-/// SVG → PNG with resvg (pure Rust); text uses the system fonts (DejaVu on Debian).
+/// SVG → PNG: the one chart path of the tools (xmpc-charts: resvg with the system
+/// fonts, `sans-serif` mapped to a family the system has).
 fn rasterize(svg: &str) -> Result<Vec<u8>, String> {
-    use resvg::{tiny_skia, usvg};
-    let mut opt = usvg::Options::default();
-    opt.fontdb_mut().load_system_fonts();
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| e.to_string())?;
-    let size = tree.size().to_int_size();
-    let mut pix = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("empty picture")?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pix.as_mut());
-    pix.encode_png().map_err(|e| e.to_string())
+    xmpc_charts::rasterize(svg)
 }
 
 type R = Result<(), Box<dyn std::error::Error>>;

@@ -346,6 +346,15 @@ fn report_and_plots() {
         let colours: std::collections::HashSet<&[u8]> = buf[..info.buffer_size()].chunks(px).collect();
         assert!(colours.len() > 8, "{name}: only {} colours", colours.len());
     }
+    // the PNGs have their text (titles, axes): not the picture of the same SVG without
+    // text (resvg found no `sans-serif` font and drew none until issue 39)
+    for name in ["vc", "links"] {
+        let svg = std::fs::read_to_string(dir.join(format!("fig.{name}.svg"))).unwrap();
+        assert!(svg.contains("<text"), "{name}: the SVG has no text");
+        let png = std::fs::read(dir.join(format!("fig.{name}.png"))).unwrap();
+        let bare = xmpc_charts::rasterize(&xmpc_charts::strip_text(&svg)).unwrap();
+        assert_ne!(png, bare, "fig.{name}.png: no text drawn");
+    }
     assert!(rep.series_csv().lines().count() > 2);
     let _ = std::fs::remove_dir_all(&dir);
 }

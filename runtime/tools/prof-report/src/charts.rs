@@ -1,11 +1,10 @@
 //! SVG/PNG charts with plotters: time per function and the size histogram.
 //!
 //! SVG is drawn by plotters' SVG backend with its built-in text layout (no
-//! font files needed). PNG is made from the SVG in process by resvg, its text with
-//! the system fonts (plotters' own bitmap text needs its `ab_glyph`/`ttf` feature,
-//! which would change the text layout of every other workspace crate's plotters
-//! charts through cargo feature unification). Until issue 39 PNG needed
-//! `rsvg-convert` and, without it, was "skipped" with exit status 0.
+//! font files needed). PNG is made from the SVG in process by xmpc-charts (resvg, its
+//! text with the system fonts), the one chart path of BSIM, NSIM and the profiler.
+//! Until issue 39 PNG needed `rsvg-convert` and, without it, was "skipped" with exit
+//! status 0.
 
 use crate::model::{class_label, Profile, NCLASSES};
 use plotters::prelude::*;
@@ -31,24 +30,10 @@ pub fn draw_all(p: &Profile, dir: &Path, stem: &str, fmt: Format, top: usize) ->
     }
 }
 
-/// SVG → PNG with resvg; `sans-serif` is a font the system has (fontdb's default,
-/// Arial, is not on Debian: the text came out empty).
+/// SVG → PNG: the one chart path of the tools (xmpc-charts: resvg with the system
+/// fonts, `sans-serif` mapped to a family the system has).
 pub fn rasterize(svg: &str) -> Result<Vec<u8>, String> {
-    use resvg::{tiny_skia, usvg};
-    let mut opt = usvg::Options::default();
-    let db = opt.fontdb_mut();
-    db.load_system_fonts();
-    let families: Vec<String> = db.faces().flat_map(|f| f.families.iter().map(|(n, _)| n.clone())).collect();
-    if let Some(f) = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "FreeSans"].iter().find(|f| families.iter().any(|n| n == *f)) {
-        db.set_sans_serif_family(*f);
-    } else if let Some(f) = families.first() {
-        db.set_sans_serif_family(f.clone());
-    }
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| format!("PNG: {e}"))?;
-    let size = tree.size().to_int_size();
-    let mut pix = tiny_skia::Pixmap::new(size.width(), size.height()).ok_or("PNG: empty picture")?;
-    resvg::render(&tree, tiny_skia::Transform::default(), &mut pix.as_mut());
-    pix.encode_png().map_err(|e| format!("PNG: {e}"))
+    xmpc_charts::rasterize(svg)
 }
 
 fn e<T: std::fmt::Display>(x: T) -> String {

@@ -26,6 +26,9 @@ pub struct ReportArgs {
     /// Number of functions shown in tables and charts
     #[arg(long, default_value_t = 20)]
     pub top: usize,
+    /// Number of MPI call sites (file:line, as mpiP) listed, by time
+    #[arg(long, default_value_t = 20)]
+    pub callsites: usize,
     /// Also print the text report to stdout
     #[arg(long)]
     pub print: bool,
@@ -105,7 +108,7 @@ pub fn run_report(args: &ReportArgs) -> Result<Vec<PathBuf>, String> {
     let kinds = chart_kinds(args)?;
     let prof = load_profile(&args.profile)?;
     let (dir, stem) = out_dir_and_stem(args);
-    let text = text::render(&prof, args.top);
+    let text = text::render_with(&prof, args.top, args.callsites);
     let txt = dir.join(format!("{stem}.txt"));
     xmpc_outfile::check_not_input(&txt, &[&args.profile])?;
     let mut files = vec![(txt, text.clone().into_bytes())];

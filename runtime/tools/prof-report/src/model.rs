@@ -141,6 +141,50 @@ pub struct PeerStats {
     pub recv_bytes: u64,
 }
 
+/// One MPI call site of one process (as mpiP): the source line of the call,
+/// resolved from its return address through the program's debug information.
+#[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
+pub struct CallSite {
+    /// The MPI function called there.
+    pub function: String,
+    /// Source file of the call ("" without debug information: see `address`).
+    pub file: String,
+    /// Source line (0 = unknown).
+    pub line: u32,
+    /// The function that makes the call ("" when unknown).
+    #[serde(default)]
+    pub caller: String,
+    /// The return address, only when no line is known.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub address: String,
+    pub calls: u64,
+    pub time_total_ns: f64,
+    pub time_max_ns: f64,
+    /// Bytes sent plus received at this site.
+    pub bytes: u64,
+}
+
+impl CallSite {
+    /// `file:line` (the basename of the file), or the address.
+    pub fn location(&self) -> String {
+        if self.file.is_empty() {
+            return if self.address.is_empty() { "??:0".into() } else { format!("??:0 ({})", self.address) };
+        }
+        let base = std::path::Path::new(&self.file).file_name().map(|b| b.to_string_lossy().into_owned()).unwrap_or_else(|| self.file.clone());
+        format!("{base}:{}", self.line)
+    }
+}
+
+/// A call site summed over the ranks that have it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SiteSummary {
+    pub site: CallSite,
+    /// Number of ranks with calls at this site.
+    pub ranks: u64,
+    /// Share of all MPI time (percent).
+    pub mpi_percent: f64,
+}
+
 /// One process's profile.
 #[derive(Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 pub struct RankProfile {
@@ -156,6 +200,10 @@ pub struct RankProfile {
     pub partial: bool,
     pub functions: Vec<FuncStats>,
     pub peers: Vec<PeerStats>,
+    /// Per call site, by time (empty in profiles written before call sites, and in
+    /// partial ones).
+    #[serde(default)]
+    pub callsites: Vec<CallSite>,
 }
 
 /// Timer and overhead calibration.
@@ -310,6 +358,34 @@ impl Profile {
             }
         }
         m
+    }
+
+    /// Call sites over all ranks (same function, file, line and caller), by total time,
+    /// descending.
+    pub fn callsites(&self) -> Vec<SiteSummary> {
+        use std::collections::BTreeMap;
+        let mut by: BTreeMap<(String, String, u32, String, String), SiteSummary> = BTreeMap::new();
+        for r in &self.ranks {
+            for c in &r.callsites {
+                let key = (c.function.clone(), c.file.clone(), c.line, c.caller.clone(), c.address.clone());
+                let e = by.entry(key).or_insert_with(|| SiteSummary {
+                    site: CallSite { calls: 0, time_total_ns: 0.0, time_max_ns: 0.0, bytes: 0, ..c.clone() },
+                    ..Default::default()
+                });
+                e.ranks += 1;
+                e.site.calls += c.calls;
+                e.site.time_total_ns += c.time_total_ns;
+                e.site.time_max_ns = e.site.time_max_ns.max(c.time_max_ns);
+                e.site.bytes += c.bytes;
+            }
+        }
+        let total: f64 = self.ranks.iter().map(|r| r.mpi_ns).sum();
+        let mut out: Vec<SiteSummary> = by.into_values().collect();
+        for s in &mut out {
+            s.mpi_percent = if total > 0.0 { 100.0 * s.site.time_total_ns / total } else { 0.0 };
+        }
+        out.sort_by(|a, b| b.site.time_total_ns.total_cmp(&a.site.time_total_ns));
+        out
     }
 
     /// Function summary by name.

@@ -27,8 +27,50 @@ fn hist_line(out: &mut String, label: &str, s: &SizeStats) {
     out.push('\n');
 }
 
-/// Render the report. `top` limits the function tables.
+/// Render the report. `top` limits the function tables (and the call sites).
 pub fn render(p: &Profile, top: usize) -> String {
+    render_with(p, top, top)
+}
+
+/// The call-site table (as mpiP's): the `n` sites with the most time.
+fn callsites(o: &mut String, p: &Profile, n: usize) {
+    let sites = p.callsites();
+    let _ = writeln!(o, "@--- Call sites by total time (all ranks; top {n}) ------------------------");
+    if sites.is_empty() {
+        let _ = writeln!(o, "  none recorded (a profile without call sites, or no MPI call profiled)");
+        o.push('\n');
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "{:>4} {:<32} {:<24} {:<20} {:>10} {:>12} {:>10} {:>7} {:>14} {:>6}",
+        "Site", "File:Line", "Function", "Caller", "Calls", "Total(ms)", "Max(us)", "MPI%", "Bytes", "Ranks"
+    );
+    for (i, s) in sites.iter().take(n).enumerate() {
+        let c = &s.site;
+        let _ = writeln!(
+            o,
+            "{:>4} {:<32} {:<24} {:<20} {:>10} {:>12} {:>10} {:>7.2} {:>14} {:>6}",
+            i + 1,
+            c.location(),
+            c.function,
+            if c.caller.is_empty() { "?" } else { &c.caller },
+            c.calls,
+            ms(c.time_total_ns),
+            us(c.time_max_ns),
+            s.mpi_percent,
+            c.bytes,
+            s.ranks
+        );
+    }
+    if sites.len() > n {
+        let _ = writeln!(o, "  ... {} more call sites", sites.len() - n);
+    }
+    o.push('\n');
+}
+
+/// Render the report: `top` functions in the tables, `nsites` call sites.
+pub fn render_with(p: &Profile, top: usize, nsites: usize) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "@ xmpc-prof (MPIPROF) report   format {}", p.format);
     let _ = writeln!(o, "@ Command        : {}", p.command);
@@ -82,6 +124,8 @@ pub fn render(p: &Profile, top: usize) -> String {
         );
     }
     o.push('\n');
+
+    callsites(&mut o, p, nsites);
 
     let _ = writeln!(o, "@--- Imbalance: per-rank total time (ms) ----------------------------------");
     let _ = writeln!(o, "{:<24} {:>12} {:>12} {:>12} {:>10}", "Function", "Min", "Mean", "Max", "Max/Mean");

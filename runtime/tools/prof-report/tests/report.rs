@@ -25,6 +25,7 @@ fn sample() -> Profile {
         partial: false,
         functions: vec![f("MPI_Send", 5, 5e6 * scale, send.clone()), f("MPI_Comm_rank", 1000, 10_000.0, SizeStats::default())],
         peers: vec![PeerStats { peer: 1 - rank, send_count: 5, send_bytes: send.total, recv_count: 0, recv_bytes: 0 }],
+        callsites: Vec::new(),
     };
     let mut p = Profile {
         format: FORMAT.into(),
@@ -60,7 +61,7 @@ fn json_round_trip_and_report_files() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("prof.json");
     std::fs::write(&json, serde_json::to_string(&p).unwrap()).unwrap();
-    let args = ReportArgs { profile: json.clone(), out_dir: None, charts: vec!["svg".into()], top: 10, print: false };
+    let args = ReportArgs { profile: json.clone(), out_dir: None, charts: vec!["svg".into()], top: 10, callsites: 20, print: false };
     let written = run_report(&args).unwrap();
     assert_eq!(written.len(), 3, "{written:?}");
     let txt = std::fs::read_to_string(dir.path().join("prof.txt")).unwrap();
@@ -83,7 +84,7 @@ fn bad_input_is_an_error_not_a_panic() {
     assert!(e.contains("bad.json"), "{e}");
     let e = load_profile(&dir.path().join("missing.json")).unwrap_err();
     assert!(e.contains("missing.json"), "{e}");
-    let args = ReportArgs { profile: bad, out_dir: None, charts: vec![], top: 5, print: false };
+    let args = ReportArgs { profile: bad, out_dir: None, charts: vec![], top: 5, callsites: 20, print: false };
     assert!(run_report(&args).is_err());
 }
 
@@ -93,7 +94,7 @@ fn unknown_chart_format_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("xmpc_prof.json");
     std::fs::write(&json, serde_json::to_string(&sample()).unwrap()).unwrap();
-    let args = ReportArgs { profile: json, out_dir: None, charts: vec!["svg".into(), "bogus".into()], top: 5, print: false };
+    let args = ReportArgs { profile: json, out_dir: None, charts: vec!["svg".into(), "bogus".into()], top: 5, callsites: 20, print: false };
     let e = run_report(&args).unwrap_err();
     assert!(e.contains("bogus"), "{e}");
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
@@ -140,7 +141,7 @@ fn png_charts_are_rendered_in_process() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("prof.json");
     std::fs::write(&json, serde_json::to_string(&sample()).unwrap()).unwrap();
-    let args = ReportArgs { profile: json, out_dir: None, charts: vec!["png".into()], top: 10, print: false };
+    let args = ReportArgs { profile: json, out_dir: None, charts: vec!["png".into()], top: 10, callsites: 20, print: false };
     let written = run_report(&args).unwrap();
     assert_eq!(written.len(), 3, "{written:?}");
     for f in ["prof_time.png", "prof_sizes.png"] {
@@ -161,4 +162,35 @@ fn png_charts_are_rendered_in_process() {
 fn version() {
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_xmpc-prof-report")).arg("--version").output().unwrap();
     assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains(env!("CARGO_PKG_VERSION")));
+}
+
+/// Call sites summed over ranks, ordered by time, the table cut at `--callsites N`.
+#[test]
+fn callsites_summed_and_cut_at_n() {
+    let mut p = sample();
+    let site = |line: u32, calls: u64, t: f64| CallSite {
+        function: "MPI_Send".into(),
+        file: "/src/app.c".into(),
+        line,
+        caller: "main".into(),
+        calls,
+        time_total_ns: t,
+        time_max_ns: t / calls as f64,
+        bytes: 64 * calls,
+        ..Default::default()
+    };
+    for r in &mut p.ranks {
+        r.callsites = vec![site(12, 2, 1e6), site(30, 3, 5e6)];
+        r.mpi_ns = 6e6;
+    }
+    p.ranks[1].callsites.push(CallSite { file: String::new(), line: 0, address: "0x4011a0".into(), ..site(0, 1, 10.0) });
+    let s = p.callsites();
+    assert_eq!(s.len(), 3);
+    assert_eq!((s[0].site.line, s[0].site.calls, s[0].ranks), (30, 6, 2));
+    assert_eq!(s[0].site.location(), "app.c:30");
+    assert_eq!(s[2].site.location(), "??:0 (0x4011a0)");
+    let full = text::render_with(&p, 10, 10);
+    assert!(full.contains("app.c:30") && full.contains("app.c:12") && full.contains("??:0 (0x4011a0)"), "{full}");
+    let cut = text::render_with(&p, 10, 1);
+    assert!(cut.contains("app.c:30") && !cut.contains("app.c:12") && cut.contains("2 more call sites"), "{cut}");
 }

@@ -108,6 +108,9 @@ pub struct Shared {
     pub cv: Condvar,
     /// Published lower bound on this rank's future send times (f64 bits).
     pub clock: AtomicU64,
+    /// LMPI calls this rank has completed (written by the rank only; read by the
+    /// progress display).
+    pub calls: AtomicU64,
 }
 
 /// A collective meeting point: members deposit their arrival; the last one
@@ -173,7 +176,9 @@ pub fn init_sim(n: u32, plat: Platform, o: SimOpts) -> Result<&'static Sim, Stri
         Some(cfg) => Some(Mutex::new(super::netmodel::Net::new(cfg, n)?)),
         None => None,
     };
-    let ranks = (0..n).map(|_| Shared { st: Mutex::new(Inbox::default()), cv: Condvar::new(), clock: AtomicU64::new(0f64.to_bits()) }).collect();
+    let ranks = (0..n)
+        .map(|_| Shared { st: Mutex::new(Inbox::default()), cv: Condvar::new(), clock: AtomicU64::new(0f64.to_bits()), calls: AtomicU64::new(0) })
+        .collect();
     let s = Sim {
         n,
         world: Arc::new((0..n).collect()),

@@ -557,7 +557,7 @@ pub unsafe fn gather(ops: &MpiOps, r: &Rank, code: c_int, timeline: bool) -> Opt
                 let x = &all[10 * i..10 * i + 10];
                 let b = |k: usize| x[k].to_bits();
                 let stats = Stats { compute: x[1], comm: x[2], wait: x[3], calls: b(4), sends: b(5), recvs: b(6), colls: b(7), bytes_sent: b(8) };
-                (b(9) as i64 as c_int, RankResult { rank: i as u32, end: x[0], stats, events: std::mem::take(&mut events[i]) })
+                (b(9) as i64 as c_int, RankResult { rank: i as u32, end: x[0], stats, events: std::mem::take(&mut events[i]), msgs: vec![] })
             })
             .collect(),
     )

@@ -186,7 +186,7 @@ impl Rank {
                     unsafe { std::ptr::copy_nonoverlapping(p.as_ptr(), *buf as *mut u8, p.len()) };
                 }
             }
-            *matched = Some(Matched { tc: tc.max(post), pending, nk: m.nk, start, src_comm, tag: m.tag, bytes: m.bytes });
+            *matched = Some(Matched { tc: tc.max(post), pending, nk: m.nk, start, src_comm, tag: m.tag, bytes: m.bytes, src_world: m.src, ts: m.ts });
         }
         (notes, undecided)
     }
@@ -304,6 +304,9 @@ impl Rank {
             Req::Recv { matched, post, comm, .. } => {
                 let m = matched.unwrap();
                 self.finish_recv(m.tc, m.start, post);
+                if sim().timeline {
+                    self.msgs.push(crate::output::MsgRec { src: m.src_world, ts: m.ts, tr: self.clock, bytes: m.bytes, tag: m.tag });
+                }
                 if let Some(st) = st {
                     *st = St { source: m.src_comm, tag: m.tag, bytes: m.bytes, comm };
                 }

@@ -29,6 +29,9 @@ pub struct Matched {
     pub src_comm: i32,
     pub tag: i32,
     pub bytes: u64,
+    /// World rank of the sender and the send time (the timeline's message arrows).
+    pub src_world: u32,
+    pub ts: f64,
 }
 
 pub enum Req {
@@ -97,6 +100,9 @@ pub struct Rank {
     pub(crate) net_inj: Vec<(f64, f64, super::netmodel::Inj)>,
     pub stats: Stats,
     pub events: Vec<Event>,
+    /// Messages received (timeline outputs only): arrows in the Chrome trace, links in
+    /// Paje, MpiSend/MpiRecv in OTF2.
+    pub msgs: Vec<crate::output::MsgRec>,
     /// `BSIM_TRACE`: this rank's trace file, or why it could not be created (reported
     /// when the run ends: crate::tracefile).
     pub trace: Option<Result<crate::tracefile::TraceFile, String>>,
@@ -150,6 +156,7 @@ impl Rank {
             net_inj: vec![],
             stats: Stats::default(),
             events: vec![],
+            msgs: vec![],
             trace,
             initialized: false,
             finalized: false,
@@ -229,6 +236,7 @@ impl Rank {
         let idle = self.idle.min(d).max(0.0);
         self.stats.wait += idle;
         self.stats.calls += 1;
+        sim().ranks[self.id as usize].calls.store(self.stats.calls, std::sync::atomic::Ordering::Relaxed);
         if sim().timeline && d > 0.0 {
             self.events.push(Event { kind: EvKind::Comm, name, t0: self.entry, t1: self.clock, wait_end: self.entry + idle });
         }
