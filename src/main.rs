@@ -114,6 +114,10 @@ struct Cli {
     /// Code-generation option passed to the C compiler (-fopenmp, -fno-strict-aliasing).
     #[arg(short = 'f', value_name = "FLAG")]
     fflag: Vec<String>,
+    /// The checking mode: `-fcheck=xmp` (taken out of the `-f` options) or
+    /// `XMPC_CHECK=1` in the environment (docs/checking.md).
+    #[arg(skip)]
+    xmp_check: bool,
     /// Machine option passed to the C compiler (-march=native).
     #[arg(short = 'm', value_name = "FLAG")]
     mflag: Vec<String>,
@@ -309,7 +313,8 @@ fn real_main() -> ExitCode {
     // gcc's and mpicc's spellings (-std=c11, -Wl,..., -show, -MMD, ...; src/gcc.rs)
     let mut args = bsim_cc::smpi_args(std::env::args_os()).into_iter();
     let prog = args.next().unwrap_or_else(|| "xmpc".into());
-    let cli = Cli::parse_from(std::iter::once(prog).chain(gcc::rewrite(args)));
+    let mut cli = Cli::parse_from(std::iter::once(prog).chain(gcc::rewrite(args)));
+    cli.xmp_check = take_check(&mut cli.fflag) || std::env::var("XMPC_CHECK").is_ok_and(|v| !matches!(v.trim(), "" | "0"));
     if let Some(tool) = &cli.tool {
         return run_tool(tool);
     }
@@ -325,6 +330,24 @@ fn real_main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Takes `check=xmp` out of the `-f` options (`-fcheck=xmp`; in a list,
+/// `-fcheck=bounds,xmp` leaves `-fcheck=bounds` to the compiler): whether it was there.
+fn take_check(fflags: &mut Vec<String>) -> bool {
+    let mut found = false;
+    fflags.retain_mut(|f| {
+        let Some(list) = f.strip_prefix("check=") else { return true };
+        let items: Vec<&str> = list.split(',').collect();
+        if !items.contains(&"xmp") {
+            return true;
+        }
+        found = true;
+        let rest = items.into_iter().filter(|i| *i != "xmp").collect::<Vec<&str>>().join(",");
+        *f = format!("check={rest}");
+        !rest.is_empty()
+    });
+    found
 }
 
 fn run_tool(tool: &Tool) -> ExitCode {
@@ -635,10 +658,11 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>),
                 &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)),
                 lines,
                 &mods,
+                cli.xmp_check,
             )
         } else {
             let lines = (build::wants_build(mode) && local_view.is_none()).then_some(name.as_str());
-            compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines)
+            compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines, cli.xmp_check)
         } {
             Ok(s) => s,
             Err(Ok(mut diags)) => {

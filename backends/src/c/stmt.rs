@@ -321,7 +321,10 @@ impl<'a> Tr<'a> {
                         if !self.check_loop_subscripts(a, &subs) {
                             return;
                         }
-                        let idx: Vec<String> = subs.iter().map(|s| self.render(s)).collect();
+                        let mut idx: Vec<String> = subs.iter().map(|s| self.render(s)).collect();
+                        if self.check {
+                            idx = self.checked_indices(a, e.span, idx);
+                        }
                         let text = self.access(a, &idx);
                         self.edit(e.span, text);
                         return;

@@ -241,6 +241,21 @@ void xmpc_array_free(const struct xmpc_loc *loc, xmpc_array *a);
 // 0 with `XMPC_FBS=0`).
 long xmpc_rt_fbs_points(void);
 
+// Checking mode: returns `g`, the 0-based global index of dimension `dim` of `a`
+// used at `loc` (`loc.text`: the access as written), when this node holds that
+// element (its block or shadow); otherwise prints the rank, the location, the array
+// `name` and the index (plus `base`, the first index of the dimension as the
+// program writes it: 0 in C) and aborts the job.
+//
+// # Safety
+// `a` is a live descriptor, `loc` a static location, `name` a C string.
+long xmpc_check_index(const xmpc_array *a,
+                      int dim,
+                      long g,
+                      long base,
+                      const char *name,
+                      const struct xmpc_loc *loc);
+
 // World rank of node `k` (0-based linear index, dim 0 fastest) of `n`; -1 when `k`
 // is out of range (the caller reports it).
 int xmpc_nodes_world_rank(const xmpc_nodes *n, int k);
