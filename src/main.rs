@@ -6,6 +6,7 @@ mod build;
 mod coarray;
 mod compile;
 mod device_build;
+mod diag_format;
 mod fpp;
 mod gcc;
 mod gendoc;
@@ -160,6 +161,10 @@ struct Cli {
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     color: Colour,
+    /// How xmpc prints its own diagnostics: `human` (source excerpts), `short` (one
+    /// `file:line:col: error[CODE]: message` line each, as gcc), `json` (one object per line).
+    #[arg(long, value_enum, default_value_t = diag_format::DiagFormat::Human, value_name = "FORMAT")]
+    diagnostic_format: diag_format::DiagFormat,
     /// Turn an MPI program into a BSIM skeleton (`-o skel.c|.f90|.f`; docs/skeleton.md).
     #[arg(long)]
     skeletonize: bool,
@@ -314,6 +319,7 @@ fn real_main() -> ExitCode {
     let mut args = bsim_cc::smpi_args(std::env::args_os()).into_iter();
     let prog = args.next().unwrap_or_else(|| "xmpc".into());
     let mut cli = Cli::parse_from(std::iter::once(prog).chain(gcc::rewrite(args)));
+    diag_format::set(cli.diagnostic_format);
     cli.xmp_check = take_check(&mut cli.fflag) || std::env::var("XMPC_CHECK").is_ok_and(|v| !matches!(v.trim(), "" | "0"));
     if let Some(tool) = &cli.tool {
         return run_tool(tool);
@@ -742,6 +748,17 @@ fn line_col(text: &str, off: usize) -> (usize, usize) {
 }
 
 fn report(files: &SimpleFiles<String, String>, diags: &[Diag], colour: Colour) {
+    let line = match diag_format::get() {
+        diag_format::DiagFormat::Human => None,
+        diag_format::DiagFormat::Short => Some(diag_format::short as fn(&SimpleFiles<String, String>, &Diag) -> String),
+        diag_format::DiagFormat::Json => Some(diag_format::json_line as fn(&SimpleFiles<String, String>, &Diag) -> String),
+    };
+    if let Some(render) = line {
+        let text: String = diags.iter().map(|d| render(files, d) + "\n").collect();
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(text.as_bytes());
+        return;
+    }
     let choice = match colour {
         Colour::Always => ColorChoice::Always,
         Colour::Never => ColorChoice::Never,
