@@ -241,20 +241,20 @@ void xmpc_array_free(const struct xmpc_loc *loc, xmpc_array *a);
 // 0 with `XMPC_FBS=0`).
 long xmpc_rt_fbs_points(void);
 
-// Checking mode: returns `g`, the 0-based global index of dimension `dim` of `a`
-// used at `loc` (`loc.text`: the access as written), when this node holds that
-// element (its block or shadow); otherwise prints the rank, the location, the array
-// `name` and the index (plus `base`, the first index of the dimension as the
-// program writes it: 0 in C) and aborts the job.
+// Checking mode, slow path: returns `g`, the 0-based global index of dimension `dim`
+// of `a` used at `loc` (`loc.text`: the access as written), when this node holds
+// that element (a cyclic dimension's index between its blocks); otherwise prints
+// the rank, the location, the array `name` and the index (plus `base`, the first
+// index of the dimension as the program writes it: 0 in C) and aborts the job.
 //
 // # Safety
 // `a` is a live descriptor, `loc` a static location, `name` a C string.
-long xmpc_check_index(const xmpc_array *a,
-                      int dim,
-                      long g,
-                      long base,
-                      const char *name,
-                      const struct xmpc_loc *loc);
+long xmpc_check_slow(const xmpc_array *a,
+                     int dim,
+                     long g,
+                     long base,
+                     const char *name,
+                     const struct xmpc_loc *loc);
 
 // World rank of node `k` (0-based linear index, dim 0 fastest) of `n`; -1 when `k`
 // is out of range (the caller reports it).
@@ -532,6 +532,16 @@ void xmpc_reflect_do(const struct xmpc_loc *loc, xmpc_array *a, int async_id);
 
 #endif  /* XMPC_RT_H */
 
+/* Checking mode (-fcheck=xmp, docs/checking.md): `g`, a 0-based global index of
+ * dimension `dim` of `a`, when this node holds the element (block or shadow); else
+ * the job stops with the rank, `loc` (file:line and the access), `name` and the
+ * index (+ `base`). xmpc_check_bounds is fixed for a descriptor: read once per loop. */
+const long *xmpc_check_bounds(const xmpc_array *a) __attribute__((const));
+static inline long xmpc_check_index(const xmpc_array *a, int dim, long g, long base, const char *name, const struct xmpc_loc *loc) {
+  const long *b = xmpc_check_bounds(a);
+  if (__builtin_expect(g < b[2 * dim] || g > b[2 * dim + 1], 0)) return xmpc_check_slow(a, dim, g, base, name, loc);
+  return g;
+}
 /* The XMPC_TYPE_* code of an expression's type (xmpc_array_set_type). */
 #if !defined(__cplusplus) && !defined(XMPC_TYPE_OF)
 #define XMPC_TYPE_OF(x) _Generic((x), \
