@@ -241,21 +241,6 @@ void xmpc_array_free(const struct xmpc_loc *loc, xmpc_array *a);
 // 0 with `XMPC_FBS=0`).
 long xmpc_rt_fbs_points(void);
 
-// Checking mode, slow path: returns `g`, the 0-based global index of dimension `dim`
-// of `a` used at `loc` (`loc.text`: the access as written), when this node holds
-// that element (a cyclic dimension's index between its blocks); otherwise prints
-// the rank, the location, the array `name` and the index (plus `base`, the first
-// index of the dimension as the program writes it: 0 in C) and aborts the job.
-//
-// # Safety
-// `a` is a live descriptor, `loc` a static location, `name` a C string.
-long xmpc_check_slow(const xmpc_array *a,
-                     int dim,
-                     long g,
-                     long base,
-                     const char *name,
-                     const struct xmpc_loc *loc);
-
 // World rank of node `k` (0-based linear index, dim 0 fastest) of `n`; -1 when `k`
 // is out of range (the caller reports it).
 int xmpc_nodes_world_rank(const xmpc_nodes *n, int k);
@@ -537,6 +522,9 @@ void xmpc_reflect_do(const struct xmpc_loc *loc, xmpc_array *a, int async_id);
  * the job stops with the rank, `loc` (file:line and the access), `name` and the
  * index (+ `base`). xmpc_check_bounds is fixed for a descriptor: read once per loop. */
 const long *xmpc_check_bounds(const xmpc_array *a) __attribute__((const));
+/* pure: it changes nothing the program sees (or stops the job), so a loop keeps the
+ * descriptor and its bounds in registers around it */
+long xmpc_check_slow(const xmpc_array *a, int dim, long g, long base, const char *name, const struct xmpc_loc *loc) __attribute__((pure));
 static inline long xmpc_check_index(const xmpc_array *a, int dim, long g, long base, const char *name, const struct xmpc_loc *loc) {
   const long *b = xmpc_check_bounds(a);
   if (__builtin_expect(g < b[2 * dim] || g > b[2 * dim + 1], 0)) return xmpc_check_slow(a, dim, g, base, name, loc);
