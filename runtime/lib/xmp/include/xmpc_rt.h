@@ -521,6 +521,8 @@ void xmpc_reflect_do(const struct xmpc_loc *loc, xmpc_array *a, int async_id);
  * dimension `dim` of `a`, when this node holds the element (block or shadow); else
  * the job stops with the rank, `loc` (file:line and the access), `name` and the
  * index (+ `base`). xmpc_check_bounds is fixed for a descriptor: read once per loop. */
+#ifndef XMPC_CHECK_INDEX
+#define XMPC_CHECK_INDEX
 const long *xmpc_check_bounds(const xmpc_array *a) __attribute__((const));
 /* pure: it changes nothing the program sees (or stops the job), so a loop keeps the
  * descriptor and its bounds in registers around it */
@@ -530,6 +532,7 @@ static inline long xmpc_check_index(const xmpc_array *a, int dim, long g, long b
   if (__builtin_expect(g < b[2 * dim] || g > b[2 * dim + 1], 0)) return xmpc_check_slow(a, dim, g, base, name, loc);
   return g;
 }
+#endif
 /* The XMPC_TYPE_* code of an expression's type (xmpc_array_set_type). */
 #if !defined(__cplusplus) && !defined(XMPC_TYPE_OF)
 #define XMPC_TYPE_OF(x) _Generic((x), \
