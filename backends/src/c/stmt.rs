@@ -418,6 +418,13 @@ impl<'a> Tr<'a> {
                 self.expr(f);
             }
             ExprKind::Verbatim(_) => self.verbatim_check(e.span),
+            // checking mode: an address taken (`&a[0]`, XACC's `host_data`) or a size
+            // is not an access (docs/checking.md)
+            ExprKind::Unary(UnOp::AddrOf, a) | ExprKind::SizeOf(a) if self.check => {
+                self.check = false;
+                self.expr(a);
+                self.check = true;
+            }
             _ => {
                 let mut kids: Vec<&Expr> = vec![];
                 match &e.kind {

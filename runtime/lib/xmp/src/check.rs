@@ -57,7 +57,6 @@ pub unsafe extern "C" fn xmpc_check_bounds(a: *const xmpc_array) -> *const c_lon
             (0..arr.ndims())
                 .flat_map(|d| {
                     let v = dim_of(a, arr, d);
-                    let ext = arr.extent[d];
                     let full = v.format != CYCLIC || (v.shadow_lo == v.lower && v.shadow_hi == v.alloc - 1 - v.upper);
                     let (lo, hi) = if v.lower > v.upper {
                         (1, 0)
@@ -66,7 +65,9 @@ pub unsafe extern "C" fn xmpc_check_bounds(a: *const xmpc_array) -> *const c_lon
                     } else {
                         (v.lower, v.upper)
                     };
-                    [lo.max(0), hi.min(ext - 1)]
+                    // a periodic shadow lies outside the array (`a[-1]` after
+                    // `reflect (a) width(/periodic/1)`): not clamped
+                    [lo, hi]
                 })
                 .collect()
         })
@@ -86,8 +87,7 @@ pub unsafe extern "C" fn xmpc_check_slow(a: *const xmpc_array, dim: c_int, g: c_
     let Some(arr) = a.as_ref() else { fatal(loc, "checking mode: access to an array that is not set up") };
     let d = dim as usize;
     let v = dim_of(a, arr, d);
-    let ext = arr.extent.get(d).copied().unwrap_or(0);
-    if g >= 0 && g < ext && holds(&v, g) {
+    if holds(&v, g) {
         return g;
     }
     fatal(loc, &report(arr, &v, d, g, base, &cstr(name)))
