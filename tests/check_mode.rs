@@ -173,7 +173,7 @@ fn undeclared_variables_in_on_references_are_located() {
 fn fixed_form_errors_name_the_users_file_and_line() {
     let d = tempfile::tempdir().unwrap();
     // a sequence number in columns 73-80 on the line that gets a marker stays ignored
-    let src = "      program p\n      implicit none\n      integer a(10), i, s\n!$xmp nodes n(2)\n!$xmp template t(10)\n!$xmp distribute t(block) onto n\n!$xmp align a(i) with t(i)\n      s = 0                                                             SEQ00080\n!$xmp loop on t(i) reduction(+:s)\n      do i = 1, 10\n        a(i) = i\n        s = s +\n     &      a(i)\n      end do\n      undecl = s\n      end\n";
+    let src = "      program p\n      implicit none                                                     SEQ00020\n      integer a(10), i, s\n!$xmp nodes n(2)\n!$xmp template t(10)\n!$xmp distribute t(block) onto n\n!$xmp align a(i) with t(i)\n      s = 0\n!$xmp loop on t(i) reduction(+:s)\n      do i = 1, 10\n        a(i) = i\n        s = s +\n     &      a(i)\n      end do\n      undecl = s\n      end\n";
     std::fs::write(d.path().join("p.f"), src).unwrap();
     let line = line_of(src, "undecl");
     let o = run(XMPF90, &["p.f", "-o", "p"], d.path());
