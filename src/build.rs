@@ -54,6 +54,7 @@ fn cc_opts(cli: &Cli, translated: &[(PathBuf, String)]) -> Result<compile::CcOpt
         native: cli.native_flag.clone(),
         link: cli.link_flag.clone(),
         shared: cli.shared,
+        check: cli.xmp_check,
     };
     for f in acc::flags(cli.acc.as_deref(), translated.iter().map(|(_, t)| t.as_str())).map_err(Failure::Usage)? {
         if !opts.extra.contains(&f) {

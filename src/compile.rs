@@ -15,15 +15,16 @@ pub const NATIVE_LIBS: &[&str] = &["-lgcc_s", "-lutil", "-lrt", "-lpthread", "-l
 /// directives (its `main` still needs `xmpc_init` when it is linked into an XMP
 /// program); without it such a file comes out byte for byte. `lines`: the user's file
 /// name for `#line` markers (the text that is compiled; src/linemap.rs).
-pub fn translate_c(unit: &FileUnit, text: &str, force: bool, lines: Option<&str>) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
+/// `check`: the checking mode (`-fcheck=xmp`, docs/checking.md).
+pub fn translate_c(unit: &FileUnit, text: &str, force: bool, lines: Option<&str>, check: bool) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if unit.lang != Lang::C {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
     if !force && !xmpc_backends::c::needs_runtime(unit, text) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
     }
-    let edits = xmpc_backends::c::translate(unit, text).map(|e| match lines {
-        Some(name) => crate::linemap::with_markers(text, &e, name, &|_| None, false),
+    let edits = xmpc_backends::c::translate_checked(unit, text, check).map(|e| match lines {
+        Some(name) => crate::linemap::with_markers(text, &e, name, &|_| None, crate::linemap::Form::C),
         None => e,
     });
     emit_translated(unit, text, edits)
@@ -85,6 +86,8 @@ pub struct CcOpts {
     /// The folders of the C sources: the translation is compiled from a temporary
     /// folder, and their `#include "x"` look there first (`-iquote`, C only).
     pub quote: Vec<PathBuf>,
+    /// The checking mode (`-fcheck=xmp`): Fortran is compiled with `-fcheck=bounds`.
+    pub check: bool,
 }
 
 /// `-v` (print each command before it runs) and `-show` (print them, run nothing).
@@ -297,7 +300,7 @@ pub struct ModDirs {
 /// init), and write the XMP declarations of its modules to `<module>.xmpmod` in the
 /// module directory (`-J DIR`, else the current directory), beside the `.mod` files,
 /// for files compiled later; they are read from there and from the `-I` directories.
-/// `lines`: the user's file name for `#line` markers (free form only).
+/// `lines`: the user's file name for `#line` markers.
 pub fn translate_f(
     unit: &FileUnit,
     text: &str,
@@ -305,6 +308,7 @@ pub fn translate_f(
     origin: xmpc_backends::fortran::Origin,
     lines: Option<&str>,
     mods: &ModDirs,
+    check: bool,
 ) -> Result<String, Result<Vec<xmpc_ir::Diag>, String>> {
     if !unit.lang.is_fortran() || (!force && !xmpc_backends::fortran::needs_runtime(unit, text)) {
         return xmpc_backends::emit(unit, text, &[]).map_err(|e| Ok(vec![e.to_diag(unit.file)]));
@@ -313,7 +317,7 @@ pub fn translate_f(
         let known = XMPMODS.lock().ok().and_then(|k| k.get(m).cloned());
         known.or_else(|| std::iter::once(&mods.out).chain(&mods.search).find_map(|d| std::fs::read_to_string(d.join(format!("{m}.xmpmod"))).ok()))
     };
-    let (edits, infos) = match xmpc_backends::fortran::translate_for(unit, text, &find, origin, crate::coarray::own_libcaf_possible()) {
+    let (edits, infos) = match xmpc_backends::fortran::translate_for(unit, text, &find, origin, crate::coarray::own_libcaf_possible(), check) {
         Ok(x) => x,
         Err(d) => return Err(Ok(d)),
     };
@@ -326,8 +330,11 @@ pub fn translate_f(
         }
     }
     let edits = match lines {
-        Some(name) if unit.lang == Lang::FortranFree => crate::linemap::with_markers(text, &edits, name, origin, true),
-        _ => edits,
+        Some(name) => {
+            let form = if unit.lang == Lang::FortranFixed { crate::linemap::Form::Fixed } else { crate::linemap::Form::Free };
+            crate::linemap::with_markers(text, &edits, name, origin, form)
+        }
+        None => edits,
     };
     emit_translated(unit, text, Ok(edits))
 }
@@ -416,6 +423,11 @@ fn run_with(tool: &str, args: &[String], hint: &str) -> Result<(), String> {
 pub fn compile_fortran(srcs: &[(PathBuf, PathBuf, bool)], o: &CcOpts, moddir: &Path, step: &str) -> Result<(), String> {
     for (f, obj, fixed) in srcs {
         let mut args = fortran_args(o, *fixed);
+        if o.check {
+            // a distributed array is its local block with global bounds (shadows
+            // included): gfortran's bounds check is the check (docs/checking.md)
+            args.push("-fcheck=bounds".into());
+        }
         let text = std::fs::read_to_string(f).unwrap_or_default();
         args.extend(crate::coarray::compile_flag(&o.extra, &text, *fixed).map(str::to_string));
         args.push(format!("-J{}", moddir.display()));

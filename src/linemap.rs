@@ -91,6 +91,58 @@ fn safe_fortran_line_starts(src: &str) -> Vec<usize> {
     out
 }
 
+/// Line starts of fixed-form Fortran where a directive may go: not before a
+/// continuation line (a character other than blank or `0` in column 6), nor before
+/// comment lines that a continuation line follows.
+fn safe_fixed_line_starts(src: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    let mut pos = 0;
+    for line in src.split_inclusive('\n') {
+        lines.push((pos, fixed_kind(line.trim_end_matches(['\n', '\r']))));
+        pos += line.len();
+    }
+    let mut out = Vec::new();
+    // whether the next non-comment line (from the end backwards) continues
+    let mut next_continues = false;
+    for &(p, kind) in lines.iter().rev() {
+        match kind {
+            Fixed::Continuation => next_continues = true,
+            Fixed::Statement => next_continues = false,
+            Fixed::Comment => {}
+        }
+        if !next_continues && p < src.len() {
+            out.push(p);
+        }
+    }
+    out.reverse();
+    out
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Fixed {
+    Comment,
+    Continuation,
+    Statement,
+}
+
+/// What a fixed-form line is (the tab form: a tab in the label field, then a digit
+/// 1-9 continues).
+fn fixed_kind(line: &str) -> Fixed {
+    let b = line.as_bytes();
+    let lead = line.len() - line.trim_start_matches(' ').len();
+    if line.trim().is_empty() || matches!(b[0], b'c' | b'C' | b'*' | b'!' | b'#') || (b[lead] == b'!' && lead != 5) {
+        return Fixed::Comment;
+    }
+    let label = |n: usize| b[..n].iter().all(|c| *c == b' ' || c.is_ascii_digit());
+    if let Some(t) = b.iter().position(|&c| c == b'\t').filter(|&t| t < 6 && label(t)) {
+        return if matches!(b.get(t + 1), Some(b'1'..=b'9')) { Fixed::Continuation } else { Fixed::Statement };
+    }
+    match b.get(5) {
+        Some(c) if *c != b' ' && *c != b'0' && label(5) => Fixed::Continuation,
+        _ => Fixed::Statement,
+    }
+}
+
 /// A Fortran line without its `!` comment (outside strings).
 fn fortran_code(line: &str) -> &str {
     let mut q: Option<char> = None;
@@ -105,17 +157,31 @@ fn fortran_code(line: &str) -> &str {
     line
 }
 
+/// The kind of text markers go in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Form {
+    C,
+    /// Free-form Fortran.
+    Free,
+    /// Fixed-form Fortran.
+    Fixed,
+}
+
 /// Where the user's lines come from: `origin(line of the text)` is `(file, line)`
 /// (the Fortran preprocessor's map), else the text's own line in `name`.
 pub type Origin<'a> = &'a dyn Fn(usize) -> Option<(String, usize)>;
 
 /// The edits plus the `#line` markers that keep the compiled text's lines those of
 /// the user's files, in the order to splice them (a marker due to an edit comes after
-/// it). `fortran`: free-form Fortran, compiled through the preprocessor (`.F90`).
-pub fn with_markers(src: &str, edits: &[Edit], name: &str, origin: Origin, fortran: bool) -> Vec<Edit> {
+/// it). Fortran is compiled through the preprocessor (`.F90`, `.F`).
+pub fn with_markers(src: &str, edits: &[Edit], name: &str, origin: Origin, form: Form) -> Vec<Edit> {
     let mut edits = edits.to_vec();
     edits.sort_by_key(|e| (e.span.start, e.span.end));
-    let starts = if fortran { safe_fortran_line_starts(src) } else { safe_line_starts(src) };
+    let starts = match form {
+        Form::C => safe_line_starts(src),
+        Form::Free => safe_fortran_line_starts(src),
+        Form::Fixed => safe_fixed_line_starts(src),
+    };
     let inside = |p: usize| edits.iter().any(|e| e.span.start < p && p < e.span.end);
     let line_of = |p: usize| src[..p].bytes().filter(|&c| c == b'\n').count() + 1;
     let orig = |l: usize| origin(l).unwrap_or_else(|| (name.to_string(), l));
@@ -224,7 +290,7 @@ mod tests {
             Edit { span: Span::new(p, p + 10), text: "one();\ntwo();\nthree();\n".into() },
             Edit { span: Span::new(src.len(), src.len()), text: "int main(void) { return 0; }\n".into() },
         ];
-        let out = apply(src, &with_markers(src, &e, "a\"b.c", &|_| None, false));
+        let out = apply(src, &with_markers(src, &e, "a\"b.c", &|_| None, Form::C));
         assert_eq!(
             out,
             "#line 1 \"<xmpc generated code>\"\n#include \"rt.h\"\nint rt;\n#line 1 \"a\\\"b.c\"\nint a;\none();\ntwo();\nthree();\n#line 3 \"a\\\"b.c\"\nint b; /* c\nd */\nint c;\n#line 1 \"<xmpc generated code>\"\nint main(void) { return 0; }\n"
@@ -241,7 +307,20 @@ mod tests {
         // text lines 1-2 from inc.h 5-6, 3-4 from p.F90 2-3
         let origin = |l: usize| Some(if l <= 2 { ("inc.h".to_string(), l + 4) } else { ("p.F90".to_string(), l - 1) });
         let src = "x\ny\nz\nw\n";
-        let out = apply(src, &with_markers(src, &[], "p.F90", &origin, true));
+        let out = apply(src, &with_markers(src, &[], "p.F90", &origin, Form::Free));
         assert_eq!(out, "#line 5 \"inc.h\"\nx\ny\n#line 2 \"p.F90\"\nz\nw\n");
+    }
+
+    #[test]
+    fn fixed_form_continuations() {
+        // line 2 continues line 1 (column 6), across a comment line; line 5 in the tab form
+        let src = "      x = 1 +\nc note\n     &    2\n      y = 3\n\tz = 4 +\n\t1 5\n";
+        let starts = safe_fixed_line_starts(src);
+        let line = |n: usize| src.split_inclusive('\n').take(n - 1).map(str::len).sum::<usize>();
+        assert_eq!(starts, vec![line(1), line(4), line(5)]);
+        let p = src.find("y = 3").unwrap();
+        let e = vec![Edit { span: Span::new(p, p + 5), text: "call f()\n      y = 3".into() }];
+        let out = apply(src, &with_markers(src, &e, "p.f", &|_| None, Form::Fixed));
+        assert!(out.contains("call f()\n      y = 3\n#line 5 \"p.f\"\n\tz = 4 +\n"), "{out}");
     }
 }

@@ -6,6 +6,7 @@ mod build;
 mod coarray;
 mod compile;
 mod device_build;
+mod diag_format;
 mod fpp;
 mod gcc;
 mod gendoc;
@@ -114,6 +115,10 @@ struct Cli {
     /// Code-generation option passed to the C compiler (-fopenmp, -fno-strict-aliasing).
     #[arg(short = 'f', value_name = "FLAG")]
     fflag: Vec<String>,
+    /// The checking mode: `-fcheck=xmp` (taken out of the `-f` options) or
+    /// `XMPC_CHECK=1` in the environment (docs/checking.md).
+    #[arg(skip)]
+    xmp_check: bool,
     /// Machine option passed to the C compiler (-march=native).
     #[arg(short = 'm', value_name = "FLAG")]
     mflag: Vec<String>,
@@ -156,6 +161,10 @@ struct Cli {
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     color: Colour,
+    /// How xmpc prints its own diagnostics: `human` (source excerpts), `short` (one
+    /// `file:line:col: error[CODE]: message` line each, as gcc), `json` (one object per line).
+    #[arg(long, value_enum, default_value_t = diag_format::DiagFormat::Human, value_name = "FORMAT")]
+    diagnostic_format: diag_format::DiagFormat,
     /// Turn an MPI program into a BSIM skeleton (`-o skel.c|.f90|.f`; docs/skeleton.md).
     #[arg(long)]
     skeletonize: bool,
@@ -309,7 +318,9 @@ fn real_main() -> ExitCode {
     // gcc's and mpicc's spellings (-std=c11, -Wl,..., -show, -MMD, ...; src/gcc.rs)
     let mut args = bsim_cc::smpi_args(std::env::args_os()).into_iter();
     let prog = args.next().unwrap_or_else(|| "xmpc".into());
-    let cli = Cli::parse_from(std::iter::once(prog).chain(gcc::rewrite(args)));
+    let mut cli = Cli::parse_from(std::iter::once(prog).chain(gcc::rewrite(args)));
+    diag_format::set(cli.diagnostic_format);
+    cli.xmp_check = take_check(&mut cli.fflag) || std::env::var("XMPC_CHECK").is_ok_and(|v| !matches!(v.trim(), "" | "0"));
     if let Some(tool) = &cli.tool {
         return run_tool(tool);
     }
@@ -325,6 +336,24 @@ fn real_main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Takes `check=xmp` out of the `-f` options (`-fcheck=xmp`; in a list,
+/// `-fcheck=bounds,xmp` leaves `-fcheck=bounds` to the compiler): whether it was there.
+fn take_check(fflags: &mut Vec<String>) -> bool {
+    let mut found = false;
+    fflags.retain_mut(|f| {
+        let Some(list) = f.strip_prefix("check=") else { return true };
+        let items: Vec<&str> = list.split(',').collect();
+        if !items.contains(&"xmp") {
+            return true;
+        }
+        found = true;
+        let rest = items.into_iter().filter(|i| *i != "xmp").collect::<Vec<&str>>().join(",");
+        *f = format!("check={rest}");
+        !rest.is_empty()
+    });
+    found
 }
 
 fn run_tool(tool: &Tool) -> ExitCode {
@@ -635,10 +664,11 @@ fn front(cli: &Cli, path: &Path, mode: Mode) -> Result<(String, Option<String>),
                 &|l| pre.as_ref().and_then(|p| p.origin(l)).map(|(f, l)| (f.to_string(), l)),
                 lines,
                 &mods,
+                cli.xmp_check,
             )
         } else {
             let lines = (build::wants_build(mode) && local_view.is_none()).then_some(name.as_str());
-            compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines)
+            compile::translate_c(&parsed.unit, &text, mode != Mode::Source, lines, cli.xmp_check)
         } {
             Ok(s) => s,
             Err(Ok(mut diags)) => {
@@ -718,6 +748,17 @@ fn line_col(text: &str, off: usize) -> (usize, usize) {
 }
 
 fn report(files: &SimpleFiles<String, String>, diags: &[Diag], colour: Colour) {
+    let line = match diag_format::get() {
+        diag_format::DiagFormat::Human => None,
+        diag_format::DiagFormat::Short => Some(diag_format::short as fn(&SimpleFiles<String, String>, &Diag) -> String),
+        diag_format::DiagFormat::Json => Some(diag_format::json_line as fn(&SimpleFiles<String, String>, &Diag) -> String),
+    };
+    if let Some(render) = line {
+        let text: String = diags.iter().map(|d| render(files, d) + "\n").collect();
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(text.as_bytes());
+        return;
+    }
     let choice = match colour {
         Colour::Always => ColorChoice::Always,
         Colour::Never => ColorChoice::Never,

@@ -124,6 +124,8 @@ pub fn translate(which: Which, args: &[String]) -> Result<Action, Vec<String>> {
             _ if a.starts_with("--Wn") => out.extend(a[4..].split_whitespace().map(|f| format!("--native-flag={}", gcc_spelling(f)))),
             _ if a.starts_with("--Wl") => out.extend(a[4..].split_whitespace().map(|f| format!("--link-flag={}", gcc_spelling(f)))),
             _ if a.starts_with("-Wl,") => out.push(format!("--link-flag={a}")),
+            // xmpc's own (issue 39): the form of its diagnostics
+            _ if a.starts_with("--diagnostic-format=") => out.push(a.into()),
             _ if STAGE_OPTS.iter().any(|(p, _)| a.starts_with(p)) => {
                 let (p, what) = STAGE_OPTS.iter().find(|(p, _)| a.starts_with(p)).unwrap();
                 bad.push(format!("`{a}`: {p} passes options to {what}, which xmpc does not have"));
@@ -289,6 +291,7 @@ mod tests {
     #[test]
     fn omni_flags() {
         assert_eq!(t(Which::Xmpcc, "-omp -xacc --tmp -cpp a.c"), x(&["-fopenmp", "--acc", "--keep", "a.c"]));
+        assert_eq!(t(Which::Xmpf90, "--diagnostic-format=json -fcheck=xmp a.f90"), x(&["--diagnostic-format=json", "-fcheck=xmp", "a.f90"]));
         assert_eq!(t(Which::Xmpf90, "-cpp a.f90"), x(&["--native-flag=-cpp", "a.f90"]));
         // --Wn"-O3 -march=native": the shell removes the quotes, one argument
         let a = vec!["--Wn-O3 -march=native".to_string(), "--Wl-Wl,-rpath,/opt".into(), "a.c".into()];

@@ -274,3 +274,35 @@ fn every_subcommand_answers_version() {
         assert!(o.status.success() && out.contains(env!("CARGO_PKG_VERSION")), "{sub:?}: {out}{}", String::from_utf8_lossy(&o.stderr));
     }
 }
+
+/// `--diagnostic-format=short|json` (issue 39): one gcc-style line, or one JSON object
+/// per line, per diagnostic; `human` stays the default. Through xmpcc/xmpf90 too.
+#[test]
+fn diagnostic_formats_short_and_json() {
+    let d = tempfile::tempdir().unwrap();
+    let src = "#pragma xmp nodes p(2)\n#pragma xmp template t(0:9)\n#pragma xmp distribute t(block) onto p\nint main(void) {\n  double sum = 0;\n#pragma xmp loop on t(i) reduction(+:summ)\n  for (int i = 0; i < 10; i++) sum += i;\n#pragma xmp task on p(kk)\n  sum = 1;\n  return 0;\n}\n";
+    let f = write(d.path(), "r.c", src.as_bytes());
+    let o = xmpc(&[&f, "--diagnostic-format=short", "-o", &d.path().join("r").display().to_string()]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    let lines: Vec<&str> = e.lines().collect();
+    assert_eq!(lines, vec![format!("{f}:6:38: error[XMP0115]: `summ` is not declared"), format!("{f}:8:23: error[XMP0115]: `kk` is not declared")], "{e}");
+    let o = xmpc(&[&f, "--diagnostic-format=json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8_lossy(&o.stderr);
+    let objs: Vec<serde_json::Value> = e.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
+    assert_eq!(objs.len(), 2, "{e}");
+    let v = &objs[0];
+    assert_eq!((v["file"].as_str(), v["line"].as_u64(), v["column"].as_u64()), (Some(f.as_str()), Some(6), Some(38)));
+    assert_eq!(v["end"], serde_json::json!({"line": 6, "column": 42}));
+    assert_eq!((v["code"].as_str(), v["severity"].as_str()), (Some("XMP0115"), Some("error")));
+    assert_eq!(v["message"], "`summ` is not declared");
+    assert_eq!(v["labels"][0]["message"], "not declared here");
+    assert_eq!(v["hint"], "did you mean `sum`?");
+    // the default is codespan's picture
+    let o = xmpc(&[&f, "--emit=source"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("┌─"), "{}", String::from_utf8_lossy(&o.stderr));
+    // xmpcc passes the option on
+    let o = Command::new(env!("CARGO_BIN_EXE_xmpcc")).args([f.as_str(), "--diagnostic-format=short", "-c"]).current_dir(d.path()).output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).starts_with(&format!("{f}:6:38: error[XMP0115]")), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -7,20 +7,23 @@ use crate::Edit;
 const LAST_COL: usize = 72;
 
 /// Re-wraps every line of `out` that contains edited text and is now too long.
-pub(crate) fn rewrap_edited_lines(out: &str, _src: &str, edits: &[Edit]) -> String {
+pub(crate) fn rewrap_edited_lines(out: &str, src: &str, edits: &[Edit]) -> String {
     // Output offsets of the edited text: shift each edit by the growth before it.
+    // `whole`: the edit ends with a newline where an original line starts (inserted
+    // lines, such as the driver's `#line` markers): the line after it is untouched.
     let mut touched = Vec::with_capacity(edits.len());
     let mut delta: isize = 0;
     for e in edits {
         let start = (e.span.start as isize + delta) as usize;
-        touched.push((start, start + e.text.len()));
+        let whole = e.text.ends_with('\n') && (e.span.end == 0 || src.as_bytes().get(e.span.end - 1) == Some(&b'\n'));
+        touched.push((start, start + e.text.len(), whole));
         delta += e.text.len() as isize - e.span.len() as isize;
     }
     let mut res = String::with_capacity(out.len() + 64);
     let mut line_start = 0;
     for line in out.split_inclusive('\n') {
         let line_end = line_start + line.len();
-        let edited = touched.iter().any(|&(s, e)| s < line_end && e >= line_start);
+        let edited = touched.iter().any(|&(s, e, whole)| s < line_end && (e > line_start || (e == line_start && !whole)));
         if edited {
             res.push_str(&rewrap_fixed_line(line));
         } else {
@@ -165,5 +168,15 @@ mod tests {
     fn comments_untouched() {
         let l = format!("c {}\n", "x".repeat(100));
         assert_eq!(rewrap_fixed_line(&l), l);
+    }
+
+    #[test]
+    fn a_line_after_inserted_lines_keeps_its_sequence_numbers() {
+        let seq = "      IMPLICIT NONE                                                     CG000100\n";
+        let src = format!("c x\n{seq}");
+        let at = src.find("      IMPLICIT").unwrap();
+        let e = vec![Edit { span: crate::Span::new(at, at), text: "#line 2 \"a.f\"\n".into() }];
+        let out = format!("c x\n#line 2 \"a.f\"\n{seq}");
+        assert_eq!(rewrap_edited_lines(&out, &src, &e), out);
     }
 }

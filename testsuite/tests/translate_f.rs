@@ -337,7 +337,7 @@ fn save_desc_and_local_alias_bad_uses_are_located() {
     let src = format!("{head}  integer :: la(:)[*]\n!$xmp local_alias la => a\n{tail}");
     assert!(translate("la_coarray.f90", &src).is_ok());
     let parsed = xmpc_frontend::parse_source(0, "la_coarray.f90", &src, Lang::from_path("la_coarray.f90").unwrap());
-    let e = xmpc_backends::fortran::translate_for(&parsed.unit, &src, &|_| None, &|_| None, false).unwrap_err();
+    let e = xmpc_backends::fortran::translate_for(&parsed.unit, &src, &|_| None, &|_| None, false, false).unwrap_err();
     assert!(e.iter().any(|d| d.code.as_deref() == Some("XMP0450") && d.message.contains("local alias 'la' is a coarray")), "{e:?}");
     // an array aligned with a cyclic dimension is stored whole: no local section
     let cyc = "program g\n  integer :: a(10), la(:)\n!$xmp nodes p(*)\n!$xmp template t(10)\n!$xmp distribute t(cyclic) onto p\n!$xmp align a(i) with t(i)\n!$xmp local_alias la => a\n  a(1) = 0\nend program g\n";

@@ -31,8 +31,16 @@ use xmpc_passes::xmp_model::Model;
 
 /// Translates one C file. Errors are located diagnostics; on error no edit is returned.
 pub fn translate(unit: &FileUnit, src: &str) -> Result<Vec<Edit>, Vec<Diag>> {
+    translate_checked(unit, src, false)
+}
+
+/// [`translate`]; `check`: the checking mode (`-fcheck=xmp`, docs/checking.md), each
+/// global index of an access to a distributed array goes through the runtime's
+/// `xmpc_check_index` (stmt.rs). Without it the output is [`translate`]'s.
+pub fn translate_checked(unit: &FileUnit, src: &str, check: bool) -> Result<Vec<Edit>, Vec<Diag>> {
     let m = xmpc_passes::xmp_model::resolve(unit, src, &|_| None).for_printing()?;
     let mut t = Tr::new(unit, src, m);
+    t.check = check;
     t.run();
     if !t.diags.is_empty() {
         return Err(t.diags);
@@ -185,6 +193,8 @@ struct Tr<'a> {
     /// Aligned arrays named in the `use_device` clause of the `acc host_data`
     /// constructs around: their bare name is the device address of the local block.
     use_device: Vec<String>,
+    /// Checking mode (`-fcheck=xmp`): accesses to distributed arrays are checked.
+    check: bool,
 }
 
 /// The C spelling of the model's expressions (directive expressions as written).
@@ -259,6 +269,7 @@ impl<'a> Tr<'a> {
             task_depth: 0,
             jumps: vec![],
             use_device: vec![],
+            check: false,
         }
     }
 
@@ -679,6 +690,7 @@ fn words(text: &str) -> Vec<(usize, &str)> {
 }
 
 mod arrays;
+mod check;
 mod comm;
 mod decl;
 mod gmove;

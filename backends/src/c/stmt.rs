@@ -321,7 +321,10 @@ impl<'a> Tr<'a> {
                         if !self.check_loop_subscripts(a, &subs) {
                             return;
                         }
-                        let idx: Vec<String> = subs.iter().map(|s| self.render(s)).collect();
+                        let mut idx: Vec<String> = subs.iter().map(|s| self.render(s)).collect();
+                        if self.check {
+                            idx = self.checked_indices(a, e.span, idx);
+                        }
                         let text = self.access(a, &idx);
                         self.edit(e.span, text);
                         return;
@@ -415,6 +418,13 @@ impl<'a> Tr<'a> {
                 self.expr(f);
             }
             ExprKind::Verbatim(_) => self.verbatim_check(e.span),
+            // checking mode: an address taken (`&a[0]`, XACC's `host_data`) or a size
+            // is not an access (docs/checking.md)
+            ExprKind::Unary(UnOp::AddrOf, a) | ExprKind::SizeOf(a) if self.check => {
+                self.check = false;
+                self.expr(a);
+                self.check = true;
+            }
             _ => {
                 let mut kids: Vec<&Expr> = vec![];
                 match &e.kind {

@@ -90,7 +90,7 @@ pub type Origin<'a> = &'a dyn Fn(usize) -> Option<(String, usize)>;
 /// [`translate_with_modules`] of a preprocessed source: the file and line passed to
 /// the runtime for its messages are the original ones (`origin`).
 pub fn translate_mapped(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<String>, origin: Origin) -> Result<Translated, Vec<Diag>> {
-    translate_for(unit, src, find, origin, true)
+    translate_for(unit, src, find, origin, true, false)
 }
 
 /// [`translate_mapped`] knowing which coarray library the program may be linked with:
@@ -99,7 +99,16 @@ pub fn translate_mapped(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Optio
 /// (XMP0450) are refused then; with xmpc's libcaf they are translated, and a task body
 /// using coarrays calls `xmpf_caf_in_task(MARK)` (docs/local-view.md): the driver
 /// refuses to link such an object with another libcaf, naming the location in MARK.
-pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<String>, origin: Origin, own_libcaf: bool) -> Result<Translated, Vec<Diag>> {
+/// `check`: the checking mode (`-fcheck=xmp`, docs/checking.md): the main program
+/// calls `xmpf_check_on` (the driver compiles with `-fcheck=bounds`).
+pub fn translate_for(
+    unit: &FileUnit,
+    src: &str,
+    find: &dyn Fn(&str) -> Option<String>,
+    origin: Origin,
+    own_libcaf: bool,
+    check: bool,
+) -> Result<Translated, Vec<Diag>> {
     // a plain MPI program (no XMP directive, calls MPI_Init itself) is left as it is
     if library::plain_mpi_program(unit) {
         return Ok((vec![], vec![]));
@@ -125,6 +134,7 @@ pub fn translate_for(unit: &FileUnit, src: &str, find: &dyn Fn(&str) -> Option<S
         acc_inner: false,
         origin,
         own_libcaf,
+        check,
     };
     if coarray::uses_coarrays(src, t.fixed) {
         for (at, len) in coarray::scalar_complex_coarrays(src, t.fixed) {
@@ -210,6 +220,8 @@ struct Tr<'a> {
     acc_inner: bool,
     /// The program may be linked with xmpc's libcaf (see [`translate_for`]).
     own_libcaf: bool,
+    /// Checking mode (`-fcheck=xmp`): the main program calls `xmpf_check_on`.
+    check: bool,
 }
 
 #[derive(Clone)]

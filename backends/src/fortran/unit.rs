@@ -413,7 +413,8 @@ impl<'a> Tr<'a> {
             }
         }
         let end = f.span.start + trimmed.len();
-        let wrapper = format!("\n{IND}program {pname}\n{IND}call xmpf_init()\n{IND}call xmpf_main()\n{IND}call xmpf_stop(0)\n{IND}end program {pname}");
+        let check = if self.check { format!("\n{IND}call xmpf_check_on()") } else { String::new() };
+        let wrapper = format!("\n{IND}program {pname}\n{IND}call xmpf_init(){check}\n{IND}call xmpf_main()\n{IND}call xmpf_stop(0)\n{IND}end program {pname}");
         self.edits.push(Edit { span: Span::new(end, end), text: wrapper });
     }
 }

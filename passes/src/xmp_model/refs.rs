@@ -5,7 +5,7 @@
 use super::diag::Code;
 use super::resolve::Resolver;
 use xmpc_ir::diag::Label;
-use xmpc_ir::directive::{DirectiveKind, Name, NodesMapping, Reduction};
+use xmpc_ir::directive::{DirectiveKind, Name, NodesMapping, Reduction, Ref, SubKind};
 use xmpc_ir::{Expr, ExprKind, Pragma, Stmt, StmtKind};
 
 impl<'a> Resolver<'a, '_> {
@@ -66,21 +66,32 @@ impl<'a> Resolver<'a, '_> {
             }
             DirectiveKind::Task { on, .. } => {
                 self.on_ref(on, true);
+                self.ref_vars(on);
             }
             DirectiveKind::Reduction { reductions, on, .. } => {
                 self.clause_vars(reductions, &[]);
                 if let Some(r) = on {
                     self.on_ref(r, true);
+                    self.ref_vars(r);
                 }
             }
-            DirectiveKind::Barrier { on: Some(r), .. } | DirectiveKind::WaitAsync { on: Some(r), .. } => {
+            DirectiveKind::Barrier { on: Some(r), .. } => {
                 self.on_ref(r, true);
+                self.ref_vars(r);
+            }
+            DirectiveKind::WaitAsync { ids, on } => {
+                if let Some(r) = on {
+                    self.on_ref(r, true);
+                    self.ref_vars(r);
+                }
+                self.expr_vars(ids.iter());
             }
             DirectiveKind::Bcast { vars, from, on, .. } => {
                 let names: Vec<&Name> = vars.iter().map(|v| &v.name).collect();
                 self.clause_vars(&[], &names);
                 for r in from.iter().chain(on.iter()) {
                     self.on_ref(r, true);
+                    self.ref_vars(r);
                 }
             }
             DirectiveKind::Gmove { .. } => {
@@ -145,6 +156,58 @@ impl<'a> Resolver<'a, '_> {
             }
             self.m.diags.push(d);
         }
+    }
+
+    /// The variables in the subscripts of an `on` node or template reference
+    /// (`task on p[k]`): declared, as [`Self::clause_vars`].
+    fn ref_vars(&mut self, r: &Ref) {
+        let Some(subs) = &r.subs else { return };
+        let exprs = subs.iter().flat_map(|s| match &s.kind {
+            SubKind::Expr(e) => vec![e],
+            SubKind::Triplet { lower, upper, stride } => [lower, upper, stride].into_iter().flatten().collect(),
+            SubKind::Star => vec![],
+        });
+        self.expr_vars(exprs);
+    }
+
+    /// The variables of directive expressions (`wait_async (id)`, `on p[k]`) must be
+    /// declared (XMP0115), else the C or Fortran compiler reports them on a generated
+    /// line. Called names (functions, Fortran intrinsics and arrays), C macros (names
+    /// `#define`d in the file, or in capitals) are left alone.
+    fn expr_vars<'e>(&mut self, exprs: impl Iterator<Item = &'e Expr>) {
+        struct Idents<'e>(Vec<(&'e str, xmpc_ir::Span)>);
+        impl<'e> xmpc_ir::visit::Visitor<'e> for Idents<'e> {
+            fn visit_expr(&mut self, e: &'e Expr) {
+                match &e.kind {
+                    ExprKind::Ident(n) => self.0.push((n, e.span)),
+                    ExprKind::Call(_, args) => args.iter().for_each(|a| self.visit_expr(a)),
+                    ExprKind::Member { .. } => {}
+                    _ => xmpc_ir::visit::walk_expr(self, e),
+                }
+            }
+        }
+        let mut v = Idents(vec![]);
+        for e in exprs {
+            xmpc_ir::visit::Visitor::visit_expr(&mut v, e);
+        }
+        let names: Vec<Name> =
+            v.0.into_iter()
+                .filter(|(n, _)| self.fortran() || !(n.bytes().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == b'_') || self.c_macro(n)))
+                .map(|(n, span)| Name { name: n.to_string(), span })
+                .collect();
+        let refs: Vec<&Name> = names.iter().collect();
+        self.clause_vars(&[], &refs);
+    }
+
+    /// `name` is `#define`d in this C file.
+    fn c_macro(&self, name: &str) -> bool {
+        self.m.src.lines().any(|l| {
+            let l = l.trim_start();
+            let Some(rest) = l.strip_prefix('#') else { return false };
+            let Some(rest) = rest.trim_start().strip_prefix("define") else { return false };
+            let rest = rest.trim_start();
+            rest.strip_prefix(name).is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        })
     }
 
     /// `loop` / `device loop` must apply to a loop (an OpenACC construct may sit between).

@@ -1303,3 +1303,20 @@ void xmpf_reflect_do_(const i8 *h, LOCARGS, const int *async_id, LOCLENS) {
   const xmpc_loc *loc = LOC;
   xmpc_reflect_do(loc, (xmpc_array *)H(h), *async_id);
 }
+
+/* Checking mode (-fcheck=xmp, docs/checking.md): called after xmpf_init; a process
+ * stopped by a gfortran runtime error (-fcheck=bounds: it prints the file, line,
+ * array and index, then exits) names its rank and aborts the job. In C: at exit,
+ * the Rust runtime's thread-local state is gone. */
+int xs_mpi_active(void);
+static int check_rank = -1;
+static void check_exit(void) {
+  if (!xs_mpi_active()) return;
+  fprintf(stderr, "[rank %d] xmpc runtime error: checking mode (-fcheck=xmp): this process stopped on the error above\n", check_rank);
+  fflush(NULL);
+  xmpc_rt_abort(1);
+}
+void xmpf_check_on_(void) {
+  check_rank = xmp_all_node_num() - 1;
+  atexit(check_exit);
+}

@@ -517,6 +517,22 @@ void xmpc_reflect_do(const struct xmpc_loc *loc, xmpc_array *a, int async_id);
 
 #endif  /* XMPC_RT_H */
 
+/* Checking mode (-fcheck=xmp, docs/checking.md): `g`, a 0-based global index of
+ * dimension `dim` of `a`, when this node holds the element (block or shadow); else
+ * the job stops with the rank, `loc` (file:line and the access), `name` and the
+ * index (+ `base`). xmpc_check_bounds is fixed for a descriptor: read once per loop. */
+#ifndef XMPC_CHECK_INDEX
+#define XMPC_CHECK_INDEX
+const long *xmpc_check_bounds(const xmpc_array *a) __attribute__((const));
+/* pure: it changes nothing the program sees (or stops the job), so a loop keeps the
+ * descriptor and its bounds in registers around it */
+long xmpc_check_slow(const xmpc_array *a, int dim, long g, long base, const char *name, const struct xmpc_loc *loc) __attribute__((pure));
+static inline long xmpc_check_index(const xmpc_array *a, int dim, long g, long base, const char *name, const struct xmpc_loc *loc) {
+  const long *b = xmpc_check_bounds(a);
+  if (__builtin_expect(g < b[2 * dim] || g > b[2 * dim + 1], 0)) return xmpc_check_slow(a, dim, g, base, name, loc);
+  return g;
+}
+#endif
 /* The XMPC_TYPE_* code of an expression's type (xmpc_array_set_type). */
 #if !defined(__cplusplus) && !defined(XMPC_TYPE_OF)
 #define XMPC_TYPE_OF(x) _Generic((x), \

@@ -80,6 +80,9 @@ pub struct xmpc_array {
     /// Element type (XMPC_TYPE_*), -1 until `xmpc_array_set_type` (the library's
     /// arithmetic routines need it: xmp_matmul, xmp_sort_*).
     pub ty: i32,
+    /// Checking mode (check.rs): per dimension the range of indices this node may
+    /// access, `[lo0, hi0, lo1, hi1, ...]`; made at the first check, reset by a new layout.
+    pub check: std::cell::OnceCell<Box<[c_long]>>,
 }
 
 pub type Array = xmpc_array;
@@ -212,6 +215,7 @@ impl Array {
             dims.push(self.layout_for(d, c)?);
         }
         self.dims = dims;
+        self.check = Default::default();
         Ok(())
     }
 
@@ -373,6 +377,7 @@ pub unsafe extern "C" fn xmpc_array_new(
             plans: HashMap::new(),
             own_align: None,
             views: 0,
+            check: Default::default(),
             ty: -1,
         }));
         state::with(|s| s.all_arrays.push(a as usize));

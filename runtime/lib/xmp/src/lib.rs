@@ -11,6 +11,7 @@
 
 mod array;
 mod barrier;
+mod check;
 mod coarray;
 mod dist;
 mod dmap;
