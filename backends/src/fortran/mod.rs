@@ -26,6 +26,7 @@
 mod array;
 mod arrays;
 pub mod coarray;
+mod coarray_dirs;
 mod coarray_forms;
 mod comm;
 mod decl;

@@ -31,12 +31,14 @@ const DIRECTIVES: &[&str] = &[
     "reflect_do",
     "save_desc",
     "local_alias",
+    "coarray",
+    "image",
     "end",
 ];
 /// Fortran-only directives (Omni's Fortran front end; C has `static_desc`).
-const FORTRAN_ONLY: &[&str] = &["save_desc", "local_alias"];
+const FORTRAN_ONLY: &[&str] = &["save_desc", "local_alias", "coarray", "image"];
 /// XMP directives xmpc recognises but does not implement (local view, coarrays, ...).
-const UNSUPPORTED: &[&str] = &["post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "critical"];
+const UNSUPPORTED: &[&str] = &["post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "critical"];
 const DEVICE: &[&str] = &["replicate", "replicate_sync", "loop", "reset_weight"];
 const TRAILERS: [&str; 4] = ["async", "acc", "host", "profile"];
 
@@ -69,7 +71,12 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
         return Err(e.help(format!("expected one of: {}", known(p.lang).join(", "))));
     }
     if p.lang == DirLang::C && FORTRAN_ONLY.contains(&word.as_str()) {
-        let instead = if word == "save_desc" { "'static_desc' keeps descriptors" } else { "xmp_array_laddr gives the local block" };
+        let instead = match word.as_str() {
+            "save_desc" => "'static_desc' keeps descriptors",
+            "local_alias" => "xmp_array_laddr gives the local block",
+            "coarray" => "a coarray is declared with `#pragma xmp coarray a : [*]`",
+            _ => "xmpc implements Omni's `image` directive in Fortran only",
+        };
         return Err(PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc in C"), t.span, "Fortran only")
             .help(format!("Omni has it in Fortran only; in C, {instead}")));
     }
@@ -185,6 +192,21 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
             let global = p.ident("the global (aligned) array name")?;
             p.clauses("local_alias", &[])?;
             DirectiveKind::LocalAlias { local, global }
+        }
+        "coarray" => {
+            p.expect_kw("on", "'on' and a node set name")?;
+            let on = p.reference("a node set name after 'on'")?;
+            p.expect_p("::", "'::' and the coarray names")?;
+            let names = p.name_list("coarray name")?;
+            p.clauses("coarray", &[])?;
+            DirectiveKind::Coarray { on, names }
+        }
+        "image" => {
+            p.expect_p("(", "'(' and a node set name")?;
+            let on = p.reference("a node set name")?;
+            p.expect_p(")", "')'")?;
+            p.clauses("image", &[])?;
+            DirectiveKind::Image { on }
         }
         "device" => {
             let (k, s) = device(p)?;

@@ -122,7 +122,14 @@ typedef struct {
 
 static imgs_t cached; /* the executing images as of cached_gen */
 
+/* Omni's `image(p)` directive (xmpf_image_push / xmpf_image_pop around the statement
+ * that follows it): the images are p's nodes for that statement */
+#define IMG_MAX 8
+static imgs_t img_stack[IMG_MAX];
+static int img_depth;
+
 static imgs_t cur_images(void) {
+  if (img_depth > 0) return img_stack[img_depth - 1];
   uint64_t g = __atomic_load_n(&xmpc_rt_exec_gen, __ATOMIC_RELAXED);
   if (g != cached_gen) {
     imgs_t s = {NULL, caf_np, caf_me, 0};
@@ -155,6 +162,12 @@ int caf_rank(int image) {
   if (image < 1 || image > s.n)
     caf_fail("image %d is out of range (there are %d images%s)", image, s.n, s.world ? " in the executing task" : "");
   return s.world ? s.world[image - 1] : image - 1;
+}
+int caf_tok_rank(const tok_t *t, int image) {
+  if (!t || !t->on_world || image == 0) return caf_rank(image);
+  if (image < 1 || image > t->on_n)
+    caf_fail("image %d is out of range (the coarray's `coarray on` node set has %d nodes)", image, t->on_n);
+  return t->on_world[image - 1];
 }
 int caf_my_rank(void) { return caf_me; }
 int caf_images(void) { return cur_images().n; }
@@ -354,7 +367,7 @@ void CAF(lock)(void *token, size_t index, int image, int *acquired, int *stat, c
   (void)errmsg;
   (void)errmsg_len;
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t mine = caf_me + 1, zero = 0, old = -1;
   MPI_Aint disp = (MPI_Aint)(index * 8);
   caf_flush_dirty();
@@ -385,7 +398,7 @@ void CAF(unlock)(void *token, size_t index, int image, int *stat, char *errmsg, 
   (void)errmsg;
   (void)errmsg_len;
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t mine = caf_me + 1, zero = 0, old = -1;
   caf_flush_dirty(); /* the critical section's puts are complete before the release */
   MPI_Compare_and_swap(&zero, &mine, &old, MPI_INT64_T, r, (MPI_Aint)(index * 8), t->win);
@@ -406,7 +419,7 @@ void CAF(event_post)(void *token, size_t index, int image, int *stat, char *errm
   (void)errmsg;
   (void)errmsg_len;
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t one = 1, old;
   caf_flush_dirty(); /* the data before the post is complete at its targets */
   MPI_Fetch_and_op(&one, &old, MPI_INT64_T, r, (MPI_Aint)(index * 8), MPI_SUM, t->win);
@@ -434,7 +447,7 @@ void CAF(event_wait)(void *token, size_t index, int until_count, int *stat, char
 
 void CAF(event_query)(void *token, size_t index, int image, int *count, int *stat) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t v = 0, dummy = 0;
   MPI_Fetch_and_op(&dummy, &v, MPI_INT64_T, r, (MPI_Aint)(index * 8), MPI_NO_OP, t->win);
   MPI_Win_flush(r, t->win);
@@ -457,7 +470,7 @@ static MPI_Datatype atomic_type(int type, int kind) {
 
 void CAF(atomic_define)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   int64_t old;
   MPI_Fetch_and_op(value, &old, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_REPLACE, t->win);
@@ -467,7 +480,7 @@ void CAF(atomic_define)(void *token, size_t offset, int image, void *value, int 
 
 void CAF(atomic_ref)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   int64_t dummy = 0;
   MPI_Fetch_and_op(&dummy, value, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_NO_OP, t->win);
@@ -477,7 +490,7 @@ void CAF(atomic_ref)(void *token, size_t offset, int image, void *value, int *st
 
 void CAF(atomic_cas)(void *token, size_t offset, int image, void *old, void *compare, void *new_val, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   MPI_Compare_and_swap(new_val, compare, old, atomic_type(type, kind), r, (MPI_Aint)offset, t->win);
   MPI_Win_flush(r, t->win);
@@ -488,7 +501,7 @@ void CAF(atomic_cas)(void *token, size_t offset, int image, void *old, void *com
  * non-fetching forms */
 void CAF(atomic_op)(int op, void *token, size_t offset, int image, void *value, void *old, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   MPI_Op mop = op == 1 ? MPI_SUM : op == 2 ? MPI_BAND : op == 3 ? MPI_BOR : op == 4 ? MPI_BXOR : MPI_OP_NULL;
   if (mop == MPI_OP_NULL) caf_fail("atomic operation %d is not supported", op);
@@ -525,3 +538,55 @@ void CAF(error_stop_str)(const char *s, size_t len, bool quiet) {
   xmpc_rt_abort(1);
 }
 
+
+/* ---------------------------------------------------------------- Omni's directives
+ * `coarray on p :: a` and `image(p)` (backends/src/fortran/coarray_dirs.rs; Omni's
+ * docs/STATUS-CAF.md 1.2): a node set's numbering instead of the executing task's. */
+
+/* world ranks, size and this process's index (-1: not a member) of node set *h */
+extern const int *xmpc_rt_nodes_images(const void *h, int *n, int *rank, int *comm);
+
+static tok_t *tok_of(const void *addr, const char *what) {
+  ensure_init();
+  for (tok_t *t = toks; t; t = t->next)
+    if (t->base && (const char *)addr >= t->base && (const char *)addr < t->base + (t->size ? t->size : 1)) return t;
+  caf_fail("%s: the variable is not a registered coarray (an allocatable coarray in a `coarray` directive is not supported)", what);
+}
+
+/* `coarray on p :: a`: a's coindices and this_image(a) number p's nodes */
+void xmpf_coarray_on_(const void *addr, const int64_t *h) {
+  tok_t *t = tok_of(addr, "coarray directive");
+  int n, me, c;
+  const int *w = xmpc_rt_nodes_images((const void *)(intptr_t)*h, &n, &me, &c);
+  if (!w) caf_fail("coarray directive: no node set");
+  t->on_world = w;
+  t->on_n = n;
+  t->on_me = me;
+}
+
+/* this_image(a, dim) of a coarray of corank `corank` and cobounds lco/uco: the cosubscript
+ * of this image in a's numbering (its `coarray on` node set when it has one; 0 when this
+ * process is not one of its nodes, as Omni) */
+int xmpf_coarray_cosub_on_(const void *addr, const int *dim, const int *corank, const int *lco, const int *uco) {
+  tok_t *t = tok_of(addr, "this_image");
+  int k = t->on_world ? t->on_me : cur_images().me; /* 0-based, -1: not a node */
+  if (*dim < 1 || *dim > *corank) caf_fail("this_image: dim %d is not in 1..%d", *dim, *corank);
+  if (k < 0) return 0;
+  for (int d = 0; d < *dim - 1; d++) k /= uco[d] - lco[d] + 1;
+  if (*dim < *corank) k %= uco[*dim - 1] - lco[*dim - 1] + 1;
+  return lco[*dim - 1] + k;
+}
+
+/* `image(p)`: the next statement's images are p's nodes (this process must be one) */
+void xmpf_image_push_(const int64_t *h) {
+  ensure_init();
+  int n, me, c;
+  const int *w = xmpc_rt_nodes_images((const void *)(intptr_t)*h, &n, &me, &c);
+  if (!w) caf_fail("image directive: no node set");
+  if (me < 0) caf_fail("image directive: this image is not a node of the node set");
+  if (img_depth == IMG_MAX) caf_fail("image directive: nested too deep");
+  img_stack[img_depth++] = (imgs_t){w, n, me, c};
+}
+void xmpf_image_pop_(void) {
+  if (img_depth > 0) img_depth--;
+}

@@ -221,7 +221,7 @@ void CAF(send)(void *token, size_t offset, int image, gfc_desc_t *dest, void *ds
   (void)may_require_tmp;
   if (dst_vector) caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
@@ -250,7 +250,7 @@ void CAF(get)(void *token, size_t offset, int image, gfc_desc_t *src, void *src_
   (void)may_require_tmp;
   if (src_vector) caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
@@ -277,7 +277,7 @@ void CAF(sendget)(void *dst_token, size_t dst_offset, int dst_image, gfc_desc_t 
   (void)may_require_tmp;
   if (dst_vector || src_vector)
     caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
-  int dr = caf_rank(dst_image), sr = caf_rank(src_image);
+  int dr = caf_tok_rank(dst_token, dst_image), sr = caf_tok_rank(src_token, src_image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
