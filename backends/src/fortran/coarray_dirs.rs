@@ -3,7 +3,8 @@
 //! features (`runtime/lib/xmp/csrc/caf_lib.c`); with another libcaf they are refused
 //! (XMP0450).
 //! - `coarray on p :: a`: `call xmpf_coarray_on(a, h_p)` in the unit's setup binds the
-//!   coarray (its registered memory) to node set p: a coindex of `a` is then p's k-th
+//!   coarray (its registered memory, by address: `loc`, so that coarrays of any rank go
+//!   to one external without an argument mismatch) to node set p: a coindex of `a` is then p's k-th
 //!   node whatever task runs, and `this_image(a[, dim])` is rewritten to
 //!   `xmpf_coarray_cosub_on`, this node's cosubscript in p (0 on a node outside p).
 //! - `image(p)`: the next statement (`sync all`, `sync images`, a `co_*` collective call)
@@ -46,7 +47,7 @@ impl Tr<'_> {
         names
             .iter()
             .map(|n| {
-                u.setup.push(format!("call xmpf_coarray_on({}, {h})", n.name));
+                u.setup.push(format!("call xmpf_coarray_on(loc({}), {h})", n.name));
                 lc(&n.name)
             })
             .collect()
@@ -59,16 +60,26 @@ impl Tr<'_> {
             return;
         }
         let text = self.text(span);
-        let masked = lc(&lex::mask_strings(text));
         let mut new = vec![];
         let mut off = 0;
-        for line in masked.split_inclusive('\n') {
-            let fixed_comment = self.fixed && line.starts_with(['c', '*', '!']);
+        for line in text.split_inclusive('\n') {
+            let fixed_comment = self.fixed && line.starts_with(['c', 'C', '*', '!']);
             let code = if fixed_comment { "" } else { comment_start(line).map_or(line, |k| &line[..k]) };
+            let code = lc(&lex::mask_strings(code));
+            let code = code.as_str();
             let mut from = 0;
             while let Some(k) = find_word(code, "this_image", from) {
                 from = k + "this_image".len();
-                let Some((open, close, args)) = coarray_forms::split_args(&code[k..]) else { continue };
+                let Some((open, close, args)) = coarray_forms::split_args(&code[k..]) else {
+                    // continued on the next line: refused rather than left in the task's numbering
+                    let rest = code[from..].trim_start().strip_prefix('(').unwrap_or("").trim_start();
+                    let first: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if bound.contains(&first) {
+                        let at = span.start + off + k;
+                        self.err("XMP0005", Span::new(at, at + "this_image".len()), "`this_image` of a coarray of a `coarray` directive continued over lines", "write it on one line");
+                    }
+                    continue;
+                };
                 if code[k + "this_image".len()..k + open].trim() != "" {
                     continue;
                 }
@@ -80,7 +91,7 @@ impl Tr<'_> {
                 let orig = &text[off + k..off + k + close];
                 let Some((_, _, oargs)) = coarray_forms::split_args(orig) else { continue };
                 let x = oargs[0].1.clone();
-                let call = |dim: &str| format!("xmpf_coarray_cosub_on({x}, {dim}, size(lcobound({x})), lcobound({x}), ucobound({x}))");
+                let call = |dim: &str| format!("xmpf_coarray_cosub_on(loc({x}), {dim}, size(lcobound({x})), lcobound({x}), ucobound({x}))");
                 let rep = match oargs.get(1) {
                     Some((_, dim)) => call(dim),
                     None => {

@@ -553,9 +553,9 @@ static tok_t *tok_of(const void *addr, const char *what) {
   caf_fail("%s: the variable is not a registered coarray (an allocatable coarray in a `coarray` directive is not supported)", what);
 }
 
-/* `coarray on p :: a`: a's coindices and this_image(a) number p's nodes */
-void xmpf_coarray_on_(const void *addr, const int64_t *h) {
-  tok_t *t = tok_of(addr, "coarray directive");
+/* `coarray on p :: a` (addr: loc(a)): a's coindices and this_image(a) number p's nodes */
+void xmpf_coarray_on_(const int64_t *addr, const int64_t *h) {
+  tok_t *t = tok_of((const void *)(intptr_t)*addr, "coarray directive");
   int n, me, c;
   const int *w = xmpc_rt_nodes_images((const void *)(intptr_t)*h, &n, &me, &c);
   if (!w) caf_fail("coarray directive: no node set");
@@ -567,8 +567,8 @@ void xmpf_coarray_on_(const void *addr, const int64_t *h) {
 /* this_image(a, dim) of a coarray of corank `corank` and cobounds lco/uco: the cosubscript
  * of this image in a's numbering (its `coarray on` node set when it has one; 0 when this
  * process is not one of its nodes, as Omni) */
-int xmpf_coarray_cosub_on_(const void *addr, const int *dim, const int *corank, const int *lco, const int *uco) {
-  tok_t *t = tok_of(addr, "this_image");
+int xmpf_coarray_cosub_on_(const int64_t *addr, const int *dim, const int *corank, const int *lco, const int *uco) {
+  tok_t *t = tok_of((const void *)(intptr_t)*addr, "this_image");
   int k = t->on_world ? t->on_me : cur_images().me; /* 0-based, -1: not a node */
   if (*dim < 1 || *dim > *corank) caf_fail("this_image: dim %d is not in 1..%d", *dim, *corank);
   if (k < 0) return 0;
