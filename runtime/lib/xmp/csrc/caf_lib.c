@@ -164,12 +164,19 @@ int caf_rank(int image) {
   return s.world ? s.world[image - 1] : image - 1;
 }
 int caf_tok_rank(const tok_t *t, int image) {
+  if (t && t->win_local) {
+    if (image == 0) return t->on_me;
+    if (image < 1 || image > t->on_n)
+      caf_fail("image %d is out of range (the coarray was allocated in a `task` of %d nodes)", image, t->on_n);
+    return image - 1;
+  }
   if (!t || !t->on_world || image == 0) return caf_rank(image);
   if (image < 1 || image > t->on_n)
     caf_fail("image %d is out of range (the coarray's `coarray on` node set has %d nodes)", image, t->on_n);
   return t->on_world[image - 1];
 }
 int caf_my_rank(void) { return caf_me; }
+int caf_tok_me(const tok_t *t) { return t && t->win_local ? t->on_me : caf_me; }
 int caf_images(void) { return cur_images().n; }
 
 /* the communicator of a collective or sync all among the executing images, and (when
@@ -187,8 +194,9 @@ MPI_Comm caf_coll_comm(int image, int *root, const char *what) {
   return c;
 }
 
-/* coarray (de)allocation is collective over all images: refused inside a task, whose
- * images are a subset (a window over them would not be the program's coarray) */
+/* a whole-program coarray's (de)allocation is collective over all images: refused inside
+ * a task, whose images are a subset (a coarray allocated in a task is the task's: its
+ * window is over the task's nodes, win_local) */
 static void whole_program(const char *what) {
   imgs_t s = cur_images();
   if (s.world)
@@ -217,7 +225,7 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
   (void)errmsg;
   (void)errmsg_len;
   ensure_init();
-  whole_program("allocating");
+  imgs_t in_task = cur_images();
   if (type == ALLOC_REGISTER_ONLY) {
     /* the token of an allocatable or pointer component of a derived-type coarray:
      * no memory until the component is allocated (ALLOCATE_ONLY, refused below), and a
@@ -233,6 +241,16 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
   if (type == ALLOC_ALLOCATE_ONLY)
     caf_fail("allocating an allocatable component of a derived-type coarray is not supported (build with XMPC_CAF=opencoarrays)");
   int sync_words = type == LOCK_STATIC || type == LOCK_ALLOC || type == CRITICAL || type == EVENT_STATIC || type == EVENT_ALLOC;
+  /* inside a task (as in Omni) the coarray's images are the task's nodes: its window is
+   * over the task's communicator; locks, events and local_alias memory stay whole-program */
+  MPI_Comm wcomm = caf_comm;
+  if (in_task.world) {
+    if (sync_words || adopt_addr)
+      caf_fail("allocating a %s coarray inside a `task` (images = the task's %d nodes) is not supported: allocate it outside the task",
+               sync_words ? "lock or event" : "local_alias", in_task.n);
+    wcomm = MPI_Comm_f2c(in_task.fcomm);
+    if (wcomm == MPI_COMM_NULL) caf_fail("allocating a coarray inside a `task nocomm`: its nodes have no communicator");
+  }
   /* locks and events: `size` counts elements; each is one 64-bit word here */
   size_t bytes = sync_words ? (size ? size : 1) * 8 : size;
   /* MPICH 4.0.2 gives wrong remote memory for MPI_Win_allocate sizes that are not a
@@ -248,10 +266,19 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
       caf_fail("MPI_Win_create of %zu bytes failed", adopt_bytes);
     t->size = adopt_bytes;
   } else {
-    if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, caf_comm, &t->base, &t->win) != MPI_SUCCESS)
+    if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, wcomm, &t->base, &t->win) != MPI_SUCCESS)
       caf_fail("MPI_Win_allocate of %zu bytes failed", alloc);
     memset(t->base, 0, alloc);
     t->size = alloc;
+  }
+  if (in_task.world) {
+    int *w = malloc(sizeof(int) * (size_t)in_task.n);
+    if (!w) caf_fail("out of memory registering a coarray");
+    memcpy(w, in_task.world, sizeof(int) * (size_t)in_task.n);
+    t->on_world = w;
+    t->on_n = in_task.n;
+    t->on_me = in_task.me;
+    t->win_local = 1;
   }
   MPI_Win_lock_all(MPI_MODE_NOCHECK, t->win);
   if (sync_words) MPI_Barrier(caf_comm); /* every image's words are zero before anyone locks or posts */
@@ -278,7 +305,7 @@ void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t
     set_stat(stat, 0);
     return;
   }
-  whole_program("deallocating");
+  if (!t->win_local) whole_program("deallocating");
   if (t->dirty) {
     MPI_Win_flush_all(t->win);
     t->dirty = 0;
@@ -289,6 +316,7 @@ void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t
   if (t->next) t->next->prev = t->prev;
   MPI_Win_unlock_all(t->win);
   MPI_Win_free(&t->win); /* collective: the implied sync of deallocate */
+  if (t->win_local) free((void *)t->on_world);
   free(t);
   *token = NULL;
   set_stat(stat, 0);
@@ -556,6 +584,7 @@ static tok_t *tok_of(const void *addr, const char *what) {
 /* `coarray on p :: a` (addr: loc(a)): a's coindices and this_image(a) number p's nodes */
 void xmpf_coarray_on_(const int64_t *addr, const int64_t *h) {
   tok_t *t = tok_of((const void *)(intptr_t)*addr, "coarray directive");
+  if (t->win_local) caf_fail("coarray directive: a coarray allocated inside a `task` is not supported");
   int n, me, c;
   const int *w = xmpc_rt_nodes_images((const void *)(intptr_t)*h, &n, &me, &c);
   if (!w) caf_fail("coarray directive: no node set");

@@ -37,6 +37,10 @@ typedef struct tok {
    * linear index, which number this coarray's images; NULL: the executing images */
   const int *on_world;
   int on_n, on_me; /* p's size, this process's index in p (-1: not a node of p) */
+  /* allocated inside a `task`: the window is over the task's communicator and its
+   * images are the task's nodes (on_world: a copy of their world ranks, owned); a
+   * window rank is then an image - 1, not a world rank */
+  int win_local;
 } tok_t;
 
 void caf_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -47,6 +51,8 @@ int caf_rank(int image);
 /* world rank of image `image` of coarray t: numbered by its `coarray on` node set if it
  * has one, else by the executing images (caf_rank) */
 int caf_tok_rank(const tok_t *t, int image);
+/* this process's rank in coarray t's window */
+int caf_tok_me(const tok_t *t);
 int caf_my_rank(void);
 int caf_images(void);
 MPI_Comm caf_coll_comm(int image, int *root, const char *what);
