@@ -76,7 +76,12 @@ impl Tr<'_> {
                     let first: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
                     if bound.contains(&first) {
                         let at = span.start + off + k;
-                        self.err("XMP0005", Span::new(at, at + "this_image".len()), "`this_image` of a coarray of a `coarray` directive continued over lines", "write it on one line");
+                        self.err(
+                            "XMP0005",
+                            Span::new(at, at + "this_image".len()),
+                            "`this_image` of a coarray of a `coarray` directive continued over lines",
+                            "write it on one line",
+                        );
                     }
                     continue;
                 };
@@ -126,12 +131,7 @@ impl Tr<'_> {
         let norm: String = low.split_whitespace().collect::<Vec<_>>().join(" ");
         let norm = norm.replace("sync all(", "sync all (").replace("sync images(", "sync images (");
         if !IMAGE_STMTS.iter().any(|w| norm.starts_with(w) && norm[w.len()..].starts_with([' ', '(']) || norm == *w) {
-            self.err(
-                "XMP0005",
-                b.span,
-                "the `image` directive applies to a `sync all`, `sync images` or `co_*` collective call (Omni)",
-                "not one of them",
-            );
+            self.err("XMP0005", b.span, "the `image` directive applies to a `sync all`, `sync images` or `co_*` collective call (Omni)", "not one of them");
             return;
         }
         let Some(h) = self.dir_nodes_handle(d, on) else { return };

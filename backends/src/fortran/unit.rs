@@ -166,7 +166,8 @@ impl<'a> Tr<'a> {
             }
         }
         if let (Some(first), Some(last)) = (spec.first_exec, f.body.last()) {
-            self.coarray_on_this_image(Span::new(first.span.start, last.span.end), &spec.coarray_on, &mut u); // coarray_dirs.rs
+            self.coarray_on_this_image(Span::new(first.span.start, last.span.end), &spec.coarray_on, &mut u);
+            // coarray_dirs.rs
         }
         if f.module.is_none() {
             self.library_calls(f.body, &mut u); // library.rs

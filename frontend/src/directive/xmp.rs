@@ -70,13 +70,13 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
         }
         return Err(e.help(format!("expected one of: {}", known(p.lang).join(", "))));
     }
+    if p.lang == DirLang::C && (word == "coarray" || word == "image") {
+        // C's `coarray` is the local view's (frontend/src/c/local_view), read before this parser
+        return Err(PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc"), t.span, "not supported")
+            .help("xmpc implements the global-view directives, XMP-dev and XACC"));
+    }
     if p.lang == DirLang::C && FORTRAN_ONLY.contains(&word.as_str()) {
-        let instead = match word.as_str() {
-            "save_desc" => "'static_desc' keeps descriptors",
-            "local_alias" => "xmp_array_laddr gives the local block",
-            "coarray" => "a coarray is declared with `#pragma xmp coarray a : [*]`",
-            _ => "xmpc implements Omni's `image` directive in Fortran only",
-        };
+        let instead = if word == "save_desc" { "'static_desc' keeps descriptors" } else { "xmp_array_laddr gives the local block" };
         return Err(PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc in C"), t.span, "Fortran only")
             .help(format!("Omni has it in Fortran only; in C, {instead}")));
     }
