@@ -487,8 +487,8 @@ impl Directive {
     /// True for directives that apply to the statement that follows them. C: `loop`,
     /// `task`, `tasks`, `gmove`, `array`, `device loop`, `device replicate` and OpenACC
     /// constructs that take a statement or block. Fortran: only those that take the next
-    /// statement without an `end` line (`loop`, `gmove`, `array`, `device loop`, `acc
-    /// loop`, `acc parallel loop`, `acc atomic`); block directives use [`Self::opens_block`].
+    /// statement without an `end` line (`loop`, `gmove`, `array`, `image`, `device loop`,
+    /// `acc loop`, `acc parallel loop`, `acc atomic`); block directives use [`Self::opens_block`].
     pub fn attaches_to_next(&self) -> bool {
         use DirectiveKind::*;
         let fortran = self.lang == DirLang::Fortran;
