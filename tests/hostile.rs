@@ -259,12 +259,12 @@ fn literal_sizes_widths_and_references_are_checked() {
     let f = write(
         d.path(),
         "lit.f90",
-        b"program p\n!$xmp nodes p(-2)\n!$xmp nodes r(4)\n!$xmp template t(0:99)\n!$xmp distribute t(block(0)) onto r\n  real a(0:99), b(0:99)\n!$xmp align a(i) with t(i)\n!$xmp align b(i) with t(i)\n!$xmp shadow a(-1)\n!$xmp reflect (b)\n!$xmp task on r(5)\n!$xmp end task\nend program\n",
+        b"program p\n!$xmp nodes p(-2)\n!$xmp nodes r(4)\n!$xmp template t(0:99)\n!$xmp distribute t(block(0)) onto r\n  real a(0:99), b(0:99)\n!$xmp align a(i) with t(i)\n!$xmp align b(i) with t(i)\n!$xmp shadow a(-1)\n!$xmp reduce_shadow (b)\n!$xmp task on r(5)\n!$xmp end task\nend program\n",
     );
     let o = xmpc(&[&f, "--emit=source"]);
     assert_eq!(o.status.code(), Some(1));
     let e = stderr(&o);
-    for want in ["lit.f90:2:15", "`block(0)`", "lit.f90:5:26", "lit.f90:9:16", "XMP0112", "lit.f90:10:16", "XMP0111", "lit.f90:11:17"] {
+    for want in ["lit.f90:2:15", "`block(0)`", "lit.f90:5:26", "lit.f90:9:16", "XMP0112", "lit.f90:10:22", "XMP0111", "lit.f90:11:17"] {
         assert!(e.contains(want), "missing {want}:\n{e}");
     }
 }

@@ -147,7 +147,7 @@ codes! {
     CoarrayInTask = "XMP0450";
     /// A scalar complex coarray (gfortran miscompiles it).
     ComplexCoarray = "XMP0451";
-    /// Coarray allocation inside a `task` body.
+    /// Coarray allocation inside a `task` body (no longer emitted: such a coarray is the task's, xmpc's libcaf).
     CoarrayAllocInTask = "XMP0452";
     /// An Omni coarray form xmpc cannot translate (an XMP 1.x collective in a logical IF, an ambiguous argument).
     CoarrayOmniForm = "XMP0453";

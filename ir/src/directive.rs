@@ -371,6 +371,17 @@ pub enum DirectiveKind {
         local: Name,
         global: Name,
     },
+    /// Omni's Fortran `coarray on p :: a, b`: the image indices of these coarrays (a
+    /// coindex, `this_image(a)`) number the nodes of `p`, whatever task runs.
+    Coarray {
+        on: Ref,
+        names: Vec<Name>,
+    },
+    /// Omni's Fortran `image(p)`: the next statement (`sync all`, `sync images`, a
+    /// collective call) runs with the images of node set `p`.
+    Image {
+        on: Ref,
+    },
     /// Fortran `end task`, `end tasks`, `end device replicate`: the block name closed.
     End(String),
     DeviceReplicate {
@@ -476,13 +487,13 @@ impl Directive {
     /// True for directives that apply to the statement that follows them. C: `loop`,
     /// `task`, `tasks`, `gmove`, `array`, `device loop`, `device replicate` and OpenACC
     /// constructs that take a statement or block. Fortran: only those that take the next
-    /// statement without an `end` line (`loop`, `gmove`, `array`, `device loop`, `acc
-    /// loop`, `acc parallel loop`, `acc atomic`); block directives use [`Self::opens_block`].
+    /// statement without an `end` line (`loop`, `gmove`, `array`, `image`, `device loop`,
+    /// `acc loop`, `acc parallel loop`, `acc atomic`); block directives use [`Self::opens_block`].
     pub fn attaches_to_next(&self) -> bool {
         use DirectiveKind::*;
         let fortran = self.lang == DirLang::Fortran;
         match &self.kind {
-            Loop(_) | Gmove { .. } | Array { .. } | DeviceLoop(_) => true,
+            Loop(_) | Gmove { .. } | Array { .. } | DeviceLoop(_) | Image { .. } => true,
             Task { .. } | Tasks { .. } | DeviceReplicate { .. } => !fortran,
             Acc { construct, .. } => match acc_entry(construct).map(|e| e.2) {
                 Some(AccShape::Block) => !fortran,
@@ -545,6 +556,8 @@ impl Directive {
             StaticDesc { .. } => "static_desc",
             SaveDesc { .. } => "save_desc",
             LocalAlias { .. } => "local_alias",
+            Coarray { .. } => "coarray",
+            Image { .. } => "image",
             End(w) => match w.as_str() {
                 "task" => "end task",
                 "tasks" => "end tasks",
@@ -1005,6 +1018,8 @@ impl fmt::Display for Directive {
             StaticDesc { names: n } => write!(f, "\n  (names {})", names(n))?,
             SaveDesc { names: n } => write!(f, "\n  (names {})", names(n))?,
             LocalAlias { local, global } => write!(f, "\n  (local {local})\n  (global {global})")?,
+            Coarray { on, names: n } => write!(f, "\n  (on {on})\n  (names {})", names(n))?,
+            Image { on } => write!(f, "\n  (on {on})")?,
             End(w) => write!(f, "\n  (closes {w:?})")?,
             DeviceReplicate { vars } => write!(f, "\n  (vars {})", names(vars))?,
             DeviceReplicateSync { dir, vars } => {

@@ -10,8 +10,9 @@
 //! - XMP0111 a constant subscript of a node set or template in an `on`/`from` clause
 //!   outside its declared shape (`task on p(5)` with `nodes p(4)`)
 //! - XMP0112 `reflect` (or `reduce_shadow`, `reflect_init`) of an array aligned in this
-//!   file that has no `shadow` directive; Omni refuses it the same way ("the aligned
-//!   array 'a' has no shadow declaration", XMPshadow.translateReflect)
+//!   file that has no `shadow` directive; Omni's C translator refuses it the same way
+//!   ("the aligned array 'a' has no shadow declaration", XMPshadow.translateReflect).
+//!   Fortran `reflect` is accepted, as Omni's Fortran front end does: nothing to exchange
 
 use std::collections::{HashMap, HashSet};
 
@@ -266,7 +267,12 @@ impl Lit<'_> {
                 for w in widths.iter().flatten() {
                     self.width(w, "reflect");
                 }
-                self.no_shadow(vars, shadowed, aligned, kind);
+                // Omni's Fortran front end accepts a `reflect` of an array without `shadow`
+                // (XMPanalyzePragma.analyzeReflect: a no-op, no width to exchange; SCOPE
+                // bug472G2); its C translator refuses it
+                if !(self.fortran && matches!(kind, DirectiveKind::Reflect { .. })) {
+                    self.no_shadow(vars, shadowed, aligned, kind);
+                }
             }
             DirectiveKind::ReflectDo { vars, .. } => self.no_shadow(vars, shadowed, aligned, kind),
             DirectiveKind::Task { on, .. } | DirectiveKind::Array { on, .. } => self.on_ref(on),

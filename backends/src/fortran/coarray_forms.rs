@@ -82,7 +82,7 @@ type Args = Vec<(Option<String>, String)>;
 
 /// The top-level arguments of `text` (`name(a, b=c)`): (keyword, value) trimmed; the
 /// span of the parenthesised list (offsets in `text`).
-fn split_args(text: &str) -> Option<(usize, usize, Args)> {
+pub(super) fn split_args(text: &str) -> Option<(usize, usize, Args)> {
     let masked = lex::mask_strings(text);
     let open = masked.find('(')?;
     let mut depth = 0;

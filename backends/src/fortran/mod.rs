@@ -26,6 +26,7 @@
 mod array;
 mod arrays;
 pub mod coarray;
+mod coarray_dirs;
 mod coarray_forms;
 mod comm;
 mod decl;
@@ -317,8 +318,8 @@ impl<'a> Tr<'a> {
         &self.src[s.start..s.end]
     }
     /// Coarray features in a `task` body. With xmpc's libcaf the images there are the
-    /// task's nodes, as in Omni (runtime/lib/xmp/csrc/caf_lib.c), except that a coarray
-    /// cannot be allocated there (XMP0452: its window is collective over all images).
+    /// task's nodes, as in Omni (runtime/lib/xmp/csrc/caf_lib.c); a coarray allocated
+    /// there is the task's (its window is over the task's nodes).
     /// With OpenCoarrays they are the whole program's, and an image control statement
     /// would wait for images outside the task (XMP0450).
     fn no_coarrays_in_task(&mut self, s: &Stmt) {
@@ -342,13 +343,6 @@ impl<'a> Tr<'a> {
                 own,
                 "coarray feature inside a `task` body with OpenCoarrays (XMPC_CAF=opencoarrays or XMPC_CAF_LIBS)",
                 "OpenCoarrays' images are the whole program's, not the task's nodes (docs/local-view.md): link xmpc's libcaf (unset XMPC_CAF) or move it out of the task",
-            );
-        } else if coarray::allocates_coarray(text, self.fixed) {
-            self.err(
-                "XMP0452",
-                own,
-                "coarray allocation inside a `task` body is not supported",
-                "allocating a coarray is collective over all images: allocate it before the task (docs/local-view.md)",
             );
         }
     }

@@ -160,7 +160,8 @@ impl<'a> Tr<'a> {
             | DirectiveKind::Align { .. }
             | DirectiveKind::Shadow { .. }
             | DirectiveKind::SaveDesc { .. }
-            | DirectiveKind::LocalAlias { .. } => {
+            | DirectiveKind::LocalAlias { .. }
+            | DirectiveKind::Coarray { .. } => {
                 self.err("XMP0114", d.span, "declarative XMP directive after the first executable statement", "move it to the specification part");
             }
             DirectiveKind::Tasks { .. } | DirectiveKind::End(_) => {}
@@ -173,6 +174,7 @@ impl<'a> Tr<'a> {
                 self.dir_reflect(p, u, vars, widths, trailers)
             }
             DirectiveKind::Task { on, nocomm, .. } => self.dir_task(p, u, on, nocomm),
+            DirectiveKind::Image { on } => self.dir_image(p, on), // coarray_dirs.rs
             DirectiveKind::TemplateFix { dists, name, shape } => self.dir_template_fix(p, dists, name, shape),
             DirectiveKind::Gmove { mode, .. } => {
                 self.gmove(p, mode.as_ref(), u);

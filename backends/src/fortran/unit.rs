@@ -11,6 +11,8 @@ struct Spec<'a> {
     /// `save_desc` and `local_alias`, applied once the arrays are known.
     late: Vec<&'a xmpc_ir::directive::Directive>,
     first_exec: Option<&'a Stmt>,
+    /// Coarrays of a `coarray on` directive (lower case; coarray_dirs.rs).
+    coarray_on: Vec<String>,
 }
 use xmpc_ir::directive::Name;
 
@@ -163,6 +165,10 @@ impl<'a> Tr<'a> {
                 self.stmt(s, &mut u);
             }
         }
+        if let (Some(first), Some(last)) = (spec.first_exec, f.body.last()) {
+            self.coarray_on_this_image(Span::new(first.span.start, last.span.end), &spec.coarray_on, &mut u);
+            // coarray_dirs.rs
+        }
         if f.module.is_none() {
             self.library_calls(f.body, &mut u); // library.rs
         }
@@ -211,7 +217,7 @@ impl<'a> Tr<'a> {
     /// The specification directives, in order: node sets, templates and distributions
     /// set up (`decl.rs`); aligns, shadows, `save_desc` and `local_alias` collected.
     fn spec_part(&mut self, f: &View<'a>, u: &mut Unit) -> Spec<'a> {
-        let mut spec = Spec { shadows: HashMap::new(), aligns: vec![], late: vec![], first_exec: None };
+        let mut spec = Spec { shadows: HashMap::new(), aligns: vec![], late: vec![], first_exec: None, coarray_on: vec![] };
         for s in f.body {
             let is_spec = self.is_spec(s) || (spec.first_exec.is_none() && self.is_stmt_function(s, f.symbols));
             if !is_spec && spec.first_exec.is_none() {
@@ -243,6 +249,10 @@ impl<'a> Tr<'a> {
                     }
                 }
                 DirectiveKind::SaveDesc { .. } | DirectiveKind::LocalAlias { .. } => spec.late.push(d),
+                DirectiveKind::Coarray { on, names } => {
+                    let bound = self.coarray_dir(p, on, names, u);
+                    spec.coarray_on.extend(bound);
+                }
                 _ => {}
             }
         }
@@ -346,6 +356,7 @@ impl<'a> Tr<'a> {
                     | DirectiveKind::Shadow { .. }
                     | DirectiveKind::SaveDesc { .. }
                     | DirectiveKind::LocalAlias { .. }
+                    | DirectiveKind::Coarray { .. }
             ),
             StmtKind::Verbatim => {
                 let t = lc(self.text(s.span).trim_start());

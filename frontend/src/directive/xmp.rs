@@ -31,12 +31,14 @@ const DIRECTIVES: &[&str] = &[
     "reflect_do",
     "save_desc",
     "local_alias",
+    "coarray",
+    "image",
     "end",
 ];
 /// Fortran-only directives (Omni's Fortran front end; C has `static_desc`).
-const FORTRAN_ONLY: &[&str] = &["save_desc", "local_alias"];
+const FORTRAN_ONLY: &[&str] = &["save_desc", "local_alias", "coarray", "image"];
 /// XMP directives xmpc recognises but does not implement (local view, coarrays, ...).
-const UNSUPPORTED: &[&str] = &["post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "coarray", "image", "critical"];
+const UNSUPPORTED: &[&str] = &["post", "wait", "lock", "unlock", "sync_memory", "sync_images", "sync_all", "critical"];
 const DEVICE: &[&str] = &["replicate", "replicate_sync", "loop", "reset_weight"];
 const TRAILERS: [&str; 4] = ["async", "acc", "host", "profile"];
 
@@ -47,6 +49,35 @@ fn with_trailers(extra: &[&'static str]) -> Vec<&'static str> {
 /// The directive names of a language (the Fortran-only ones are not offered in C).
 fn known(lang: DirLang) -> Vec<&'static str> {
     DIRECTIVES.iter().copied().filter(|d| lang == DirLang::Fortran || !FORTRAN_ONLY.contains(d)).collect()
+}
+
+/// A Fortran-only directive written in C.
+fn fortran_only_in_c(w: &str, word: &str, span: Span) -> PErr {
+    if word == "coarray" || word == "image" {
+        // C's `coarray` is the local view's (frontend/src/c/local_view), read before this parser
+        return PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc"), span, "not supported")
+            .help("xmpc implements the global-view directives, XMP-dev and XACC");
+    }
+    let instead = if word == "save_desc" { "'static_desc' keeps descriptors" } else { "xmp_array_laddr gives the local block" };
+    PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc in C"), span, "Fortran only")
+        .help(format!("Omni has it in Fortran only; in C, {instead}"))
+}
+
+/// Omni's Fortran `coarray on p :: a, b` and `image(p)` (the word already read).
+fn omni_coarray(p: &mut P, word: &str) -> PResult<DirectiveKind> {
+    if word == "coarray" {
+        p.expect_kw("on", "'on' and a node set name")?;
+        let on = p.reference("a node set name after 'on'")?;
+        p.expect_p("::", "'::' and the coarray names")?;
+        let names = p.name_list("coarray name")?;
+        p.clauses("coarray", &[])?;
+        return Ok(DirectiveKind::Coarray { on, names });
+    }
+    p.expect_p("(", "'(' and a node set name")?;
+    let on = p.reference("a node set name")?;
+    p.expect_p(")", "')'")?;
+    p.clauses("image", &[])?;
+    Ok(DirectiveKind::Image { on })
 }
 
 /// The directive after `xmp`; returns its kind and the span of its name word(s).
@@ -69,9 +100,7 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
         return Err(e.help(format!("expected one of: {}", known(p.lang).join(", "))));
     }
     if p.lang == DirLang::C && FORTRAN_ONLY.contains(&word.as_str()) {
-        let instead = if word == "save_desc" { "'static_desc' keeps descriptors" } else { "xmp_array_laddr gives the local block" };
-        return Err(PErr::new("XMP0005", format!("the '{w}' directive is not supported by xmpc in C"), t.span, "Fortran only")
-            .help(format!("Omni has it in Fortran only; in C, {instead}")));
+        return Err(fortran_only_in_c(w, &word, t.span));
     }
     p.bump();
     let kind = match word.as_str() {
@@ -186,6 +215,7 @@ pub(crate) fn directive(p: &mut P) -> PResult<(DirectiveKind, Span)> {
             p.clauses("local_alias", &[])?;
             DirectiveKind::LocalAlias { local, global }
         }
+        "coarray" | "image" => omni_coarray(p, &word)?,
         "device" => {
             let (k, s) = device(p)?;
             name_span = name_span.to(s);

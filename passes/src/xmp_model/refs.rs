@@ -68,6 +68,10 @@ impl<'a> Resolver<'a, '_> {
                 self.on_ref(on, true);
                 self.ref_vars(on);
             }
+            // Omni's Fortran `coarray on p :: a` and `image(p)`: a node set's numbering
+            DirectiveKind::Coarray { on, .. } | DirectiveKind::Image { on } => {
+                self.on_ref(on, false);
+            }
             DirectiveKind::Reduction { reductions, on, .. } => {
                 self.clause_vars(reductions, &[]);
                 if let Some(r) = on {

@@ -122,7 +122,14 @@ typedef struct {
 
 static imgs_t cached; /* the executing images as of cached_gen */
 
+/* Omni's `image(p)` directive (xmpf_image_push / xmpf_image_pop around the statement
+ * that follows it): the images are p's nodes for that statement */
+#define IMG_MAX 8
+static imgs_t img_stack[IMG_MAX];
+static int img_depth;
+
 static imgs_t cur_images(void) {
+  if (img_depth > 0) return img_stack[img_depth - 1];
   uint64_t g = __atomic_load_n(&xmpc_rt_exec_gen, __ATOMIC_RELAXED);
   if (g != cached_gen) {
     imgs_t s = {NULL, caf_np, caf_me, 0};
@@ -156,7 +163,20 @@ int caf_rank(int image) {
     caf_fail("image %d is out of range (there are %d images%s)", image, s.n, s.world ? " in the executing task" : "");
   return s.world ? s.world[image - 1] : image - 1;
 }
+int caf_tok_rank(const tok_t *t, int image) {
+  if (t && t->win_local) {
+    if (image == 0) return t->on_me;
+    if (image < 1 || image > t->on_n)
+      caf_fail("image %d is out of range (the coarray was allocated in a `task` of %d nodes)", image, t->on_n);
+    return image - 1;
+  }
+  if (!t || !t->on_world || image == 0) return caf_rank(image);
+  if (image < 1 || image > t->on_n)
+    caf_fail("image %d is out of range (the coarray's `coarray on` node set has %d nodes)", image, t->on_n);
+  return t->on_world[image - 1];
+}
 int caf_my_rank(void) { return caf_me; }
+int caf_tok_me(const tok_t *t) { return t && t->win_local ? t->on_me : caf_me; }
 int caf_images(void) { return cur_images().n; }
 
 /* the communicator of a collective or sync all among the executing images, and (when
@@ -174,8 +194,9 @@ MPI_Comm caf_coll_comm(int image, int *root, const char *what) {
   return c;
 }
 
-/* coarray (de)allocation is collective over all images: refused inside a task, whose
- * images are a subset (a window over them would not be the program's coarray) */
+/* a whole-program coarray's (de)allocation is collective over all images: refused inside
+ * a task, whose images are a subset (a coarray allocated in a task is the task's: its
+ * window is over the task's nodes, win_local) */
 static void whole_program(const char *what) {
   imgs_t s = cur_images();
   if (s.world)
@@ -204,7 +225,7 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
   (void)errmsg;
   (void)errmsg_len;
   ensure_init();
-  whole_program("allocating");
+  imgs_t in_task = cur_images();
   if (type == ALLOC_REGISTER_ONLY) {
     /* the token of an allocatable or pointer component of a derived-type coarray:
      * no memory until the component is allocated (ALLOCATE_ONLY, refused below), and a
@@ -220,6 +241,16 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
   if (type == ALLOC_ALLOCATE_ONLY)
     caf_fail("allocating an allocatable component of a derived-type coarray is not supported (build with XMPC_CAF=opencoarrays)");
   int sync_words = type == LOCK_STATIC || type == LOCK_ALLOC || type == CRITICAL || type == EVENT_STATIC || type == EVENT_ALLOC;
+  /* inside a task (as in Omni) the coarray's images are the task's nodes: its window is
+   * over the task's communicator; locks, events and local_alias memory stay whole-program */
+  MPI_Comm wcomm = caf_comm;
+  if (in_task.world) {
+    if (sync_words || adopt_addr)
+      caf_fail("allocating a %s coarray inside a `task` (images = the task's %d nodes) is not supported: allocate it outside the task",
+               sync_words ? "lock or event" : "local_alias", in_task.n);
+    wcomm = MPI_Comm_f2c(in_task.fcomm);
+    if (wcomm == MPI_COMM_NULL) caf_fail("allocating a coarray inside a `task nocomm`: its nodes have no communicator");
+  }
   /* locks and events: `size` counts elements; each is one 64-bit word here */
   size_t bytes = sync_words ? (size ? size : 1) * 8 : size;
   /* MPICH 4.0.2 gives wrong remote memory for MPI_Win_allocate sizes that are not a
@@ -235,10 +266,19 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
       caf_fail("MPI_Win_create of %zu bytes failed", adopt_bytes);
     t->size = adopt_bytes;
   } else {
-    if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, caf_comm, &t->base, &t->win) != MPI_SUCCESS)
+    if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, wcomm, &t->base, &t->win) != MPI_SUCCESS)
       caf_fail("MPI_Win_allocate of %zu bytes failed", alloc);
     memset(t->base, 0, alloc);
     t->size = alloc;
+  }
+  if (in_task.world) {
+    int *w = malloc(sizeof(int) * (size_t)in_task.n);
+    if (!w) caf_fail("out of memory registering a coarray");
+    memcpy(w, in_task.world, sizeof(int) * (size_t)in_task.n);
+    t->on_world = w;
+    t->on_n = in_task.n;
+    t->on_me = in_task.me;
+    t->win_local = 1;
   }
   MPI_Win_lock_all(MPI_MODE_NOCHECK, t->win);
   if (sync_words) MPI_Barrier(caf_comm); /* every image's words are zero before anyone locks or posts */
@@ -265,7 +305,7 @@ void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t
     set_stat(stat, 0);
     return;
   }
-  whole_program("deallocating");
+  if (!t->win_local) whole_program("deallocating");
   if (t->dirty) {
     MPI_Win_flush_all(t->win);
     t->dirty = 0;
@@ -276,6 +316,7 @@ void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t
   if (t->next) t->next->prev = t->prev;
   MPI_Win_unlock_all(t->win);
   MPI_Win_free(&t->win); /* collective: the implied sync of deallocate */
+  if (t->win_local) free((void *)t->on_world);
   free(t);
   *token = NULL;
   set_stat(stat, 0);
@@ -354,7 +395,7 @@ void CAF(lock)(void *token, size_t index, int image, int *acquired, int *stat, c
   (void)errmsg;
   (void)errmsg_len;
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t mine = caf_me + 1, zero = 0, old = -1;
   MPI_Aint disp = (MPI_Aint)(index * 8);
   caf_flush_dirty();
@@ -385,7 +426,7 @@ void CAF(unlock)(void *token, size_t index, int image, int *stat, char *errmsg, 
   (void)errmsg;
   (void)errmsg_len;
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t mine = caf_me + 1, zero = 0, old = -1;
   caf_flush_dirty(); /* the critical section's puts are complete before the release */
   MPI_Compare_and_swap(&zero, &mine, &old, MPI_INT64_T, r, (MPI_Aint)(index * 8), t->win);
@@ -406,7 +447,7 @@ void CAF(event_post)(void *token, size_t index, int image, int *stat, char *errm
   (void)errmsg;
   (void)errmsg_len;
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t one = 1, old;
   caf_flush_dirty(); /* the data before the post is complete at its targets */
   MPI_Fetch_and_op(&one, &old, MPI_INT64_T, r, (MPI_Aint)(index * 8), MPI_SUM, t->win);
@@ -434,7 +475,7 @@ void CAF(event_wait)(void *token, size_t index, int until_count, int *stat, char
 
 void CAF(event_query)(void *token, size_t index, int image, int *count, int *stat) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   int64_t v = 0, dummy = 0;
   MPI_Fetch_and_op(&dummy, &v, MPI_INT64_T, r, (MPI_Aint)(index * 8), MPI_NO_OP, t->win);
   MPI_Win_flush(r, t->win);
@@ -457,7 +498,7 @@ static MPI_Datatype atomic_type(int type, int kind) {
 
 void CAF(atomic_define)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   int64_t old;
   MPI_Fetch_and_op(value, &old, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_REPLACE, t->win);
@@ -467,7 +508,7 @@ void CAF(atomic_define)(void *token, size_t offset, int image, void *value, int 
 
 void CAF(atomic_ref)(void *token, size_t offset, int image, void *value, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   int64_t dummy = 0;
   MPI_Fetch_and_op(&dummy, value, atomic_type(type, kind), r, (MPI_Aint)offset, MPI_NO_OP, t->win);
@@ -477,7 +518,7 @@ void CAF(atomic_ref)(void *token, size_t offset, int image, void *value, int *st
 
 void CAF(atomic_cas)(void *token, size_t offset, int image, void *old, void *compare, void *new_val, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   MPI_Compare_and_swap(new_val, compare, old, atomic_type(type, kind), r, (MPI_Aint)offset, t->win);
   MPI_Win_flush(r, t->win);
@@ -488,7 +529,7 @@ void CAF(atomic_cas)(void *token, size_t offset, int image, void *old, void *com
  * non-fetching forms */
 void CAF(atomic_op)(int op, void *token, size_t offset, int image, void *value, void *old, int *stat, int type, int kind) {
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   caf_order(t, r);
   MPI_Op mop = op == 1 ? MPI_SUM : op == 2 ? MPI_BAND : op == 3 ? MPI_BOR : op == 4 ? MPI_BXOR : MPI_OP_NULL;
   if (mop == MPI_OP_NULL) caf_fail("atomic operation %d is not supported", op);
@@ -525,3 +566,56 @@ void CAF(error_stop_str)(const char *s, size_t len, bool quiet) {
   xmpc_rt_abort(1);
 }
 
+
+/* ---------------------------------------------------------------- Omni's directives
+ * `coarray on p :: a` and `image(p)` (backends/src/fortran/coarray_dirs.rs; Omni's
+ * docs/STATUS-CAF.md 1.2): a node set's numbering instead of the executing task's. */
+
+/* world ranks, size and this process's index (-1: not a member) of node set *h */
+extern const int *xmpc_rt_nodes_images(const void *h, int *n, int *rank, int *comm);
+
+static tok_t *tok_of(const void *addr, const char *what) {
+  ensure_init();
+  for (tok_t *t = toks; t; t = t->next)
+    if (t->base && (const char *)addr >= t->base && (const char *)addr < t->base + (t->size ? t->size : 1)) return t;
+  caf_fail("%s: the variable is not a registered coarray (an allocatable coarray in a `coarray` directive is not supported)", what);
+}
+
+/* `coarray on p :: a` (addr: loc(a)): a's coindices and this_image(a) number p's nodes */
+void xmpf_coarray_on_(const int64_t *addr, const int64_t *h) {
+  tok_t *t = tok_of((const void *)(intptr_t)*addr, "coarray directive");
+  if (t->win_local) caf_fail("coarray directive: a coarray allocated inside a `task` is not supported");
+  int n, me, c;
+  const int *w = xmpc_rt_nodes_images((const void *)(intptr_t)*h, &n, &me, &c);
+  if (!w) caf_fail("coarray directive: no node set");
+  t->on_world = w;
+  t->on_n = n;
+  t->on_me = me;
+}
+
+/* this_image(a, dim) of a coarray of corank `corank` and cobounds lco/uco: the cosubscript
+ * of this image in a's numbering (its `coarray on` node set when it has one; 0 when this
+ * process is not one of its nodes, as Omni) */
+int xmpf_coarray_cosub_on_(const int64_t *addr, const int *dim, const int *corank, const int *lco, const int *uco) {
+  tok_t *t = tok_of((const void *)(intptr_t)*addr, "this_image");
+  int k = t->on_world ? t->on_me : cur_images().me; /* 0-based, -1: not a node */
+  if (*dim < 1 || *dim > *corank) caf_fail("this_image: dim %d is not in 1..%d", *dim, *corank);
+  if (k < 0) return 0;
+  for (int d = 0; d < *dim - 1; d++) k /= uco[d] - lco[d] + 1;
+  if (*dim < *corank) k %= uco[*dim - 1] - lco[*dim - 1] + 1;
+  return lco[*dim - 1] + k;
+}
+
+/* `image(p)`: the next statement's images are p's nodes (this process must be one) */
+void xmpf_image_push_(const int64_t *h) {
+  ensure_init();
+  int n, me, c;
+  const int *w = xmpc_rt_nodes_images((const void *)(intptr_t)*h, &n, &me, &c);
+  if (!w) caf_fail("image directive: no node set");
+  if (me < 0) caf_fail("image directive: this image is not a node of the node set");
+  if (img_depth == IMG_MAX) caf_fail("image directive: nested too deep");
+  img_stack[img_depth++] = (imgs_t){w, n, me, c};
+}
+void xmpf_image_pop_(void) {
+  if (img_depth > 0) img_depth--;
+}

@@ -33,6 +33,14 @@ typedef struct tok {
   size_t size;
   int dirty; /* written by a put since the last flush */
   struct tok *next, *prev;
+  /* Omni's `coarray on p :: a` (xmpf_coarray_on): the world ranks of p's nodes by
+   * linear index, which number this coarray's images; NULL: the executing images */
+  const int *on_world;
+  int on_n, on_me; /* p's size, this process's index in p (-1: not a node of p) */
+  /* allocated inside a `task`: the window is over the task's communicator and its
+   * images are the task's nodes (on_world: a copy of their world ranks, owned); a
+   * window rank is then an image - 1, not a world rank */
+  int win_local;
 } tok_t;
 
 void caf_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
@@ -40,6 +48,11 @@ void caf_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2
  * launcher can have forwarded stderr, then MPI_Abort with code (exit when MPI is down) */
 void xmpc_rt_abort(int code) __attribute__((noreturn));
 int caf_rank(int image);
+/* world rank of image `image` of coarray t: numbered by its `coarray on` node set if it
+ * has one, else by the executing images (caf_rank) */
+int caf_tok_rank(const tok_t *t, int image);
+/* this process's rank in coarray t's window */
+int caf_tok_me(const tok_t *t);
 int caf_my_rank(void);
 int caf_images(void);
 MPI_Comm caf_coll_comm(int image, int *root, const char *what);

@@ -169,7 +169,7 @@ static void conv_one(const conv_t *c, void *d, const void *s) {
 
 static void remote_read(tok_t *t, size_t offset, int r, const shape_t *s, char *buf) {
   if (!s->n) return;
-  if (r == caf_my_rank()) {
+  if (r == caf_tok_me(t)) {
     const char *b = t->base + offset;
     FOR_ELEMS(s, off, k, memcpy(buf + k * s->elem, b + off, s->elem));
     return;
@@ -189,7 +189,7 @@ static void remote_read(tok_t *t, size_t offset, int r, const shape_t *s, char *
 /* buf may be reused when it returns; the target completes at the next sync */
 static void remote_write(tok_t *t, size_t offset, int r, const shape_t *s, const char *buf) {
   if (!s->n) return;
-  if (r == caf_my_rank()) {
+  if (r == caf_tok_me(t)) {
     char *b = t->base + offset;
     FOR_ELEMS(s, off, k, memcpy(b + off, buf + k * s->elem, s->elem));
     return;
@@ -221,14 +221,14 @@ void CAF(send)(void *token, size_t offset, int image, gfc_desc_t *dest, void *ds
   (void)may_require_tmp;
   if (dst_vector) caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
   if (ss.rank > 0 && ss.n != ds.n) caf_fail("coindexed assignment: %zu elements into %zu", ss.n, ds.n);
   conv_t c;
   conv_setup(&c, ds.type, ds.elem, dst_kind, ss.type, ss.elem, src_kind);
-  if (c.same && ds.contig && ss.contig && (ss.rank > 0 || ds.n == 1) && r != caf_my_rank() && ds.n) {
+  if (c.same && ds.contig && ss.contig && (ss.rank > 0 || ds.n == 1) && r != caf_tok_me(t) && ds.n) {
     remote_write(t, offset, r, &ds, src->base_addr); /* straight from the source, as get reads into dest */
   } else {
     char small[256];
@@ -250,14 +250,14 @@ void CAF(get)(void *token, size_t offset, int image, gfc_desc_t *src, void *src_
   (void)may_require_tmp;
   if (src_vector) caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
   tok_t *t = token;
-  int r = caf_rank(image);
+  int r = caf_tok_rank(t, image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
   if (ss.rank > 0 && ss.n != ds.n) caf_fail("coindexed read: %zu elements into %zu", ss.n, ds.n);
   conv_t c;
   conv_setup(&c, ds.type, ds.elem, dst_kind, ss.type, ss.elem, src_kind);
-  if (c.same && ds.contig && ss.contig && ss.n == ds.n && r != caf_my_rank()) {
+  if (c.same && ds.contig && ss.contig && ss.n == ds.n && r != caf_tok_me(t)) {
     if (ds.n) remote_read(t, offset, r, &ss, dest->base_addr);
   } else {
     char small[256];
@@ -277,7 +277,7 @@ void CAF(sendget)(void *dst_token, size_t dst_offset, int dst_image, gfc_desc_t 
   (void)may_require_tmp;
   if (dst_vector || src_vector)
     caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
-  int dr = caf_rank(dst_image), sr = caf_rank(src_image);
+  int dr = caf_tok_rank(dst_token, dst_image), sr = caf_tok_rank(src_token, src_image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);

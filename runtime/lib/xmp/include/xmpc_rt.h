@@ -273,6 +273,16 @@ void xmpc_gmove(const struct xmpc_loc *loc,
 // `n`, `rank` and `comm` point to writable ints.
 const int *xmpc_rt_exec_images(int *n, int *rank, int *comm);
 
+// The nodes of a node set, for xmpc's libcaf (Omni's Fortran `coarray on p :: a` and
+// `image(p)`, `runtime/lib/xmp/csrc/caf_lib.c`): returns their world ranks by linear
+// index (`*n` of them, valid while the node set lives), with this process's index among
+// them in `*rank` (-1 when it is not a member) and their communicator (Fortran handle,
+// MPI_COMM_NULL on a non-member) in `*comm`. Null for a null node set.
+//
+// # Safety
+// `h` is a node set of the runtime or null; `n`, `rank` and `comm` point to writable ints.
+const int *xmpc_rt_nodes_images(const xmpc_nodes *h, int *n, int *rank, int *comm);
+
 // `nodes p(s0, s1, ...)` over the executing nodes; a size of 0 means `*`. The product
 // must equal the number of executing processes (error naming both otherwise);
 // XMP_NODE_SIZE<d> (d 0-based) sizes `*` dims that are not last. Node sets of one

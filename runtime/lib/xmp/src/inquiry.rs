@@ -234,6 +234,23 @@ pub unsafe extern "C" fn xmpc_rt_exec_images(n: *mut c_int, rank: *mut c_int, co
     })
 }
 
+/// The nodes of a node set, for xmpc's libcaf (Omni's Fortran `coarray on p :: a` and
+/// `image(p)`, `runtime/lib/xmp/csrc/caf_lib.c`): returns their world ranks by linear
+/// index (`*n` of them, valid while the node set lives), with this process's index among
+/// them in `*rank` (-1 when it is not a member) and their communicator (Fortran handle,
+/// MPI_COMM_NULL on a non-member) in `*comm`. Null for a null node set.
+///
+/// # Safety
+/// `h` is a node set of the runtime or null; `n`, `rank` and `comm` point to writable ints.
+#[no_mangle]
+pub unsafe extern "C" fn xmpc_rt_nodes_images(h: *const xmpc_nodes, n: *mut c_int, rank: *mut c_int, comm: *mut c_int) -> *const c_int {
+    let Some(nd) = h.as_ref() else { return std::ptr::null() };
+    *n = nd.world.len() as c_int;
+    *rank = nd.rank;
+    *comm = nd.comm;
+    nd.world.as_ptr()
+}
+
 /// Ends the runtime's use of MPI (cached requests and datatypes) without
 /// finalizing MPI: an MPI main calls MPI_Finalize itself afterwards.
 #[no_mangle]
