@@ -3,7 +3,7 @@
 #
 #   testsuite/bench/bsim/npb.sh [KERNELS] [CLASSES] [NPS]
 #   (defaults: "is ep cg mg ft lu" "S W" "4 16 64"; env NPB=path of the NPB3.3-MPI tree,
-#    default ../shared/external/npb3.3-mpi beside the repository; MODES="compute nocompute")
+#    default ../shared/external/npb3.3-mpi beside the repository; MODES="compute nocompute hostoff")
 #
 # The tree is copied to a temporary directory (never into the repository) and
 # built unmodified twice per kernel, class and process count: with
@@ -19,6 +19,13 @@
 #              cpu-threshold 1e-6; BSIM [compute] host, the same threshold)
 #   nocompute  compute removed from both: SMPI smpi/simulate-computation:no,
 #              BSIM --host-time off on skeletons built with --bsim-times=zero
+#              (the skeleton lacks the compute: fast, but a kernel whose
+#              communication depends on computed values, LU's convergence test
+#              `rsdnm < tolrsd` in ssor.f, takes another path: LU stops after
+#              one SSOR iteration instead of 50)
+#   hostoff    the compute runs in both and is charged in neither: SMPI
+#              smpi/simulate-computation:no, BSIM --host-time off on the
+#              skeletons of `compute` (the same control flow as the program)
 #
 # Columns: predicted time of each, BSIM/SMPI - 1, host wall time of each and
 # their ratio (SMPI/BSIM), peak RSS of each (/usr/bin/time -v), and whether
@@ -29,7 +36,7 @@ root=$(cd "$here/../../.." && pwd)
 KERNELS=${1:-"is ep cg mg ft lu"}
 CLASSES=${2:-"S W"}
 NPS=${3:-"4 16 64"}
-MODES=${MODES:-"compute nocompute"}
+MODES=${MODES:-"compute nocompute hostoff"}
 NPB=${NPB:-$root/../shared/external/npb3.3-mpi}
 [ -d "$NPB" ] || { echo "npb.sh: no NPB3.3-MPI tree at $NPB (set NPB=)"; exit 2; }
 # PROFILE=debug uses the debug build (predictions are the same; BSIM's wall times are not)
@@ -96,7 +103,11 @@ for k in $KERNELS; do
     for np in $NPS; do
       build smpi "$k" "$c" "$np" || continue
       for mode in $MODES; do
-        if [ "$mode" = compute ]; then tb=bsim; ho=on; S=("${SMPI_ON[@]}"); else tb=bsimz; ho=off; S=("${SMPI_OFF[@]}"); fi
+        case $mode in
+        compute) tb=bsim; ho=on; S=("${SMPI_ON[@]}") ;;
+        hostoff) tb=bsim; ho=off; S=("${SMPI_OFF[@]}") ;;
+        *) tb=bsimz; ho=off; S=("${SMPI_OFF[@]}") ;;
+        esac
         build "$tb" "$k" "$c" "$np" || continue
         (cd "$W/$tb/bin" && measure "$W/b" "$XMPC" bsim run "./$k.$c.$np" -np "$np" --platform "$W/flat.xml" --hostfile "$W/hosts" --host-time "$ho")
         (cd "$W/smpi/bin" && measure "$W/s" smpirun -np "$np" -platform "$W/flat.xml" -hostfile "$W/hosts" "${BASE[@]}" "${S[@]}" \
