@@ -383,3 +383,21 @@ fn npb_like_programs_through_the_wrappers() {
         assert!(off < 1e-3, "{exe}: host time off: {off}");
     }
 }
+
+/// A Fortran function of another file writes its argument (arguments pass by
+/// reference: CG's `zeta = randlc(tran, amult)` advances `tran`, which `makea`
+/// reads; commented out with the compute removed, CG class S on 64 ranks built a
+/// different matrix and stopped with "Space for matrix elements exceeded").
+/// testsuite/mpi/npblike/seed.f: the seed decides how many Allreduce calls follow.
+#[test]
+fn external_function_arguments_are_written() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path();
+    let p = |f: &str| mpi(&format!("npblike/{f}"));
+    let o = xmpc(&["bsim", "fc", "--bsim-times=zero", "-O2", "-o", "sz", &p("seed.f"), &p("seedrng.f")], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = xmpc(&["bsim", "run", "./sz", "-np", "2", "--host-time", "off", "--trace", "tz"], dir);
+    assert!(o.status.success(), "{}", text(&o));
+    let t = std::fs::read_to_string(dir.join("tz/rank0.txt")).unwrap();
+    assert_eq!(t.matches("allreduce ").count(), 5, "{t}");
+}

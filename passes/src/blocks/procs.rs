@@ -18,6 +18,11 @@ pub struct Procs {
     /// a kept call must keep what computes them (CG's `npcols`, set in one routine
     /// and divided by in another).
     reads: HashMap<String, HashSet<String>>,
+    /// Fortran functions of other files the file references (`zeta = randlc(tran,
+    /// amult)`): declared with a type and called with arguments, not arrays,
+    /// characters or intrinsics. Arguments pass by reference, so each may be
+    /// written (randlc advances its seed: CG's `tran`, which `makea` reads).
+    externals: HashSet<String>,
 }
 
 impl Procs {
@@ -26,6 +31,9 @@ impl Procs {
         let norm = |n: &str| if lang == Lang::C { n.to_string() } else { n.to_ascii_lowercase() };
         let funcs: Vec<&Function> = unit.functions();
         let mut p = Procs { lang: Some(lang), ..Default::default() };
+        if lang != Lang::C {
+            p.externals = external_functions(unit, arrays);
+        }
         // Optimistic start (nothing written), grown until stable.
         // Two procedures of one name (an error for the C or Fortran compiler, but the
         // blocks are still asked for) share one entry, as long as the longer one.
@@ -106,6 +114,7 @@ impl Procs {
     pub fn arg(&self, f: &str, i: usize) -> ArgUse {
         match self.args.get(&self.norm(f)) {
             Some(v) => v.get(i).copied().unwrap_or(ArgUse::Unknown),
+            None if self.externals.contains(&self.norm(f)) => ArgUse::Written,
             None => ArgUse::Unknown,
         }
     }
@@ -131,4 +140,40 @@ impl Procs {
         }
         out
     }
+}
+
+/// Fortran function references to procedures of other files: a name called with
+/// arguments in an expression that the calling procedure declares with a
+/// non-character scalar type (not an array, not `intrinsic`) and that the file
+/// does not define.
+fn external_functions(unit: &FileUnit, arrays: &HashSet<String>) -> HashSet<String> {
+    let defined: HashSet<String> = unit.functions().iter().map(|f| f.name.to_ascii_lowercase()).collect();
+    let mut out = HashSet::new();
+    for g in unit.functions() {
+        let mut called: HashSet<String> = HashSet::new();
+        for s in &g.body {
+            s.walk(&mut |st| {
+                for e in walk::own_exprs(st) {
+                    walk::visit_expr(e, &mut |x| {
+                        if let xmpc_ir::ExprKind::Call(c, args) = &x.kind {
+                            if let (xmpc_ir::ExprKind::Ident(n), false) = (&c.kind, args.is_empty()) {
+                                called.insert(n.to_ascii_lowercase());
+                            }
+                        }
+                    });
+                }
+            });
+        }
+        for n in called {
+            if defined.contains(&n) || arrays.contains(&n) {
+                continue;
+            }
+            let Some(sym) = g.symbols.lookup(&n) else { continue };
+            let scalar = matches!(unit.types.get(sym.ty), xmpc_ir::Type::Basic(t) if !t.starts_with("character"));
+            if scalar && !sym.attrs.iter().any(|a| a == "intrinsic") {
+                out.insert(n);
+            }
+        }
+    }
+    out
 }

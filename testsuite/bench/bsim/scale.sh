@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # BSIM at scale: host time and peak memory of two skeletons as the rank count grows.
 #
-#   testsuite/bench/bsim/scale.sh [ring|alltoall|all]     (default: all)
+#   testsuite/bench/bsim/scale.sh [ring|alltoall|cgstyle|all]     (default: all)
 #
 # ring:     every rank exchanges 8 B with both neighbours (r-1, r+1), 10 rounds
 #           (Irecv x2, Isend x2, Waitall) at 16K, 128K and 1M ranks as contexts
 #           (the default back end), and at 16K ranks as threads for comparison;
-# alltoall: 10 LMPI_Alltoall of 8 B per pair at 1K and 8K ranks (contexts).
+# alltoall: 10 LMPI_Alltoall of 8 B per pair at 1K and 8K ranks (contexts);
+# cgstyle: a CG-like skeleton, 10 iterations of a compute block (BSIM_Add_time
+#           10 us), a halo exchange of 8 KiB with both neighbours, two Allreduce
+#           of 8 B (dot products) and, every 5th iteration, a Bcast of 8 B and a
+#           Barrier, at 16K, 128K and 1M ranks (contexts).
 # Prints ranks, back end, predicted time, host wall time, host time per rank,
 # peak RSS (from /usr/bin/time -v), RSS per rank and the stack pages a context
 # touched (BSIM_STACK_STATS). A run that fails prints its exit status and the
@@ -17,7 +21,7 @@
 # vm.max_map_count allows 2 mappings per rank; run as root, the script raises
 # the limit for the big runs and restores it on exit (docs/bsim.md, Back ends).
 #
-# Environment: RING_NP / A2A_NP / THREADS_NP override the rank lists;
+# Environment: RING_NP / A2A_NP / CG_NP / THREADS_NP override the rank lists;
 # BSIM_STACK_KB (default 64).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +30,7 @@ what=${1:-all}
 RING_NP=${RING_NP:-"16384 131072 1048576"}
 THREADS_NP=${THREADS_NP:-"16384"}
 A2A_NP=${A2A_NP:-"1024 8192"}
+CG_NP=${CG_NP:-"16384 131072 1048576"}
 export BSIM_STACK_KB=${BSIM_STACK_KB:-64}
 T="${CARGO_TARGET_DIR:-$root/target}/release"
 (cd "$root" && cargo build --release -q -p xmpc-bsim) || exit 1
@@ -74,7 +79,37 @@ int bsim_main(int argc, char **argv) {
     return 0;
 }
 C
-for p in ring alltoall; do
+cat >"$W/cgstyle.c" <<'C'
+#include <lmpi.h>
+int bsim_main(int argc, char **argv) {
+    LMPI_Init(&argc, &argv);
+    int r, n;
+    static char sb[2][8192], rb[2][8192];
+    double dot = 1, sum;
+    LMPI_Comm_rank(LMPI_COMM_WORLD, &r);
+    LMPI_Comm_size(LMPI_COMM_WORLD, &n);
+    int left = (r + n - 1) % n, right = (r + 1) % n;
+    for (int i = 0; i < 10; i++) {
+        BSIM_Add_time(1e-5); /* the sparse mat-vec */
+        LMPI_Request q[4];
+        LMPI_Irecv(rb[0], 8192, LMPI_BYTE, left, 0, LMPI_COMM_WORLD, &q[0]);
+        LMPI_Irecv(rb[1], 8192, LMPI_BYTE, right, 1, LMPI_COMM_WORLD, &q[1]);
+        LMPI_Isend(sb[0], 8192, LMPI_BYTE, right, 0, LMPI_COMM_WORLD, &q[2]);
+        LMPI_Isend(sb[1], 8192, LMPI_BYTE, left, 1, LMPI_COMM_WORLD, &q[3]);
+        LMPI_Waitall(4, q, LMPI_STATUSES_IGNORE);
+        LMPI_Allreduce(&dot, &sum, 1, LMPI_DOUBLE, LMPI_SUM, LMPI_COMM_WORLD);
+        BSIM_Add_time(2e-6);
+        LMPI_Allreduce(&dot, &sum, 1, LMPI_DOUBLE, LMPI_SUM, LMPI_COMM_WORLD);
+        if (i % 5 == 4) {
+            LMPI_Bcast(&sum, 1, LMPI_DOUBLE, 0, LMPI_COMM_WORLD);
+            LMPI_Barrier(LMPI_COMM_WORLD);
+        }
+    }
+    LMPI_Finalize();
+    return 0;
+}
+C
+for p in ring alltoall cgstyle; do
   cc -O2 -I"$root/runtime/tools/bsim/include" "$W/$p.c" -o "$W/$p" \
     "$T/libxmpc_bsim_main.a" "$T/libxmpc_bsim.a" -lpthread -ldl -lm -lgcc_s -lrt || exit 1
 done
@@ -117,5 +152,8 @@ if [ "$what" = all ] || [ "$what" = ring ]; then
 fi
 if [ "$what" = all ] || [ "$what" = alltoall ]; then
   for np in $A2A_NP; do run alltoall "$np" contexts; done
+fi
+if [ "$what" = all ] || [ "$what" = cgstyle ]; then
+  for np in $CG_NP; do run cgstyle "$np" contexts; done
 fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -5,11 +5,11 @@ use crate::kernel::current::{fail, with};
 use std::ffi::{c_char, c_double, c_int, CStr};
 
 /// `t` seconds of compute (a block commented out of the skeleton); the host
-/// time spent since the last call is charged first.
+/// time spent since the last call stays in the burst charged at the next MPI call.
 #[no_mangle]
 pub extern "C" fn BSIM_Add_time(t: c_double) {
     with("BSIM_Add_time", |r| {
-        r.charge_host();
+        r.accrue_host();
         r.add_time(t);
         r.host_resume();
     })

@@ -59,6 +59,8 @@ pub struct Shape {
     /// whole message for bcast/reduce/allreduce).
     pub block: Vec<u64>,
     pub matrix: Option<Vec<Vec<u64>>>,
+    /// (color, key) of each comm rank (`Comm_split`; empty for the others).
+    pub split: Vec<(i64, i64)>,
 }
 
 /// One blocking step of a rank: post all sends and receives, wait for all.
@@ -140,9 +142,13 @@ impl<'a> Builder<'a> {
 }
 
 fn binomial_bcast(b: &mut Builder, p: usize, root: usize, bytes: u64) {
+    binomial_bcast_on(b, p, bytes, &|v| (v + root) % p)
+}
+
+/// The binomial bcast over `p` members, vertex v (0: the root) being comm rank `real(v)`.
+fn binomial_bcast_on(b: &mut Builder, p: usize, bytes: u64, real: &dyn Fn(usize) -> usize) {
     // MPICH's binomial tree, on vrank = (rank - root) mod p, as a list of
     // messages in an order that respects each rank's program order.
-    let real = |v: usize| (v + root) % p;
     // MPICH sends to children from the largest mask down; a rank receives first.
     let mut children: Vec<Vec<usize>> = vec![vec![]; p];
     #[allow(clippy::needless_range_loop)] // v is a vertex, not only an index
@@ -212,6 +218,40 @@ fn recursive_doubling(b: &mut Builder, p: usize, bytes: u64) {
     }
 }
 
+/// `MPI_Comm_split` as SMPI 3.32 does it (smpi_comm.cpp, `Comm::split`): rank 0
+/// gathers every (color, key) pair (a linear gather of two ints), then, group by
+/// group in the order of their lowest member, sends each member but itself the
+/// new group (one pointer, 8 bytes; detached below the eager threshold), and each
+/// new communicator broadcasts its id (one int) from its rank 0. Members with
+/// `MPI_UNDEFINED` only take part in the gather.
+fn comm_split(b: &mut Builder, p: usize, split: &[(i64, i64)]) {
+    let undefined = super::UNDEFINED as i64;
+    let colors: Vec<(i64, i64)> = if split.len() == p { split.to_vec() } else { vec![(0, 0); p] };
+    let msgs: Vec<_> = (1..p).map(|r| (r, 0, 8)).collect();
+    b.step(&msgs);
+    // groups in the order of their lowest member; members by (key, old rank)
+    let mut first: HashMap<i64, usize> = HashMap::new();
+    let mut groups: Vec<Vec<(i64, usize)>> = vec![];
+    for (r, &(c, k)) in colors.iter().enumerate() {
+        if c == undefined {
+            continue;
+        }
+        let g = *first.entry(c).or_insert_with(|| {
+            groups.push(vec![]);
+            groups.len() - 1
+        });
+        groups[g].push((k, r));
+    }
+    groups.iter_mut().for_each(|g| g.sort());
+    let sends: Vec<_> = groups.iter().flatten().filter(|&&(_, r)| r != 0).map(|&(_, r)| (0, r, 8)).collect();
+    if !sends.is_empty() {
+        b.step(&sends);
+    }
+    for g in &groups {
+        binomial_bcast_on(b, g.len(), 4, &|v| g[v].1);
+    }
+}
+
 fn build(shape: &Shape, p: usize) -> Builder<'static> {
     build_for(shape, p, None)
 }
@@ -238,7 +278,11 @@ fn generate(b: &mut Builder, shape: &Shape, p: usize) {
         }
         CollKind::Bcast => binomial_bcast(b, p, root, blk[root]),
         CollKind::Reduce => binomial_reduce(b, p, root, blk[root]),
-        CollKind::Allreduce | CollKind::CommDup => recursive_doubling(b, p, blk[0]),
+        CollKind::Allreduce => recursive_doubling(b, p, blk[0]),
+        // SMPI 3.32's Comm constructor: the new communicator's id, one int
+        // broadcast from its rank 0 (smpi/bcast, binomial_tree when exported)
+        CollKind::CommDup => binomial_bcast(b, p, 0, 4),
+        CollKind::CommSplit => comm_split(b, p, &shape.split),
         CollKind::Gather | CollKind::Gatherv => {
             let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (r, root, blk[r])).collect();
             b.step(&msgs);
@@ -247,7 +291,7 @@ fn generate(b: &mut Builder, shape: &Shape, p: usize) {
             let msgs: Vec<_> = (0..p).filter(|&r| r != root).map(|r| (root, r, blk[r])).collect();
             b.step(&msgs);
         }
-        CollKind::Allgather | CollKind::Allgatherv | CollKind::CommSplit => {
+        CollKind::Allgather | CollKind::Allgatherv => {
             for s in 0..p.saturating_sub(1) {
                 let msgs: Vec<_> = (0..p).map(|r| (r, (r + 1) % p, blk[(r + p - s) % p])).collect();
                 b.step(&msgs);
@@ -530,7 +574,7 @@ mod streaming_eval_tests {
                     let w: Vec<u32> = (0..p as u32).rev().collect();
                     let arrive: Vec<f64> = (0..p).map(|_| (rnd() % 1000) as f64 * 1.3e-7).collect();
                     let matrix = (kind == CollKind::Alltoallv).then(|| (0..p).map(|_| (0..p).map(|_| rnd() % 3000).collect()).collect());
-                    let shape = Shape { kind, root: (rnd() % p as u64) as usize, block: (0..p).map(|_| rnd() % 2000).collect(), matrix };
+                    let shape = Shape { kind, root: (rnd() % p as u64) as usize, block: (0..p).map(|_| rnd() % 2000).collect(), matrix, split: vec![] };
                     let a = p2p_times(&pl, &shape, &arrive, &w);
                     let b = reference_times(&pl, &shape, &arrive, &w);
                     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -560,7 +604,7 @@ mod schedule_for_tests {
         ];
         for p in [2, 3, 5, 8, 13] {
             for kind in kinds {
-                let shape = Shape { kind, root: p / 2, block: (0..p as u64).map(|i| 100 + i).collect(), matrix: None };
+                let shape = Shape { kind, root: p / 2, block: (0..p as u64).map(|i| 100 + i).collect(), matrix: None, split: vec![] };
                 let all = schedule(&shape);
                 for (me, part) in all.iter().enumerate() {
                     let own = schedule_for(&shape, me);
@@ -581,7 +625,7 @@ mod tests {
     }
 
     fn shape(kind: CollKind, p: usize, bytes: u64) -> Shape {
-        Shape { kind, root: 0, block: vec![bytes; p], matrix: None }
+        Shape { kind, root: 0, block: vec![bytes; p], matrix: None, split: vec![] }
     }
 
     #[test]

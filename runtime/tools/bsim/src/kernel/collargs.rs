@@ -201,7 +201,8 @@ pub fn shape_of(kind: CollKind, a: &[&CollArgs]) -> Shape {
             }
         }
     };
-    Shape { kind, root, block, matrix }
+    let split = if kind == CollKind::CommSplit { a.iter().map(|x| (x.color, x.key)).collect() } else { vec![] };
+    Shape { kind, root, block, matrix, split }
 }
 
 unsafe fn cp(dst: usize, src: usize, n: u64) {

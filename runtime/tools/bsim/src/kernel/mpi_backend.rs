@@ -422,6 +422,7 @@ pub fn collective(r: &mut Rank, comm: i32, kind: CollKind, args: CollArgs) -> Op
             root: local.root,
             block: all.iter().map(|x| x.block).collect(),
             matrix: matrix.map(|m| if p > 1 { m.chunks(p).map(|c| c.to_vec()).collect() } else { vec![m] }),
+            split: if kind == CollKind::CommSplit { all.iter().map(|x| (x.color, x.key)).collect() } else { vec![] },
         };
         let arrive: Vec<f64> = all.iter().map(|x| x.arrive).collect();
         let sim = engine::sim();

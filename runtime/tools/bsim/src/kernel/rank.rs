@@ -118,6 +118,9 @@ pub struct Rank {
     /// Thread CPU time at the end of the last BSIM call (NaN: host time is not
     /// being charged: before Init, after Finalize, or `[compute] host = false`).
     pub host_mark: f64,
+    /// Host time measured since the last MPI call but not yet charged (a burst
+    /// that compute-block boundaries cut: SMPI's bursts end only at MPI calls).
+    pub host_acc: f64,
     /// `BSIM_Carry` flags for the next call (1: my send buffer holds data to
     /// move, 2: my receive buffer takes data), cleared by the call.
     pub carry: u8,
@@ -165,6 +168,7 @@ impl Rank {
             call: "",
             blocks: Vec::new(),
             host_mark: f64::NAN,
+            host_acc: 0.0,
             carry: 0,
             poll_run: 0,
             poll_epoch: 0,
