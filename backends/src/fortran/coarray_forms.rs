@@ -391,7 +391,9 @@ impl<'a> Tr<'a> {
                     body.push(text.trim_end().to_string());
                 } else if is_declaration(&code) {
                     let list = code.find("::").map_or(code.as_str(), |k| &code[k + 2..]);
-                    let words: Vec<&str> = list.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+                    // the entities declared (`got(n)` declares got, not the dummy n)
+                    let entities = outside_parens(list);
+                    let words: Vec<&str> = entities.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
                     if dummies.iter().any(|d| words.contains(&d.as_str())) {
                         if coindexed_decl_names(list).iter().any(|n| dummies.contains(n)) {
                             coarray_dummy = true;
@@ -431,8 +433,13 @@ impl<'a> Tr<'a> {
                 }
             }
             let has = |t: &str, n: &str| t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == n);
+            // an interface block of its own for the procedure (`subroutine name(`)
+            let own_iface = |n: &str| {
+                let sq: String = code_text.chars().filter(|c| !c.is_whitespace()).collect();
+                sq.contains(&format!("subroutine{n}(")) || sq.contains(&format!("function{n}("))
+            };
             for (name, text) in &ifaces {
-                if lc(&g.name) != *name && has(&code_text, name) && !has(&declared, name) {
+                if lc(&g.name) != *name && has(&code_text, name) && !has(&declared, name) && !own_iface(name) {
                     new.push((after, text.clone()));
                 }
             }
@@ -725,6 +732,25 @@ impl<'a> Tr<'a> {
         let before = before.trim_start().trim_start_matches(|c: char| c.is_ascii_digit()).trim();
         before.starts_with("if") && before.ends_with(')')
     }
+}
+
+/// `text` with every parenthesised or bracketed part blanked out.
+fn outside_parens(text: &str) -> String {
+    let mut depth = 0i32;
+    text.chars()
+        .map(|c| match c {
+            '(' | '[' => {
+                depth += 1;
+                ' '
+            }
+            ')' | ']' => {
+                depth -= 1;
+                ' '
+            }
+            _ if depth > 0 => ' ',
+            _ => c,
+        })
+        .collect()
 }
 
 /// True when a statement's code (lower case) is a type declaration or a

@@ -200,6 +200,27 @@ void xmpc_caf_adopt(void *addr, size_t bytes) {
   adopt_bytes = bytes;
 }
 
+/* The coarray and offset of a coindexed access. gfortran passes a coarray dummy's token
+ * and offset as hidden arguments; a caller without an explicit interface (Omni accepts
+ * it: FFB-MINI passes coarrays through ordinary dummies into DDCOMX's coarray dummies)
+ * passes none, and the callee reads whatever the registers hold (a null window, issue
+ * 40 cause 9). The local address of the accessed data (the descriptor's base_addr)
+ * tells which registered coarray it is and where: it wins whenever it lies in one, as
+ * Omni finds a coarray by its address. Otherwise the token must be a registered one. */
+tok_t *caf_resolve(void *token, size_t *offset, const void *local) {
+  const char *a = local;
+  for (tok_t *t = toks; t; t = t->next) {
+    if (a && a >= t->base && a < t->base + t->size) {
+      *offset = (size_t)(a - t->base);
+      return t;
+    }
+  }
+  for (tok_t *t = toks; t; t = t->next)
+    if (t == token) return t;
+  caf_fail("a coindexed object that is not in a registered coarray (a coarray dummy whose actual argument is not a "
+           "coarray?)");
+}
+
 void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, int *stat, char *errmsg, size_t errmsg_len) {
   (void)errmsg;
   (void)errmsg_len;

@@ -43,6 +43,7 @@ int caf_rank(int image);
 int caf_my_rank(void);
 int caf_images(void);
 MPI_Comm caf_coll_comm(int image, int *root, const char *what);
+tok_t *caf_resolve(void *token, size_t *offset, const void *local);
 void caf_mark_dirty(tok_t *t);
 void caf_flush_dirty(void);
 /* MPI orders nothing between two RMA calls to one target without a flush: before an
