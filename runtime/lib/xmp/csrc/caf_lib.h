@@ -32,6 +32,7 @@ typedef struct tok {
   char *base;
   size_t size;
   int dirty; /* written by a put since the last flush */
+  int reusable; /* an allocatable coarray's own window: kept for reuse when deallocated */
   struct tok *next, *prev;
 } tok_t;
 
