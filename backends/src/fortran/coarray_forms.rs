@@ -205,8 +205,8 @@ impl<'a> Tr<'a> {
         let mut new = vec![];
         for f in self.unit.functions() {
             let main = f.kind == FuncKind::Program; // its variables are SAVE (unit.rs)
-            // the dummy list, which may go on over continuation lines (FFB-MINI's
-            // `SUBROUTINE DDCOMX(..., &` / `BUFSND, BUFRCV, MAXBUF)`)
+                                                    // the dummy list, which may go on over continuation lines (FFB-MINI's
+                                                    // `SUBROUTINE DDCOMX(..., &` / `BUFSND, BUFRCV, MAXBUF)`)
             let rest = &self.src[f.name_span.end..];
             let head_end = match rest.trim_start().starts_with('(') {
                 true => rest.find(')').unwrap_or(rest.len()),
