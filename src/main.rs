@@ -56,6 +56,9 @@ Exit status: 0 success, 1 errors in the input, 2 bad command line.";
 #[derive(Parser, Debug)]
 #[command(name = "xmpc", version, about = "XcalableMP compiler for C and Fortran", after_help = EXAMPLES)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true, propagate_version = true)]
+// an option given twice (`-O2 ... -O2`, `-g -g`: Makefiles that add their flags twice)
+// is taken as gcc takes it: the last one wins (lists such as -I, -D, -l still append)
+#[command(args_override_self = true)]
 struct Cli {
     #[command(subcommand)]
     tool: Option<Tool>,

@@ -192,3 +192,15 @@ fn every_c_main_is_wrapped_as_omni_does() {
     assert!(o.status.success(), "exit status {:?}: {}", o.status, text(&o));
     assert_eq!(text(&o).matches("PASS 2").count(), 2, "{}", text(&o));
 }
+
+/// A flag given twice (FFB-MINI's Makefile adds `-O2` twice, `-g` may come twice): the
+/// later one wins, as in gcc/gfortran and Omni's drivers (issue 40; refused before).
+#[test]
+fn repeated_flags_are_taken_as_gcc_takes_them() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.f"), "      program a\n      print *, 'OK'\n      end\n").unwrap();
+    let fc = env!("CARGO_BIN_EXE_xmpf90");
+    let o = run(fc, &["-O2", "-g", "-I/usr/include", "-O2", "-g", "-I/usr/include", "-O3", "-c", "a.f"], d.path());
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(d.path().join("a.o").is_file());
+}

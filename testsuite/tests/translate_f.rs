@@ -11,6 +11,7 @@ use xmpc_ir::{diag::Severity, Lang};
 /// Programs of `testsuite/xmp/F/` whose translation is snapshotted.
 const SNAPSHOTS: &[&str] = &[
     "block1d.f90",
+    "loop_invariant_bounds.f90",
     "cyclic1d.f90",
     "gblock.f90",
     "gblock2d.f90",

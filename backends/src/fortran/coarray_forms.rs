@@ -205,7 +205,14 @@ impl<'a> Tr<'a> {
         let mut new = vec![];
         for f in self.unit.functions() {
             let main = f.kind == FuncKind::Program; // its variables are SAVE (unit.rs)
-            let head = lc(&self.src[f.name_span.end..self.src[f.name_span.end..].find('\n').map_or(self.src.len(), |k| f.name_span.end + k)]);
+                                                    // the dummy list, which may go on over continuation lines (FFB-MINI's
+                                                    // `SUBROUTINE DDCOMX(..., &` / `BUFSND, BUFRCV, MAXBUF)`)
+            let rest = &self.src[f.name_span.end..];
+            let head_end = match rest.trim_start().starts_with('(') {
+                true => rest.find(')').unwrap_or(rest.len()),
+                false => rest.find('\n').unwrap_or(rest.len()),
+            };
+            let head = lc(&rest[..head_end]);
             let dummies: Vec<String> = head.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map(String::from).collect();
             let mut saves = vec![];
             let mut blanket = false;
@@ -384,7 +391,9 @@ impl<'a> Tr<'a> {
                     body.push(text.trim_end().to_string());
                 } else if is_declaration(&code) {
                     let list = code.find("::").map_or(code.as_str(), |k| &code[k + 2..]);
-                    let words: Vec<&str> = list.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
+                    // the entities declared (`got(n)` declares got, not the dummy n)
+                    let entities = outside_parens(list);
+                    let words: Vec<&str> = entities.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).collect();
                     if dummies.iter().any(|d| words.contains(&d.as_str())) {
                         if coindexed_decl_names(list).iter().any(|n| dummies.contains(n)) {
                             coarray_dummy = true;
@@ -424,8 +433,13 @@ impl<'a> Tr<'a> {
                 }
             }
             let has = |t: &str, n: &str| t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|w| w == n);
+            // an interface block of its own for the procedure (`subroutine name(`)
+            let own_iface = |n: &str| {
+                let sq: String = code_text.chars().filter(|c| !c.is_whitespace()).collect();
+                sq.contains(&format!("subroutine{n}(")) || sq.contains(&format!("function{n}("))
+            };
             for (name, text) in &ifaces {
-                if lc(&g.name) != *name && has(&code_text, name) && !has(&declared, name) {
+                if lc(&g.name) != *name && has(&code_text, name) && !has(&declared, name) && !own_iface(name) {
                     new.push((after, text.clone()));
                 }
             }
@@ -570,8 +584,43 @@ impl<'a> Tr<'a> {
         }
     }
 
+    /// INCLUDE lines before the unit's IMPLICIT statements (FFB-MINI: `INCLUDE 'mpif.h'`,
+    /// `INCLUDE 'xmp_coarray.h'`, then `IMPLICIT REAL*4(A-H,O-Z)`): Omni's front end reads
+    /// the included files itself and prints every declaration explicitly, so it accepts
+    /// them; gfortran refuses IMPLICIT after the EXTERNAL statements of MPICH's mpif.h
+    /// or of xmpc's xmp_coarray.h. The includes move, in order, to the line after the
+    /// last IMPLICIT statement of the unit (their declarations then win over the
+    /// implicit typing, as in Omni).
+    fn include_after_implicit(&mut self) {
+        let mut new = vec![];
+        for f in self.unit.functions() {
+            let (mut includes, mut last_implicit) = (vec![], None);
+            for st in f.body.iter().filter(|s| !matches!(s.kind, StmtKind::Pragma(_))) {
+                let text = lc(self.text(st.span));
+                let t = text.trim_start();
+                if t.starts_with("include") && t[7..].trim_start().starts_with(['\'', '"']) && last_implicit.is_none() {
+                    includes.push(st.span);
+                } else if !includes.is_empty() && t.starts_with("implicit") {
+                    last_implicit = Some(st.span);
+                }
+            }
+            let Some(imp) = last_implicit else { continue };
+            let line_end = self.src[imp.end.saturating_sub(1)..].find('\n').map_or(self.src.len(), |k| imp.end.saturating_sub(1) + k);
+            let indent = if self.fixed { "      " } else { "  " };
+            let moved: String = includes.iter().map(|inc| format!("\n{indent}{}", self.text(*inc).trim())).collect();
+            new.extend(includes.iter().map(|inc| (*inc, String::new())));
+            new.push((Span::new(line_end, line_end), moved));
+        }
+        for (span, text) in new {
+            if !self.edits.iter().any(|o| super::omni_forms::overlaps(o.span, span)) {
+                self.edits.push(Edit { span, text });
+            }
+        }
+    }
+
     /// The edits of the module doc for the whole file.
     pub(super) fn coarray_forms(&mut self) {
+        self.include_after_implicit();
         self.dimension_codims();
         self.coarray_dummy_interfaces();
         self.by_ref_components();
@@ -683,6 +732,25 @@ impl<'a> Tr<'a> {
         let before = before.trim_start().trim_start_matches(|c: char| c.is_ascii_digit()).trim();
         before.starts_with("if") && before.ends_with(')')
     }
+}
+
+/// `text` with every parenthesised or bracketed part blanked out.
+fn outside_parens(text: &str) -> String {
+    let mut depth = 0i32;
+    text.chars()
+        .map(|c| match c {
+            '(' | '[' => {
+                depth += 1;
+                ' '
+            }
+            ')' | ']' => {
+                depth -= 1;
+                ' '
+            }
+            _ if depth > 0 => ' ',
+            _ => c,
+        })
+        .collect()
 }
 
 /// True when a statement's code (lower case) is a type declaration or a

@@ -33,6 +33,8 @@ struct NestCtx<'n, 'a> {
     /// range"; the innermost body runs where they differ.
     margin_owned: Vec<String>,
     margin_wide: Vec<String>,
+    /// The outermost `do` of the nest (for `hoistable`).
+    outer: Span,
 }
 
 impl<'a> Tr<'a> {
@@ -63,6 +65,7 @@ impl<'a> Tr<'a> {
             omp_first: false,
             margin_owned: vec![],
             margin_wide: vec![],
+            outer: body.span,
         };
         // walk the nest
         let mut cur: Option<&Stmt> = Some(body);
@@ -112,7 +115,7 @@ impl<'a> Tr<'a> {
             Some(v) => (format!(" - {}", -v), format!(" + {}", -v)),
             None => (format!(" + ({c})"), format!(" - ({c})")),
         };
-        let hoist = cx.first_edit.is_some() && self.hoistable(lower, upper, step.as_ref());
+        let hoist = cx.first_edit.is_some() && self.hoistable(lower, upper, step.as_ref(), cx.outer);
         let fmt = cx.tfmts.get(k).copied();
         let bounds = format!("int({}, 8){pc}, int({}, 8){pc}, int({stp}, 8)", self.ex(lower), self.ex(upper));
         if level.keeps_bounds {
@@ -341,11 +344,46 @@ impl<'a> Tr<'a> {
         self.edits.push(Edit { span, text });
     }
 
+    /// True when the scalar variable `key` keeps its value through the nest `nest`: a
+    /// local or dummy of the unit itself (not a module's, common, host's; not a
+    /// pointer, target or volatile) named nowhere in the nest but in the bounds of its
+    /// `do` statements, in a nest without calls and a unit without internal procedures
+    /// (which could change it by host association).
+    fn invariant_in(&self, key: &str, nest: Span) -> bool {
+        let Some(f) = self.fns.last() else { return false };
+        let Some(s) = f.symbols.lookup(key) else { return false };
+        if !matches!(s.sclass, xmpc_ir::StorageClass::Auto | xmpc_ir::StorageClass::Param | xmpc_ir::StorageClass::Static)
+            || matches!(self.unit.types.get(s.ty), Type::Array { .. })
+            || s.attrs.iter().any(|a| a.starts_with("common") || ["pointer", "target", "volatile", "asynchronous", "allocatable"].contains(&a.as_str()))
+        {
+            return false;
+        }
+        let text = lc(&lex::mask_strings(self.text(nest)));
+        let word = |t: &str, w: &str| t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|x| x == w);
+        let unit_text = lc(&lex::mask_strings(self.text(f.span)));
+        if unit_text.lines().any(|l| l.split('!').next().unwrap_or("").trim() == "contains") {
+            return false;
+        }
+        text.lines().all(|l| {
+            let code = l.split('!').next().unwrap_or("").trim();
+            let sq: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+            if sq.starts_with("call") || sq.contains("read(") {
+                return false;
+            }
+            // `do [label] v = lo, hi[, st]`: the bounds may name it
+            let is_do = code.starts_with("do ") && code.contains('=');
+            let do_var = code.split('=').next().unwrap_or("").split_whitespace().last().unwrap_or("");
+            (is_do && do_var != key) || !word(code, key)
+        })
+    }
+
     /// True when the bounds of an inner loop of a `loop` nest are made of literals
     /// and named constants only: its schedule is then the same at every iteration of
     /// the outer loops and is computed once, before the nest (not one runtime call
     /// per outer iteration).
-    pub(super) fn hoistable(&self, lower: &Expr, upper: &Expr, step: Option<&Expr>) -> bool {
+    /// Also a variable that is invariant in the nest (`invariant_in`): CloverLeaf's
+    /// kernels' `do j = x_min, x_max+1` inside `do k`, one call per row before.
+    pub(super) fn hoistable(&self, lower: &Expr, upper: &Expr, step: Option<&Expr>, nest: Span) -> bool {
         let mut texts = vec![self.ex(lower), self.ex(upper)];
         texts.extend(step.map(|e| self.ex(e)));
         texts.iter().all(|t| {
@@ -364,7 +402,7 @@ impl<'a> Tr<'a> {
                         i += 1;
                     }
                     let rest = t[i..].trim_start();
-                    if rest.starts_with('(') || !self.is_constant(&lc(&t[st..i])) {
+                    if rest.starts_with('(') || !(self.is_constant(&lc(&t[st..i])) || self.invariant_in(&lc(&t[st..i]), nest)) {
                         return false;
                     }
                 } else if c == b'.' || c == b'%' {

@@ -392,7 +392,10 @@ impl<'a> Tr<'a> {
                     && b[..5].iter().all(|c| *c == b' ')
             } else {
                 let code = line.split('!').next().unwrap_or("").trim_end();
-                code.ends_with('&') && e < self.src.len()
+                // a comment-only or blank line inside a continued statement (NICAM's
+                // `use mod_adm, only : &` / `!--- public parameters` / `ADM_w, &`)
+                let inside = pos > off && code.trim().is_empty();
+                (code.ends_with('&') || inside) && e < self.src.len()
             };
             if !cont {
                 return e;

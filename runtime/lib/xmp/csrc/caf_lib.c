@@ -84,6 +84,10 @@ static void ensure_init(void) {
   if (!caf_inited) CAF(init)(NULL, NULL);
 }
 
+static void win_release(tok_t *t);
+static tok_t *pool; /* see pool_take */
+static int npool;
+
 void CAF(finalize)(void) {
   if (!caf_inited) return;
   caf_flush_dirty();
@@ -91,10 +95,14 @@ void CAF(finalize)(void) {
   while (toks) {
     tok_t *t = toks;
     toks = t->next;
-    MPI_Win_unlock_all(t->win);
-    MPI_Win_free(&t->win);
-    free(t);
+    win_release(t);
   }
+  while (pool) {
+    tok_t *t = pool;
+    pool = t->next;
+    win_release(t);
+  }
+  npool = 0;
   MPI_Comm_free(&caf_sync_comm);
   MPI_Comm_free(&caf_comm);
   caf_inited = 0;
@@ -221,6 +229,57 @@ void xmpc_caf_adopt(void *addr, size_t bytes) {
   adopt_bytes = bytes;
 }
 
+/* The coarray and offset of a coindexed access. gfortran passes a coarray dummy's token
+ * and offset as hidden arguments; a caller without an explicit interface (Omni accepts
+ * it: FFB-MINI passes coarrays through ordinary dummies into DDCOMX's coarray dummies)
+ * passes none, and the callee reads whatever the registers hold (a null window, issue
+ * 40 cause 9). The local address of the accessed data (the descriptor's base_addr)
+ * tells which registered coarray it is and where: it wins whenever it lies in one, as
+ * Omni finds a coarray by its address. Otherwise the token must be a registered one. */
+tok_t *caf_resolve(void *token, size_t *offset, const void *local) {
+  const char *a = local;
+  for (tok_t *t = toks; t; t = t->next) {
+    if (a && a >= t->base && a < t->base + t->size) {
+      *offset = (size_t)(a - t->base);
+      return t;
+    }
+  }
+  for (tok_t *t = toks; t; t = t->next)
+    if (t == token) return t;
+  caf_fail("a coindexed object that is not in a registered coarray (a coarray dummy whose actual argument is not a "
+           "coarray?)");
+}
+
+/* Windows of deallocated allocatable coarrays, kept for the next allocation of the
+ * same size: FFB-MINI's DDCOMX allocates and frees a coarray at every call, and
+ * MPI_Win_allocate/MPI_Win_free (collective, shared-memory segments) cost
+ * milliseconds each, much more on a crowded node, where Omni's allocator reuses its
+ * memory pool. Every image allocates and deallocates coarrays of the same sizes in
+ * the same order, so each finds the same window here. At most POOL_MAX are kept. */
+enum { POOL_MAX = 32 };
+
+/* the pooled window of `alloc` bytes (`fresh` freed), else `fresh` */
+static tok_t *pool_take(tok_t *fresh, size_t alloc) {
+  for (tok_t **p = &pool; *p; p = &(*p)->next) {
+    if ((*p)->size == alloc) {
+      tok_t *t = *p;
+      *p = t->next;
+      npool--;
+      t->next = t->prev = NULL;
+      free(fresh);
+      return t;
+    }
+  }
+  return fresh;
+}
+
+static void win_release(tok_t *t) {
+  MPI_Win_unlock_all(t->win);
+  MPI_Win_free(&t->win); /* collective: the implied sync of deallocate */
+  if (t->win_local) free((void *)t->on_world);
+  free(t);
+}
+
 void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, int *stat, char *errmsg, size_t errmsg_len) {
   (void)errmsg;
   (void)errmsg_len;
@@ -265,11 +324,24 @@ void xmpc_caf_register(size_t size, int type, void **token, gfc_desc_t *desc, in
     if (MPI_Win_create(t->base, (MPI_Aint)adopt_bytes, 1, MPI_INFO_NULL, caf_comm, &t->win) != MPI_SUCCESS)
       caf_fail("MPI_Win_create of %zu bytes failed", adopt_bytes);
     t->size = adopt_bytes;
+  } else if (type == REG_ALLOC && !in_task.world && (t = pool_take(t, alloc))->reusable) {
+    /* (a task's windows are over its own communicator: never pooled) */
+    /* a window of this size deallocated before: allocate's implied sync, no new window */
+    MPI_Barrier(caf_comm);
+    memset(t->base, 0, alloc);
+    t->next = toks;
+    if (toks) toks->prev = t;
+    toks = t;
+    *token = t;
+    if (desc) desc->base_addr = t->base;
+    set_stat(stat, 0);
+    return;
   } else {
     if (MPI_Win_allocate((MPI_Aint)alloc, 1, MPI_INFO_NULL, wcomm, &t->base, &t->win) != MPI_SUCCESS)
       caf_fail("MPI_Win_allocate of %zu bytes failed", alloc);
     memset(t->base, 0, alloc);
     t->size = alloc;
+    t->reusable = type == REG_ALLOC && !in_task.world;
   }
   if (in_task.world) {
     int *w = malloc(sizeof(int) * (size_t)in_task.n);
@@ -314,12 +386,17 @@ void xmpc_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t
   if (t->prev) t->prev->next = t->next;
   else toks = t->next;
   if (t->next) t->next->prev = t->prev;
-  MPI_Win_unlock_all(t->win);
-  MPI_Win_free(&t->win); /* collective: the implied sync of deallocate */
-  if (t->win_local) free((void *)t->on_world);
-  free(t);
   *token = NULL;
   set_stat(stat, 0);
+  if (t->reusable && npool < POOL_MAX) {
+    MPI_Barrier(caf_comm); /* the implied sync of deallocate: no image accesses it any more */
+    t->next = pool;
+    t->prev = NULL;
+    pool = t;
+    npool++;
+    return;
+  }
+  win_release(t);
 }
 
 /* ---------------------------------------------------------------- synchronisation */

@@ -32,6 +32,7 @@ typedef struct tok {
   char *base;
   size_t size;
   int dirty; /* written by a put since the last flush */
+  int reusable; /* an allocatable coarray's own window: kept for reuse when deallocated */
   struct tok *next, *prev;
   /* Omni's `coarray on p :: a` (xmpf_coarray_on): the world ranks of p's nodes by
    * linear index, which number this coarray's images; NULL: the executing images */
@@ -56,6 +57,7 @@ int caf_tok_me(const tok_t *t);
 int caf_my_rank(void);
 int caf_images(void);
 MPI_Comm caf_coll_comm(int image, int *root, const char *what);
+tok_t *caf_resolve(void *token, size_t *offset, const void *local);
 void caf_mark_dirty(tok_t *t);
 void caf_flush_dirty(void);
 /* MPI orders nothing between two RMA calls to one target without a flush: before an

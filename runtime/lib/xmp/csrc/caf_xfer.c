@@ -41,6 +41,17 @@ static void shape_of(const gfc_desc_t *d, shape_t *s) {
   }
 }
 
+/* The local address of a descriptor's first element: gfortran's element (i_1..i_n) is
+ * at base_addr + (offset + sum i_j * stride_j) * span; a coindexed section's descriptor
+ * may keep base_addr at the array's origin (its bounds being the section's indices). */
+static const void *first_elem(const gfc_desc_t *d) {
+  if (!d->base_addr || d->dtype.rank <= 0) return d->base_addr;
+  ptrdiff_t k = (ptrdiff_t)d->offset;
+  for (int j = 0; j < d->dtype.rank; j++) k += d->dim[j].lower_bound * d->dim[j].stride;
+  ptrdiff_t span = d->span ? d->span : (ptrdiff_t)d->dtype.elem_len;
+  return (const char *)d->base_addr + k * span;
+}
+
 /* calls fn(byte offset of element k, k) for the elements in array element order */
 #define FOR_ELEMS(s, off, k, body)                                  \
   do {                                                              \
@@ -220,12 +231,16 @@ void CAF(send)(void *token, size_t offset, int image, gfc_desc_t *dest, void *ds
                int src_kind, bool may_require_tmp, int *stat) {
   (void)may_require_tmp;
   if (dst_vector) caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
-  tok_t *t = token;
-  int r = caf_tok_rank(t, image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
   if (ss.rank > 0 && ss.n != ds.n) caf_fail("coindexed assignment: %zu elements into %zu", ss.n, ds.n);
+  if (!ds.n) {
+    if (stat) *stat = 0;
+    return;
+  }
+  tok_t *t = caf_resolve(token, &offset, first_elem(dest));
+  int r = caf_tok_rank(t, image); /* the coarray's own numbering (`coarray on`), else the executing images */
   conv_t c;
   conv_setup(&c, ds.type, ds.elem, dst_kind, ss.type, ss.elem, src_kind);
   if (c.same && ds.contig && ss.contig && (ss.rank > 0 || ds.n == 1) && r != caf_tok_me(t) && ds.n) {
@@ -249,12 +264,16 @@ void CAF(get)(void *token, size_t offset, int image, gfc_desc_t *src, void *src_
               int dst_kind, bool may_require_tmp, int *stat) {
   (void)may_require_tmp;
   if (src_vector) caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
-  tok_t *t = token;
-  int r = caf_tok_rank(t, image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
   if (ss.rank > 0 && ss.n != ds.n) caf_fail("coindexed read: %zu elements into %zu", ss.n, ds.n);
+  if (!ss.n) {
+    if (stat) *stat = 0;
+    return;
+  }
+  tok_t *t = caf_resolve(token, &offset, first_elem(src));
+  int r = caf_tok_rank(t, image); /* the coarray's own numbering (`coarray on`), else the executing images */
   conv_t c;
   conv_setup(&c, ds.type, ds.elem, dst_kind, ss.type, ss.elem, src_kind);
   if (c.same && ds.contig && ss.contig && ss.n == ds.n && r != caf_tok_me(t)) {
@@ -277,18 +296,20 @@ void CAF(sendget)(void *dst_token, size_t dst_offset, int dst_image, gfc_desc_t 
   (void)may_require_tmp;
   if (dst_vector || src_vector)
     caf_fail("a vector subscript on a coindexed object is not supported (build with XMPC_CAF=opencoarrays)");
-  int dr = caf_tok_rank(dst_token, dst_image), sr = caf_tok_rank(src_token, src_image);
   shape_t ds, ss;
   shape_of(dest, &ds);
   shape_of(src, &ss);
   if (ss.rank > 0 && ss.n != ds.n) caf_fail("coindexed assignment: %zu elements into %zu", ss.n, ds.n);
   conv_t c;
   conv_setup(&c, ds.type, ds.elem, dst_kind, ss.type, ss.elem, src_kind);
+  if (!ds.n) return;
+  tok_t *st = caf_resolve(src_token, &src_offset, first_elem(src)), *dt = caf_resolve(dst_token, &dst_offset, first_elem(dest));
+  int dr = caf_tok_rank(dt, dst_image), sr = caf_tok_rank(st, src_image);
   char *in = malloc(ss.n * ss.elem + 1), *out = malloc(ds.n * ds.elem + 1);
   if (!in || !out) caf_fail("out of memory for a coindexed copy");
-  remote_read(src_token, src_offset, sr, &ss, in);
+  remote_read(st, src_offset, sr, &ss, in);
   for (size_t k = 0; k < ds.n; k++) conv_one(&c, out + k * ds.elem, in + (ss.rank ? k : 0) * ss.elem);
-  remote_write(dst_token, dst_offset, dr, &ds, out);
+  remote_write(dt, dst_offset, dr, &ds, out);
   free(in);
   free(out);
 }
