@@ -200,3 +200,11 @@ pub fn gantt_svg(res: &[RankResult], tmax: f64) -> Result<String, String> {
 pub fn gantt_png(res: &[RankResult], tmax: f64) -> Result<Vec<u8>, String> {
     xmpc_charts::rasterize(&gantt_svg(res, tmax)?)
 }
+
+/// Write the Gantt chart; the format follows the extension (.svg or .png).
+pub fn write_gantt(path: &std::path::Path, res: &[RankResult], tmax: f64) -> Result<(), String> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("png") => xmpc_outfile::write(path, &gantt_png(res, tmax)?),
+        _ => xmpc_outfile::write(path, gantt_svg(res, tmax)?.as_bytes()),
+    }
+}

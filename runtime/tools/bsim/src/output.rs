@@ -1,9 +1,8 @@
 //! Outputs: the prediction report (text + JSON), a Chrome/Perfetto trace and a
-//! Gantt chart (SVG or PNG, src/gantt.rs). Files are written to a temporary name and renamed.
+//! Gantt chart (SVG or PNG: `gantt::write_gantt`). Files are written to a temporary name and renamed.
 
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
-use std::path::Path;
 
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq)]
 pub struct Stats {
@@ -171,12 +170,4 @@ pub fn chrome_trace(res: &[RankResult]) -> String {
         }
     }
     serde_json::to_string(&serde_json::json!({"traceEvents": ev, "displayTimeUnit": "ns"})).unwrap()
-}
-
-/// Write the Gantt chart; the format follows the extension (.svg or .png).
-pub fn write_gantt(path: &Path, res: &[RankResult], tmax: f64) -> Result<(), String> {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("png") => xmpc_outfile::write(path, &crate::gantt::gantt_png(res, tmax)?),
-        _ => xmpc_outfile::write(path, crate::gantt::gantt_svg(res, tmax)?.as_bytes()),
-    }
 }

@@ -326,7 +326,7 @@ pub fn write_outputs(p: &Params, results: &[RankResult], platform: &str, backend
         xmpc_outfile::write(&d.join("report.txt"), output::text_report(&rep).as_bytes())?;
     }
     if let Some(g) = &p.gantt {
-        output::write_gantt(g, results, rep.predicted_time)?;
+        crate::gantt::write_gantt(g, results, rep.predicted_time)?;
     }
     if let Some(t) = &p.trace_json {
         xmpc_outfile::write(t, output::chrome_trace(results).as_bytes())?;
