@@ -659,12 +659,13 @@ impl<'a> Tr<'a> {
     fn collective(&mut self, span: Span, name: &str, args: &[(Option<String>, String)], syms: &SymbolTable) -> Option<(String, Option<String>)> {
         let kw = |k: &str| args.iter().find(|(n, _)| n.as_deref() == Some(k)).map(|(_, v)| v.clone());
         let has_source_kw = kw("source").is_some();
+        // the one-argument forms and co_broadcast: `source=` becomes `a=`, the rest as written
+        let renamed = || args.iter().map(|(k, v)| if k.as_deref() == Some("source") { format!("a={v}") } else { arg(k, v) }).collect::<Vec<_>>().join(", ");
         if name == "co_broadcast" {
             if !has_source_kw {
                 return None;
             }
-            let list = args.iter().map(|(k, v)| if k.as_deref() == Some("source") { format!("a={v}") } else { arg(k, v) }).collect::<Vec<_>>();
-            return Some((list.join(", "), None));
+            return Some((renamed(), None));
         }
         let pos: Vec<&String> = args.iter().filter(|(k, _)| k.is_none()).map(|(_, v)| v).collect();
         // XMP 1.x: (source, result [, result_image]); F2018: (a [, result_image, stat, errmsg])
@@ -690,8 +691,7 @@ impl<'a> Tr<'a> {
             if !has_source_kw {
                 return None;
             }
-            let list = args.iter().map(|(k, v)| if k.as_deref() == Some("source") { format!("a={v}") } else { arg(k, v) }).collect::<Vec<_>>();
-            return Some((list.join(", "), None));
+            return Some((renamed(), None));
         };
         let source = kw("source").or_else(|| pos.first().map(|s| s.to_string()))?;
         let image = kw("result_image").or_else(|| if second_is_result { pos.get(2).map(|s| s.to_string()) } else { pos.get(1).map(|s| s.to_string()) });
